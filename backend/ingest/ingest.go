@@ -1,0 +1,247 @@
+// Package ingest turns files into documents made of sections: markdown split by
+// its heading hierarchy (through goldmark's AST), plain text by paragraphs, and
+// BEIR corpus.jsonl files as one document per line. It validates input (binary,
+// invalid UTF-8, empty, oversized) and reports problems as *FileError values
+// that name the file, so a batch can go on past one bad file.
+//
+// Parse is the entry point for one file's bytes; Walk expands folders.
+package ingest
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+)
+
+// Format is how a file's text is split into sections.
+type Format string
+
+// The formats Loom reads.
+const (
+	FormatMarkdown Format = "markdown"
+	FormatText     Format = "text"
+	FormatBEIR     Format = "beir"
+)
+
+// Document is one ingested unit of provenance: a file, or one record of a
+// BEIR corpus.
+type Document struct {
+	// Key identifies the document across runs: the absolute path of its
+	// file, plus "#<_id>" for a BEIR record.
+	Key string
+	// Path is the reference path: relative to the folder that was ingested
+	// (the file name when a single file was given). For BEIR records it is
+	// the record's _id.
+	Path string
+	// Collection groups documents (the ingested folder's name by default).
+	Collection string
+	Format     Format
+	Title      string
+	// Hash is the SHA-256 of the document's bytes; unchanged hash means
+	// re-ingest has nothing to do.
+	Hash     string
+	Bytes    int
+	Sections []Section
+}
+
+// Section is one piece of a document that can become a content node.
+type Section struct {
+	// Ordinal is the section's position in its document, from 0.
+	Ordinal int
+	// Ref is the evaluation reference: PATH#slug of the deepest heading
+	// above the text, PATH alone before the first heading, the _id for BEIR.
+	Ref string
+	// Slug is the GitHub-style slug of the deepest heading ("" before any).
+	Slug string
+	// HeadingPath lists the headings above the text, outermost first.
+	HeadingPath []string
+	// Ancestors are the references of the enclosing sections, outermost
+	// first: a reference to a section covers its subsections.
+	Ancestors []string
+	// Level is the heading level of the section (0 when there is none).
+	Level int
+	// LineStart and LineEnd are 1-based, inclusive line numbers in the file.
+	LineStart, LineEnd int
+	// Text is the section's source text.
+	Text string
+	// Parent is the Ordinal of the enclosing section, or -1.
+	Parent int
+	// Part and Parts number the chunks when an oversized section was split
+	// (Parts is 1 when it was not).
+	Part, Parts int
+	// Links are the link destinations found in the text, as written.
+	Links []string
+
+	startByte int // offset of Text in the file, while splitting plain text
+}
+
+func (s *Section) startOff() int { return s.startByte }
+
+// EmbedText is what gets embedded for a section: its heading path (context
+// the raw text lacks) followed by its text.
+func (s Section) EmbedText() string {
+	if len(s.HeadingPath) == 0 {
+		return s.Text
+	}
+	return strings.Join(s.HeadingPath, " > ") + "\n" + s.Text
+}
+
+// FileError is a problem with one input file. The batch it belongs to goes on.
+type FileError struct {
+	Path    string
+	Problem string
+}
+
+func (e *FileError) Error() string { return e.Path + ": " + e.Problem }
+
+// Options bound what Parse accepts and how it splits.
+type Options struct {
+	// MaxFileBytes rejects larger markdown/text files (BEIR corpora stream
+	// and are exempt). Default 32 MiB.
+	MaxFileBytes int64
+	// MaxSectionTokens splits sections above this size at paragraph
+	// boundaries. Default 512.
+	MaxSectionTokens int
+	// OverlapTokens is how much trailing text of one chunk is repeated at
+	// the start of the next. Default 64.
+	OverlapTokens int
+	// CountTokens measures text; required for splitting (a rough 4-bytes-a-
+	// token estimate is used when nil).
+	CountTokens func(string) int
+}
+
+func (o *Options) defaults() {
+	if o.MaxFileBytes <= 0 {
+		o.MaxFileBytes = 32 << 20
+	}
+	if o.MaxSectionTokens <= 0 {
+		o.MaxSectionTokens = 512
+	}
+	if o.OverlapTokens < 0 {
+		o.OverlapTokens = 0
+	} else if o.OverlapTokens == 0 {
+		o.OverlapTokens = 64
+	}
+	if o.CountTokens == nil {
+		o.CountTokens = func(s string) int { return (len(s) + 3) / 4 }
+	}
+}
+
+// FormatOf picks a format by file name; ok is false for files a folder walk
+// should skip.
+func FormatOf(path string) (Format, bool) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".md", ".markdown", ".mdown", ".mkd":
+		return FormatMarkdown, true
+	case ".txt", ".text":
+		return FormatText, true
+	case ".jsonl":
+		return FormatBEIR, true
+	}
+	return FormatText, false
+}
+
+// Validate reports why data cannot be ingested as text, or nil.
+func Validate(path string, data []byte, opts Options) error {
+	opts.defaults()
+	if len(bytes.TrimSpace(data)) == 0 {
+		if len(data) == 0 {
+			return &FileError{path, "file is empty"}
+		}
+		return &FileError{path, "file contains only whitespace"}
+	}
+	if int64(len(data)) > opts.MaxFileBytes {
+		return &FileError{path, fmt.Sprintf("file is too large (%s; the limit is %s)", humanBytes(int64(len(data))), humanBytes(opts.MaxFileBytes))}
+	}
+	head := data
+	if len(head) > 8192 {
+		head = head[:8192]
+	}
+	if bytes.IndexByte(head, 0) >= 0 || controlRatio(head) > 0.1 {
+		return &FileError{path, "looks like a binary file, not text"}
+	}
+	if !utf8.Valid(data) {
+		line, col := firstInvalidUTF8(data)
+		return &FileError{path, fmt.Sprintf("is not valid UTF-8 (first bad byte at line %d, column %d)", line, col)}
+	}
+	return nil
+}
+
+// Parse splits one file's bytes into documents (one, or one per BEIR line).
+// path is the reference path, key the stable identity (absolute path).
+func Parse(key, path, collection string, data []byte, opts Options) ([]Document, error) {
+	opts.defaults()
+	format, _ := FormatOf(path)
+	if format == FormatBEIR {
+		return ParseBEIR(key, path, collection, data, opts)
+	}
+	if err := Validate(path, data, opts); err != nil {
+		return nil, err
+	}
+	doc := Document{Key: key, Path: path, Collection: collection, Format: format, Hash: HashBytes(data), Bytes: len(data)}
+	switch format {
+	case FormatMarkdown:
+		doc.Sections, doc.Title = splitMarkdown(path, data)
+	default:
+		doc.Sections = splitText(path, data)
+	}
+	if doc.Title == "" {
+		doc.Title = filepath.Base(path)
+	}
+	doc.Sections = splitLarge(doc.Sections, opts)
+	if len(doc.Sections) == 0 {
+		return nil, &FileError{path, "has no text to index (only headings or markup)"}
+	}
+	return []Document{doc}, nil
+}
+
+// HashBytes is the content hash used for re-ingest detection and content/.
+func HashBytes(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+func controlRatio(b []byte) float64 {
+	if len(b) == 0 {
+		return 0
+	}
+	n := 0
+	for _, c := range b {
+		if c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != '\v' && c != 0x1b {
+			n++
+		}
+	}
+	return float64(n) / float64(len(b))
+}
+
+func firstInvalidUTF8(b []byte) (line, col int) {
+	line, col = 1, 1
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return line, col
+		}
+		if r == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+		i += size
+	}
+	return line, col
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

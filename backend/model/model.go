@@ -1,0 +1,117 @@
+// Package model holds Loom's graph vocabulary: documents, content nodes (the
+// text that may be loaded into a prompt), concept nodes (topics the
+// orchestration layer uses and never sends to the model) and the edges
+// between them (seed §4). graphdb stores these in Cayley; the engine keeps
+// them in memory for the query path.
+package model
+
+import "time"
+
+// Kind is a content node's provenance class (seed §4.2): analysis and
+// output nodes are denser per token than raw input.
+type Kind string
+
+// Content node kinds.
+const (
+	KindInput    Kind = "input"
+	KindOutput   Kind = "output"
+	KindAnalysis Kind = "analysis"
+)
+
+// EdgeKind tells edges apart.
+type EdgeKind string
+
+// Edge kinds.
+const (
+	// EdgeAbout links a content node to a concept it is about (weight: the
+	// cosine similarity at link time).
+	EdgeAbout EdgeKind = "about"
+	// EdgeRelated links two concepts (weight: their cosine).
+	EdgeRelated EdgeKind = "related"
+	// EdgeParent links a section to the section that encloses it.
+	EdgeParent EdgeKind = "parent"
+	// EdgeLinks links a section to a document its text links to.
+	EdgeLinks EdgeKind = "links"
+	// EdgeDerived links an analysis node (summary, essence) to its source.
+	EdgeDerived EdgeKind = "derived"
+)
+
+// Document is a file (or a BEIR record) that was ingested.
+type Document struct {
+	ID         string    `json:"id"`
+	Key        string    `json:"key"`
+	Path       string    `json:"path"`
+	Collection string    `json:"collection"`
+	Format     string    `json:"format"`
+	Title      string    `json:"title"`
+	Hash       string    `json:"hash"`
+	Bytes      int       `json:"bytes"`
+	Ingested   time.Time `json:"ingested"`
+}
+
+// ContentNode is loadable text: a section, a chunk of one, an answer, a
+// summary.
+type ContentNode struct {
+	ID          string    `json:"id"`
+	DocID       string    `json:"document"`
+	Ref         string    `json:"reference"`
+	Ancestors   []string  `json:"ancestors,omitempty"`
+	HeadingPath []string  `json:"heading_path,omitempty"`
+	LineStart   int       `json:"line_start"`
+	LineEnd     int       `json:"line_end"`
+	Ordinal     int       `json:"ordinal"`
+	Part        int       `json:"part"`
+	Parts       int       `json:"parts"`
+	ContentHash string    `json:"content_hash"`
+	Kind        Kind      `json:"type"`
+	ContentType string    `json:"content_type"`
+	Complexity  float64   `json:"complexity"`
+	Tokens      int       `json:"tokens"`
+	Created     time.Time `json:"created"`
+	LastAccess  time.Time `json:"last_access"`
+	// Provenance says what made the node and why, e.g. "ingest reference/loom-concept.md".
+	Provenance string `json:"provenance"`
+	// Parent is the enclosing section's node id ("" at the top).
+	Parent string `json:"parent,omitempty"`
+	// NearMiss is the best concept below the threshold when this node
+	// created a new concept (threshold tuning, seed §4.3).
+	NearMiss    string  `json:"near_miss,omitempty"`
+	NearMissSim float64 `json:"near_miss_similarity,omitempty"`
+}
+
+// Concept is a topic node.
+type Concept struct {
+	ID          string    `json:"id"`
+	Name        string    `json:"name"`
+	Description string    `json:"description"`
+	Created     time.Time `json:"created"`
+	// Seed is the content node whose vector founded the concept.
+	Seed string `json:"seed"`
+}
+
+// Edge is a typed, weighted link.
+type Edge struct {
+	Kind EdgeKind `json:"kind"`
+	From string   `json:"from"`
+	To   string   `json:"to"`
+	// Weight is the similarity for about/related edges, 1 otherwise.
+	Weight float64 `json:"similarity"`
+	// Direction is the provenance direction of an about edge: "input" or
+	// "output" (was it linked because of an input or an answer?).
+	Direction string    `json:"provenance,omitempty"`
+	Created   time.Time `json:"timestamp"`
+}
+
+// Meta are the workspace-wide facts stored with every write, so that stats
+// need no scan.
+type Meta struct {
+	Documents    int    `json:"documents"`
+	ContentNodes int    `json:"content_nodes"`
+	ConceptNodes int    `json:"concept_nodes"`
+	Edges        int    `json:"edges"`
+	Tokens       int64  `json:"tokens"`
+	Embedder     string `json:"embedder"`
+	// Generation increases with every committed write; caches of the
+	// working index are valid only for the generation they were made at.
+	Generation int64 `json:"generation"`
+}

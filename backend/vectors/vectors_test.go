@@ -1,0 +1,45 @@
+package vectors
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestLogRoundTripAndTornTail(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v.vec")
+	l, err := Open(path, 3)
+	require.NoError(t, err)
+	require.NoError(t, l.Put("a", []float32{1, 0, 0}))
+	require.NoError(t, l.Put("b", []float32{0, 1, 0}))
+	require.NoError(t, l.Put("a", []float32{9, 9, 9}), "second put of a key is ignored")
+	require.Error(t, l.Put("c", []float32{1}), "wrong dimension")
+	require.NoError(t, l.Close())
+
+	// Tear the tail: half a record appended, as a killed process would leave.
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.Write([]byte{5, 0, 'x', 'y'})
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+
+	l, err = Open(path, 3)
+	require.NoError(t, err)
+	assert.Equal(t, 2, l.Len())
+	v, ok := l.Get("a")
+	require.True(t, ok)
+	assert.Equal(t, []float32{1, 0, 0}, v)
+	require.NoError(t, l.Put("c", []float32{0, 0, 1}))
+	require.NoError(t, l.Close())
+
+	l, err = Open(path, 3)
+	require.NoError(t, err)
+	assert.Equal(t, 3, l.Len(), "records after a dropped torn tail are readable")
+	require.NoError(t, l.Close())
+
+	_, err = Open(path, 4)
+	assert.ErrorContains(t, err, "dimension 3")
+}

@@ -1,0 +1,152 @@
+package graphdb
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/cayleygraph/cayley/graph"
+	"github.com/cayleygraph/quad"
+
+	"github.com/loomwork/loom/backend/model"
+)
+
+// ConceptWrite is a new concept with the related-edges it starts with.
+type ConceptWrite struct {
+	Concept model.Concept
+	Related []model.Edge
+}
+
+// Write is one all-or-nothing change to the graph: it commits in a single
+// Cayley transaction (one bolt transaction), so a process killed during it
+// leaves the store as it was before.
+type Write struct {
+	// Remove lists ids (documents, content nodes, concepts) to delete with
+	// every quad that mentions them; a document takes its content nodes
+	// with it. Removals apply before additions.
+	Remove []string
+	// Documents to add (after removing any old version by id in Remove).
+	Documents []DocWrite
+	// Concepts to add.
+	Concepts []ConceptWrite
+	// Touch rewrites the attributes of existing content nodes (e.g. last
+	// access), keeping their edges.
+	Touch []model.ContentNode
+	// Meta replaces the workspace facts; its Generation is set by Apply.
+	Meta model.Meta
+}
+
+// Apply commits w and returns the meta as stored (with the new generation).
+func (s *Store) Apply(ctx context.Context, w Write) (model.Meta, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var del, add []quad.Quad
+
+	// Removals: the subject side of every id, plus the object side for
+	// content nodes and concepts (edges pointing at them from elsewhere).
+	removed := map[string]bool{}
+	var remove func(id string) error
+	remove = func(id string) error {
+		if removed[id] {
+			return nil
+		}
+		removed[id] = true
+		isDoc := len(id) > 2 && id[:2] == "d-"
+		qs, err := s.quadsAbout(ctx, IRI(id), !isDoc)
+		if err != nil {
+			return err
+		}
+		for _, q := range qs {
+			del = append(del, q)
+			if isDoc && q.Predicate == predHas {
+				if err := remove(idOf(q.Object)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	for _, id := range w.Remove {
+		if err := remove(id); err != nil {
+			return model.Meta{}, fmt.Errorf("collect quads of %s: %w", id, err)
+		}
+	}
+
+	for _, d := range w.Documents {
+		add = append(add, d.quads()...)
+	}
+	for _, c := range w.Concepts {
+		add = append(add, conceptQuads(c.Concept, c.Related)...)
+	}
+	for _, n := range w.Touch {
+		old, ok, err := s.one(ctx, IRI(n.ID), predAttrs)
+		if err != nil {
+			return model.Meta{}, err
+		}
+		if !ok {
+			return model.Meta{}, fmt.Errorf("update node %s: no such node", n.ID)
+		}
+		var attrs nodeAttrs
+		if err := json.Unmarshal([]byte(literal(old.Object)), &attrs); err != nil {
+			return model.Meta{}, fmt.Errorf("update node %s: %w", n.ID, err)
+		}
+		attrs.ContentNode = n
+		del = append(del, old)
+		add = append(add, attrsQuad(n.ID, attrs))
+	}
+
+	oldMeta, hadMeta, err := s.one(ctx, iriWorkspace, predMeta)
+	if err != nil {
+		return model.Meta{}, err
+	}
+	meta := w.Meta
+	meta.Generation = 1
+	if hadMeta {
+		var prev metaAttrs
+		if err := json.Unmarshal([]byte(literal(oldMeta.Object)), &prev); err == nil {
+			meta.Generation = prev.Generation + 1
+		}
+		del = append(del, oldMeta)
+	}
+	b, _ := json.Marshal(metaAttrs{Schema: SchemaVersion, Meta: meta})
+	add = append(add, quad.Make(iriWorkspace, predMeta, quad.String(b), nil))
+
+	if err := s.qs.ApplyDeltas(netDeltas(del, add), graph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true}); err != nil {
+		return model.Meta{}, fmt.Errorf("commit graph write: %w", err)
+	}
+	return meta, nil
+}
+
+// netDeltas drops quads that are both deleted and added (Cayley applies
+// additions before deletions within one transaction, so such a quad would
+// otherwise vanish) and duplicates within each side.
+func netDeltas(del, add []quad.Quad) []graph.Delta {
+	key := func(q quad.Quad) string { return q.NQuad() }
+	adding := make(map[string]bool, len(add))
+	for _, q := range add {
+		adding[key(q)] = true
+	}
+	out := make([]graph.Delta, 0, len(del)+len(add))
+	deleting := make(map[string]bool, len(del))
+	for _, q := range del {
+		k := key(q)
+		if deleting[k] {
+			continue
+		}
+		deleting[k] = true
+		if adding[k] {
+			continue
+		}
+		out = append(out, graph.Delta{Quad: q, Action: graph.Delete})
+	}
+	seen := make(map[string]bool, len(add))
+	for _, q := range add {
+		k := key(q)
+		if seen[k] || deleting[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, graph.Delta{Quad: q, Action: graph.Add})
+	}
+	return out
+}
