@@ -1,41 +1,280 @@
-// Package backend is Loom's engine facade: the Workbench that app.go (desktop),
-// cmd/loom (CLI) and the WebAssembly entry all call.
+// Package backend is Loom's engine facade: the Workbench that app.go (the
+// desktop binding layer), cmd/loom (the CLI) and the WebAssembly entry all
+// call. A Workbench is one open workspace: a Cayley graph (graphdb), the
+// text of every node by content hash (content/), one vector log per embedder
+// (vectors/) and a cache of the in-memory working index.
+//
+//	wb, err := backend.Open(ctx, dir, backend.WithEmbedder(e))
+//	report, err := wb.Ingest(ctx, []string{"notes/"}, backend.IngestOptions{})
+//	stats, err := wb.Stats(ctx)
 package backend
 
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/boltdb/bolt"
+
+	"github.com/loomwork/loom/backend/embed"
+	"github.com/loomwork/loom/backend/embed/offline"
+	"github.com/loomwork/loom/backend/ingest"
+	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/tokens"
+	"github.com/loomwork/loom/backend/vectors"
+	"github.com/loomwork/loom/graphdb"
 )
 
 // Stats summarises a workspace.
 type Stats struct {
 	Workspace    string `json:"workspace"`
+	Backend      string `json:"backend"`
 	Documents    int    `json:"documents"`
 	ContentNodes int    `json:"content_nodes"`
 	ConceptNodes int    `json:"concept_nodes"`
 	Edges        int    `json:"edges"`
 	Tokens       int64  `json:"tokens"`
-	Embedder     string `json:"embedder"`
+	// Embedder is the embedder the stored vectors were made with ("" for
+	// an empty workspace).
+	Embedder string `json:"embedder"`
+	// Generation counts committed writes.
+	Generation int64 `json:"generation"`
 }
 
-// Workbench is an open workspace. (Placeholder while the engine lands.)
-type Workbench struct{ dir string }
+// Workbench is an open workspace. Its methods are safe for concurrent use;
+// writes are serialised.
+type Workbench struct {
+	dir     string
+	cfg     config
+	store   *graphdb.Store
+	counter tokens.Counter
+
+	mu    sync.Mutex // guards everything below and serialises writes
+	meta  model.Meta
+	emb   embed.Embedder
+	vecs  *vectors.Log
+	index *index // nil until first needed
+}
 
 // Option configures Open.
 type Option func(*config)
 
-type config struct{}
-
-// Open opens (creating if needed) the workspace in dir.
-func Open(ctx context.Context, dir string, opts ...Option) (*Workbench, error) {
-	return nil, errors.New("not yet implemented")
+type config struct {
+	memory      bool
+	embedder    embed.Embedder
+	resolveEmb  func(ctx context.Context) (embed.Embedder, string, error)
+	clock       func() time.Time
+	threshold   float64 // 0: per-embedder default
+	ingest      ingest.Options
+	contentRoot string
 }
 
-// DefaultWorkspaceDir is $XDG_DATA_HOME/loom/<name> (~/.local/share/loom/<name>).
-func DefaultWorkspaceDir(name string) (string, error) { return "", errors.New("not yet implemented") }
+// InMemory keeps the graph in Cayley's memstore and files in dir (or a
+// temporary folder when dir is ""); for tests and the browser.
+func InMemory() Option { return func(c *config) { c.memory = true } }
 
-// Stats counts what the workspace holds.
-func (w *Workbench) Stats(ctx context.Context) (Stats, error) { return Stats{}, errors.New("not yet implemented") }
+// WithEmbedder fixes the embedder (otherwise the offline one is used, or
+// whatever WithEmbedderResolver picks).
+func WithEmbedder(e embed.Embedder) Option { return func(c *config) { c.embedder = e } }
 
-// Close releases the workspace.
-func (w *Workbench) Close() error { return nil }
+// WithEmbedderResolver picks the embedder lazily, on first need, and says
+// why (e.g. "using Ollama nomic-embed-text at …").
+func WithEmbedderResolver(f func(ctx context.Context) (embed.Embedder, string, error)) Option {
+	return func(c *config) { c.resolveEmb = f }
+}
+
+// WithClock injects the clock (tests, golden files).
+func WithClock(now func() time.Time) Option { return func(c *config) { c.clock = now } }
+
+// WithConceptThreshold overrides the embedder's calibrated threshold.
+func WithConceptThreshold(t float64) Option { return func(c *config) { c.threshold = t } }
+
+// WithIngestOptions sets section sizes and file limits.
+func WithIngestOptions(o ingest.Options) Option { return func(c *config) { c.ingest = o } }
+
+// DefaultWorkspaceDir is $XDG_DATA_HOME/loom/<name>, i.e.
+// ~/.local/share/loom/<name> by default.
+func DefaultWorkspaceDir(name string) (string, error) {
+	if name == "" {
+		name = "default"
+	}
+	base := os.Getenv("XDG_DATA_HOME")
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("find the data folder: %w (set XDG_DATA_HOME or pass --workspace)", err)
+		}
+		base = filepath.Join(home, ".local", "share")
+	}
+	return filepath.Join(base, "loom", name), nil
+}
+
+// Open opens the workspace in dir, creating it when absent. Opening reads
+// only the workspace facts; the working index loads on first need.
+func Open(ctx context.Context, dir string, opts ...Option) (*Workbench, error) {
+	cfg := config{clock: time.Now}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if dir == "" {
+		if !cfg.memory {
+			return nil, errors.New("open workspace: no folder given")
+		}
+		d, err := os.MkdirTemp("", "loom-mem-*")
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "content"), 0o755); err != nil {
+		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "vectors"), 0o755); err != nil {
+		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
+	}
+	var store *graphdb.Store
+	if cfg.memory {
+		store = graphdb.OpenMemory()
+	} else {
+		gdir := filepath.Join(dir, "graph")
+		if err := checkNotLocked(filepath.Join(gdir, "indexes.bolt")); err != nil {
+			return nil, fmt.Errorf("open workspace %s: %w", dir, err)
+		}
+		var err error
+		if store, err = graphdb.OpenBolt(gdir); err != nil {
+			return nil, err
+		}
+	}
+	meta, err := store.Meta(ctx)
+	if err != nil {
+		store.Close()
+		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
+	}
+	counter, err := tokens.New(tokens.DefaultEncoding)
+	if err != nil {
+		store.Close()
+		return nil, err
+	}
+	return &Workbench{dir: dir, cfg: cfg, store: store, counter: counter, meta: meta}, nil
+}
+
+// checkNotLocked fails fast when another process holds the bolt file
+// (Cayley would otherwise wait for the lock forever).
+func checkNotLocked(path string) error {
+	if _, err := os.Stat(path); err != nil {
+		return nil
+	}
+	db, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: 500 * time.Millisecond, ReadOnly: true})
+	if err != nil {
+		if errors.Is(err, bolt.ErrTimeout) {
+			return errors.New("the workspace is in use by another Loom process (close it, or use another --workspace)")
+		}
+		return err
+	}
+	return db.Close()
+}
+
+// Dir is the workspace folder.
+func (w *Workbench) Dir() string { return w.dir }
+
+// Stats counts what the workspace holds, from the stored workspace facts
+// (no scan).
+func (w *Workbench) Stats(ctx context.Context) (Stats, error) {
+	w.mu.Lock()
+	m := w.meta
+	w.mu.Unlock()
+	return Stats{Workspace: w.dir, Backend: w.store.Backend(), Documents: m.Documents, ContentNodes: m.ContentNodes,
+		ConceptNodes: m.ConceptNodes, Edges: m.Edges, Tokens: m.Tokens, Embedder: m.Embedder, Generation: m.Generation}, nil
+}
+
+// Close saves the working-index cache and releases the workspace.
+func (w *Workbench) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var errs []error
+	if w.index != nil && !w.cfg.memory {
+		errs = append(errs, w.index.saveCache(w.cachePath(), w.meta))
+	}
+	if w.vecs != nil {
+		errs = append(errs, w.vecs.Close())
+	}
+	errs = append(errs, w.store.Close())
+	return errors.Join(errs...)
+}
+
+// embedder returns the embedder, resolving it on first use, and opens its
+// vector log.
+func (w *Workbench) embedder(ctx context.Context) (embed.Embedder, error) {
+	if w.emb != nil {
+		return w.emb, nil
+	}
+	e := w.cfg.embedder
+	if e == nil && w.cfg.resolveEmb != nil {
+		var err error
+		if e, _, err = w.cfg.resolveEmb(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if e == nil {
+		off, err := offline.New()
+		if err != nil {
+			return nil, err
+		}
+		e = off
+	}
+	vl, err := vectors.Open(filepath.Join(w.dir, "vectors", safeName(e.ID())+".vec"), e.Dim())
+	if err != nil {
+		return nil, err
+	}
+	w.emb, w.vecs = e, vl
+	return e, nil
+}
+
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == ':' || r == '\\' || r == ' ' {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+func (w *Workbench) cachePath() string { return filepath.Join(w.dir, "index.cache") }
+
+func (w *Workbench) contentPath(hash string) string {
+	return filepath.Join(w.dir, "content", hash[:2], hash)
+}
+
+// Content returns the stored text of a content hash.
+func (w *Workbench) Content(hash string) (string, error) {
+	if len(hash) < 3 {
+		return "", fmt.Errorf("bad content hash %q", hash)
+	}
+	b, err := os.ReadFile(w.contentPath(hash))
+	if err != nil {
+		return "", fmt.Errorf("read content %s: %w", hash, err)
+	}
+	return string(b), nil
+}
+
+// writeContent stores text under its hash, atomically (temp file + rename),
+// so a crash never leaves a truncated file under a valid name.
+func (w *Workbench) writeContent(hash, text string) error {
+	p := w.contentPath(hash)
+	if _, err := os.Stat(p); err == nil {
+		return nil
+	}
+	if err := os.Mkdir(filepath.Dir(p), 0o755); err != nil && !os.IsExist(err) {
+		return err
+	}
+	tmp := p + ".tmp"
+	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, p)
+}

@@ -65,7 +65,6 @@ func ParseBEIR(key, path, collection string, data []byte, opts Options) ([]Docum
 			Hash: HashBytes(raw), Bytes: len(raw),
 			Sections: []Section{{Ref: id, Text: text, Parent: -1, Part: 1, Parts: 1, LineStart: line, LineEnd: line}},
 		}
-		d.Sections = splitLarge(d.Sections, opts)
 		docs = append(docs, d)
 	}
 	if err := sc.Err(); err != nil {

@@ -12,7 +12,7 @@ func splitLarge(in []Section, opts Options) []Section {
 	firstOf := make(map[int]int, len(in)) // old ordinal → new ordinal of its first chunk
 	for _, s := range in {
 		firstOf[s.Ordinal] = len(out)
-		if opts.CountTokens(s.Text) <= opts.MaxSectionTokens {
+		if s.Tokens = opts.CountTokens(s.Text); s.Tokens <= opts.MaxSectionTokens {
 			out = append(out, s)
 			continue
 		}
@@ -23,6 +23,7 @@ func splitLarge(in []Section, opts Options) []Section {
 			part.LineStart = s.LineStart + strings.Count(s.Text[:c.start], "\n")
 			part.LineEnd = part.LineStart + strings.Count(s.Text[c.start:c.end], "\n")
 			part.Part, part.Parts = i+1, len(chunks)
+			part.Tokens = c.tokens
 			part.Links = nil
 			for _, l := range s.Links {
 				if strings.Contains(part.Text, l) {
@@ -45,7 +46,10 @@ type span struct{ start, end int }
 
 // chunkText packs whole paragraphs into chunks of at most MaxSectionTokens;
 // a paragraph bigger than that is cut at sentence, then word, boundaries.
-func chunkText(s string, opts Options) []span {
+// Each unit is counted once; a chunk's count is the sum of its units' (BPE
+// merges never cross the blank lines between paragraphs, so the sum is
+// within a token or two of counting the chunk again).
+func chunkText(s string, opts Options) []chunk {
 	var units []span
 	for _, p := range paragraphs(s) {
 		if opts.CountTokens(s[p.start:p.end]) <= opts.MaxSectionTokens {
@@ -54,38 +58,44 @@ func chunkText(s string, opts Options) []span {
 		}
 		units = append(units, cutSpan(s, span{p.start, p.end}, opts)...)
 	}
-	var out []span
-	cur := span{-1, -1}
-	curTokens := 0
+	counts := make([]int, len(units))
 	for i, u := range units {
-		t := opts.CountTokens(s[u.start:u.end])
-		if cur.start >= 0 && curTokens+t > opts.MaxSectionTokens {
+		counts[i] = opts.CountTokens(s[u.start:u.end])
+	}
+	var out []chunk
+	cur := chunk{span: span{-1, -1}}
+	for i, u := range units {
+		t := counts[i]
+		if cur.start >= 0 && cur.tokens+t > opts.MaxSectionTokens {
 			out = append(out, cur)
 			// Overlap: start the next chunk with trailing units of this one.
 			start := u.start
 			ov := 0
 			for j := i - 1; j >= 0 && units[j].start >= cur.start; j-- {
-				ut := opts.CountTokens(s[units[j].start:units[j].end])
-				if ov+ut > opts.OverlapTokens || ut+t > opts.MaxSectionTokens {
+				if ov+counts[j] > opts.OverlapTokens || counts[j]+t > opts.MaxSectionTokens {
 					break
 				}
-				ov += ut
+				ov += counts[j]
 				start = units[j].start
 			}
-			cur = span{start, u.end}
-			curTokens = ov + t
+			cur = chunk{span{start, u.end}, ov + t}
 			continue
 		}
 		if cur.start < 0 {
 			cur.start = u.start
 		}
 		cur.end = u.end
-		curTokens += t
+		cur.tokens += t
 	}
 	if cur.start >= 0 {
 		out = append(out, cur)
 	}
 	return out
+}
+
+type chunk struct {
+	span
+	tokens int
 }
 
 // cutSpan splits an oversized paragraph at sentence ends, falling back to

@@ -75,6 +75,8 @@ type Section struct {
 	Part, Parts int
 	// Links are the link destinations found in the text, as written.
 	Links []string
+	// Tokens is the section's token count once Chunk has run.
+	Tokens int
 
 	startByte int // offset of Text in the file, while splitting plain text
 }
@@ -192,11 +194,18 @@ func Parse(key, path, collection string, data []byte, opts Options) ([]Document,
 	if doc.Title == "" {
 		doc.Title = filepath.Base(path)
 	}
-	doc.Sections = splitLarge(doc.Sections, opts)
 	if len(doc.Sections) == 0 {
 		return nil, &FileError{path, "has no text to index (only headings or markup)"}
 	}
 	return []Document{doc}, nil
+}
+
+// Chunk splits the document's oversized sections (seed §7.2) and counts
+// every section's tokens. Parse leaves this to the caller so that it can run
+// in parallel across documents.
+func (d *Document) Chunk(opts Options) {
+	opts.defaults()
+	d.Sections = splitLarge(d.Sections, opts)
 }
 
 // HashBytes is the content hash used for re-ingest detection and content/.

@@ -1,0 +1,112 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/loomwork/loom/graphdb"
+)
+
+// ExportGraph returns the seed's graph.json for the workspace, read from the
+// store (the source of truth). With content, every node's text is included
+// so that ImportGraph can rebuild the workspace elsewhere.
+func (w *Workbench) ExportGraph(ctx context.Context, withContent bool) (*graphdb.GraphJSON, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	snap, err := w.store.Load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	g := snap.ToGraphJSON()
+	if withContent {
+		g.Content = map[string]string{}
+		for _, n := range snap.Nodes {
+			text, err := w.Content(n.ContentHash)
+			if err != nil {
+				return nil, fmt.Errorf("export: %w", err)
+			}
+			g.Content[n.ContentHash] = text
+		}
+	}
+	return g, nil
+}
+
+// ImportGraph loads a graph.json into an empty workspace. Node text comes
+// from the file's content map, or from this workspace's content/ folder.
+// Vectors are recomputed with the workspace's embedder.
+func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.meta.Documents > 0 || w.meta.ContentNodes > 0 {
+		return errors.New("import: the workspace is not empty (import into a new --workspace)")
+	}
+	e, err := w.embedder(ctx)
+	if err != nil {
+		return err
+	}
+	texts := make(map[string]string, len(g.ContentNodes))
+	for _, n := range g.ContentNodes {
+		text, ok := g.Content[n.ContentHash]
+		if !ok {
+			if text, err = w.Content(n.ContentHash); err != nil {
+				return fmt.Errorf("import: node %s has no text (export with --content): %w", n.ID, err)
+			}
+		}
+		if err := w.writeContent(n.ContentHash, text); err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		texts[n.ID] = text
+	}
+	write := g.Writes()
+	write.Meta.Generation = 0
+	meta, err := w.store.Apply(ctx, write)
+	if err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	w.meta = meta
+	w.index = nil
+	// Vectors for the nodes; concepts take their seed's vector.
+	var need []string
+	var hashes []string
+	seedVec := map[string][]float32{}
+	for _, n := range g.ContentNodes {
+		if _, ok := w.vecs.Get(contentKey(n.ContentHash)); ok {
+			continue
+		}
+		need = append(need, embedText(n.HeadingPath, texts[n.ID]))
+		hashes = append(hashes, n.ContentHash)
+	}
+	if len(need) > 0 {
+		vecs, err := e.Embed(ctx, need)
+		if err != nil {
+			return fmt.Errorf("import: embed: %w", err)
+		}
+		for i, h := range hashes {
+			if err := w.vecs.Put(contentKey(h), vecs[i]); err != nil {
+				return err
+			}
+		}
+	}
+	for _, n := range g.ContentNodes {
+		v, _ := w.vecs.Get(contentKey(n.ContentHash))
+		seedVec[n.ID] = v
+	}
+	for _, c := range g.ConceptNodes {
+		if v := seedVec[c.Seed]; v != nil {
+			if err := w.vecs.Put(conceptKey(c.ID), v); err != nil {
+				return err
+			}
+		}
+	}
+	if err := w.vecs.Flush(); err != nil {
+		return err
+	}
+	if _, err := w.loadIndex(ctx); err != nil {
+		return err
+	}
+	if w.meta.Embedder != e.ID() {
+		return w.reembedLocked(ctx, e)
+	}
+	return nil
+}

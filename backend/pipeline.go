@@ -1,0 +1,552 @@
+package backend
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/loomwork/loom/backend/classify"
+	"github.com/loomwork/loom/backend/concepts"
+	"github.com/loomwork/loom/backend/embed"
+	"github.com/loomwork/loom/backend/ingest"
+	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/graphdb"
+)
+
+// IngestOptions tune one ingest run.
+type IngestOptions struct {
+	// Progress is called after every file and every group of documents,
+	// from the ingesting goroutine.
+	Progress func(Progress)
+	// Prune removes documents that came from the given folders but whose
+	// files no longer exist.
+	Prune bool
+}
+
+// Progress reports an ingest in flight.
+type Progress struct {
+	FilesDone  int           `json:"files_done"`
+	FilesTotal int           `json:"files_total"`
+	BytesDone  int64         `json:"bytes_done"`
+	BytesTotal int64         `json:"bytes_total"`
+	Documents  int           `json:"documents"`
+	Errors     int           `json:"errors"`
+	Current    string        `json:"current"`
+	Elapsed    time.Duration `json:"elapsed"`
+}
+
+// IngestReport is what an ingest run did.
+type IngestReport struct {
+	Files           int           `json:"files"`
+	Added           int           `json:"added"`
+	Updated         int           `json:"updated"`
+	Unchanged       int           `json:"unchanged"`
+	Removed         int           `json:"removed"`
+	Nodes           int           `json:"nodes"`
+	ConceptsCreated int           `json:"concepts_created"`
+	Bytes           int64         `json:"bytes"`
+	Errors          []error       `json:"-"`
+	Embedder        string        `json:"embedder"`
+	Duration        time.Duration `json:"duration_ns"`
+	Canceled        bool          `json:"canceled"`
+}
+
+const (
+	groupDocs  = 256   // documents prepared (chunked, counted, embedded) together
+	flushQuads = 20000 // quads per transaction (Cayley bolt writes ~45k quads/s in big batches)
+)
+
+// Ingest reads files and folders into the workspace. Each document commits
+// whole or not at all (documents are grouped into large transactions); an
+// unchanged file (same content hash) is skipped; a changed one replaces its
+// old nodes and edges. Bad files are reported in the report's Errors and
+// the rest go on. Cancelling ctx stops after committing the documents
+// already processed.
+func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptions) (*IngestReport, error) {
+	start := w.cfg.clock()
+	wall := time.Now()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	e, err := w.embedder(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ix, err := w.loadIndex(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if w.meta.Embedder != "" && w.meta.Embedder != e.ID() && len(ix.docs) > 0 {
+		if err := w.reembedLocked(ctx, e); err != nil {
+			return nil, err
+		}
+		ix = w.index
+	}
+	rep := &IngestReport{Embedder: e.ID()}
+	files, errs := ingest.Walk(paths)
+	rep.Errors = append(rep.Errors, errs...)
+	rep.Files = len(files)
+	prog := Progress{FilesTotal: len(files)}
+	for _, f := range files {
+		prog.BytesTotal += f.Size
+	}
+	report := func(current string) {
+		prog.Errors, prog.Current, prog.Elapsed = len(rep.Errors), current, time.Since(wall)
+		if opts.Progress != nil {
+			opts.Progress(prog)
+		}
+	}
+	iopts := w.ingestOptions()
+	b := &batch{}
+	for _, f := range files {
+		if ctx.Err() != nil {
+			rep.Canceled = true
+			break
+		}
+		report(f.Path)
+		data, err := ingest.ReadFile(f, iopts)
+		if err == nil {
+			var docs []ingest.Document
+			docs, err = ingest.Parse(f.Abs, f.Path, f.Collection, data, iopts)
+			for g := 0; g < len(docs) && ctx.Err() == nil; g += groupDocs {
+				group := docs[g:min(g+groupDocs, len(docs))]
+				var todo []ingest.Document
+				for _, d := range group {
+					if old, ok := ix.docs[docID(d.Key)]; ok && old.Hash == d.Hash {
+						rep.Unchanged++
+						continue
+					}
+					todo = append(todo, d)
+				}
+				prepared, perr := w.prepare(ctx, e, todo, iopts)
+				if perr != nil {
+					w.index = nil
+					return rep, perr
+				}
+				for _, pd := range prepared {
+					if _, existed := ix.docs[pd.id]; existed {
+						rep.Updated++
+					} else {
+						rep.Added++
+					}
+					rep.Nodes += len(pd.nodes)
+					rep.ConceptsCreated += w.link(ix, b, pd, start)
+				}
+				prog.Documents += len(group)
+				if b.quads >= flushQuads {
+					if err := w.flush(context.WithoutCancel(ctx), ix, b); err != nil {
+						return rep, err
+					}
+					b = &batch{}
+				}
+				if len(docs) > groupDocs {
+					report(f.Path)
+				}
+			}
+		}
+		if err != nil {
+			rep.Errors = append(rep.Errors, err)
+		}
+		prog.FilesDone++
+		prog.BytesDone += f.Size
+		rep.Bytes += int64(len(data))
+	}
+	if ctx.Err() != nil {
+		rep.Canceled = true
+	}
+	if opts.Prune && !rep.Canceled {
+		rep.Removed = w.pruneInto(ix, b, paths)
+	}
+	if err := w.flush(context.WithoutCancel(ctx), ix, b); err != nil {
+		return rep, err
+	}
+	report("")
+	if !w.cfg.memory {
+		_ = ix.saveCache(w.cachePath(), w.meta)
+	}
+	rep.Duration = time.Since(wall)
+	return rep, nil
+}
+
+func (w *Workbench) ingestOptions() ingest.Options {
+	o := w.cfg.ingest
+	if o.CountTokens == nil {
+		o.CountTokens = w.counter.Count
+	}
+	return o
+}
+
+// preparedDoc is a document chunked, counted, classified and embedded,
+// ready to be linked.
+type preparedDoc struct {
+	id    string
+	doc   ingest.Document
+	nodes []model.ContentNode
+	texts []string
+	vecs  [][]float32
+}
+
+func docID(key string) string { return "d-" + shortHash(key) }
+
+func shortHash(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+func textHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+// prepare chunks, counts and classifies documents in parallel, then embeds
+// every section whose vector is not already stored, in one batch.
+func (w *Workbench) prepare(ctx context.Context, e embed.Embedder, docs []ingest.Document, iopts ingest.Options) ([]preparedDoc, error) {
+	out := make([]preparedDoc, len(docs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				d := docs[i]
+				d.Chunk(iopts)
+				pd := preparedDoc{id: docID(d.Key), doc: d}
+				for _, s := range d.Sections {
+					h := textHash(s.Text)
+					c := classify.Classify(s.Text)
+					pd.nodes = append(pd.nodes, model.ContentNode{
+						ID: "n-" + shortHash(d.Key, fmt.Sprint(s.Ordinal), h), DocID: pd.id, Ref: s.Ref,
+						Ancestors: s.Ancestors, HeadingPath: s.HeadingPath, LineStart: s.LineStart, LineEnd: s.LineEnd,
+						Ordinal: s.Ordinal, Part: s.Part, Parts: s.Parts, ContentHash: h, Kind: model.KindInput,
+						ContentType: c.Type.String(), Complexity: round3(c.Complexity), Tokens: s.Tokens,
+						Provenance: "ingest " + d.Collection + "/" + d.Path,
+					})
+					pd.texts = append(pd.texts, s.Text)
+				}
+				out[i] = pd
+			}
+		}()
+	}
+	for i := range docs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	var need []string
+	var where [][2]int
+	for i := range out {
+		out[i].vecs = make([][]float32, len(out[i].nodes))
+		for j, n := range out[i].nodes {
+			if v, ok := w.vecs.Get(contentKey(n.ContentHash)); ok {
+				out[i].vecs[j] = v
+				continue
+			}
+			need = append(need, out[i].doc.Sections[j].EmbedText())
+			where = append(where, [2]int{i, j})
+		}
+	}
+	if len(need) > 0 {
+		vecs, err := e.Embed(ctx, need)
+		if err != nil {
+			return nil, fmt.Errorf("embed with %s: %w", e.ID(), err)
+		}
+		if len(vecs) != len(need) {
+			return nil, fmt.Errorf("embed with %s: got %d vectors for %d texts", e.ID(), len(vecs), len(need))
+		}
+		for k, ij := range where {
+			out[ij[0]].vecs[ij[1]] = vecs[k]
+		}
+	}
+	return out, nil
+}
+
+func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }
+
+// batch is the pending transaction.
+type batch struct {
+	write    graphdb.Write
+	quads    int
+	contents map[string]string
+	vecs     []keyedVec
+	touched  map[string]bool // concepts that lost links
+}
+
+type keyedVec struct {
+	key string
+	vec []float32
+}
+
+// link replaces any old version of the document in the index, links every
+// node to its concepts (creating concepts as needed) and adds it all to the
+// batch. It returns how many concepts it created.
+func (w *Workbench) link(ix *index, b *batch, pd preparedDoc, now time.Time) int {
+	if b.contents == nil {
+		b.contents, b.touched = map[string]string{}, map[string]bool{}
+	}
+	if _, ok := ix.docs[pd.id]; ok {
+		w.removeDoc(ix, b, pd.id)
+	}
+	doc := model.Document{ID: pd.id, Key: pd.doc.Key, Path: pd.doc.Path, Collection: pd.doc.Collection,
+		Format: string(pd.doc.Format), Title: pd.doc.Title, Hash: pd.doc.Hash, Bytes: pd.doc.Bytes, Ingested: now}
+	dw := graphdb.DocWrite{Doc: doc}
+	created := 0
+	byOrdinal := map[int]string{}
+	for j := range pd.nodes {
+		n := pd.nodes[j]
+		n.Created, n.LastAccess = now, now
+		sec := pd.doc.Sections[j]
+		byOrdinal[sec.Ordinal] = n.ID
+		if sec.Parent >= 0 {
+			if pid, ok := byOrdinal[sec.Parent]; ok && pid != n.ID {
+				n.Parent = pid
+				dw.Edges = append(dw.Edges, model.Edge{Kind: model.EdgeParent, From: n.ID, To: pid, Weight: 1, Created: now})
+			}
+		}
+		for _, target := range resolveLinks(pd.doc, sec.Links) {
+			dw.Edges = append(dw.Edges, model.Edge{Kind: model.EdgeLinks, From: n.ID, To: target, Weight: 1, Created: now})
+		}
+		vec := pd.vecs[j]
+		matches, best := ix.linker.Link(vec)
+		if len(matches) == 0 {
+			c := model.Concept{ID: "c-" + shortHash(w.emb.ID(), n.ID), Created: now, Seed: n.ID,
+				Name: concepts.Name(lastHeading(sec.HeadingPath), pd.texts[j]), Description: concepts.Describe(pd.texts[j])}
+			if best.ID != "" {
+				n.NearMiss, n.NearMissSim = best.ID, round3(best.Sim)
+			}
+			cw := graphdb.ConceptWrite{Concept: c}
+			for _, r := range ix.linker.Related(vec, c.ID) {
+				e := model.Edge{Kind: model.EdgeRelated, From: c.ID, To: r.ID, Weight: round3(r.Sim), Created: now}
+				cw.Related = append(cw.Related, e)
+				ix.addEdge(e)
+			}
+			ix.linker.Add(c.ID, vec)
+			ix.concepts[c.ID] = &c
+			b.vecs = append(b.vecs, keyedVec{conceptKey(c.ID), vec})
+			b.write.Concepts = append(b.write.Concepts, cw)
+			b.quads += 2 + len(cw.Related)
+			matches = []concepts.Match{{ID: c.ID, Sim: 1}}
+			created++
+		}
+		for _, m := range matches {
+			dw.Edges = append(dw.Edges, model.Edge{Kind: model.EdgeAbout, From: n.ID, To: m.ID, Weight: round3(m.Sim), Direction: string(model.KindInput), Created: now})
+		}
+		b.contents[n.ContentHash] = pd.texts[j]
+		b.vecs = append(b.vecs, keyedVec{contentKey(n.ContentHash), vec})
+		dw.Nodes = append(dw.Nodes, n)
+		nn := n
+		ix.nodes[n.ID] = &nn
+		ix.docNodes[pd.id] = append(ix.docNodes[pd.id], n.ID)
+	}
+	for _, e := range dw.Edges {
+		ix.addEdge(e)
+	}
+	ix.docs[pd.id] = &doc
+	ix.docByKey[doc.Key] = pd.id
+	b.write.Documents = append(b.write.Documents, dw)
+	b.quads += 2 + 3*len(dw.Nodes) + len(dw.Edges)
+	return created
+}
+
+func lastHeading(hp []string) string {
+	if len(hp) == 0 {
+		return ""
+	}
+	return hp[len(hp)-1]
+}
+
+// resolveLinks maps relative links in a file to the ids of the documents
+// they point at (whether or not those are ingested yet).
+func resolveLinks(d ingest.Document, links []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	file := d.Key
+	if d.Format == ingest.FormatBEIR {
+		return nil
+	}
+	for _, l := range links {
+		if l == "" || strings.HasPrefix(l, "#") || strings.Contains(l, "://") || strings.HasPrefix(l, "mailto:") {
+			continue
+		}
+		if i := strings.IndexAny(l, "#?"); i >= 0 {
+			l = l[:i]
+		}
+		target := filepath.Clean(filepath.Join(filepath.Dir(file), filepath.FromSlash(path.Clean(l))))
+		id := docID(target)
+		if !seen[id] && target != file {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// removeDoc drops a document and its nodes from the index and queues its
+// removal in the batch.
+func (w *Workbench) removeDoc(ix *index, b *batch, id string) {
+	if b.contents == nil {
+		b.contents, b.touched = map[string]string{}, map[string]bool{}
+	}
+	for _, nid := range ix.docNodes[id] {
+		for _, e := range ix.out[nid] {
+			if e.Kind == model.EdgeAbout {
+				ix.aboutCount[e.To]--
+				b.touched[e.To] = true
+			}
+		}
+		delete(ix.out, nid)
+		delete(ix.nodes, nid)
+	}
+	if d, ok := ix.docs[id]; ok {
+		delete(ix.docByKey, d.Key)
+	}
+	delete(ix.docs, id)
+	delete(ix.docNodes, id)
+	b.write.Remove = append(b.write.Remove, id)
+	b.quads += 16
+}
+
+// pruneInto queues the removal of documents under the given folders whose
+// files are gone.
+func (w *Workbench) pruneInto(ix *index, b *batch, roots []string) int {
+	var absRoots []string
+	for _, r := range roots {
+		if a, err := filepath.Abs(r); err == nil {
+			absRoots = append(absRoots, a)
+		}
+	}
+	n := 0
+	for id, d := range ix.docs {
+		file := d.Key
+		if d.Format == string(ingest.FormatBEIR) {
+			file = file[:strings.LastIndexByte(file, '#')]
+		}
+		under := false
+		for _, r := range absRoots {
+			if file == r || strings.HasPrefix(file, r+string(filepath.Separator)) {
+				under = true
+			}
+		}
+		if !under {
+			continue
+		}
+		if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
+			w.removeDoc(ix, b, id)
+			n++
+		}
+	}
+	return n
+}
+
+// flush commits the batch: content files and vectors first (content-
+// addressed, so orphans from a crash are harmless), then one graph
+// transaction. Concepts that lost their last content link are removed in
+// the same transaction.
+func (w *Workbench) flush(ctx context.Context, ix *index, b *batch) error {
+	if len(b.write.Documents) == 0 && len(b.write.Remove) == 0 && len(b.write.Concepts) == 0 && len(b.write.Touch) == 0 {
+		return nil
+	}
+	for c := range b.touched {
+		if ix.aboutCount[c] <= 0 {
+			w.removeConcept(ix, c)
+			b.write.Remove = append(b.write.Remove, c)
+		}
+	}
+	if err := w.writeContents(b.contents); err != nil {
+		w.index = nil
+		return fmt.Errorf("store content: %w", err)
+	}
+	for _, kv := range b.vecs {
+		if err := w.vecs.Put(kv.key, kv.vec); err != nil {
+			w.index = nil
+			return err
+		}
+	}
+	if err := w.vecs.Flush(); err != nil {
+		w.index = nil
+		return fmt.Errorf("store vectors: %w", err)
+	}
+	b.write.Meta = ix.meta(w.emb.ID())
+	meta, err := w.store.Apply(ctx, b.write)
+	if err != nil {
+		w.index = nil // the index ran ahead of the store: rebuild it on next use
+		return err
+	}
+	w.meta = meta
+	return nil
+}
+
+func (w *Workbench) removeConcept(ix *index, id string) {
+	delete(ix.concepts, id)
+	delete(ix.aboutCount, id)
+	delete(ix.out, id)
+	for cid := range ix.concepts {
+		es := ix.out[cid]
+		kept := es[:0]
+		for _, e := range es {
+			if e.To != id {
+				kept = append(kept, e)
+			}
+		}
+		ix.out[cid] = kept
+	}
+	ix.linker.Remove(map[string]bool{id: true})
+}
+
+// meta computes the workspace facts from the index.
+func (ix *index) meta(embedder string) model.Meta {
+	m := model.Meta{Documents: len(ix.docs), ContentNodes: len(ix.nodes), ConceptNodes: len(ix.concepts), Embedder: embedder}
+	for _, n := range ix.nodes {
+		m.Tokens += int64(n.Tokens)
+	}
+	for _, es := range ix.out {
+		m.Edges += len(es)
+	}
+	return m
+}
+
+// writeContents writes content files with a few goroutines: the cost is
+// file-system latency, not CPU.
+func (w *Workbench) writeContents(contents map[string]string) error {
+	jobs := make(chan [2]string)
+	errs := make(chan error, 1)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				if err := w.writeContent(j[0], j[1]); err != nil {
+					select {
+					case errs <- err:
+					default:
+					}
+				}
+			}
+		}()
+	}
+	for h, t := range contents {
+		jobs <- [2]string{h, t}
+	}
+	close(jobs)
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return err
+	default:
+		return nil
+	}
+}

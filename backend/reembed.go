@@ -1,0 +1,158 @@
+package backend
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/loomwork/loom/backend/concepts"
+	"github.com/loomwork/loom/backend/embed"
+	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/graphdb"
+)
+
+// reembedLocked rebuilds the concept layer with embedder e: every content
+// node is embedded again (vectors already in e's log are reused), concepts
+// are recreated and re-linked, and the whole change commits in one
+// transaction. Callers hold w.mu and have loaded the index.
+func (w *Workbench) reembedLocked(ctx context.Context, e embed.Embedder) error {
+	ix := w.index
+	now := w.cfg.clock()
+	var ids []string
+	for id := range ix.nodes {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool {
+		a, b := ix.nodes[ids[i]], ix.nodes[ids[j]]
+		if a.Created != b.Created {
+			return a.Created.Before(b.Created)
+		}
+		return a.ID < b.ID
+	})
+	texts := make([]string, len(ids))
+	vecs := make([][]float32, len(ids))
+	var need []string
+	var at []int
+	for i, id := range ids {
+		n := ix.nodes[id]
+		text, err := w.Content(n.ContentHash)
+		if err != nil {
+			return fmt.Errorf("re-embed: %w", err)
+		}
+		texts[i] = text
+		if v, ok := w.vecs.Get(contentKey(n.ContentHash)); ok {
+			vecs[i] = v
+			continue
+		}
+		need = append(need, embedText(n.HeadingPath, text))
+		at = append(at, i)
+	}
+	if len(need) > 0 {
+		got, err := e.Embed(ctx, need)
+		if err != nil {
+			return fmt.Errorf("re-embed with %s: %w", e.ID(), err)
+		}
+		for k, i := range at {
+			vecs[i] = got[k]
+			if err := w.vecs.Put(contentKey(ix.nodes[ids[i]].ContentHash), got[k]); err != nil {
+				return err
+			}
+		}
+	}
+	var write graphdb.Write
+	for id := range ix.concepts {
+		write.Remove = append(write.Remove, id)
+	}
+	for id := range ix.docs {
+		write.Remove = append(write.Remove, id)
+	}
+	// Fresh concepts, linked in creation order.
+	linker := concepts.NewLinker(e.Dim(), w.threshold(e))
+	newConcepts := map[string]*model.Concept{}
+	about := map[string][]model.Edge{}
+	for i, id := range ids {
+		n := ix.nodes[id]
+		matches, best := linker.Link(vecs[i])
+		n.NearMiss, n.NearMissSim = "", 0
+		if len(matches) == 0 {
+			c := model.Concept{ID: "c-" + shortHash(e.ID(), n.ID), Created: now, Seed: n.ID,
+				Name: concepts.Name(lastHeading(n.HeadingPath), texts[i]), Description: concepts.Describe(texts[i])}
+			if best.ID != "" {
+				n.NearMiss, n.NearMissSim = best.ID, round3(best.Sim)
+			}
+			cw := graphdb.ConceptWrite{Concept: c}
+			for _, r := range linker.Related(vecs[i], c.ID) {
+				cw.Related = append(cw.Related, model.Edge{Kind: model.EdgeRelated, From: c.ID, To: r.ID, Weight: round3(r.Sim), Created: now})
+			}
+			linker.Add(c.ID, vecs[i])
+			newConcepts[c.ID] = &c
+			write.Concepts = append(write.Concepts, cw)
+			if err := w.vecs.Put(conceptKey(c.ID), vecs[i]); err != nil {
+				return err
+			}
+			matches = []concepts.Match{{ID: c.ID, Sim: 1}}
+		}
+		for _, m := range matches {
+			about[id] = append(about[id], model.Edge{Kind: model.EdgeAbout, From: id, To: m.ID, Weight: round3(m.Sim), Direction: string(n.Kind), Created: now})
+		}
+	}
+	for docID, d := range ix.docs {
+		dw := graphdb.DocWrite{Doc: *d}
+		for _, nid := range ix.docNodes[docID] {
+			dw.Nodes = append(dw.Nodes, *ix.nodes[nid])
+			for _, e := range ix.out[nid] {
+				if e.Kind != model.EdgeAbout {
+					dw.Edges = append(dw.Edges, e)
+				}
+			}
+			dw.Edges = append(dw.Edges, about[nid]...)
+		}
+		write.Documents = append(write.Documents, dw)
+	}
+	if err := w.vecs.Flush(); err != nil {
+		return err
+	}
+	oldEmb := w.emb
+	w.emb = e
+	snap := &graphdb.Snapshot{DocNodes: ix.docNodes}
+	for _, d := range ix.docs {
+		snap.Documents = append(snap.Documents, *d)
+	}
+	for _, n := range ix.nodes {
+		snap.Nodes = append(snap.Nodes, *n)
+	}
+	for _, c := range newConcepts {
+		snap.Concepts = append(snap.Concepts, *c)
+	}
+	for _, dw := range write.Documents {
+		snap.Edges = append(snap.Edges, dw.Edges...)
+	}
+	for _, cw := range write.Concepts {
+		snap.Edges = append(snap.Edges, cw.Related...)
+	}
+	nix := indexFromSnapshot(snap)
+	nix.linker = linker
+	write.Meta = nix.meta(e.ID())
+	meta, err := w.store.Apply(ctx, write)
+	if err != nil {
+		w.emb = oldEmb
+		w.index = nil
+		return fmt.Errorf("re-embed: %w", err)
+	}
+	w.meta, w.index = meta, nix
+	return nil
+}
+
+func embedText(headingPath []string, text string) string {
+	if len(headingPath) == 0 {
+		return text
+	}
+	s := ""
+	for i, h := range headingPath {
+		if i > 0 {
+			s += " > "
+		}
+		s += h
+	}
+	return s + "\n" + text
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/loomwork/loom/backend"
+	"github.com/loomwork/loom/backend/embed"
+)
+
+// workspaceFlags are shared by every command that opens a workspace.
+type workspaceFlags struct {
+	dir       string
+	embedder  string
+	ollamaURL string
+	model     string
+}
+
+func (w *workspaceFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&w.dir, "workspace", os.Getenv("LOOM_WORKSPACE"), "workspace folder (default ~/.local/share/loom/default)")
+	fs.StringVar(&w.embedder, "embedder", "auto", "auto (Ollama when it answers and has the model, else offline), offline, or ollama")
+	fs.StringVar(&w.ollamaURL, "ollama-url", "", "Ollama URL (default $OLLAMA_HOST or http://127.0.0.1:11434)")
+	fs.StringVar(&w.model, "embed-model", "nomic-embed-text", "Ollama embedding model")
+}
+
+func (w *workspaceFlags) open(ctx context.Context, stderr io.Writer) (*backend.Workbench, error) {
+	dir := w.dir
+	if dir == "" {
+		d, err := backend.DefaultWorkspaceDir("default")
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+	}
+	mode, url, model := w.embedder, w.ollamaURL, w.model
+	resolve := func(ctx context.Context) (embed.Embedder, string, error) {
+		e, why, err := selectEmbedder(ctx, mode, url, model)
+		if err == nil && why != "" {
+			fmt.Fprintln(stderr, why)
+		}
+		return e, why, err
+	}
+	return backend.Open(ctx, dir, backend.WithEmbedderResolver(resolve))
+}
+
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("loom "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// parse parses flags, allowing them after positional arguments too.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if err == flag.ErrHelp {
+				return nil, &exitError{0, fmt.Errorf("")}
+			}
+			return nil, &exitError{2, fmt.Errorf("")}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}

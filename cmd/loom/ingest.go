@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/loomwork/loom/backend"
+)
+
+func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("ingest", stderr)
+	var ws workspaceFlags
+	ws.register(fs)
+	prune := fs.Bool("prune", false, "also remove documents whose files were deleted from the given folders")
+	quiet := fs.Bool("quiet", false, "no progress bar")
+	paths, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(paths) == 0 {
+		return usageErr("ingest: give at least one file or folder")
+	}
+	wb, err := ws.open(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	defer wb.Close()
+	bar := newProgressBar(stderr, *quiet)
+	rep, err := wb.Ingest(ctx, paths, backend.IngestOptions{Prune: *prune, Progress: bar.update})
+	bar.done()
+	if err != nil {
+		return &exitError{2, err}
+	}
+	for _, e := range rep.Errors {
+		fmt.Fprintln(stderr, "error:", e)
+	}
+	st, _ := wb.Stats(ctx)
+	fmt.Fprintf(stdout, "ingested %d files (%s) in %s: %d added, %d updated, %d unchanged, %d removed, %d nodes, %d new concepts; %d errors\n",
+		rep.Files, mb(rep.Bytes), rep.Duration.Round(time.Millisecond), rep.Added, rep.Updated, rep.Unchanged, rep.Removed,
+		rep.Nodes, rep.ConceptsCreated, len(rep.Errors))
+	fmt.Fprintf(stdout, "workspace %s: %d documents, %d content nodes, %d concepts, %d edges, %d tokens (embedder %s)\n",
+		st.Workspace, st.Documents, st.ContentNodes, st.ConceptNodes, st.Edges, st.Tokens, st.Embedder)
+	if rep.Canceled {
+		return &exitError{130, fmt.Errorf("interrupted: documents committed so far are kept")}
+	}
+	if len(rep.Errors) > 0 {
+		return &exitError{1, fmt.Errorf("%d of the inputs could not be ingested (see above)", len(rep.Errors))}
+	}
+	return nil
+}
+
+func mb(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
+
+// progressBar draws on stderr when it is a terminal, and prints nothing
+// otherwise (scripts get the summary line only).
+type progressBar struct {
+	w    io.Writer
+	tty  bool
+	last time.Time
+	drew bool
+}
+
+func newProgressBar(w io.Writer, quiet bool) *progressBar {
+	tty := false
+	if f, ok := w.(*os.File); ok && !quiet {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			tty = true
+		}
+	}
+	return &progressBar{w: w, tty: tty}
+}
+
+func (p *progressBar) update(pr backend.Progress) {
+	if !p.tty || time.Since(p.last) < 100*time.Millisecond && pr.Current != "" {
+		return
+	}
+	p.last = time.Now()
+	frac := 0.0
+	if pr.BytesTotal > 0 {
+		frac = float64(pr.BytesDone) / float64(pr.BytesTotal)
+	}
+	const width = 28
+	filled := int(frac * width)
+	rate := 0.0
+	if s := pr.Elapsed.Seconds(); s > 0 {
+		rate = float64(pr.BytesDone) / 1e6 / s
+	}
+	cur := pr.Current
+	if len(cur) > 32 {
+		cur = "…" + cur[len(cur)-31:]
+	}
+	fmt.Fprintf(p.w, "\r[%s%s] %d/%d files  %d docs  %.1f MB/s  %d errors  %-32s",
+		strings.Repeat("=", filled), strings.Repeat(" ", width-filled), pr.FilesDone, pr.FilesTotal, pr.Documents, rate, pr.Errors, cur)
+	p.drew = true
+}
+
+func (p *progressBar) done() {
+	if p.drew {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}

@@ -1,0 +1,81 @@
+// Command loom is Loom's headless CLI: ingest documents into a workspace and
+// inspect or export its graph. It shares the engine (package backend) with
+// the desktop app and never imports Wails.
+//
+//	loom ingest  [--workspace DIR] PATH...
+//	loom graph   [--workspace DIR] stats [--format text|json] | export [--out FILE] [--content] | import FILE
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/pprof"
+	"syscall"
+)
+
+// exitError carries an exit code: 1 when some input failed, 2 for usage
+// errors and failures that stopped the command.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+
+func usageErr(format string, args ...any) error {
+	return &exitError{2, fmt.Errorf(format, args...)}
+}
+
+const usage = `loom — a local-first knowledge workbench
+
+Usage:
+  loom ingest [--workspace DIR] [--prune] [--embedder auto|offline|ollama] PATH...
+  loom graph  [--workspace DIR] stats [--format text|json]
+  loom graph  [--workspace DIR] export [--out FILE] [--content]
+  loom graph  [--workspace DIR] import FILE
+
+The workspace defaults to $XDG_DATA_HOME/loom/default (~/.local/share/loom/default).
+Run "loom COMMAND -h" for a command's flags.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if path := os.Getenv("LOOM_CPUPROFILE"); path != "" { // for benchmarking
+		if f, err := os.Create(path); err == nil {
+			_ = pprof.StartCPUProfile(f)
+			defer pprof.StopCPUProfile()
+		}
+	}
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	if err != nil {
+		code := 2
+		var ee *exitError
+		if errors.As(err, &ee) {
+			code = ee.code
+		}
+		if err.Error() != "" {
+			fmt.Fprintln(os.Stderr, "loom:", err)
+		}
+		pprof.StopCPUProfile()
+		os.Exit(code)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	switch args[0] {
+	case "ingest":
+		return cmdIngest(ctx, args[1:], stdout, stderr)
+	case "graph":
+		return cmdGraph(ctx, args[1:], stdout, stderr)
+	}
+	return usageErr("unknown command %q (see loom --help)", args[0])
+}
