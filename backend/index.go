@@ -177,7 +177,7 @@ func contentKey(hash string) string { return "h:" + hash }
 // conceptThreshold is the calibrated link threshold per embedder.
 func conceptThreshold(id string) float64 {
 	if strings.HasPrefix(id, "offline/") {
-		return 0.75
+		return 0.83
 	}
 	return 0.8
 }

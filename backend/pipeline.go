@@ -120,7 +120,7 @@ func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptio
 				group := docs[g:min(g+groupDocs, len(docs))]
 				var todo []ingest.Document
 				for _, d := range group {
-					if old, ok := ix.docs[docID(d.Key)]; ok && old.Hash == d.Hash {
+					if old, ok := ix.docs[docID(d.Collection, d.Path)]; ok && old.Hash == d.Hash {
 						rep.Unchanged++
 						continue
 					}
@@ -194,7 +194,10 @@ type preparedDoc struct {
 	vecs  [][]float32
 }
 
-func docID(key string) string { return "d-" + shortHash(key) }
+// docID names a document by its collection and reference path, so the same
+// notes get the same ids on every machine (and in the web edition, which has
+// no absolute paths).
+func docID(collection, path string) string { return "d-" + shortHash(collection, path) }
 
 func shortHash(parts ...string) string {
 	h := sha256.New()
@@ -223,12 +226,12 @@ func (w *Workbench) prepare(ctx context.Context, e embed.Embedder, docs []ingest
 			for i := range next {
 				d := docs[i]
 				d.Chunk(iopts)
-				pd := preparedDoc{id: docID(d.Key), doc: d}
+				pd := preparedDoc{id: docID(d.Collection, d.Path), doc: d}
 				for _, s := range d.Sections {
 					h := textHash(s.Text)
 					c := classify.Classify(s.Text)
 					pd.nodes = append(pd.nodes, model.ContentNode{
-						ID: "n-" + shortHash(d.Key, fmt.Sprint(s.Ordinal), h), DocID: pd.id, Ref: s.Ref,
+						ID: "n-" + shortHash(pd.id, fmt.Sprint(s.Ordinal), h), DocID: pd.id, Ref: s.Ref,
 						Ancestors: s.Ancestors, HeadingPath: s.HeadingPath, LineStart: s.LineStart, LineEnd: s.LineEnd,
 						Ordinal: s.Ordinal, Part: s.Part, Parts: s.Parts, ContentHash: h, Kind: model.KindInput,
 						ContentType: c.Type.String(), Complexity: round3(c.Complexity), Tokens: s.Tokens,
@@ -369,24 +372,27 @@ func lastHeading(hp []string) string {
 }
 
 // resolveLinks maps relative links in a file to the ids of the documents
-// they point at (whether or not those are ingested yet).
+// they point at (whether or not those are ingested yet), resolving them
+// against the file's reference path within its collection.
 func resolveLinks(d ingest.Document, links []string) []string {
-	var out []string
-	seen := map[string]bool{}
-	file := d.Key
 	if d.Format == ingest.FormatBEIR {
 		return nil
 	}
+	var out []string
+	seen := map[string]bool{}
 	for _, l := range links {
-		if l == "" || strings.HasPrefix(l, "#") || strings.Contains(l, "://") || strings.HasPrefix(l, "mailto:") {
+		if l == "" || strings.HasPrefix(l, "#") || strings.Contains(l, "://") || strings.HasPrefix(l, "mailto:") || strings.HasPrefix(l, "/") {
 			continue
 		}
 		if i := strings.IndexAny(l, "#?"); i >= 0 {
 			l = l[:i]
 		}
-		target := filepath.Clean(filepath.Join(filepath.Dir(file), filepath.FromSlash(path.Clean(l))))
-		id := docID(target)
-		if !seen[id] && target != file {
+		target := path.Clean(path.Join(path.Dir(d.Path), l))
+		if target == d.Path || strings.HasPrefix(target, "../") {
+			continue
+		}
+		id := docID(d.Collection, target)
+		if !seen[id] {
 			seen[id] = true
 			out = append(out, id)
 		}

@@ -99,7 +99,7 @@ type Edge struct {
 	// Direction is the provenance direction of an about edge: "input" or
 	// "output" (was it linked because of an input or an answer?).
 	Direction string    `json:"provenance,omitempty"`
-	Created   time.Time `json:"timestamp"`
+	Created   time.Time `json:"timestamp,omitzero"`
 }
 
 // Meta are the workspace-wide facts stored with every write, so that stats

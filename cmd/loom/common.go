@@ -17,6 +17,7 @@ type workspaceFlags struct {
 	embedder  string
 	ollamaURL string
 	model     string
+	threshold float64
 }
 
 func (w *workspaceFlags) register(fs *flag.FlagSet) {
@@ -24,6 +25,7 @@ func (w *workspaceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&w.embedder, "embedder", "auto", "auto (Ollama when it answers and has the model, else offline), offline, or ollama")
 	fs.StringVar(&w.ollamaURL, "ollama-url", "", "Ollama URL (default $OLLAMA_HOST or http://127.0.0.1:11434)")
 	fs.StringVar(&w.model, "embed-model", "nomic-embed-text", "Ollama embedding model")
+	fs.Float64Var(&w.threshold, "concept-threshold", 0, "cosine at or above which content links to a concept (default: calibrated per embedder)")
 }
 
 func (w *workspaceFlags) open(ctx context.Context, stderr io.Writer) (*backend.Workbench, error) {
@@ -43,7 +45,11 @@ func (w *workspaceFlags) open(ctx context.Context, stderr io.Writer) (*backend.W
 		}
 		return e, why, err
 	}
-	return backend.Open(ctx, dir, backend.WithEmbedderResolver(resolve))
+	opts := []backend.Option{backend.WithEmbedderResolver(resolve)}
+	if w.threshold > 0 {
+		opts = append(opts, backend.WithConceptThreshold(w.threshold))
+	}
+	return backend.Open(ctx, dir, opts...)
 }
 
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {

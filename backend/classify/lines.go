@@ -1,0 +1,653 @@
+package classify
+
+import "strings"
+
+// This file holds the per-line matchers. They work on bytes and never
+// allocate; each looks at a bounded prefix of the line where it can, so a
+// 100 KB single line costs little more than a few scans.
+
+// lineKind is what a single line looks like on its own.
+type lineKind uint8
+
+const (
+	kindBlank      lineKind = iota // nothing but whitespace
+	kindProse                      // paragraph text, list items, table rows
+	kindHeading                    // markdown ATX heading (prose)
+	kindCode                       // source code
+	kindFence                      // ``` or ~~~ fence marker (code)
+	kindLog                        // log record
+	kindStack                      // stack frame or its header (logs)
+	kindData                       // CSV/TSV row, key: value, numbers
+	kindStructured                 // JSON block or XML/HTML markup
+)
+
+// segClass groups line kinds into the classes Split cuts between.
+type segClass uint8
+
+const (
+	segNone segClass = iota // blank: joins whatever surrounds it
+	segProse
+	segCode
+	segLogs
+	segData
+	segStructured
+	numSegs
+)
+
+func (k lineKind) seg() segClass {
+	switch k {
+	case kindProse, kindHeading:
+		return segProse
+	case kindCode, kindFence:
+		return segCode
+	case kindLog, kindStack:
+		return segLogs
+	case kindData:
+		return segData
+	case kindStructured:
+		return segStructured
+	}
+	return segNone
+}
+
+const maxPrefixScan = 100 // bytes of a line searched for timestamps and levels
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+func isAlpha(c byte) bool { return isUpper(c) || isLower(c) }
+func isIdent(c byte) bool { return isAlpha(c) || isDigit(c) || c == '_' }
+
+// trimSpace trims ASCII whitespace; it returns the trimmed string and the
+// number of leading bytes removed.
+func trimSpace(s string) (string, int) {
+	i := 0
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	j := len(s)
+	for j > i && isSpace(s[j-1]) {
+		j--
+	}
+	return s[i:j], i
+}
+
+func digitsAt(s string, i, n int) bool {
+	if i < 0 || i+n > len(s) {
+		return false
+	}
+	for k := i; k < i+n; k++ {
+		if !isDigit(s[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+func byteAt(s string, i int) byte {
+	if i >= 0 && i < len(s) {
+		return s[i]
+	}
+	return 0
+}
+
+// clockAt matches hh:mm (withSeconds: hh:mm:ss) at s[i:].
+func clockAt(s string, i int, withSeconds bool) bool {
+	if !digitsAt(s, i, 2) || byteAt(s, i+2) != ':' || !digitsAt(s, i+3, 2) {
+		return false
+	}
+	return !withSeconds || (byteAt(s, i+5) == ':' && digitsAt(s, i+6, 2))
+}
+
+// dateTimeAt matches YYYY-MM-DD[T ]hh:mm (ISO 8601 / RFC 3339) and
+// YYYY/MM/DD hh:mm:ss (Go's log package) at s[i:].
+func dateTimeAt(s string, i int) bool {
+	if !digitsAt(s, i, 4) {
+		return false
+	}
+	sep := byteAt(s, i+4)
+	if (sep != '-' && sep != '/') || !digitsAt(s, i+5, 2) || byteAt(s, i+7) != sep || !digitsAt(s, i+8, 2) {
+		return false
+	}
+	t := byteAt(s, i+10)
+	if sep == '-' && (t == 'T' || t == ' ' || t == '_') {
+		return clockAt(s, i+11, false)
+	}
+	return t == ' ' && clockAt(s, i+11, true)
+}
+
+var months = [...]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
+
+func monthAt(s string, i int) bool {
+	if i+3 > len(s) {
+		return false
+	}
+	m := s[i : i+3]
+	for _, name := range months {
+		if m == name {
+			return true
+		}
+	}
+	return false
+}
+
+// syslogAt matches "Mon _d hh:mm:ss" (RFC 3164) at s[i:].
+func syslogAt(s string, i int) bool {
+	if !monthAt(s, i) || byteAt(s, i+3) != ' ' {
+		return false
+	}
+	j := i + 4
+	if byteAt(s, j) == ' ' {
+		j++
+	}
+	if !isDigit(byteAt(s, j)) {
+		return false
+	}
+	j++
+	if isDigit(byteAt(s, j)) {
+		j++
+	}
+	return byteAt(s, j) == ' ' && clockAt(s, j+1, true)
+}
+
+// commonLogAt matches "dd/Mon/yyyy:hh:mm:ss" (Apache/nginx) at s[i:].
+func commonLogAt(s string, i int) bool {
+	return digitsAt(s, i, 2) && byteAt(s, i+2) == '/' && monthAt(s, i+3) &&
+		byteAt(s, i+6) == '/' && digitsAt(s, i+7, 4) && byteAt(s, i+11) == ':' && clockAt(s, i+12, true)
+}
+
+// hasTimestamp reports whether a timestamp appears near the start of line.
+func hasTimestamp(line string) bool {
+	t, _ := trimSpace(line)
+	n := min(len(t), maxPrefixScan)
+	if n < 5 {
+		return false
+	}
+	// A bare clock only counts at the very start: "12:00:01.123 INFO ...",
+	// "[12:00:01] ...", or after a glog prefix "I0102 15:04:05.000000".
+	if clockAt(t, 0, true) || (t[0] == '[' && clockAt(t, 1, true)) {
+		return true
+	}
+	if (t[0] == 'I' || t[0] == 'W' || t[0] == 'E' || t[0] == 'F') && digitsAt(t, 1, 4) && byteAt(t, 5) == ' ' && clockAt(t, 6, true) {
+		return true
+	}
+	if syslogAt(t, 0) || (t[0] == '<' && syslogAfterPriority(t)) {
+		return true
+	}
+	for i := 0; i < n; i++ {
+		c := t[i]
+		if isDigit(c) && (i == 0 || !isDigit(t[i-1])) {
+			if dateTimeAt(t, i) {
+				return true
+			}
+		} else if c == '[' && commonLogAt(t, i+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// syslogAfterPriority matches "<34>Oct 11 22:14:15 ...".
+func syslogAfterPriority(t string) bool {
+	j := strings.IndexByte(t[:min(len(t), 6)], '>')
+	return j > 1 && syslogAt(t, j+1)
+}
+
+func isLevelWord(w string) bool {
+	switch w {
+	case "ERROR", "ERR", "WARN", "WARNING", "INFO", "DEBUG", "TRACE", "FATAL",
+		"CRITICAL", "CRIT", "NOTICE", "SEVERE", "ALERT", "EMERG", "DBG", "WRN", "INF", "EROR":
+		return true
+	}
+	return false
+}
+
+// hasLevel reports a log level leading the line ("ERROR: ...", "[WARN] ...",
+// "app | INFO ..."), a bracketed level near the start ("[main] [DEBUG] ..."),
+// or a logfmt/JSON level key.
+func hasLevel(t string) bool {
+	p := t[:min(len(t), maxPrefixScan)]
+	runs := 0
+	for i := 0; i < len(p) && runs < 2; {
+		if !isAlpha(p[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(p) && isAlpha(p[j]) {
+			j++
+		}
+		runs++
+		if isLevelWord(p[i:j]) {
+			return true
+		}
+		i = j
+	}
+	for i := 0; i+1 < len(p); i++ {
+		if p[i] == '[' || p[i] == '<' {
+			j := i + 1
+			for j < len(p) && isUpper(p[j]) {
+				j++
+			}
+			if j < len(p) && (p[j] == ']' || p[j] == '>') && isLevelWord(p[i+1:j]) {
+				return true
+			}
+		}
+	}
+	return strings.Contains(p, "level=") || strings.Contains(p, "lvl=") || strings.Contains(p, `"level":`)
+}
+
+// isStackLine matches stack frames and the lines that open or close them.
+func isStackLine(t string, indent int) bool {
+	if len(t) < 4 {
+		return false
+	}
+	switch {
+	case strings.HasPrefix(t, "at "):
+		return isAtFrame(t[3:])
+	case strings.HasPrefix(t, `File "`):
+		return strings.Contains(t, `", line `)
+	case strings.HasPrefix(t, "Traceback (most recent call last)"),
+		strings.HasPrefix(t, "panic: "),
+		strings.HasPrefix(t, "fatal error: "),
+		strings.HasPrefix(t, "created by "),
+		strings.HasPrefix(t, "[signal "),
+		strings.HasPrefix(t, "Caused by: "),
+		strings.HasPrefix(t, "Exception in thread "),
+		strings.HasPrefix(t, "thread '") && strings.Contains(t, "' panicked at"):
+		return true
+	case strings.HasPrefix(t, "goroutine "):
+		return isDigit(byteAt(t, len("goroutine ")))
+	case strings.HasPrefix(t, "... ") && strings.HasSuffix(t, " more"):
+		return true
+	}
+	// Go frame location: "\t/src/app/main.go:12 +0x1d", or test output
+	// "main_test.go:12: want 3".
+	if i := strings.Index(t[:min(len(t), 300)], ".go:"); i > 0 && isDigit(byteAt(t, i+4)) {
+		if indent > 0 || t[0] == '/' || strings.IndexByte(t[:i], ' ') < 0 {
+			return true
+		}
+	}
+	return isExceptionHeader(t)
+}
+
+// isAtFrame matches the rest of a Java/C#/JavaScript "at ..." frame:
+// "com.x.Y.z(Y.java:10)", "render (/app/List.tsx:14:22)", "/app/x.js:1:2",
+// "X.Y() in /src/Y.cs:line 12".
+func isAtFrame(s string) bool {
+	s = strings.TrimPrefix(s, "async ")
+	s = strings.TrimPrefix(s, "new ")
+	end := strings.IndexByte(s, ' ')
+	if end < 0 {
+		end = len(s)
+	}
+	tok := s[:end]
+	if open := strings.LastIndexByte(s, '('); open >= 0 && strings.HasSuffix(s, ")") {
+		inner := s[open+1 : len(s)-1]
+		if hasColonDigit(inner) || inner == "Native Method" || inner == "Unknown Source" || inner == "<anonymous>" {
+			return true
+		}
+	}
+	if strings.ContainsAny(tok, "./(<") && strings.IndexByte(s, '(') >= 0 && strings.IndexByte(s, ')') >= 0 {
+		return true
+	}
+	return hasColonDigit(tok)
+}
+
+// hasColonDigit reports a ':' followed by a digit, as in "file.js:12".
+func hasColonDigit(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == ':' && isDigit(s[i+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// isExceptionHeader matches "ValueError: bad", "java.lang.IllegalStateException:
+// boom", "TypeError: x is undefined".
+func isExceptionHeader(t string) bool {
+	end := strings.IndexByte(t, ':')
+	if end < 0 {
+		if strings.IndexByte(t, ' ') >= 0 {
+			return false
+		}
+		end = len(t)
+	}
+	tok := t[:end]
+	if len(tok) <= len("Error") || strings.IndexByte(tok, ' ') >= 0 {
+		return false
+	}
+	if !strings.HasSuffix(tok, "Error") && !strings.HasSuffix(tok, "Exception") {
+		return false
+	}
+	for i := 0; i < len(tok); i++ {
+		if !isIdent(tok[i]) && tok[i] != '.' && tok[i] != '$' {
+			return false
+		}
+	}
+	return true
+}
+
+// isHeading matches a markdown ATX heading: 1–6 '#', a space, some text.
+func isHeading(t string) bool {
+	n := 0
+	for n < len(t) && t[n] == '#' {
+		n++
+	}
+	return n >= 1 && n <= 6 && n+1 < len(t) && t[n] == ' '
+}
+
+// listItemLen returns the length of a markdown list marker at the start of t
+// ("- ", "* ", "+ ", "12. ", "3) ", "a) ", "(b) "), or 0.
+func listItemLen(t string) int {
+	if len(t) < 3 {
+		return 0
+	}
+	if (t[0] == '-' || t[0] == '*' || t[0] == '+') && t[1] == ' ' {
+		return 2
+	}
+	i := 0
+	if t[0] == '(' {
+		i = 1
+	}
+	j := i
+	for j < len(t) && j-i < 3 && isDigit(t[j]) {
+		j++
+	}
+	if j == i && j < len(t) && isLower(t[j]) {
+		j++
+	}
+	if j == i || j+1 >= len(t) || t[j+1] != ' ' {
+		return 0
+	}
+	if t[j] == ')' || (t[j] == '.' && i == 0 && isDigit(t[i])) {
+		return j + 2
+	}
+	return 0
+}
+
+// isTableRow matches a markdown pipe-table row, separators included.
+func isTableRow(t string) bool {
+	return len(t) >= 3 && t[0] == '|' && t[len(t)-1] == '|'
+}
+
+// isMarkup matches a line that opens with an XML/HTML tag, declaration or
+// comment.
+func isMarkup(t string) bool {
+	if len(t) < 3 || t[0] != '<' {
+		return false
+	}
+	c := t[1]
+	if !isAlpha(c) && c != '/' && c != '?' && c != '!' {
+		return false
+	}
+	return strings.IndexByte(t, '>') > 0
+}
+
+// isDataLine matches rows of pasted data: tab- or comma-separated values,
+// "key: value" and "KEY=value" pairs, and lines that are mostly digits.
+func isDataLine(t string) bool {
+	last := t[len(t)-1]
+	if last == '?' || last == '{' || last == '(' || last == ';' {
+		return false
+	}
+	var tabs, tightCommas, tightSemis, digits, nonSpace int
+	var codeish bool
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case c == '\t':
+			tabs++
+		case c == ',':
+			if i+1 < len(t) && t[i+1] != ' ' {
+				tightCommas++
+			}
+		case c == ';':
+			if i+1 < len(t) && t[i+1] != ' ' {
+				tightSemis++
+			}
+		case isDigit(c):
+			digits++
+		case c == '(' || c == ')' || c == '=' || c == '{' || c == '}':
+			codeish = true
+		}
+		if !isSpace(c) {
+			nonSpace++
+		}
+	}
+	if tabs > 0 && last != '}' && last != ';' {
+		return true
+	}
+	if !codeish && (tightCommas >= 2 || tightSemis >= 2) {
+		return true
+	}
+	if nonSpace >= 3 && digits*2 >= nonSpace {
+		return true
+	}
+	if isKeyValue(t) {
+		return true
+	}
+	return isAssignments(t)
+}
+
+// isKeyValue matches "key: short value" and "key:" (YAML, HTTP headers,
+// properties), where key is a single token and the value is at most five
+// words that do not end like a sentence or a statement.
+func isKeyValue(t string) bool {
+	if n := listItemLen(t); n == 2 {
+		t = t[2:] // YAML sequence item "- name: x"
+	}
+	i := 0
+	for i < len(t) && (isIdent(t[i]) || t[i] == '-' || t[i] == '.' || t[i] == '/' || t[i] == '"') {
+		i++
+	}
+	if i == 0 || i > 48 || i >= len(t) || t[i] != ':' || !isAlpha(t[0]) && t[0] != '"' {
+		return false
+	}
+	if isCodeKeyword(t[:i]) {
+		return false
+	}
+	v, _ := trimSpace(t[i+1:])
+	if len(t) > i+1 && t[i+1] != ' ' && t[i+1] != '\t' {
+		return false // "http://", "a:b"
+	}
+	if v == "" {
+		return true
+	}
+	switch v[len(v)-1] {
+	case '.', ',', ';', '{', '(', ':', '!':
+		return false
+	}
+	return strings.Count(v, " ") < 5
+}
+
+// isAssignments matches "KEY=value" (one, upper-case, like .env files) or
+// several "key=value" tokens (logfmt without a level).
+func isAssignments(t string) bool {
+	tokens, pairs := 0, 0
+	upperKey := false
+	for i := 0; i < len(t); {
+		for i < len(t) && t[i] == ' ' {
+			i++
+		}
+		if i >= len(t) {
+			break
+		}
+		j := i
+		for j < len(t) && t[j] != ' ' {
+			j++
+		}
+		tokens++
+		tok := t[i:j]
+		if k := strings.IndexByte(tok, '='); k > 0 && k < len(tok)-1 {
+			key := tok[:k]
+			ok, up := true, true
+			for n := 0; n < len(key); n++ {
+				if !isIdent(key[n]) && key[n] != '.' && key[n] != '-' {
+					ok = false
+				}
+				if isLower(key[n]) {
+					up = false
+				}
+			}
+			if ok {
+				pairs++
+				upperKey = up
+			}
+		}
+		i = j
+	}
+	return pairs >= 2 && pairs*2 >= tokens || tokens == 1 && pairs == 1 && upperKey
+}
+
+func isCodeKeyword(w string) bool {
+	switch w {
+	case "func", "def", "fn", "class", "return", "import", "package", "from", "const", "let", "var",
+		"if", "else", "elif", "for", "while", "do", "switch", "case", "default", "try", "catch", "except",
+		"finally", "throw", "raise", "with", "struct", "enum", "interface", "impl", "pub", "type",
+		"public", "private", "protected", "static", "final", "void", "async", "await", "yield", "lambda",
+		"export", "using", "namespace", "defer", "go", "select", "break", "continue", "goto", "assert",
+		"match", "trait", "mod", "use", "module", "require", "local", "end", "then", "fi", "done", "echo",
+		"print", "println", "new", "delete", "typedef", "extern", "unsafe", "loop", "where":
+		return true
+	}
+	return false
+}
+
+// operators that rarely appear in prose.
+var codeOperators = [...]string{":=", "==", "!=", "=>", "->", "&&", "||", "+=", "-=", "::", "<-", "++", "/>", "</", "<=", ">=", "!==", "**="}
+
+// codeScore scores how code-like a line is; 2 or more is code. t is the
+// trimmed line, indented whether it starts with a tab or four spaces, list
+// whether it is a markdown list item.
+func codeScore(t string, indented, list bool) int {
+	score := 0
+	last := t[len(t)-1]
+	comment := strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*/")
+	switch last {
+	case '{', ';', '}':
+		score += 2
+	case '(', '[':
+		score++
+	}
+	if isClosers(t) {
+		score += 3
+	}
+	switch {
+	case strings.HasPrefix(t, "//"), strings.HasPrefix(t, "/*"), strings.HasPrefix(t, "*/"),
+		strings.HasPrefix(t, "#!"), strings.HasPrefix(t, "#include"), strings.HasPrefix(t, "#define"),
+		strings.HasPrefix(t, "#if"), strings.HasPrefix(t, "<?php"), strings.HasPrefix(t, "$ "),
+		strings.HasPrefix(t, "@") && len(t) > 1 && isAlpha(t[1]):
+		score += 2
+	}
+	if kw, rest := firstWord(t); isCodeKeyword(kw) {
+		score++
+		switch kw {
+		case "import", "package", "use", "using", "require", "mod":
+			// "import os", "package main", "import (": one token follows.
+			if r, _ := trimSpace(rest); r != "" && strings.IndexByte(r, ' ') < 0 {
+				score++
+			}
+		case "from":
+			if strings.Contains(rest, " import ") {
+				score++
+			}
+		}
+		if last == ':' && (kw == "def" || kw == "class" || kw == "if" || kw == "elif" || kw == "else" ||
+			kw == "for" || kw == "while" || kw == "try" || kw == "except" || kw == "finally" || kw == "with" ||
+			kw == "case" || kw == "default") {
+			score++
+		}
+	}
+	ops := 0
+	for _, op := range codeOperators {
+		if strings.Contains(t, op) {
+			ops++
+			if ops == 2 {
+				break
+			}
+		}
+	}
+	if ops == 0 && strings.Contains(t, " = ") {
+		ops = 1
+	}
+	score += ops
+	score += callScore(t)
+	if indented && !list {
+		score++
+	}
+	if list {
+		score--
+	}
+	if strings.IndexByte(t, '`') >= 0 {
+		score-- // inline code in markdown prose
+	}
+	if (last == '.' || last == '!' || last == '?') && !comment && len(t) > 1 && isAlpha(t[len(t)-2]) &&
+		strings.Count(t, " ") >= 3 {
+		score -= 2 // reads as a sentence
+	}
+	if isQuotedToken(t) {
+		score += 2 // "fmt", 'a', "key": in import blocks and literals
+	}
+	return score
+}
+
+// isClosers matches a line made only of closing brackets and separators:
+// "}", "});", "]," , ")".
+func isClosers(t string) bool {
+	if t[0] != '}' && t[0] != ')' && t[0] != ']' {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '}', ')', ']', ';', ',', ' ':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// callScore gives 1 for "name(" and 2 for "pkg.name(" / "obj.method(".
+func callScore(t string) int {
+	best := 0
+	for i := 1; i < len(t) && best < 2; i++ {
+		if t[i] != '(' || !isIdent(t[i-1]) {
+			continue
+		}
+		s := 1
+		j := i - 1
+		for j >= 0 && isIdent(t[j]) {
+			j--
+		}
+		if j >= 1 && t[j] == '.' && isIdent(t[j-1]) {
+			s = 2
+		}
+		best = max(best, s)
+	}
+	return best
+}
+
+// firstWord returns the leading run of identifier bytes of t and the rest.
+func firstWord(t string) (string, string) {
+	i := 0
+	for i < len(t) && (isIdent(t[i]) || (i == 0 && t[i] == '#')) {
+		i++
+	}
+	if i == len(t) || t[i] == ' ' || t[i] == '(' || t[i] == '{' || t[i] == ':' || t[i] == '\t' {
+		return t[:i], t[i:]
+	}
+	return "", t
+}
+
+// isQuotedToken matches a line that is a single quoted string, possibly
+// followed by a comma or colon: import paths, list and map literals.
+func isQuotedToken(t string) bool {
+	t = strings.TrimRight(t, ",:")
+	if len(t) < 2 || (t[0] != '"' && t[0] != '\'') || t[len(t)-1] != t[0] {
+		return false
+	}
+	return strings.IndexByte(t, ' ') < 0
+}
