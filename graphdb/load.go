@@ -50,7 +50,7 @@ func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
 	if err := it.Err(); err != nil {
 		return nil, fmt.Errorf("read graph: %w", err)
 	}
-	snap.sort()
+	snap.Sort()
 	return snap, nil
 }
 
@@ -87,9 +87,9 @@ func (snap *Snapshot) addAttrs(id, js string) error {
 	return nil
 }
 
-// sort puts everything in a stable order (documents by path, nodes by
-// document and ordinal, concepts by creation then id, edges by kind, from, to).
-func (snap *Snapshot) sort() {
+// Sort puts everything in a stable order (documents by path, nodes by document
+// and ordinal, concepts by creation then id, edges by kind, from, to).
+func (snap *Snapshot) Sort() {
 	docPath := map[string]string{}
 	sort.Slice(snap.Documents, func(i, j int) bool { return snap.Documents[i].Path < snap.Documents[j].Path })
 	for _, d := range snap.Documents {
