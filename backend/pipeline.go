@@ -19,6 +19,7 @@ import (
 	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/tokens"
 	"github.com/loomwork/loom/graphdb"
 )
 
@@ -104,7 +105,10 @@ func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptio
 			opts.Progress(prog)
 		}
 	}
-	iopts := w.ingestOptions()
+	iopts, err := w.ingestOptions()
+	if err != nil {
+		return nil, err
+	}
 	b := &batch{}
 	for _, f := range files {
 		if ctx.Err() != nil {
@@ -176,12 +180,19 @@ func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptio
 	return rep, nil
 }
 
-func (w *Workbench) ingestOptions() ingest.Options {
+func (w *Workbench) ingestOptions() (ingest.Options, error) {
 	o := w.cfg.ingest
 	if o.CountTokens == nil {
+		if w.counter == nil { // loaded on first need: opening stays fast
+			c, err := tokens.New(tokens.DefaultEncoding)
+			if err != nil {
+				return o, err
+			}
+			w.counter = c
+		}
 		o.CountTokens = w.counter.Count
 	}
-	return o
+	return o, nil
 }
 
 // preparedDoc is a document chunked, counted, classified and embedded,

@@ -155,12 +155,7 @@ func Open(ctx context.Context, dir string, opts ...Option) (*Workbench, error) {
 		store.Close()
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
-	counter, err := tokens.New(tokens.DefaultEncoding)
-	if err != nil {
-		store.Close()
-		return nil, err
-	}
-	return &Workbench{dir: dir, cfg: cfg, store: store, counter: counter, meta: meta}, nil
+	return &Workbench{dir: dir, cfg: cfg, store: store, meta: meta}, nil
 }
 
 // checkNotLocked fails fast when another process holds the bolt file

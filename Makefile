@@ -1,0 +1,40 @@
+# Loom's commands; README.md explains them. Targets that need tools run
+# `setup` first: it is idempotent and takes seconds once everything is there.
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+
+# Tools that `go install` puts in GOBIN (the Wails CLI) are on PATH for every
+# recipe, whether or not the login shell has them.
+GOBIN := $(or $(shell go env GOBIN),$(shell go env GOPATH)/bin)
+export PATH := $(GOBIN):$(PATH)
+
+GO_TEST_TIMEOUT ?= 30m
+
+.PHONY: setup run build cli bindings test
+
+## setup: install what a fresh Debian 12 machine lacks (apt, wails, npm, embedding table)
+setup:
+	bash scripts/setup.sh
+
+## run: build the desktop app and open it on the default workspace
+run: build
+	./build/bin/loom-desktop
+
+## build: the desktop app, build/bin/loom-desktop (wails.json holds the tags)
+build: setup
+	wails build
+
+## cli: the headless CLI, bin/loom
+cli:
+	go build -o bin/loom ./cmd/loom
+
+## bindings: regenerate frontend/src/bridge/wailsjs from app.go's methods
+bindings: setup
+	wails generate module
+
+## test: Go vet and tests, frontend type check and tests, desktop smoke test
+test: setup bindings
+	go vet ./...
+	go test -timeout $(GO_TEST_TIMEOUT) ./...
+	cd frontend && npm run check && npm test
+	bash scripts/desktop-smoke.sh

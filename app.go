@@ -1,0 +1,233 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/loomwork/loom/backend"
+)
+
+// WorkspaceEnv names the environment variable that points the desktop app at
+// another workspace folder than the default one (tests and the smoke test use
+// it to open a throw-away workspace).
+const WorkspaceEnv = "LOOM_WORKSPACE"
+
+// Shell is the part of the window system the App talks to. runtime_wails.go
+// implements it with the Wails runtime; tests use a fake, because calling a
+// Wails runtime function with a context Wails did not make kills the process.
+type Shell interface {
+	LogInfo(ctx context.Context, message string)
+	LogError(ctx context.Context, message string)
+}
+
+// workspace is what the App needs of an open backend.Workbench.
+type workspace interface {
+	Stats(ctx context.Context) (backend.Stats, error)
+	Close() error
+}
+
+var _ workspace = (*backend.Workbench)(nil)
+
+// App is the thin binding layer between the frontend and the engine: Wails
+// binds its exported methods as promises in the page. It opens one workspace
+// on startup and closes it on shutdown.
+type App struct {
+	shell Shell
+	// open and defaultDir are backend.Open and backend.DefaultWorkspaceDir,
+	// swapped for fakes in tests.
+	open       func(ctx context.Context, dir string) (workspace, error)
+	defaultDir func() (string, error)
+
+	// ready is closed once Startup has finished trying to open the workspace.
+	// On Linux Wails runs OnStartup in its own goroutine, so the page can call
+	// Stats before the workspace is open; calls wait on ready.
+	ready     chan struct{}
+	startOnce sync.Once
+	// stopping is closed when Shutdown begins, so calls still waiting for
+	// the workspace give up instead of hanging.
+	stopping chan struct{}
+	stopOnce sync.Once
+	// ctx is the context Wails passed to Startup; read it only after ready.
+	ctx context.Context
+
+	dir     string
+	openErr *Error
+
+	// benchMu keeps Shutdown from closing the workspace under a call that
+	// is still using it.
+	benchMu sync.RWMutex
+	bench   workspace
+}
+
+// NewApp returns an App that reports through shell and opens workspaces with
+// the engine.
+func NewApp(shell Shell) *App {
+	return &App{
+		shell: shell,
+		open: func(ctx context.Context, dir string) (workspace, error) {
+			return backend.Open(ctx, dir)
+		},
+		defaultDir: func() (string, error) { return backend.DefaultWorkspaceDir("default") },
+		ready:      make(chan struct{}),
+		stopping:   make(chan struct{}),
+		ctx:        context.Background(),
+	}
+}
+
+// Startup opens the workspace named by LOOM_WORKSPACE, or the default one.
+// Wails calls it as OnStartup. A failure is kept, not fatal: the page asks
+// for stats and shows the error to the person.
+func (a *App) Startup(ctx context.Context) {
+	a.startOnce.Do(func() {
+		defer close(a.ready)
+		a.ctx = ctx
+		a.dir, a.bench, a.openErr = a.openWorkspace(ctx)
+		if a.openErr != nil {
+			a.shell.LogError(ctx, a.openErr.Error())
+			return
+		}
+		a.shell.LogInfo(ctx, "opened workspace "+a.dir)
+	})
+}
+
+func (a *App) openWorkspace(ctx context.Context) (string, workspace, *Error) {
+	dir := os.Getenv(WorkspaceEnv)
+	if dir == "" {
+		var err error
+		if dir, err = a.defaultDir(); err == nil && dir == "" {
+			err = errors.New("the engine named no folder")
+		}
+		if err != nil {
+			return "", nil, &Error{
+				Code:    CodeWorkspaceUnavailable,
+				Message: "Loom could not find its default workspace folder. Set " + WorkspaceEnv + " to a folder and start Loom again.",
+				Err:     err,
+			}
+		}
+	}
+	bench, err := a.open(ctx, dir)
+	if err != nil {
+		return dir, nil, &Error{
+			Code:    CodeWorkspaceUnavailable,
+			Message: fmt.Sprintf("Loom could not open the workspace at %s. Check that the folder is readable and writable, or set %s to another folder.", dir, WorkspaceEnv),
+			Err:     err,
+		}
+	}
+	return dir, bench, nil
+}
+
+// Shutdown closes the workspace. Wails calls it as OnShutdown.
+func (a *App) Shutdown(ctx context.Context) {
+	a.stopOnce.Do(func() { close(a.stopping) })
+	select {
+	case <-a.ready:
+	case <-ctx.Done():
+		return
+	}
+	a.benchMu.Lock()
+	defer a.benchMu.Unlock()
+	if a.bench == nil {
+		return
+	}
+	if err := a.bench.Close(); err != nil {
+		a.shell.LogError(ctx, fmt.Sprintf("close workspace %s: %v", a.dir, err))
+	}
+	a.bench = nil
+}
+
+// WorkspaceDir is the folder of the workspace this window opened, or tried
+// to open.
+func (a *App) WorkspaceDir() (string, error) {
+	if err := a.waitReady(); err != nil {
+		return "", err
+	}
+	if a.dir == "" {
+		return "", a.openErr
+	}
+	return a.dir, nil
+}
+
+// Stats counts what the open workspace holds.
+func (a *App) Stats() (backend.Stats, error) {
+	if err := a.waitReady(); err != nil {
+		return backend.Stats{}, err
+	}
+	if a.openErr != nil {
+		return backend.Stats{}, a.openErr
+	}
+	a.benchMu.RLock()
+	defer a.benchMu.RUnlock()
+	if a.bench == nil {
+		return backend.Stats{}, &Error{Code: CodeClosed, Message: "The workspace is closed because Loom is shutting down."}
+	}
+	stats, err := a.bench.Stats(a.ctx)
+	if err != nil {
+		return backend.Stats{}, &Error{
+			Code:    CodeStatsFailed,
+			Message: "Loom could not count what the workspace at " + a.dir + " holds.",
+			Err:     err,
+		}
+	}
+	return stats, nil
+}
+
+func (a *App) waitReady() error {
+	select {
+	case <-a.ready:
+		return nil
+	case <-a.stopping:
+		return &Error{Code: CodeClosed, Message: "The workspace is closed because Loom is shutting down."}
+	}
+}
+
+// ErrorCode is a stable name for a kind of failure; the frontend branches on it.
+type ErrorCode string
+
+// The codes a binding call can reject with.
+const (
+	CodeWorkspaceUnavailable ErrorCode = "workspace_unavailable"
+	CodeStatsFailed          ErrorCode = "stats_failed"
+	CodeClosed               ErrorCode = "closed"
+	CodeInternal             ErrorCode = "internal"
+)
+
+// Error is a failure the person using the app should see: Message says what
+// happened and what to do, Err is the cause for the details line.
+type Error struct {
+	Code    ErrorCode
+	Message string
+	Err     error
+}
+
+func (e *Error) Error() string {
+	if e.Err == nil {
+		return e.Message
+	}
+	return e.Message + " (" + e.Err.Error() + ")"
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrorPayload is what a rejected binding promise carries in the page.
+type ErrorPayload struct {
+	Code    ErrorCode `json:"code"`
+	Message string    `json:"message"`
+	Detail  string    `json:"detail,omitempty"`
+}
+
+// formatError is the Wails ErrorFormatter: it turns every error a bound
+// method returns into an ErrorPayload, so the page never has to parse text.
+func formatError(err error) any {
+	var appErr *Error
+	if errors.As(err, &appErr) {
+		payload := ErrorPayload{Code: appErr.Code, Message: appErr.Message}
+		if appErr.Err != nil {
+			payload.Detail = appErr.Err.Error()
+		}
+		return payload
+	}
+	return ErrorPayload{Code: CodeInternal, Message: "Something went wrong inside Loom.", Detail: err.Error()}
+}

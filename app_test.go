@@ -1,0 +1,227 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/loomwork/loom/backend"
+)
+
+// fakeShell records what the App logs instead of calling the Wails runtime.
+type fakeShell struct {
+	mu     sync.Mutex
+	infos  []string
+	errors []string
+}
+
+func (s *fakeShell) LogInfo(_ context.Context, message string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.infos = append(s.infos, message)
+}
+
+func (s *fakeShell) LogError(_ context.Context, message string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.errors = append(s.errors, message)
+}
+
+type fakeWorkspace struct {
+	stats    backend.Stats
+	statsErr error
+	closed   int
+}
+
+func (w *fakeWorkspace) Stats(context.Context) (backend.Stats, error) { return w.stats, w.statsErr }
+func (w *fakeWorkspace) Close() error                                 { w.closed++; return nil }
+
+// newTestApp returns an App whose engine is fake: defaultDir and open are
+// the given functions.
+func newTestApp(defaultDir func() (string, error), open func(context.Context, string) (workspace, error)) (*App, *fakeShell) {
+	shell := &fakeShell{}
+	app := NewApp(shell)
+	app.defaultDir = defaultDir
+	app.open = open
+	return app, shell
+}
+
+func TestAppStartup(t *testing.T) {
+	someStats := backend.Stats{Workspace: "/data/default", Documents: 2, ContentNodes: 9, ConceptNodes: 3, Edges: 14, Tokens: 1200, Embedder: "offline/test"}
+
+	tests := []struct {
+		name       string
+		env        string
+		defaultDir func() (string, error)
+		open       func(context.Context, string) (workspace, error)
+		wantDir    string
+		wantStats  backend.Stats
+		wantCode   ErrorCode
+		wantDirErr bool
+	}{
+		{
+			name:       "opens the default workspace",
+			defaultDir: func() (string, error) { return "/data/default", nil },
+			open: func(_ context.Context, dir string) (workspace, error) {
+				return &fakeWorkspace{stats: backend.Stats{Workspace: dir, Documents: 2, ContentNodes: 9, ConceptNodes: 3, Edges: 14, Tokens: 1200, Embedder: "offline/test"}}, nil
+			},
+			wantDir:   "/data/default",
+			wantStats: someStats,
+		},
+		{
+			name:       "LOOM_WORKSPACE overrides the default",
+			env:        "/tmp/elsewhere",
+			defaultDir: func() (string, error) { t.Error("default dir asked for despite LOOM_WORKSPACE"); return "", nil },
+			open: func(_ context.Context, dir string) (workspace, error) {
+				return &fakeWorkspace{stats: backend.Stats{Workspace: dir}}, nil
+			},
+			wantDir:   "/tmp/elsewhere",
+			wantStats: backend.Stats{Workspace: "/tmp/elsewhere"},
+		},
+		{
+			name:       "open fails",
+			defaultDir: func() (string, error) { return "/data/default", nil },
+			open: func(context.Context, string) (workspace, error) {
+				return nil, errors.New("not yet implemented")
+			},
+			wantDir:  "/data/default",
+			wantCode: CodeWorkspaceUnavailable,
+		},
+		{
+			name:       "no default folder",
+			defaultDir: func() (string, error) { return "", errors.New("no home") },
+			open: func(context.Context, string) (workspace, error) {
+				t.Error("open called without a folder")
+				return nil, nil
+			},
+			wantCode:   CodeWorkspaceUnavailable,
+			wantDirErr: true,
+		},
+		{
+			name:       "stats fail",
+			defaultDir: func() (string, error) { return "/data/default", nil },
+			open: func(context.Context, string) (workspace, error) {
+				return &fakeWorkspace{statsErr: errors.New("bolt: corrupt")}, nil
+			},
+			wantDir:  "/data/default",
+			wantCode: CodeStatsFailed,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv(WorkspaceEnv, tt.env)
+			app, shell := newTestApp(tt.defaultDir, tt.open)
+			app.Startup(t.Context())
+
+			dir, err := app.WorkspaceDir()
+			if tt.wantDirErr {
+				require.Error(t, err)
+			} else {
+				require.NoError(t, err)
+				assert.Equal(t, tt.wantDir, dir)
+			}
+
+			stats, err := app.Stats()
+			if tt.wantCode != "" {
+				var appErr *Error
+				require.ErrorAs(t, err, &appErr)
+				assert.Equal(t, tt.wantCode, appErr.Code)
+				assert.NotEmpty(t, appErr.Message)
+				if tt.wantCode == CodeWorkspaceUnavailable {
+					assert.Len(t, shell.errors, 1, "a failed open is logged once")
+				}
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantStats, stats)
+			assert.Len(t, shell.infos, 1)
+		})
+	}
+}
+
+func TestStatsWaitsForStartup(t *testing.T) {
+	t.Setenv(WorkspaceEnv, "/tmp/ws")
+	release := make(chan struct{})
+	app, _ := newTestApp(nil, func(context.Context, string) (workspace, error) {
+		<-release
+		return &fakeWorkspace{stats: backend.Stats{Documents: 5}}, nil
+	})
+
+	// On Linux, Wails runs OnStartup in its own goroutine while the page
+	// loads, so the page may ask for stats before the workspace is open.
+	type result struct {
+		stats backend.Stats
+		err   error
+	}
+	got := make(chan result, 1)
+	go func() {
+		stats, err := app.Stats()
+		got <- result{stats, err}
+	}()
+	go app.Startup(t.Context())
+
+	select {
+	case r := <-got:
+		t.Fatalf("Stats returned before the workspace opened: %+v", r)
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	select {
+	case r := <-got:
+		require.NoError(t, r.err)
+		assert.Equal(t, 5, r.stats.Documents)
+	case <-time.After(5 * time.Second):
+		t.Fatal("Stats never returned after the workspace opened")
+	}
+}
+
+func TestShutdownClosesWorkspace(t *testing.T) {
+	t.Setenv(WorkspaceEnv, "/tmp/ws")
+	bench := &fakeWorkspace{}
+	app, _ := newTestApp(nil, func(context.Context, string) (workspace, error) { return bench, nil })
+	app.Startup(t.Context())
+
+	app.Shutdown(t.Context())
+	app.Shutdown(t.Context())
+
+	assert.Equal(t, 1, bench.closed, "closed exactly once")
+	_, err := app.Stats()
+	var appErr *Error
+	require.ErrorAs(t, err, &appErr)
+	assert.Equal(t, CodeClosed, appErr.Code)
+}
+
+func TestFormatError(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want ErrorPayload
+	}{
+		{
+			name: "app error keeps code, message and cause",
+			err:  &Error{Code: CodeWorkspaceUnavailable, Message: "Loom could not open the workspace.", Err: errors.New("not yet implemented")},
+			want: ErrorPayload{Code: CodeWorkspaceUnavailable, Message: "Loom could not open the workspace.", Detail: "not yet implemented"},
+		},
+		{
+			name: "wrapped app error",
+			err:  fmt.Errorf("stats: %w", &Error{Code: CodeStatsFailed, Message: "Could not count."}),
+			want: ErrorPayload{Code: CodeStatsFailed, Message: "Could not count."},
+		},
+		{
+			name: "any other error is internal",
+			err:  errors.New("boom"),
+			want: ErrorPayload{Code: CodeInternal, Message: "Something went wrong inside Loom.", Detail: "boom"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, formatError(tt.err))
+		})
+	}
+}

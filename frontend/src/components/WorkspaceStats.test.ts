@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen } from '@testing-library/svelte';
+import WorkspaceStats from './WorkspaceStats.svelte';
+import type { Stats } from '../bridge/workbench';
+
+const digits = (testId: string) => screen.getByTestId(testId).textContent?.replace(/\D/g, '');
+
+const stats: Stats = {
+  workspace: '/home/ada/.local/share/loom/default',
+  documents: 12,
+  contentNodes: 345,
+  conceptNodes: 67,
+  edges: 8901,
+  tokens: 1234567,
+  embedder: 'offline/glove-6b-100d-sif',
+};
+
+describe('WorkspaceStats', () => {
+  it('renders every count, the embedder and the path', () => {
+    render(WorkspaceStats, { dir: stats.workspace, stats });
+
+    expect(screen.getByTestId('workspace-path').textContent).toBe(stats.workspace);
+    expect(digits('stat-documents')).toBe('12');
+    expect(digits('stat-content-nodes')).toBe('345');
+    expect(digits('stat-concept-nodes')).toBe('67');
+    expect(digits('stat-edges')).toBe('8901');
+    expect(digits('stat-tokens')).toBe('1234567');
+    expect(screen.getByTestId('stat-embedder').textContent).toBe('offline/glove-6b-100d-sif');
+    expect(screen.queryByTestId('empty-state')).toBeNull();
+  });
+
+  it('invites the first ingest when the workspace is empty', () => {
+    render(WorkspaceStats, {
+      dir: '/tmp/empty',
+      stats: { ...stats, documents: 0, contentNodes: 0, conceptNodes: 0, edges: 0, tokens: 0 },
+    });
+
+    expect(digits('stat-documents')).toBe('0');
+    expect(screen.getByTestId('empty-state').textContent).toContain('loom ingest PATH');
+  });
+});
