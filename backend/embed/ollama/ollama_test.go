@@ -401,6 +401,12 @@ func TestConfiguration(t *testing.T) {
 		t.Setenv("OLLAMA_HOST", "127.0.0.1:5555")
 		assert.Equal(t, "http://127.0.0.1:7777", BaseURL(WithBaseURL("http://127.0.0.1:7777/")))
 	})
+	t.Run("bare host:port means http", func(t *testing.T) {
+		assert.Equal(t, "http://127.0.0.1:7777", BaseURL(WithBaseURL("127.0.0.1:7777")))
+		assert.Equal(t, "http://localhost:11434", BaseURL(WithBaseURL("localhost")))
+		assert.Equal(t, "http://[::1]:11434", BaseURL(WithBaseURL("[::1]")))
+		assert.Equal(t, "http://[::1]:8080", BaseURL(WithBaseURL("[::1]:8080")))
+	})
 	t.Run("model and ID", func(t *testing.T) {
 		srv := serve(t, &fakeOllama{models: []string{"all-minilm:l6-v2"}, dim: 384})
 		e, err := New(context.Background(), WithBaseURL(srv.URL), WithModel("all-minilm:l6-v2"),
@@ -415,7 +421,9 @@ func TestConfiguration(t *testing.T) {
 		opt  Option
 		want string
 	}{
-		{"URL without scheme", WithBaseURL("127.0.0.1:11434"), "want http://host:port"},
+		{"URL without host", WithBaseURL("http://"), "want http://host:port"},
+		{"empty URL", WithBaseURL(""), "want http://host:port"},
+		{"port without host", WithBaseURL(":8080"), "want http://host:port"},
 		{"URL with other scheme", WithBaseURL("ftp://127.0.0.1"), "want http://host:port"},
 		{"empty model", WithModel(" "), "empty model name"},
 		{"zero batch", WithBatchSize(0), "batch size 0"},
