@@ -43,14 +43,20 @@ type analysis struct {
 	codeLines, logLines, stackLines, timestamps, blankLines, indentedLines int
 }
 
-func analyze(text string, cfg *config) *analysis {
-	a := &analysis{text: text, cfg: cfg}
+// shortLines is how many lines a text may have before its line records
+// move to the heap.
+const shortLines = 8
+
+// analyze measures text. It fills *a rather than returning a new value, and
+// appends lines to buf while it has room, so that the analysis of a short
+// query can live on the caller's stack.
+func analyze(a *analysis, text string, cfg *config, buf []lineRec) {
+	*a = analysis{text: text, cfg: cfg, lines: buf[:0]}
 	a.words = measureWords(text)
 	a.scanLines()
 	a.checkWholeXML()
 	a.smooth()
 	a.accumulate()
-	return a
 }
 
 // lineBounds returns the end of the line starting at pos (without "\n" or
@@ -135,7 +141,9 @@ func (f *fence) closes(t string, indent int) bool {
 // JSON blocks, which span lines.
 func (a *analysis) scanLines() {
 	text := a.text
-	a.lines = make([]lineRec, 0, strings.Count(text, "\n")+1)
+	if n := strings.Count(text, "\n") + 1; n > cap(a.lines) {
+		a.lines = make([]lineRec, 0, n)
+	}
 	first, last := contentBounds(text)
 	var f fence
 	noRetry := 0 // JSON detection is not retried before this offset
@@ -213,10 +221,11 @@ func classifyLine(t string, indent int, tab bool) (lineKind, lineFlag) {
 		return kindProse, 0
 	}
 	list := listItemLen(t) > 0
-	if !list && isDataLine(t) {
+	f := measure(t)
+	if !list && isDataLine(t, &f) {
 		return kindData, 0
 	}
-	if codeScore(t, tab || indent >= 4, list) >= 2 {
+	if codeScore(t, &f, tab || indent >= 4, list) >= 2 {
 		return kindCode, 0
 	}
 	return kindProse, 0

@@ -10,7 +10,7 @@ const (
 	dominantNum, dominantDen = 3, 5 // a non-prose kind holding ≥ 60% names the type
 	payloadNum, payloadDen   = 1, 4 // ≥ 25% non-prose next to a query makes it mixed
 	mixtureNum, mixtureDen   = 1, 20
-	binaryDen                = 4  // > 25% non-text bytes is binary
+	binaryDen                = 4 // > 25% non-text bytes is binary
 )
 
 func (a *analysis) signals() Signals {
@@ -247,8 +247,23 @@ func (a *analysis) parts(minUnit int) []part {
 		}
 		g := &groups[len(groups)-1]
 		g.bytes += p.bytes
-		if p.seg == segProse && !g.asks && a.paragraphAsks(p) {
-			g.asks, g.askFirst = true, p.first
+	}
+	// Whether a prose group asks matters only when it is too small to stand
+	// on its own, so big groups are not read again.
+	pi := 0
+	for gi := range groups {
+		g := &groups[gi]
+		for pi < len(paras) && paras[pi].first < g.first {
+			pi++
+		}
+		if g.seg != segProse || g.bytes >= minUnit {
+			continue
+		}
+		for k := pi; k < len(paras) && paras[k].seg == segProse && (gi+1 == len(groups) || paras[k].first < groups[gi+1].first); k++ {
+			if a.paragraphAsks(paras[k]) {
+				g.asks, g.askFirst = true, paras[k].first
+				break
+			}
 		}
 	}
 	if len(groups) < 2 {

@@ -204,38 +204,38 @@ func isLevelWord(w string) bool {
 }
 
 // hasLevel reports a log level leading the line ("ERROR: ...", "[WARN] ...",
-// "app | INFO ..."), a bracketed level near the start ("[main] [DEBUG] ..."),
-// or a logfmt/JSON level key.
+// "app | INFO ..." — one of the first two words), a bracketed level near the
+// start ("[main] [DEBUG] ..."), or a logfmt/JSON level key ("level=info",
+// "lvl=warn", "\"level\":").
 func hasLevel(t string) bool {
 	p := t[:min(len(t), maxPrefixScan)]
 	runs := 0
-	for i := 0; i < len(p) && runs < 2; {
-		if !isAlpha(p[i]) {
+	for i := 0; i < len(p); {
+		c := p[i]
+		if !isAlpha(c) {
 			i++
 			continue
 		}
-		j := i
+		j := i + 1
 		for j < len(p) && isAlpha(p[j]) {
 			j++
 		}
+		w := p[i:j]
 		runs++
-		if isLevelWord(p[i:j]) {
+		if isUpper(c) && len(w) >= 3 && len(w) <= 8 && isLevelWord(w) {
+			if runs <= 2 {
+				return true
+			}
+			if i > 0 && j < len(p) && (p[i-1] == '[' && p[j] == ']' || p[i-1] == '<' && p[j] == '>') {
+				return true
+			}
+		}
+		if (w == "level" || w == "lvl") && j < len(p) && (p[j] == '=' || p[j] == '"' && j+1 < len(p) && p[j+1] == ':') {
 			return true
 		}
 		i = j
 	}
-	for i := 0; i+1 < len(p); i++ {
-		if p[i] == '[' || p[i] == '<' {
-			j := i + 1
-			for j < len(p) && isUpper(p[j]) {
-				j++
-			}
-			if j < len(p) && (p[j] == ']' || p[j] == '>') && isLevelWord(p[i+1:j]) {
-				return true
-			}
-		}
-	}
-	return strings.Contains(p, "level=") || strings.Contains(p, "lvl=") || strings.Contains(p, `"level":`)
+	return false
 }
 
 // isStackLine matches stack frames and the lines that open or close them.
@@ -384,270 +384,4 @@ func isMarkup(t string) bool {
 		return false
 	}
 	return strings.IndexByte(t, '>') > 0
-}
-
-// isDataLine matches rows of pasted data: tab- or comma-separated values,
-// "key: value" and "KEY=value" pairs, and lines that are mostly digits.
-func isDataLine(t string) bool {
-	last := t[len(t)-1]
-	if last == '?' || last == '{' || last == '(' || last == ';' {
-		return false
-	}
-	var tabs, tightCommas, tightSemis, digits, nonSpace int
-	var codeish bool
-	for i := 0; i < len(t); i++ {
-		c := t[i]
-		switch {
-		case c == '\t':
-			tabs++
-		case c == ',':
-			if i+1 < len(t) && t[i+1] != ' ' {
-				tightCommas++
-			}
-		case c == ';':
-			if i+1 < len(t) && t[i+1] != ' ' {
-				tightSemis++
-			}
-		case isDigit(c):
-			digits++
-		case c == '(' || c == ')' || c == '=' || c == '{' || c == '}':
-			codeish = true
-		}
-		if !isSpace(c) {
-			nonSpace++
-		}
-	}
-	if tabs > 0 && last != '}' && last != ';' {
-		return true
-	}
-	if !codeish && (tightCommas >= 2 || tightSemis >= 2) {
-		return true
-	}
-	if nonSpace >= 3 && digits*2 >= nonSpace {
-		return true
-	}
-	if isKeyValue(t) {
-		return true
-	}
-	return isAssignments(t)
-}
-
-// isKeyValue matches "key: short value" and "key:" (YAML, HTTP headers,
-// properties), where key is a single token and the value is at most five
-// words that do not end like a sentence or a statement.
-func isKeyValue(t string) bool {
-	if n := listItemLen(t); n == 2 {
-		t = t[2:] // YAML sequence item "- name: x"
-	}
-	i := 0
-	for i < len(t) && (isIdent(t[i]) || t[i] == '-' || t[i] == '.' || t[i] == '/' || t[i] == '"') {
-		i++
-	}
-	if i == 0 || i > 48 || i >= len(t) || t[i] != ':' || !isAlpha(t[0]) && t[0] != '"' {
-		return false
-	}
-	if isCodeKeyword(t[:i]) {
-		return false
-	}
-	v, _ := trimSpace(t[i+1:])
-	if len(t) > i+1 && t[i+1] != ' ' && t[i+1] != '\t' {
-		return false // "http://", "a:b"
-	}
-	if v == "" {
-		return true
-	}
-	switch v[len(v)-1] {
-	case '.', ',', ';', '{', '(', ':', '!':
-		return false
-	}
-	return strings.Count(v, " ") < 5
-}
-
-// isAssignments matches "KEY=value" (one, upper-case, like .env files) or
-// several "key=value" tokens (logfmt without a level).
-func isAssignments(t string) bool {
-	tokens, pairs := 0, 0
-	upperKey := false
-	for i := 0; i < len(t); {
-		for i < len(t) && t[i] == ' ' {
-			i++
-		}
-		if i >= len(t) {
-			break
-		}
-		j := i
-		for j < len(t) && t[j] != ' ' {
-			j++
-		}
-		tokens++
-		tok := t[i:j]
-		if k := strings.IndexByte(tok, '='); k > 0 && k < len(tok)-1 {
-			key := tok[:k]
-			ok, up := true, true
-			for n := 0; n < len(key); n++ {
-				if !isIdent(key[n]) && key[n] != '.' && key[n] != '-' {
-					ok = false
-				}
-				if isLower(key[n]) {
-					up = false
-				}
-			}
-			if ok {
-				pairs++
-				upperKey = up
-			}
-		}
-		i = j
-	}
-	return pairs >= 2 && pairs*2 >= tokens || tokens == 1 && pairs == 1 && upperKey
-}
-
-func isCodeKeyword(w string) bool {
-	switch w {
-	case "func", "def", "fn", "class", "return", "import", "package", "from", "const", "let", "var",
-		"if", "else", "elif", "for", "while", "do", "switch", "case", "default", "try", "catch", "except",
-		"finally", "throw", "raise", "with", "struct", "enum", "interface", "impl", "pub", "type",
-		"public", "private", "protected", "static", "final", "void", "async", "await", "yield", "lambda",
-		"export", "using", "namespace", "defer", "go", "select", "break", "continue", "goto", "assert",
-		"match", "trait", "mod", "use", "module", "require", "local", "end", "then", "fi", "done", "echo",
-		"print", "println", "new", "delete", "typedef", "extern", "unsafe", "loop", "where":
-		return true
-	}
-	return false
-}
-
-// operators that rarely appear in prose.
-var codeOperators = [...]string{":=", "==", "!=", "=>", "->", "&&", "||", "+=", "-=", "::", "<-", "++", "/>", "</", "<=", ">=", "!==", "**="}
-
-// codeScore scores how code-like a line is; 2 or more is code. t is the
-// trimmed line, indented whether it starts with a tab or four spaces, list
-// whether it is a markdown list item.
-func codeScore(t string, indented, list bool) int {
-	score := 0
-	last := t[len(t)-1]
-	comment := strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*/")
-	switch last {
-	case '{', ';', '}':
-		score += 2
-	case '(', '[':
-		score++
-	}
-	if isClosers(t) {
-		score += 3
-	}
-	switch {
-	case strings.HasPrefix(t, "//"), strings.HasPrefix(t, "/*"), strings.HasPrefix(t, "*/"),
-		strings.HasPrefix(t, "#!"), strings.HasPrefix(t, "#include"), strings.HasPrefix(t, "#define"),
-		strings.HasPrefix(t, "#if"), strings.HasPrefix(t, "<?php"), strings.HasPrefix(t, "$ "),
-		strings.HasPrefix(t, "@") && len(t) > 1 && isAlpha(t[1]):
-		score += 2
-	}
-	if kw, rest := firstWord(t); isCodeKeyword(kw) {
-		score++
-		switch kw {
-		case "import", "package", "use", "using", "require", "mod":
-			// "import os", "package main", "import (": one token follows.
-			if r, _ := trimSpace(rest); r != "" && strings.IndexByte(r, ' ') < 0 {
-				score++
-			}
-		case "from":
-			if strings.Contains(rest, " import ") {
-				score++
-			}
-		}
-		if last == ':' && (kw == "def" || kw == "class" || kw == "if" || kw == "elif" || kw == "else" ||
-			kw == "for" || kw == "while" || kw == "try" || kw == "except" || kw == "finally" || kw == "with" ||
-			kw == "case" || kw == "default") {
-			score++
-		}
-	}
-	ops := 0
-	for _, op := range codeOperators {
-		if strings.Contains(t, op) {
-			ops++
-			if ops == 2 {
-				break
-			}
-		}
-	}
-	if ops == 0 && strings.Contains(t, " = ") {
-		ops = 1
-	}
-	score += ops
-	score += callScore(t)
-	if indented && !list {
-		score++
-	}
-	if list {
-		score--
-	}
-	if strings.IndexByte(t, '`') >= 0 {
-		score-- // inline code in markdown prose
-	}
-	if (last == '.' || last == '!' || last == '?') && !comment && len(t) > 1 && isAlpha(t[len(t)-2]) &&
-		strings.Count(t, " ") >= 3 {
-		score -= 2 // reads as a sentence
-	}
-	if isQuotedToken(t) {
-		score += 2 // "fmt", 'a', "key": in import blocks and literals
-	}
-	return score
-}
-
-// isClosers matches a line made only of closing brackets and separators:
-// "}", "});", "]," , ")".
-func isClosers(t string) bool {
-	if t[0] != '}' && t[0] != ')' && t[0] != ']' {
-		return false
-	}
-	for i := 0; i < len(t); i++ {
-		switch t[i] {
-		case '}', ')', ']', ';', ',', ' ':
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// callScore gives 1 for "name(" and 2 for "pkg.name(" / "obj.method(".
-func callScore(t string) int {
-	best := 0
-	for i := 1; i < len(t) && best < 2; i++ {
-		if t[i] != '(' || !isIdent(t[i-1]) {
-			continue
-		}
-		s := 1
-		j := i - 1
-		for j >= 0 && isIdent(t[j]) {
-			j--
-		}
-		if j >= 1 && t[j] == '.' && isIdent(t[j-1]) {
-			s = 2
-		}
-		best = max(best, s)
-	}
-	return best
-}
-
-// firstWord returns the leading run of identifier bytes of t and the rest.
-func firstWord(t string) (string, string) {
-	i := 0
-	for i < len(t) && (isIdent(t[i]) || (i == 0 && t[i] == '#')) {
-		i++
-	}
-	if i == len(t) || t[i] == ' ' || t[i] == '(' || t[i] == '{' || t[i] == ':' || t[i] == '\t' {
-		return t[:i], t[i:]
-	}
-	return "", t
-}
-
-// isQuotedToken matches a line that is a single quoted string, possibly
-// followed by a comma or colon: import paths, list and map literals.
-func isQuotedToken(t string) bool {
-	t = strings.TrimRight(t, ",:")
-	if len(t) < 2 || (t[0] != '"' && t[0] != '\'') || t[len(t)-1] != t[0] {
-		return false
-	}
-	return strings.IndexByte(t, ' ') < 0
 }

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"math/bits"
 	"unicode"
 	"unicode/utf8"
 )
@@ -14,18 +15,40 @@ type wordStats struct {
 	nonText       int
 }
 
+// Byte classes for the ASCII fast path.
 const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
-	smallSeen = 64 // distinct words tracked in a stack array before a map is needed
+	cWord  uint8 = 1 << iota // letter, digit, '_'
+	cAlpha                   // letter
+	cVowel                   // a e i o u y, either case
+	cSpace                   // space, \t, \n, \r, \v, \f
+	cCtrl                    // other control bytes and DEL
 )
+
+var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		b := byte(c)
+		switch {
+		case isAlpha(b):
+			t[c] = cWord | cAlpha
+			if isVowel(b) {
+				t[c] |= cVowel
+			}
+		case isDigit(b) || b == '_':
+			t[c] = cWord
+		case b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\v' || b == '\f':
+			t[c] = cSpace
+		case b < 0x20 || b == 0x7f:
+			t[c] = cCtrl
+		}
+	}
+	return t
+}()
 
 func isWordRune(r rune) bool {
 	if r < utf8.RuneSelf {
-		c := byte(r)
-		return isIdent(c)
+		return asciiClass[r]&cWord != 0
 	}
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r))
 }
 
 func isVowel(c byte) bool {
@@ -36,69 +59,117 @@ func isVowel(c byte) bool {
 	return false
 }
 
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// hashSet is an open-addressing set of non-zero 64-bit hashes; the first
+// slots live in the caller's array so short texts never touch the heap.
+type hashSet struct {
+	slots []uint64
+	n     int
+	shift uint // 64 - log2(len(slots))
+}
+
+func (h *hashSet) add(x uint64) {
+	if x == 0 {
+		x = 1 // 0 marks an empty slot
+	}
+	if 2*(h.n+1) > len(h.slots) {
+		h.grow()
+	}
+	mask := uint64(len(h.slots) - 1)
+	i := (x * 0x9E3779B97F4A7C15) >> h.shift // Fibonacci hashing
+	for h.slots[i] != 0 {
+		if h.slots[i] == x {
+			return
+		}
+		i = (i + 1) & mask
+	}
+	h.slots[i] = x
+	h.n++
+}
+
+func (h *hashSet) grow() {
+	old := h.slots
+	h.slots = make([]uint64, 2*len(old))
+	h.shift--
+	h.n = 0
+	for _, x := range old {
+		if x != 0 {
+			h.add(x)
+		}
+	}
+}
+
 // measureWords counts words, distinct words (case-insensitive, by 64-bit
 // FNV-1a hash), letters and syllables, plus whitespace and non-text bytes,
-// in one pass. Short texts never touch the heap.
+// in one pass.
 func measureWords(s string) wordStats {
 	var ws wordStats
-	var small [smallSeen]uint64
-	nSmall := 0
-	var seen map[uint64]struct{}
-
-	var (
-		inWord     bool
-		hash       uint64
-		runes      int
-		groups     int
-		prevVowel  bool
-		last, prev byte // last two ASCII letters of the word, lowered
-	)
-	endWord := func() {
-		ws.words++
-		ws.letters += runes
-		if last == 'e' && prev != 'l' && groups > 1 {
-			groups-- // silent e: "code", "make"; not "table"
+	var small [128]uint64
+	set := hashSet{slots: small[:], shift: 64 - 7}
+	if n := len(s) / 4; n > len(small) {
+		// Room for a word every 8 bytes at half load, so big texts rarely grow.
+		size := len(small)
+		for size < n && size < 1<<20 {
+			size *= 2
 		}
-		ws.syllables += max(groups, 1)
-		if seen == nil {
-			for i := 0; i < nSmall; i++ {
-				if small[i] == hash {
-					return
-				}
-			}
-			if nSmall < smallSeen {
-				small[nSmall] = hash
-				nSmall++
-				return
-			}
-			seen = make(map[uint64]struct{}, min(len(s)/6+smallSeen, 1<<16))
-			for _, h := range small {
-				seen[h] = struct{}{}
-			}
-		}
-		seen[hash] = struct{}{}
+		set.slots = make([]uint64, size)
+		set.shift = uint(64 - bits.TrailingZeros(uint(size)))
 	}
 
 	for i := 0; i < len(s); {
 		c := s[i]
-		r, size := rune(c), 1
-		if c >= utf8.RuneSelf {
-			r, size = utf8.DecodeRuneInString(s[i:])
-		}
-		switch {
-		case isWordRune(r) && !(r == utf8.RuneError && size == 1):
-			if !inWord {
-				inWord, hash, runes, groups, prevVowel, last, prev = true, fnvOffset, 0, 0, false, 0, 0
-			}
-			runes++
-			if r < utf8.RuneSelf {
-				lc := c | 0x20
-				if !isAlpha(c) {
-					lc = c
+		if c < utf8.RuneSelf {
+			cl := asciiClass[c]
+			if cl&cWord == 0 {
+				switch {
+				case cl&cSpace != 0:
+					ws.whitespace++
+				case cl&cCtrl != 0:
+					ws.nonText++
 				}
-				hash = (hash ^ uint64(lc)) * fnvPrime
-				if isAlpha(c) {
-					v := isVowel(c)
+				i++
+				continue
+			}
+		} else {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if !isWordRune(r) {
+				switch {
+				case r == utf8.RuneError:
+					ws.nonText += size
+				case unicode.IsControl(r):
+					ws.nonText += size
+				case unicode.IsSpace(r):
+					ws.whitespace += size
+				}
+				i += size
+				continue
+			}
+		}
+		// A word starts at s[i]: consume it.
+		hash := uint64(fnvOffset)
+		runes, groups := 0, 0
+		prevVowel := false
+		var last, prev byte // last two ASCII letters, lower-cased
+		for i < len(s) {
+			c := s[i]
+			if c < utf8.RuneSelf {
+				cl := asciiClass[c]
+				if cl&cWord == 0 {
+					if c == '\'' && i+1 < len(s) && s[i+1] < utf8.RuneSelf && asciiClass[s[i+1]]&cAlpha != 0 {
+						hash = (hash ^ '\'') * fnvPrime // "don't" is one word
+						i++
+						continue
+					}
+					break
+				}
+				lc := c
+				if cl&cAlpha != 0 {
+					lc |= 0x20
+					v := cl&cVowel != 0
 					if v && !prevVowel {
 						groups++
 					}
@@ -107,43 +178,36 @@ func measureWords(s string) wordStats {
 				} else {
 					prevVowel = false
 				}
-			} else {
-				lr := unicode.ToLower(r)
-				for k := 0; k < 4; k++ {
-					hash = (hash ^ uint64(byte(lr>>(8*k)))) * fnvPrime
-				}
-				prevVowel, last, prev = false, 0, 0
+				hash = (hash ^ uint64(lc)) * fnvPrime
+				runes++
+				i++
+				continue
 			}
-		case inWord && (c == '\'' || r == '’') && i+size < len(s) && isAlpha(s[i+size]):
-			hash = (hash ^ '\'') * fnvPrime // "don't" is one word
-		default:
-			if inWord {
-				endWord()
-				inWord = false
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == '’' && i+size < len(s) && s[i+size] < utf8.RuneSelf && asciiClass[s[i+size]]&cAlpha != 0 {
+				hash = (hash ^ '\'') * fnvPrime
+				i += size
+				continue
 			}
-			switch {
-			case c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f':
-				ws.whitespace++
-			case r == utf8.RuneError && size == 1:
-				ws.nonText++
-			case c < 0x20 || c == 0x7f:
-				ws.nonText++
-			case r >= utf8.RuneSelf && (unicode.IsControl(r) || r == utf8.RuneError):
-				ws.nonText += size
-			case r >= utf8.RuneSelf && unicode.IsSpace(r):
-				ws.whitespace += size
+			if !isWordRune(r) {
+				break
 			}
+			lr := unicode.ToLower(r)
+			hash = (hash ^ uint64(lr&0xff)) * fnvPrime
+			hash = (hash ^ uint64(lr>>8)) * fnvPrime
+			prevVowel, last, prev = false, 0, 0
+			runes++
+			i += size
 		}
-		i += size
+		if last == 'e' && prev != 'l' && groups > 1 {
+			groups-- // silent e: "code", "make"; not "table"
+		}
+		ws.words++
+		ws.letters += runes
+		ws.syllables += max(groups, 1)
+		set.add(hash)
 	}
-	if inWord {
-		endWord()
-	}
-	if seen != nil {
-		ws.unique = len(seen)
-	} else {
-		ws.unique = nSmall
-	}
+	ws.unique = set.n
 	return ws
 }
 
@@ -209,57 +273,73 @@ func (p *proseStats) endSentence(question, period bool) {
 // line feeds one prose line (already trimmed, list marker removed).
 func (p *proseStats) line(t string) {
 	p.bytes += len(t)
-	var buf [16]byte
 	for i := 0; i < len(t); {
 		c := t[i]
-		r, size := rune(c), 1
+		if c < utf8.RuneSelf && asciiClass[c]&cWord == 0 {
+			if c == '.' || c == '!' || c == '?' {
+				i = p.terminal(t, i)
+			} else {
+				i++
+			}
+			continue
+		}
 		if c >= utf8.RuneSelf {
-			r, size = utf8.DecodeRuneInString(t[i:])
+			r, size := utf8.DecodeRuneInString(t[i:])
+			if !isWordRune(r) {
+				i += size
+				continue
+			}
 		}
-		if isWordRune(r) && !(r == utf8.RuneError && size == 1) {
-			j := i + size
-			for j < len(t) {
-				d := t[j]
-				if d < utf8.RuneSelf {
-					if isIdent(d) || (d == '\'' || d == '-') && j+1 < len(t) && isAlpha(t[j+1]) {
-						j++
-						continue
-					}
-					break
-				}
-				r2, s2 := utf8.DecodeRuneInString(t[j:])
-				if r2 == '’' && j+s2 < len(t) && isAlpha(t[j+s2]) || isWordRune(r2) && !(r2 == utf8.RuneError && s2 == 1) {
-					j += s2
-					continue
-				}
-				break
+		j := wordEnd(t, i)
+		p.word(t[i:j])
+		i = j
+	}
+}
+
+// wordEnd returns the end of the word starting at t[i]: letters, digits,
+// '_', and inner apostrophes and hyphens ("don't", "trade-off").
+func wordEnd(t string, i int) int {
+	for i < len(t) {
+		d := t[i]
+		if d < utf8.RuneSelf {
+			if asciiClass[d]&cWord != 0 {
+				i++
+				continue
 			}
-			n := lowerASCII(&buf, t[i:j])
-			p.word(buf[:n], j-i <= len(buf))
-			i = j
-			continue
+			if (d == '\'' || d == '-') && i+1 < len(t) && t[i+1] < utf8.RuneSelf && asciiClass[t[i+1]]&cAlpha != 0 {
+				i++
+				continue
+			}
+			return i
 		}
-		switch c {
-		case '.', '!', '?':
-			// A sentence ends at terminal punctuation followed by space or
-			// the end of the line ("3.14", "e.g.x", "a?b" do not end one).
-			j := i + 1
-			q := c == '?'
-			for j < len(t) && (t[j] == '.' || t[j] == '!' || t[j] == '?') {
-				q = q || t[j] == '?'
-				j++
-			}
-			for j < len(t) && (t[j] == '"' || t[j] == '\'' || t[j] == ')' || t[j] == '*' || t[j] == '_') {
-				j++
-			}
-			if j == len(t) || t[j] == ' ' || t[j] == '\t' {
-				p.endSentence(q, !q && c == '.')
-			}
-			i = j
-			continue
+		r, size := utf8.DecodeRuneInString(t[i:])
+		if !isWordRune(r) && !(r == '’' && i+size < len(t) && isAlpha(t[i+size])) {
+			return i
 		}
 		i += size
 	}
+	return i
+}
+
+// terminal handles '.', '!' or '?' at t[i]: a sentence ends there when the
+// run of punctuation (and closing quotes or brackets) is followed by a space
+// or the end of the line, so "3.14", "e.g.x" and "a?b" do not end one. It
+// returns where scanning resumes.
+func (p *proseStats) terminal(t string, i int) int {
+	c := t[i]
+	j := i + 1
+	q := c == '?'
+	for j < len(t) && (t[j] == '.' || t[j] == '!' || t[j] == '?') {
+		q = q || t[j] == '?'
+		j++
+	}
+	for j < len(t) && (t[j] == '"' || t[j] == '\'' || t[j] == ')' || t[j] == '*' || t[j] == '_') {
+		j++
+	}
+	if j == len(t) || t[j] == ' ' || t[j] == '\t' {
+		p.endSentence(q, !q && c == '.')
+	}
+	return j
 }
 
 // lowerASCII copies up to len(buf) bytes of w into buf, lower-cased, and
@@ -280,45 +360,53 @@ func lowerASCII(buf *[16]byte, w string) int {
 	return n
 }
 
-func (p *proseStats) word(w []byte, whole bool) {
+func (p *proseStats) word(w string) {
 	p.words++
 	if !p.open {
 		p.open, p.curWords, p.curInterr, p.curReq, p.skipLead = true, 0, false, false, false
 	}
 	p.curWords++
-	if whole && (p.curWords == 1 || p.curWords == 2 && p.skipLead) {
+	lead := p.curWords == 1 || p.curWords == 2 && p.skipLead
+	cues := p.bytes <= maxCueBytes
+	if !lead && !cues || len(w) > 16 {
+		return
+	}
+	var buf [16]byte
+	lw := buf[:lowerASCII(&buf, w)]
+	if lead {
 		switch {
-		case isInterrogative(w):
+		case isInterrogative(lw):
 			p.curInterr = true
-		case isRequestVerb(w):
+		case isRequestVerb(lw):
 			p.curReq = true
-		case p.curWords == 1 && isFiller(w):
+		case p.curWords == 1 && isFiller(lw):
 			p.skipLead = true
 		}
 	}
-	if p.bytes <= maxCueBytes && whole {
-		switch string(w) {
-		case "compare", "compared", "comparing", "comparison", "contrast", "versus", "vs",
-			"difference", "differences", "pros", "tradeoff", "tradeoffs", "trade-off", "trade-offs",
-			"also", "additionally", "furthermore", "moreover", "secondly", "thirdly", "finally", "lastly":
-			p.cues++
-		case "well":
-			if p.prevCue == 'a' {
-				p.cues++ // "as well as"
-			}
-		case "addition":
-			if p.prevCue == 'i' {
-				p.cues++ // "in addition"
-			}
+	if !cues {
+		return
+	}
+	switch string(lw) {
+	case "compare", "compared", "comparing", "comparison", "contrast", "versus", "vs",
+		"difference", "differences", "pros", "tradeoff", "tradeoffs", "trade-off", "trade-offs",
+		"also", "additionally", "furthermore", "moreover", "secondly", "thirdly", "finally", "lastly":
+		p.cues++
+	case "well":
+		if p.prevCue == 'a' {
+			p.cues++ // "as well as"
 		}
-		switch string(w) {
-		case "as":
-			p.prevCue = 'a'
-		case "in":
-			p.prevCue = 'i'
-		default:
-			p.prevCue = 0
+	case "addition":
+		if p.prevCue == 'i' {
+			p.cues++ // "in addition"
 		}
+	}
+	switch string(lw) {
+	case "as":
+		p.prevCue = 'a'
+	case "in":
+		p.prevCue = 'i'
+	default:
+		p.prevCue = 0
 	}
 }
 
