@@ -9,6 +9,9 @@ GOBIN := $(or $(shell go env GOBIN),$(shell go env GOPATH)/bin)
 export PATH := $(GOBIN):$(PATH)
 
 GO_TEST_TIMEOUT ?= 30m
+# -m -nosyncgomod: wails build would otherwise run `go mod tidy` and rewrite
+# go.mod, which belongs to everyone.
+WAILS_BUILD := wails build -m -nosyncgomod
 
 .PHONY: setup run build cli bindings test
 
@@ -22,7 +25,7 @@ run: build
 
 ## build: the desktop app, build/bin/loom-desktop (wails.json holds the tags)
 build: setup
-	wails build
+	$(WAILS_BUILD)
 
 ## cli: the headless CLI, bin/loom
 cli:
@@ -31,6 +34,8 @@ cli:
 ## bindings: regenerate frontend/src/bridge/wailsjs from app.go's methods
 bindings: setup
 	wails generate module
+	@# generate writes the runtime files 755 and build writes them 644; keep one.
+	chmod 644 frontend/src/bridge/wailsjs/runtime/*
 
 ## test: Go vet and tests, frontend type check and tests, desktop smoke test
 test: setup bindings

@@ -45,7 +45,8 @@ rm -f "$out"/desktop.png "$out"/*.log
 if [[ ${LOOM_SMOKE_SKIP_BUILD:-0} != 1 ]]; then
 	command -v wails >/dev/null || fail "wails is missing; run make setup"
 	echo "desktop smoke: building $app"
-	timeout 1200 wails build >"$out/build.log" 2>&1 || {
+	# -m -nosyncgomod: never let the build rewrite go.mod (wails would tidy it).
+	timeout 1200 wails build -m -nosyncgomod >"$out/build.log" 2>&1 || {
 		tail -n 40 "$out/build.log" >&2
 		fail "wails build failed (full log: $out/build.log)"
 	}
