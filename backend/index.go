@@ -6,7 +6,6 @@ import (
 	"encoding/gob"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/loomwork/loom/backend/concepts"
 	"github.com/loomwork/loom/backend/embed"
@@ -168,16 +167,8 @@ func (w *Workbench) threshold(e embed.Embedder) float64 {
 	if w.cfg.threshold > 0 {
 		return w.cfg.threshold
 	}
-	return conceptThreshold(e.ID())
+	return embed.ConceptThreshold(e.ID())
 }
 
 func conceptKey(id string) string   { return "c:" + id }
 func contentKey(hash string) string { return "h:" + hash }
-
-// conceptThreshold is the calibrated link threshold per embedder.
-func conceptThreshold(id string) float64 {
-	if strings.HasPrefix(id, "offline/") {
-		return 0.83
-	}
-	return 0.8
-}
