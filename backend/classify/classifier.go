@@ -101,8 +101,7 @@ type Unit struct {
 // Classify inspects text and reports its shape.
 func (c *Classifier) Classify(text string) Classification {
 	var a analysis
-	var buf [shortLines]lineRec
-	analyze(&a, text, &c.cfg, buf[:])
+	analyze(&a, text, &c.cfg)
 	cls := a.classification()
 	if len(text) > c.cfg.chunkThreshold {
 		cls.Chunk = len(a.parts(c.cfg.minUnitBytes)) > 1
@@ -113,8 +112,7 @@ func (c *Classifier) Classify(text string) Classification {
 // Split is the package-level Split with c's options.
 func (c *Classifier) Split(text string) []Unit {
 	var a analysis
-	var buf [shortLines]lineRec
-	analyze(&a, text, &c.cfg, buf[:])
+	analyze(&a, text, &c.cfg)
 	if len(text) > c.cfg.chunkThreshold {
 		if parts := a.parts(c.cfg.minUnitBytes); len(parts) > 1 {
 			units := make([]Unit, len(parts))
