@@ -11,14 +11,16 @@ type lineFlag uint8
 const (
 	flagFixed     lineFlag = 1 << iota // inside a fence or a JSON/XML block: smoothing leaves it alone
 	flagTimestamp                      // carries a timestamp
+	flagFenceOpen                      // opening fence marker
 )
 
-// lineRec is one physical line: text[start:end], without its terminator.
+// lineRec is one physical line: text[start:end] without its terminator,
+// next the offset of the following line.
 type lineRec struct {
-	start, end int
-	kind       lineKind
-	seg        segClass
-	flags      lineFlag
+	start, end, next int
+	kind             lineKind
+	seg              segClass
+	flags            lineFlag
 }
 
 // analysis is everything measured about one text; Classify and Split both
@@ -41,10 +43,15 @@ type analysis struct {
 	codeLines, logLines, stackLines, timestamps, blankLines, indentedLines int
 }
 
-// analyze measures text. It fills *a rather than returning a new value so
-// that the analysis itself can live on the caller's stack.
-func analyze(a *analysis, text string, cfg *config) {
-	*a = analysis{text: text, cfg: cfg}
+// shortLines is how many lines a text may have before its line records
+// move to the heap.
+const shortLines = 8
+
+// analyze measures text. It fills *a rather than returning a new value, and
+// appends lines to buf while it has room, so that the analysis of a short
+// query can live on the caller's stack.
+func analyze(a *analysis, text string, cfg *config, buf []lineRec) {
+	*a = analysis{text: text, cfg: cfg, lines: buf[:0]}
 	a.words = measureWords(text)
 	a.scanLines()
 	a.checkWholeXML()
@@ -134,14 +141,16 @@ func (f *fence) closes(t string, indent int) bool {
 // JSON blocks, which span lines.
 func (a *analysis) scanLines() {
 	text := a.text
-	a.lines = make([]lineRec, 0, strings.Count(text, "\n")+1)
+	if n := strings.Count(text, "\n") + 1; n > cap(a.lines) {
+		a.lines = make([]lineRec, 0, n)
+	}
 	first, last := contentBounds(text)
 	var f fence
 	noRetry := 0 // JSON detection is not retried before this offset
 	for pos := 0; pos < len(text); {
 		end, next := lineBounds(text, pos)
 		t, indent := trimSpace(text[pos:end])
-		rec := lineRec{start: pos, end: end}
+		rec := lineRec{start: pos, end: end, next: next}
 		switch {
 		case f.open:
 			rec.flags |= flagFixed
@@ -162,7 +171,7 @@ func (a *analysis) scanLines() {
 				f = nf
 				f.first = len(a.lines)
 				rec.kind = kindFence
-				rec.flags |= flagFixed
+				rec.flags |= flagFixed | flagFenceOpen
 				a.codeBlocks++
 				break
 			}
@@ -353,7 +362,7 @@ func (a *analysis) jsonBlock(pos, p, first, last int) (int, bool) {
 	for q < len(text) && q < end {
 		e, next := lineBounds(text, q)
 		t, _ := trimSpace(text[q:e])
-		rec := lineRec{start: q, end: e, kind: kindStructured, seg: segStructured, flags: flagFixed}
+		rec := lineRec{start: q, end: e, next: next, kind: kindStructured, seg: segStructured, flags: flagFixed}
 		if t == "" {
 			rec.kind, rec.seg = kindBlank, segNone
 		}

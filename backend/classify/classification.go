@@ -98,12 +98,10 @@ type Signals struct {
 	Lines int `json:"lines"`
 	Words int `json:"words"`
 
-	// CodeBlocks counts fenced (``` or ~~~) blocks. CodeLines counts lines
-	// that are code: lines inside fences (except fence markers, log lines
-	// and the contents of json/xml/yaml/csv fences) and unfenced lines that
-	// look like code — trailing braces or semicolons, keywords such as
-	// func/def/class/return/import at the start, operators, calls, comment
-	// markers, indentation — or sit between two such lines.
+	// CodeBlocks counts fenced (``` or ~~~) blocks; CodeLines counts lines
+	// inside them (fence markers excluded) plus unfenced lines that look like
+	// code (braces, trailing semicolons, keywords such as func/def/class/
+	// return/import at the start, operators, calls, indentation).
 	CodeBlocks int `json:"code_blocks"`
 	CodeLines  int `json:"code_lines"`
 

@@ -101,7 +101,8 @@ type Unit struct {
 // Classify inspects text and reports its shape.
 func (c *Classifier) Classify(text string) Classification {
 	var a analysis
-	analyze(&a, text, &c.cfg)
+	var buf [shortLines]lineRec
+	analyze(&a, text, &c.cfg, buf[:])
 	cls := a.classification()
 	if len(text) > c.cfg.chunkThreshold {
 		cls.Chunk = len(a.parts(c.cfg.minUnitBytes)) > 1
@@ -112,7 +113,8 @@ func (c *Classifier) Classify(text string) Classification {
 // Split is the package-level Split with c's options.
 func (c *Classifier) Split(text string) []Unit {
 	var a analysis
-	analyze(&a, text, &c.cfg)
+	var buf [shortLines]lineRec
+	analyze(&a, text, &c.cfg, buf[:])
 	if len(text) > c.cfg.chunkThreshold {
 		if parts := a.parts(c.cfg.minUnitBytes); len(parts) > 1 {
 			units := make([]Unit, len(parts))

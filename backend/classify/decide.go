@@ -174,7 +174,7 @@ func (a *analysis) complexity(sig Signals, typ ContentType, query bool) float64 
 	}
 	mixture := 0.0
 	switch {
-	case kinds >= 3 || typ == TypeMixed && query:
+	case kinds >= 3:
 		mixture = 1
 	case kinds == 2 || typ == TypeMixed:
 		mixture = mixtureTwoKinds

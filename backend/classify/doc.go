@@ -54,8 +54,7 @@
 //	parts       P = parts / 5 (capped), parts = question sentences, plus list
 //	                items and multi-part cues when the text reads as a query
 //	mixture     M = 0 for one kind, 0.75 for two, 1 for three or more kinds
-//	                holding ≥5% of the bytes (a query's prose always counts);
-//	                1 for a question over a paste (TypeMixed with a query)
+//	                holding ≥5% of the bytes (a query's prose always counts)
 //
 //	Complexity = 0.30·L + 0.10·D + 0.10·W + 0.25·P + 0.25·M
 //

@@ -110,9 +110,8 @@ func measureWords(s string) wordStats {
 	var ws wordStats
 	var small [128]uint64
 	set := hashSet{slots: small[:], shift: 64 - 7}
-	if n := len(s) / 16; n > len(small) {
-		// Room for a distinct word every 32 bytes at half load; it grows if
-		// the text is more varied than that.
+	if n := len(s) / 4; n > len(small) {
+		// Room for a word every 8 bytes at half load, so big texts rarely grow.
 		size := len(small)
 		for size < n && size < 1<<20 {
 			size *= 2

@@ -42,7 +42,7 @@ func TestSurvey(t *testing.T) {
 func TestDump(t *testing.T) {
 	b, _ := os.ReadFile(os.Getenv("DUMP"))
 	var a analysis
-	analyze(&a, string(b), &defaultClassifier.cfg)
+	analyze(&a, string(b), &defaultClassifier.cfg, nil)
 	names := []string{"blank", "prose", "head", "code", "fence", "log", "stack", "data", "struct"}
 	for _, l := range a.lines {
 		if os.Getenv("ONLY") != "" && names[l.kind] != os.Getenv("ONLY") {
@@ -85,42 +85,5 @@ func TestQueries(t *testing.T) {
 	} {
 		c := Classify(q)
 		fmt.Printf("%-13s %.2f %q\n", c.Type, c.Complexity, q[:min(len(q), 70)])
-	}
-}
-
-func TestCx(t *testing.T) {
-	for _, s := range []string{"What is X?", "How do I configure the embedder in Loom?", fivePartQuestion,
-		"Why does the ingest worker crash on startup since the upgrade?\n\n" + logLines(60),
-		longProse(100 << 10), logLines(1000), strings.Repeat(goCode, 30), markdownSection, "Why?\n" + goCode} {
-		c := Classify(s)
-		fmt.Printf("%-13s %.3f words=%d %q\n", c.Type, c.Complexity, c.Signals.Words, s[:min(len(s), 50)])
-	}
-}
-
-func TestMisc(t *testing.T) {
-	for _, q := range []string{
-		"## Example\n\nRun:\n```go\n" + goCode + goCode + "```\n",
-		"https://example.com/a?b=c",
-		"hello",
-		"C:\\Users\\ana\\loom\\notes.md",
-		"> Loom keeps a graph.\n> It ranks nodes.\n\nI agree with this.",
-		"What is at https://x.com/?q=1 ?",
-		"SELECT id, tokens FROM nodes WHERE score > 0.5;",
-		"name: loom\nversion: 1\n",
-		"| a | b |\n|---|---|\n| 1 | 2 |",
-		"1. Install Go.\n2. Run make.\n3. Open the app.",
-		"TODO: fix the ranking",
-		"Error: open /data/loom/graph.db: permission denied",
-		"npm ERR! code ENOENT",
-		"Traceback (most recent call last):",
-		"<div>What is this?</div>",
-		"def f():\n    return 1\n",
-		"x = 1\ny = 2\nprint(x + y)\n",
-		"{\n  \"a\": 1\n",
-		"[1] Smith, J. (2020). Graphs.",
-		"Q: what is loom?\nA: a workbench.",
-	} {
-		c := Classify(q)
-		fmt.Printf("%-13s %.2f %q\n", c.Type, c.Complexity, q[:min(len(q), 60)])
 	}
 }
