@@ -11,16 +11,14 @@ type lineFlag uint8
 const (
 	flagFixed     lineFlag = 1 << iota // inside a fence or a JSON/XML block: smoothing leaves it alone
 	flagTimestamp                      // carries a timestamp
-	flagFenceOpen                      // opening fence marker
 )
 
-// lineRec is one physical line: text[start:end] without its terminator,
-// next the offset of the following line.
+// lineRec is one physical line: text[start:end], without its terminator.
 type lineRec struct {
-	start, end, next int
-	kind             lineKind
-	seg              segClass
-	flags            lineFlag
+	start, end int
+	kind       lineKind
+	seg        segClass
+	flags      lineFlag
 }
 
 // analysis is everything measured about one text; Classify and Split both
@@ -41,17 +39,14 @@ type analysis struct {
 	wholeXML    bool
 
 	codeLines, logLines, stackLines, timestamps, blankLines, indentedLines int
+
+	firstSeg, lastSeg segClass // classes of the first and last non-blank lines
 }
 
-// shortLines is how many lines a text may have before its line records
-// move to the heap.
-const shortLines = 8
-
-// analyze measures text. It fills *a rather than returning a new value, and
-// appends lines to buf while it has room, so that the analysis of a short
-// query can live on the caller's stack.
-func analyze(a *analysis, text string, cfg *config, buf []lineRec) {
-	*a = analysis{text: text, cfg: cfg, lines: buf[:0]}
+// analyze measures text. It fills *a rather than returning a new value so
+// that the analysis itself can live on the caller's stack.
+func analyze(a *analysis, text string, cfg *config) {
+	*a = analysis{text: text, cfg: cfg}
 	a.words = measureWords(text)
 	a.scanLines()
 	a.checkWholeXML()
@@ -141,16 +136,15 @@ func (f *fence) closes(t string, indent int) bool {
 // JSON blocks, which span lines.
 func (a *analysis) scanLines() {
 	text := a.text
-	if n := strings.Count(text, "\n") + 1; n > cap(a.lines) {
-		a.lines = make([]lineRec, 0, n)
-	}
+	a.lines = make([]lineRec, 0, strings.Count(text, "\n")+1)
 	first, last := contentBounds(text)
 	var f fence
-	noRetry := 0 // JSON detection is not retried before this offset
+	inComment := false // inside a /* ... */ block comment
+	noRetry := 0       // JSON detection is not retried before this offset
 	for pos := 0; pos < len(text); {
 		end, next := lineBounds(text, pos)
 		t, indent := trimSpace(text[pos:end])
-		rec := lineRec{start: pos, end: end, next: next}
+		rec := lineRec{start: pos, end: end}
 		switch {
 		case f.open:
 			rec.flags |= flagFixed
@@ -166,12 +160,15 @@ func (a *analysis) scanLines() {
 			rec.kind, rec.flags = fenceContent(t, indent, f.info, rec.flags)
 		case t == "":
 			rec.kind = kindBlank
+		case inComment || strings.HasPrefix(t, "/*"):
+			rec.kind = kindCode
+			inComment = !strings.Contains(t, "*/")
 		default:
 			if nf, ok := fenceOpener(t, indent); ok {
 				f = nf
 				f.first = len(a.lines)
 				rec.kind = kindFence
-				rec.flags |= flagFixed | flagFenceOpen
+				rec.flags |= flagFixed
 				a.codeBlocks++
 				break
 			}
@@ -362,7 +359,7 @@ func (a *analysis) jsonBlock(pos, p, first, last int) (int, bool) {
 	for q < len(text) && q < end {
 		e, next := lineBounds(text, q)
 		t, _ := trimSpace(text[q:e])
-		rec := lineRec{start: q, end: e, next: next, kind: kindStructured, seg: segStructured, flags: flagFixed}
+		rec := lineRec{start: q, end: e, kind: kindStructured, seg: segStructured, flags: flagFixed}
 		if t == "" {
 			rec.kind, rec.seg = kindBlank, segNone
 		}
@@ -467,6 +464,10 @@ func (a *analysis) accumulate() {
 		}
 		a.segBytes[l.seg] += len(t)
 		a.content += len(t)
+		if a.firstSeg == segNone {
+			a.firstSeg = l.seg
+		}
+		a.lastSeg = l.seg
 		switch l.kind {
 		case kindCode:
 			a.codeLines++

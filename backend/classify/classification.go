@@ -92,24 +92,30 @@ type Classification struct {
 // UI and for tests. Line counts refer to physical lines ('\n'-separated; a
 // trailing '\r' is ignored).
 type Signals struct {
-	// Bytes, Lines and Words measure size. A word is a run of letters and
-	// digits (any script), with inner apostrophes.
+	// Bytes is the length of the text in bytes.
 	Bytes int `json:"bytes"`
+	// Lines counts physical lines; a final line without '\n' counts.
 	Lines int `json:"lines"`
+	// Words counts runs of letters, digits and '_' (any script), with inner
+	// apostrophes ("don't" is one word).
 	Words int `json:"words"`
 
-	// CodeBlocks counts fenced (``` or ~~~) blocks; CodeLines counts lines
-	// inside them (fence markers excluded) plus unfenced lines that look like
-	// code (braces, trailing semicolons, keywords such as func/def/class/
-	// return/import at the start, operators, calls, indentation).
+	// CodeBlocks counts fenced (``` or ~~~) blocks.
 	CodeBlocks int `json:"code_blocks"`
-	CodeLines  int `json:"code_lines"`
+	// CodeLines counts lines that are code: lines inside fences (except
+	// fence markers, log lines and the contents of json/xml/yaml/csv
+	// fences) and unfenced lines that look like code — trailing braces or
+	// semicolons, keywords such as func/def/class/return/import at the
+	// start, operators, calls, comment markers, indentation — or sit
+	// between two such lines.
+	CodeLines int `json:"code_lines"`
 
 	// LogLines counts lines that look like log records: a timestamp near the
 	// start or a level word (ERROR, WARN, INFO, DEBUG...) leading the line or
-	// in brackets, or a level= key. Timestamps counts lines carrying an
-	// ISO-8601, Go log, syslog, Apache common-log or bare clock timestamp.
-	LogLines   int `json:"log_lines"`
+	// in brackets, or a level= key.
+	LogLines int `json:"log_lines"`
+	// Timestamps counts lines carrying an ISO-8601, Go log, syslog, Apache
+	// common-log, glog or bare clock timestamp near their start.
 	Timestamps int `json:"timestamps"`
 
 	// StackTraceLines counts Go, Java, Python and JavaScript stack frames and
@@ -117,10 +123,12 @@ type Signals struct {
 	// Caused by:, XyzError: ...).
 	StackTraceLines int `json:"stack_trace_lines"`
 
-	// JSONLike is true when the whole text, or blocks holding at least half
-	// of its bytes, is JSON. XMLLike is the same for XML/HTML markup.
+	// JSONLike is true when the whole text is JSON, or JSON blocks hold at
+	// least half of its bytes.
 	JSONLike bool `json:"json_like"`
-	XMLLike  bool `json:"xml_like"`
+	// XMLLike is true when the whole text is an XML/HTML document, or markup
+	// lines hold at least half of its bytes.
+	XMLLike bool `json:"xml_like"`
 
 	// LexicalDiversity is unique words / words (case-insensitive), 0 when
 	// there are no words.
@@ -150,9 +158,9 @@ type Signals struct {
 	// furthermore, moreover, secondly, finally, "as well as", "in addition".
 	// Only the first 8 KiB of prose are examined.
 	MultiPartCues int `json:"multi_part_cues"`
-	// Headings counts markdown ATX headings; ListItems counts markdown list
-	// items (-, *, +, 1., 1), a)).
-	Headings  int `json:"headings"`
+	// Headings counts markdown ATX headings ("## Title").
+	Headings int `json:"headings"`
+	// ListItems counts markdown list items (-, *, +, 1., 1), a)).
 	ListItems int `json:"list_items"`
 
 	// WhitespaceRatio is whitespace bytes / bytes.
@@ -174,9 +182,9 @@ type Signals struct {
 // or are all 0 for blank input. Lines inside a fenced block all take the kind
 // that dominates the block.
 type Shares struct {
-	Prose      float64 `json:"prose"`
-	Code       float64 `json:"code"`
-	Logs       float64 `json:"logs"`
-	Data       float64 `json:"data"`
-	Structured float64 `json:"structured"`
+	Prose      float64 `json:"prose"`      // paragraphs, headings, lists, tables
+	Code       float64 `json:"code"`       // code lines and fences
+	Logs       float64 `json:"logs"`       // log records and stack traces
+	Data       float64 `json:"data"`       // CSV/TSV rows, key: value pairs, numbers
+	Structured float64 `json:"structured"` // JSON blocks and XML/HTML markup
 }

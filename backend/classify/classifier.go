@@ -91,9 +91,10 @@ func Split(text string, opts ...Option) []Unit {
 type Unit struct {
 	// Text is the part, text[Start:End] of the input.
 	Text string `json:"text"`
-	// Start and End are byte offsets into the input.
+	// Start is the byte offset of Text in the input.
 	Start int `json:"start"`
-	End   int `json:"end"`
+	// End is the byte offset just past Text.
+	End int `json:"end"`
 	// Class classifies Text on its own.
 	Class Classification `json:"class"`
 }
@@ -101,8 +102,7 @@ type Unit struct {
 // Classify inspects text and reports its shape.
 func (c *Classifier) Classify(text string) Classification {
 	var a analysis
-	var buf [shortLines]lineRec
-	analyze(&a, text, &c.cfg, buf[:])
+	analyze(&a, text, &c.cfg)
 	cls := a.classification()
 	if len(text) > c.cfg.chunkThreshold {
 		cls.Chunk = len(a.parts(c.cfg.minUnitBytes)) > 1
@@ -113,8 +113,7 @@ func (c *Classifier) Classify(text string) Classification {
 // Split is the package-level Split with c's options.
 func (c *Classifier) Split(text string) []Unit {
 	var a analysis
-	var buf [shortLines]lineRec
-	analyze(&a, text, &c.cfg, buf[:])
+	analyze(&a, text, &c.cfg)
 	if len(text) > c.cfg.chunkThreshold {
 		if parts := a.parts(c.cfg.minUnitBytes); len(parts) > 1 {
 			units := make([]Unit, len(parts))

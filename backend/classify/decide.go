@@ -7,10 +7,10 @@ import "math"
 
 // Shares are compared as integer byte counts: share ≥ n/d ⇔ bytes·d ≥ content·n.
 const (
-	dominantNum, dominantDen = 3, 5 // a non-prose kind holding ≥ 60% names the type
-	payloadNum, payloadDen   = 1, 4 // ≥ 25% non-prose next to a query makes it mixed
-	mixtureNum, mixtureDen   = 1, 20
-	binaryDen                = 4 // > 25% non-text bytes is binary
+	dominantNum, dominantDen = 3, 5  // a non-prose kind holding ≥ 60% names the type
+	payloadNum, payloadDen   = 1, 4  // ≥ 25% non-prose next to a query makes it mixed
+	mixtureNum, mixtureDen   = 1, 20 // a kind holding ≥ 5% counts towards the mixture
+	binaryDen                = 4     // > 25% non-text bytes is binary
 )
 
 func (a *analysis) signals() Signals {
@@ -90,7 +90,8 @@ func (a *analysis) decide() (typ ContentType, query bool) {
 	}
 	query = readsAsQuery(&a.prose, a.cfg.maxQueryBytes)
 	nonProse := a.content - a.segBytes[segProse]
-	if query && nonProse*payloadDen >= a.content*payloadNum {
+	asksAround := a.firstSeg == segProse || a.lastSeg == segProse // the question opens or closes the paste
+	if query && asksAround && nonProse*payloadDen >= a.content*payloadNum {
 		return TypeMixed, true
 	}
 	best := segCode
@@ -174,7 +175,7 @@ func (a *analysis) complexity(sig Signals, typ ContentType, query bool) float64 
 	}
 	mixture := 0.0
 	switch {
-	case kinds >= 3:
+	case kinds >= 3 || typ == TypeMixed && query:
 		mixture = 1
 	case kinds == 2 || typ == TypeMixed:
 		mixture = mixtureTwoKinds

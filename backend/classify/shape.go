@@ -19,8 +19,8 @@ func isKeyValue(t string, f *features) bool {
 	if i == 0 || i > 48 || i >= len(t) || t[i] != ':' || !isAlpha(t[0]) && t[0] != '"' {
 		return false
 	}
-	if isCodeKeyword(t[:i]) {
-		return false
+	if isCodeKeyword(t[:i]) || isShouted(t[:i]) {
+		return false // "else:", "TODO: ...", "NOTE: ..."
 	}
 	v, _ := trimSpace(t[i+1:])
 	if len(t) > i+1 && t[i+1] != ' ' && t[i+1] != '\t' {
@@ -90,14 +90,14 @@ func isCodeKeyword(w string) bool {
 }
 
 // isClosers matches a line made only of closing brackets and separators:
-// "}", "});", "]," , ")".
+// "}", "});", "],", ")", "}()".
 func isClosers(t string) bool {
 	if t[0] != '}' && t[0] != ')' && t[0] != ']' {
 		return false
 	}
 	for i := 0; i < len(t); i++ {
 		switch t[i] {
-		case '}', ')', ']', ';', ',', ' ':
+		case '}', ')', ']', ';', ',', ' ', '(':
 		default:
 			return false
 		}
@@ -263,6 +263,9 @@ func callWeight(t string, i int) int {
 // isDataLine matches rows of pasted data: tab- or comma-separated values,
 // "key: value" and "KEY=value" pairs, and lines that are mostly digits.
 func isDataLine(t string, f *features) bool {
+	if strings.HasPrefix(t, "//") || strings.HasPrefix(t, "#") {
+		return false // comments, whatever they hold
+	}
 	last := t[len(t)-1]
 	switch last {
 	case '?', '{', '(', ';':
@@ -273,7 +276,7 @@ func isDataLine(t string, f *features) bool {
 		return true
 	case !f.codeish && (f.tightCommas >= 2 || f.tightSemis >= 2):
 		return true
-	case f.nonSpace >= 3 && f.digits*2 >= f.nonSpace:
+	case f.nonSpace >= 3 && f.digits*2 >= f.nonSpace && !f.codeish:
 		return true
 	case isKeyValue(t, f):
 		return true
@@ -332,6 +335,9 @@ func codeScore(t string, f *features, indented, list bool) int {
 	ops := f.ops
 	if ops == 0 && f.assign {
 		ops = 1
+		if lhs := strings.Index(t, " = "); lhs > 0 && strings.IndexByte(t[:lhs], ' ') < 0 {
+			ops = 2 // "x = 1", "self.total = 0": one target on the left
+		}
 	}
 	score += ops + f.call
 	if indented && !list {
@@ -385,4 +391,14 @@ func trailingCommaScore(t string) int {
 		return 1
 	}
 	return 0
+}
+
+// isShouted reports an all-capitals word, as in "TODO:" or "NOTE:".
+func isShouted(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if !isUpper(w[i]) {
+			return false
+		}
+	}
+	return len(w) > 1
 }

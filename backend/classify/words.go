@@ -110,8 +110,9 @@ func measureWords(s string) wordStats {
 	var ws wordStats
 	var small [128]uint64
 	set := hashSet{slots: small[:], shift: 64 - 7}
-	if n := len(s) / 4; n > len(small) {
-		// Room for a word every 8 bytes at half load, so big texts rarely grow.
+	if n := len(s) / 16; n > len(small) {
+		// Room for a distinct word every 32 bytes at half load; it grows if
+		// the text is more varied than that.
 		size := len(small)
 		for size < n && size < 1<<20 {
 			size *= 2
@@ -426,7 +427,7 @@ func isRequestVerb(w []byte) bool {
 	case "explain", "describe", "compare", "contrast", "list", "summarize", "summarise", "show", "tell",
 		"give", "find", "help", "write", "outline", "analyze", "analyse", "evaluate", "define", "suggest",
 		"recommend", "review", "walk", "clarify", "elaborate", "discuss", "identify", "propose",
-		"provide", "generate", "rewrite", "translate", "fix", "debug", "please", "enumerate", "name":
+		"provide", "generate", "rewrite", "translate", "fix", "debug", "please", "enumerate":
 		return true
 	}
 	return false
