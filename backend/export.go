@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/graphdb"
 )
 
@@ -74,7 +75,7 @@ func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
 		if _, ok := w.vecs.Get(contentKey(n.ContentHash)); ok {
 			continue
 		}
-		need = append(need, embedText(n.HeadingPath, texts[n.ID]))
+		need = append(need, ingest.EmbedText(n.HeadingPath, texts[n.ID]))
 		hashes = append(hashes, n.ContentHash)
 	}
 	if len(need) > 0 {

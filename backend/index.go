@@ -142,7 +142,8 @@ func (w *Workbench) loadIndex(ctx context.Context) (*index, error) {
 	if !w.cfg.memory {
 		snap = loadCache(w.cachePath(), w.meta.Generation)
 	}
-	if snap == nil {
+	fromStore := snap == nil
+	if fromStore {
 		if snap, err = w.store.Load(ctx); err != nil {
 			return nil, err
 		}
@@ -157,7 +158,7 @@ func (w *Workbench) loadIndex(ctx context.Context) (*index, error) {
 		}
 	}
 	w.index = ix
-	if snap != nil && !w.cfg.memory && loadCache(w.cachePath(), w.meta.Generation) == nil {
+	if fromStore && !w.cfg.memory {
 		_ = ix.saveCache(w.cachePath(), w.meta)
 	}
 	return ix, nil

@@ -109,7 +109,7 @@ func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptio
 	if err != nil {
 		return nil, err
 	}
-	b := &batch{}
+	b := newBatch()
 	for _, f := range files {
 		if ctx.Err() != nil {
 			rep.Canceled = true
@@ -149,7 +149,7 @@ func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptio
 					if err := w.flush(context.WithoutCancel(ctx), ix, b); err != nil {
 						return rep, err
 					}
-					b = &batch{}
+					b = newBatch()
 				}
 				if len(docs) > groupDocs {
 					report(f.Path)
@@ -299,6 +299,10 @@ type batch struct {
 	touched  map[string]bool // concepts that lost links
 }
 
+func newBatch() *batch {
+	return &batch{contents: map[string]string{}, touched: map[string]bool{}}
+}
+
 type keyedVec struct {
 	key string
 	vec []float32
@@ -308,9 +312,6 @@ type keyedVec struct {
 // node to its concepts (creating concepts as needed) and adds it all to the
 // batch. It returns how many concepts it created.
 func (w *Workbench) link(ix *index, b *batch, pd preparedDoc, now time.Time) int {
-	if b.contents == nil {
-		b.contents, b.touched = map[string]string{}, map[string]bool{}
-	}
 	if _, ok := ix.docs[pd.id]; ok {
 		w.removeDoc(ix, b, pd.id)
 	}
@@ -414,9 +415,6 @@ func resolveLinks(d ingest.Document, links []string) []string {
 // removeDoc drops a document and its nodes from the index and queues its
 // removal in the batch.
 func (w *Workbench) removeDoc(ix *index, b *batch, id string) {
-	if b.contents == nil {
-		b.contents, b.touched = map[string]string{}, map[string]bool{}
-	}
 	for _, nid := range ix.docNodes[id] {
 		for _, e := range ix.out[nid] {
 			if e.Kind == model.EdgeAbout {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/loomwork/loom/backend/concepts"
 	"github.com/loomwork/loom/backend/embed"
+	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/graphdb"
 )
@@ -44,7 +45,7 @@ func (w *Workbench) reembedLocked(ctx context.Context, e embed.Embedder) error {
 			vecs[i] = v
 			continue
 		}
-		need = append(need, embedText(n.HeadingPath, text))
+		need = append(need, ingest.EmbedText(n.HeadingPath, text))
 		at = append(at, i)
 	}
 	if len(need) > 0 {
@@ -141,18 +142,4 @@ func (w *Workbench) reembedLocked(ctx context.Context, e embed.Embedder) error {
 	}
 	w.meta, w.index = meta, nix
 	return nil
-}
-
-func embedText(headingPath []string, text string) string {
-	if len(headingPath) == 0 {
-		return text
-	}
-	s := ""
-	for i, h := range headingPath {
-		if i > 0 {
-			s += " > "
-		}
-		s += h
-	}
-	return s + "\n" + text
 }

@@ -85,11 +85,14 @@ func (s *Section) startOff() int { return s.startByte }
 
 // EmbedText is what gets embedded for a section: its heading path (context
 // the raw text lacks) followed by its text.
-func (s Section) EmbedText() string {
-	if len(s.HeadingPath) == 0 {
-		return s.Text
+func (s Section) EmbedText() string { return EmbedText(s.HeadingPath, s.Text) }
+
+// EmbedText joins a heading path and a text the way sections are embedded.
+func EmbedText(headingPath []string, text string) string {
+	if len(headingPath) == 0 {
+		return text
 	}
-	return strings.Join(s.HeadingPath, " > ") + "\n" + s.Text
+	return strings.Join(headingPath, " > ") + "\n" + text
 }
 
 // FileError is a problem with one input file. The batch it belongs to goes on.
