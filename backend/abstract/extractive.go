@@ -1,0 +1,297 @@
+package abstract
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Extractive summarises without a model: it keeps the source's most central
+// sentences, whole and in their order. It needs no network, gives the same
+// answer for the same input on every run and is safe for concurrent use.
+//
+// The text is read as markdown: a list item or a table row is taken or left
+// whole; heading markers, emphasis and link syntax go ("[x](y)" becomes
+// "x"); code spans stay; fenced code is left out unless the text is nothing
+// but code, in which case its first lines are the summary.
+//
+// Each sentence is scored by its centrality (the sum of its term-frequency
+// cosines with every other sentence, a TextRank without iterations), plus a
+// bonus for leading the text or its paragraph, for sharing words with the
+// heading and with Query, less penalties for a fragment of a few words, for
+// a nested list item and for text in code spans. A summary takes sentences
+// best first, skipping any that would overflow maxTokens, and prints them in
+// source order. An essence is one of the best sentences that fits whole,
+// after the heading when it fits with it ("Heading: sentence"), else the
+// best one cut short with "…".
+type Extractive struct {
+	// Count measures maxTokens; required.
+	Count Counter
+	// Query, when set, favours sentences that share its words.
+	Query string
+}
+
+var _ Summarizer = Extractive{}
+
+// ExtractiveID is the ID of Extractive. Its version changes whenever the
+// same input would give a different summary, so cached ones are remade.
+const ExtractiveID = "extractive/v1"
+
+// Weights of the sentence score besides centrality, which runs from 0 to 1.
+var (
+	leadBonus      = []float64{0.3, 0.15, 0.05} // first, second and third unit of the text
+	blockLeadBonus = 0.05                       // first unit of a paragraph, item or table
+)
+
+const (
+	headingWeight   = 0.3
+	queryWeight     = 1.0
+	fragmentPenalty = 0.4
+	fragmentWords   = 5 // fewer words than this make a fragment
+	// nestedPenalty is taken per level of list nesting: an outer item is
+	// the outline, its sub-items the detail.
+	nestedPenalty = 0.3
+	// codePenalty is taken in proportion to the share of a unit in code
+	// spans: a signature is reference detail, a sentence about it the gist.
+	codePenalty = 0.3
+	// essenceMargin: an essence may take a lower-scored unit that fits
+	// whole over cutting the best one, if it scores within this of the best.
+	essenceMargin = 0.5
+	// joinSlack is how many tokens joining units may add to the sum of their
+	// own counts before a candidate is not worth measuring.
+	joinSlack = 2
+)
+
+// ID returns "extractive/v1".
+func (Extractive) ID() string { return ExtractiveID }
+
+// Summarize returns the summary or essence of text in at most maxTokens
+// tokens as measured by e.Count. A Summary of a text that already fits is
+// the text itself.
+func (e Extractive) Summarize(ctx context.Context, text string, level Level, maxTokens int) (string, error) {
+	answer, done, err := checkRequest(e.Count, text, level, maxTokens)
+	if err != nil {
+		return "", fmt.Errorf("summarise with %s: %w", ExtractiveID, err)
+	}
+	if done {
+		return answer, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	d := readMarkdown(text)
+	var out string
+	switch {
+	case len(d.units) > 0 && level == Essence:
+		out = e.essence(d, maxTokens)
+	case len(d.units) > 0:
+		out = e.summary(d, maxTokens)
+	case len(d.code) > 0:
+		out = e.codeLines(d, level, maxTokens)
+	case d.heading != "":
+		out = truncate(e.Count, d.heading, maxTokens)
+	default: // only HTML, rules or the like: the words as they are
+		out = truncate(e.Count, strings.Join(strings.Fields(text), " "), maxTokens)
+	}
+	if out == "" {
+		return "", fmt.Errorf("summarise with %s: not one character of the text fits in %d tokens", ExtractiveID, maxTokens)
+	}
+	return out, nil
+}
+
+// scores rates every unit of d; higher is more worth keeping.
+func (e Extractive) scores(d document) []float64 {
+	vocab := vocabulary{}
+	words := make([][]string, len(d.units))
+	vectors := make([]termVector, len(d.units))
+	for i, u := range d.units {
+		words[i] = terms(u.text)
+		vectors[i] = vocab.vector(words[i])
+	}
+	centrality := make([]float64, len(d.units))
+	for i := range vectors {
+		for j := i + 1; j < len(vectors); j++ {
+			c := cosine(vectors[i], vectors[j])
+			centrality[i] += c
+			centrality[j] += c
+		}
+	}
+	most := slices.Max(centrality)
+	heading, query := terms(d.heading), terms(e.Query)
+	scores := make([]float64, len(d.units))
+	for i, u := range d.units {
+		s := 0.0
+		if most > 0 {
+			s = centrality[i] / most
+		}
+		if i < len(leadBonus) {
+			s += leadBonus[i]
+		}
+		if u.opensBlock {
+			s += blockLeadBonus
+		}
+		s += headingWeight*overlap(heading, words[i]) + queryWeight*overlap(query, words[i])
+		if wordCount(u.text) < fragmentWords || len(words[i]) < 2 {
+			s -= fragmentPenalty
+		}
+		s -= nestedPenalty*float64(u.depth) + codePenalty*u.codeShare
+		scores[i] = s
+	}
+	return scores
+}
+
+// wordCount counts the words of s, not the pipes of a table row.
+func wordCount(s string) int {
+	n := 0
+	for _, f := range strings.Fields(s) {
+		if strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// ranked returns unit indexes best first; ties go to the earlier unit.
+func ranked(scores []float64) []int {
+	order := make([]int, len(scores))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case scores[a] > scores[b]:
+			return -1
+		case scores[a] < scores[b]:
+			return 1
+		}
+		return 0
+	})
+	return order
+}
+
+// summary takes units best first while they fit — a unit that would
+// overflow is skipped and a smaller one may still fit — and renders them in
+// source order.
+func (e Extractive) summary(d document, maxTokens int) string {
+	scores := e.scores(d)
+	order := ranked(scores)
+	var chosen []int
+	used := 0
+	for _, i := range order {
+		if len(chosen) > 0 && scores[i] <= 0 {
+			break // fragments only pad a summary that has something
+		}
+		if used+e.Count(d.units[i].piece()) > maxTokens+joinSlack {
+			continue
+		}
+		at, _ := slices.BinarySearch(chosen, i)
+		candidate := slices.Insert(slices.Clone(chosen), at, i)
+		n := e.Count(render(d.units, candidate))
+		if n > maxTokens {
+			continue
+		}
+		chosen, used = candidate, n
+	}
+	if len(chosen) == 0 {
+		return truncate(e.Count, d.units[order[0]].piece(), maxTokens)
+	}
+	return render(d.units, chosen)
+}
+
+// render joins the chosen units (indexes ascending): sentences run on with
+// spaces, list items and table rows stand on lines of their own.
+func render(units []unit, chosen []int) string {
+	var b strings.Builder
+	for k, i := range chosen {
+		if k > 0 {
+			if units[i].kind == sentence && units[chosen[k-1]].kind == sentence {
+				b.WriteByte(' ')
+			} else {
+				b.WriteByte('\n')
+			}
+		}
+		b.WriteString(units[i].piece())
+	}
+	return b.String()
+}
+
+// essence returns one line: among the units scoring close to the best,
+// the best that fits whole after the heading ("Heading: sentence"), else
+// the best that fits whole alone, else the best one cut short with "…".
+func (e Extractive) essence(d document, maxTokens int) string {
+	scores := e.scores(d)
+	order := ranked(scores)
+	var close []int
+	for _, i := range order {
+		if scores[i] < scores[order[0]]-essenceMargin {
+			break
+		}
+		close = append(close, i)
+	}
+	head := essenceHeading(d.heading)
+	if head != "" {
+		for _, i := range close {
+			if line := head + ": " + d.units[i].text; e.Count(line) <= maxTokens {
+				return line
+			}
+		}
+	}
+	for _, i := range close {
+		if line := d.units[i].text; e.Count(line) <= maxTokens {
+			return line
+		}
+	}
+	best := d.units[order[0]].text
+	if head != "" && e.Count(head) <= maxTokens/2 {
+		// Keep the heading only if a few words of the sentence fit after it.
+		line := truncate(e.Count, head+": "+best, maxTokens)
+		if len(strings.Fields(line)) >= len(strings.Fields(head))+3 {
+			return line
+		}
+	}
+	return truncate(e.Count, best, maxTokens)
+}
+
+// sectionNumber is a heading's leading number, as in "6.2 Loading Decision
+// Tree", which says nothing in an essence.
+var sectionNumber = regexp.MustCompile(`^(\d+\.)*\d+\.?\s+`)
+
+func essenceHeading(heading string) string {
+	return strings.TrimSpace(sectionNumber.ReplaceAllString(heading, ""))
+}
+
+// codeLines summarises a text that is only code (and perhaps a heading) by
+// its first lines; its essence is the first non-blank line.
+func (e Extractive) codeLines(d document, level Level, maxTokens int) string {
+	lines := d.code
+	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
+		lines = lines[1:]
+	}
+	if len(lines) == 0 {
+		return truncate(e.Count, d.heading, maxTokens)
+	}
+	if level == Essence {
+		first := strings.TrimSpace(lines[0])
+		if head := essenceHeading(d.heading); head != "" {
+			if line := head + ": " + first; e.Count(line) <= maxTokens {
+				return line
+			}
+		}
+		return truncate(e.Count, first, maxTokens)
+	}
+	out := ""
+	for k := range lines {
+		candidate := strings.TrimRight(strings.Join(lines[:k+1], "\n"), " \t\n")
+		if e.Count(candidate) > maxTokens {
+			break
+		}
+		out = candidate
+	}
+	if out == "" {
+		return truncate(e.Count, lines[0], maxTokens)
+	}
+	return out
+}

@@ -1,0 +1,317 @@
+package abstract
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"unicode"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/loomwork/loom/backend/tokens"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden summaries in testdata/golden")
+
+func readFixture(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	require.NoError(t, err)
+	return string(b)
+}
+
+// TestExtractiveSections summarises real sections of the Loom concept
+// documents (testdata/*.md, copied from shared/reference) at their Target
+// sizes.
+func TestExtractiveSections(t *testing.T) {
+	count := tokens.Default().Count
+	tests := []struct {
+		file string
+		// heading is what an essence starts with.
+		heading string
+		// central is a sentence the summary must keep: the one the section
+		// is about.
+		central string
+		// absent must not be in the summary.
+		absent string
+	}{
+		{
+			file:    "concept-threshold.md",
+			heading: "Concept Node Creation Threshold: ",
+			central: "If no existing concept meets the threshold, a new concept node is created.",
+		},
+		{
+			file:    "loading-decision-tree.md",
+			heading: "Loading Decision Tree: ",
+			central: "The orchestration engine follows a tiered loading strategy:",
+		},
+		{
+			file:    "ranking-signals.md",
+			heading: "Ranking Signals: ",
+			central: "The orchestration engine scores every content node against the current query using multiple weighted signals.",
+		},
+		{
+			file:    "manifest-header.md",
+			heading: "Context Manifest Header: ",
+			central: "Every prompt assembled by the orchestration engine includes a lightweight header block at the top.",
+			absent:  "[Context loaded", // the fenced example is code
+		},
+		{
+			file:    "context-store-architecture.md",
+			heading: "Architecture: ",
+			central: "`get_chunk(chunk_id)`", // code spans survive with their backticks
+		},
+	}
+	e := Extractive{Count: count}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			src := readFixture(t, tt.file)
+			n := count(src)
+
+			maxTokens := Target(Summary, n)
+			require.Less(t, maxTokens, n, "fixture too short to need a summary")
+			summary, err := e.Summarize(context.Background(), src, Summary, maxTokens)
+			require.NoError(t, err)
+			assert.LessOrEqual(t, count(summary), maxTokens)
+			assertExtracted(t, src, summary)
+			assert.Contains(t, summary, tt.central)
+			if tt.absent != "" {
+				assert.NotContains(t, summary, tt.absent)
+			}
+			for _, marker := range []string{"**", "###", "](", "|---"} {
+				assert.NotContains(t, summary, marker)
+			}
+
+			maxTokens = Target(Essence, n)
+			essence, err := e.Summarize(context.Background(), src, Essence, maxTokens)
+			require.NoError(t, err)
+			assert.LessOrEqual(t, count(essence), min(maxTokens, 30))
+			assert.NotContains(t, essence, "\n")
+			rest, ok := strings.CutPrefix(essence, tt.heading)
+			assert.True(t, ok, "essence %q does not start with the heading %q", essence, tt.heading)
+			assertExtracted(t, src, rest)
+
+			checkGolden(t, strings.TrimSuffix(tt.file, ".md"), "summary:\n"+summary+"\n\nessence:\n"+essence+"\n")
+		})
+	}
+}
+
+// checkGolden compares got with testdata/golden/<name>.txt, which -update
+// rewrites. A change here changes what Extractive makes: bump ExtractiveID
+// so cached summaries are remade.
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name+".txt")
+	if *update {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test -update to write the golden file")
+	assert.Equal(t, string(want), got, "Extractive output changed: if on purpose, run go test -update and bump ExtractiveID")
+}
+
+// assertExtracted checks that out is made only of sentences, list items
+// and table rows of src, in src's order (a final "…" marks a cut one).
+// Markdown markers and white space are ignored on both sides.
+func assertExtracted(t *testing.T, src, out string) {
+	t.Helper()
+	plain := squeeze(src)
+	at := 0
+	for _, line := range strings.Split(out, "\n") {
+		for _, sent := range sentencesOf(strings.TrimPrefix(line, "- ")) {
+			piece := squeeze(strings.TrimSuffix(sent, "…"))
+			k := strings.Index(plain[at:], piece)
+			if k < 0 {
+				t.Errorf("%q is not in the source after what comes before it", sent)
+				continue
+			}
+			at += k + len(piece)
+		}
+	}
+}
+
+// squeeze drops white space and emphasis markers.
+func squeeze(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || r == '*' {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// sentencesOf splits at ". ", "! ", "? " and ": " before a capital letter:
+// enough for the fixtures, and independent of the package's splitter.
+func sentencesOf(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i+2 < len(s); i++ {
+		if strings.IndexByte(".!?:", s[i]) >= 0 && s[i+1] == ' ' && unicode.IsUpper(rune(s[i+2])) {
+			out = append(out, s[start:i+1])
+			start = i + 2
+		}
+	}
+	return append(out, s[start:])
+}
+
+func TestExtractiveQueryBias(t *testing.T) {
+	count := tokens.Default().Count
+	src := readFixture(t, "ranking-signals.md")
+	maxTokens := Target(Summary, count(src))
+	staleness := "| Staleness (Decay Curve) | How recently the node was accessed; exponential decay, not linear | Medium |"
+
+	plain, err := Extractive{Count: count}.Summarize(context.Background(), src, Summary, maxTokens)
+	require.NoError(t, err)
+	assert.NotContains(t, plain, staleness)
+
+	biased, err := Extractive{Count: count, Query: "how does staleness decay?"}.Summarize(context.Background(), src, Summary, maxTokens)
+	require.NoError(t, err)
+	assert.Contains(t, biased, staleness)
+	assert.LessOrEqual(t, count(biased), maxTokens)
+	assertExtracted(t, src, biased)
+}
+
+func TestExtractiveEdgeCases(t *testing.T) {
+	count := tokens.Default().Count
+	e := Extractive{Count: count}
+	ctx := context.Background()
+	longCode := "```go\n" + strings.Repeat("func f() int { return 1 } // one line of code\n", 40) + "```\n"
+
+	t.Run("a summary of a text that fits is the text", func(t *testing.T) {
+		src := "# Title\n\nShort *text* with `code`.\n\n```\nx := 1\n```\n"
+		got, err := e.Summarize(ctx, src, Summary, 100)
+		require.NoError(t, err)
+		assert.Equal(t, src, got)
+	})
+	t.Run("detailed is the text when it fits", func(t *testing.T) {
+		got, err := e.Summarize(ctx, "Some text.", Detailed, 10)
+		require.NoError(t, err)
+		assert.Equal(t, "Some text.", got)
+		_, err = e.Summarize(ctx, strings.Repeat("word ", 50), Detailed, 10)
+		assert.ErrorContains(t, err, "more than maxTokens 10")
+	})
+	t.Run("only code keeps its first lines", func(t *testing.T) {
+		got, err := e.Summarize(ctx, "## Helpers\n\n"+longCode, Summary, 40)
+		require.NoError(t, err)
+		assert.LessOrEqual(t, count(got), 40)
+		assert.True(t, strings.HasPrefix(longCode[6:], got+"\n"), "%q is not the first lines of the code", got)
+		essence, err := e.Summarize(ctx, "## Helpers\n\n"+longCode, Essence, 30)
+		require.NoError(t, err)
+		assert.Equal(t, "Helpers: func f() int { return 1 } // one line of code", essence)
+	})
+	t.Run("code next to prose is left out", func(t *testing.T) {
+		src := "The helper returns one, always, and callers rely on that.\n\n" + longCode
+		got, err := e.Summarize(ctx, src, Summary, 30)
+		require.NoError(t, err)
+		assert.Equal(t, "The helper returns one, always, and callers rely on that.", got)
+	})
+	t.Run("a sentence too long for the budget is cut at a word", func(t *testing.T) {
+		src := strings.Repeat("alpha beta gamma delta ", 30) + "end."
+		got, err := e.Summarize(ctx, src, Summary, 10)
+		require.NoError(t, err)
+		assert.LessOrEqual(t, count(got), 10)
+		assert.True(t, strings.HasSuffix(got, "…"))
+		assert.True(t, strings.HasPrefix(src, strings.TrimSuffix(got, "…")))
+	})
+	t.Run("essence without a heading is the best sentence", func(t *testing.T) {
+		src := "Budgets bound context. The budget is split between nodes by score. Scores come from signals such as recency and the budget share."
+		got, err := e.Summarize(ctx, src, Essence, 20)
+		require.NoError(t, err)
+		assert.Equal(t, "The budget is split between nodes by score.", got)
+	})
+	t.Run("a text that is only a heading", func(t *testing.T) {
+		got, err := e.Summarize(ctx, "# A heading that is rather long for the budget given", Essence, 6)
+		require.NoError(t, err)
+		assert.LessOrEqual(t, count(got), 6)
+		assert.True(t, strings.HasPrefix(got, "A heading"))
+	})
+	t.Run("the same input gives the same output", func(t *testing.T) {
+		src := readFixture(t, "ranking-signals.md")
+		first, err := e.Summarize(ctx, src, Summary, 50)
+		require.NoError(t, err)
+		for range 20 {
+			again, err := e.Summarize(ctx, src, Summary, 50)
+			require.NoError(t, err)
+			require.Equal(t, first, again)
+		}
+	})
+}
+
+func TestExtractiveErrors(t *testing.T) {
+	count := tokens.Default().Count
+	ctx := context.Background()
+	tests := []struct {
+		name      string
+		e         Extractive
+		text      string
+		level     Level
+		maxTokens int
+		want      string
+	}{
+		{"empty", Extractive{Count: count}, "", Summary, 50, "nothing to summarise: the text is empty or only white space"},
+		{"white space", Extractive{Count: count}, " \n\t ", Essence, 50, "nothing to summarise"},
+		{"no counter", Extractive{}, "Text.", Summary, 50, "no token Counter"},
+		{"no room", Extractive{Count: count}, "Text.", Summary, 0, "maxTokens 0: want at least 1"},
+		{"adaptive", Extractive{Count: count}, "Text.", Adaptive, 50, "level adaptive is a choice"},
+		{"unknown level", Extractive{Count: count}, "Text.", Level("brief"), 50, `unknown abstraction level "brief"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := tt.e.Summarize(ctx, tt.text, tt.level, tt.maxTokens)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "summarise with extractive/v1: ")
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+	_, err := Extractive{Count: count}.Summarize(ctx, "", Summary, 5)
+	assert.ErrorIs(t, err, ErrEmptyText)
+
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	_, err = Extractive{Count: count}.Summarize(cancelled, strings.Repeat("Many words here. ", 40), Summary, 10)
+	assert.ErrorIs(t, err, context.Canceled)
+}
+
+func ExampleExtractive() {
+	count := tokens.Default().Count
+	text := `## Concept Node Creation Threshold
+
+When new content is processed, the system generates an embedding and compares it against all existing concept nodes. If any existing concept node exceeds the similarity threshold (starting value: 0.8, tunable), the content is linked to all concepts above the threshold. If no existing concept meets the threshold, a new concept node is created. The system also records the highest-scoring near-miss for debugging.`
+	e := Extractive{Count: count}
+	essence, _ := e.Summarize(context.Background(), text, Essence, Target(Essence, count(text)))
+	fmt.Println(essence)
+	// Output:
+	// If no existing concept meets the threshold, a new concept node is created.
+}
+
+// TestExtractiveConcurrent shares one Extractive (and the package's
+// markdown parser) between goroutines; run with -race.
+func TestExtractiveConcurrent(t *testing.T) {
+	files := []string{"ranking-signals.md", "context-store-architecture.md", "manifest-header.md", "concept-threshold.md"}
+	e := Extractive{Count: tokens.Default().Count}
+	want := map[string]string{}
+	for _, f := range files {
+		out, err := e.Summarize(context.Background(), readFixture(t, f), Summary, 40)
+		require.NoError(t, err)
+		want[f] = out
+	}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		f := files[i%len(files)]
+		src := readFixture(t, f)
+		wg.Go(func() {
+			out, err := e.Summarize(context.Background(), src, Summary, 40)
+			assert.NoError(t, err)
+			assert.Equal(t, want[f], out)
+		})
+	}
+	wg.Wait()
+}

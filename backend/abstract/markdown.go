@@ -1,0 +1,335 @@
+package abstract
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// markdownParser is goldmark with GitHub's extensions, as ingest uses, so a
+// section is read here the way it was cut there. It holds no state between
+// parses.
+var markdownParser = goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
+
+// unitKind tells how a unit is rendered in a summary.
+type unitKind int
+
+const (
+	// sentence is one sentence of a paragraph; sentences run on with spaces.
+	sentence unitKind = iota
+	// listItem is a whole list item, rendered on its own line after "- ".
+	listItem
+	// tableRow is a whole table row, rendered on its own line as "| a | b |".
+	tableRow
+)
+
+// unit is the smallest piece of text a summary takes or leaves whole.
+type unit struct {
+	text string // plain text: markdown markers gone, code spans kept
+	kind unitKind
+	// opensBlock is true for the first unit of a paragraph, list item or
+	// table, where the topic sentence usually is.
+	opensBlock bool
+	// depth is how deep a list item is nested: 0 for a top-level item
+	// (and for every sentence and row), 1 inside another item, and so on.
+	depth int
+	// codeShare is the share of the text's bytes in code spans.
+	codeShare float64
+}
+
+// piece returns the unit as it appears in a summary.
+func (u unit) piece() string {
+	if u.kind == listItem {
+		return "- " + u.text
+	}
+	return u.text
+}
+
+// document is a node's text read for summarising.
+type document struct {
+	heading string   // text of the first line when it is a heading, else ""
+	units   []unit   // sentences, list items and table rows, in order
+	code    []string // lines of the code blocks, in order
+}
+
+// readMarkdown parses src into the units a summary is made of. Headings
+// after the first are left out (they are titles, not statements), and so
+// are HTML blocks, code blocks (their lines go to code) and thematic breaks.
+func readMarkdown(src string) document {
+	source := []byte(src)
+	root := markdownParser.Parse(text.NewReader(source))
+	var d document
+	first := root.FirstChild()
+	if h, ok := first.(*ast.Heading); ok {
+		d.heading, _ = inlineText(h, source)
+		first = first.NextSibling()
+	}
+	for n := first; n != nil; n = n.NextSibling() {
+		d.readBlock(n, source)
+	}
+	return d
+}
+
+func (d *document) readBlock(n ast.Node, source []byte) {
+	switch v := n.(type) {
+	case *ast.Heading, *ast.HTMLBlock, *ast.ThematicBreak:
+	case *ast.Paragraph, *ast.TextBlock:
+		s, code := inlineText(v, source)
+		for i, sent := range splitSentences(s, code) {
+			d.units = append(d.units, unit{text: sent, kind: sentence, opensBlock: i == 0, codeShare: codeShare(sent)})
+		}
+	case *ast.ListItem:
+		d.readListItem(v, source)
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		lines := v.Lines()
+		for i := 0; i < lines.Len(); i++ {
+			seg := lines.At(i)
+			d.code = append(d.code, strings.TrimRight(string(seg.Value(source)), " \t\r\n"))
+		}
+	case *east.Table:
+		opens := true
+		for row := v.FirstChild(); row != nil; row = row.NextSibling() {
+			var cells []string
+			for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
+				s, _ := inlineText(cell, source)
+				cells = append(cells, s)
+			}
+			if strings.TrimSpace(strings.Join(cells, "")) == "" {
+				continue
+			}
+			row := "| " + strings.Join(cells, " | ") + " |"
+			d.units = append(d.units, unit{text: row, kind: tableRow, opensBlock: opens, codeShare: codeShare(row)})
+			opens = false
+		}
+	default:
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			d.readBlock(c, source)
+		}
+	}
+}
+
+// readListItem makes one unit of the item's own text and reads what it
+// nests (sub-lists, code) as blocks of their own.
+func (d *document) readListItem(item *ast.ListItem, source []byte) {
+	var parts []string
+	for c := item.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c.(type) {
+		case *ast.Paragraph, *ast.TextBlock:
+			if s, _ := inlineText(c, source); s != "" {
+				parts = append(parts, s)
+			}
+		}
+	}
+	if len(parts) > 0 {
+		depth := -1
+		for p := item.Parent(); p != nil; p = p.Parent() {
+			if _, ok := p.(*ast.List); ok {
+				depth++
+			}
+		}
+		text := strings.Join(parts, " ")
+		d.units = append(d.units, unit{text: text, kind: listItem, opensBlock: true, depth: max(depth, 0), codeShare: codeShare(text)})
+	}
+	for c := item.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c.(type) {
+		case *ast.Paragraph, *ast.TextBlock:
+		default:
+			d.readBlock(c, source)
+		}
+	}
+}
+
+// span is a byte range [start, end) of a string.
+type span struct{ start, end int }
+
+// inlineText returns the plain text of a block's inline content: emphasis,
+// link and image syntax gone (a link keeps its text, an image its alt text),
+// escapes and entities resolved, runs of white space made one space. Code
+// spans are kept with their backticks; their ranges in the result are
+// returned, so that no sentence is split inside one.
+func inlineText(n ast.Node, source []byte) (string, []span) {
+	var b plainBuilder
+	b.walk(n, source)
+	return strings.TrimRight(b.String(), " "), b.code
+}
+
+type plainBuilder struct {
+	strings.Builder
+	code []span
+}
+
+// text writes s with its white space collapsed to single spaces and none at
+// the start.
+func (b *plainBuilder) text(s string) {
+	for _, r := range s {
+		if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
+			b.space()
+			continue
+		}
+		b.WriteRune(r)
+	}
+}
+
+func (b *plainBuilder) space() {
+	if b.Len() == 0 {
+		return
+	}
+	if s := b.String(); s[len(s)-1] != ' ' {
+		b.WriteByte(' ')
+	}
+}
+
+func (b *plainBuilder) walk(n ast.Node, source []byte) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch v := c.(type) {
+		case *ast.Text:
+			value := v.Segment.Value(source)
+			if !v.IsRaw() {
+				value = util.UnescapePunctuations(util.ResolveEntityNames(util.ResolveNumericReferences(value)))
+			}
+			b.text(string(value))
+			if v.SoftLineBreak() || v.HardLineBreak() {
+				b.space()
+			}
+		case *ast.String:
+			b.text(string(v.Value))
+		case *ast.CodeSpan:
+			b.codeSpan(v, source)
+		case *ast.AutoLink:
+			b.text(string(v.Label(source)))
+		case *ast.RawHTML, *east.TaskCheckBox:
+		default:
+			b.walk(c, source)
+		}
+	}
+}
+
+// codeSpan writes a code span verbatim between enough backticks.
+func (b *plainBuilder) codeSpan(n *ast.CodeSpan, source []byte) {
+	var content strings.Builder
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch v := c.(type) {
+		case *ast.Text:
+			content.Write(v.Segment.Value(source))
+		case *ast.String:
+			content.Write(v.Value)
+		}
+	}
+	code := strings.ReplaceAll(content.String(), "\n", " ")
+	fence := strings.Repeat("`", longestRun(code, '`')+1)
+	if strings.HasPrefix(code, "`") || strings.HasSuffix(code, "`") {
+		code = " " + code + " "
+	}
+	start := b.Len()
+	b.WriteString(fence + code + fence)
+	b.code = append(b.code, span{start, b.Len()})
+}
+
+// codeShare returns the share of the bytes of s that lie between backticks.
+func codeShare(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	in, inCode := 0, false
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			inCode = !inCode
+			continue
+		}
+		if inCode {
+			in++
+		}
+	}
+	return float64(in) / float64(len(s))
+}
+
+func longestRun(s string, r rune) int {
+	best, run := 0, 0
+	for _, c := range s {
+		if c == r {
+			run++
+			best = max(best, run)
+		} else {
+			run = 0
+		}
+	}
+	return best
+}
+
+// splitSentences cuts a paragraph's plain text into sentences. A sentence
+// ends at ".", "!" or "?" (and any closing quotes or brackets) followed by
+// a space and a capital letter, a digit or an opening quote or bracket —
+// but not inside a code span, nor after a common abbreviation or an
+// initial ("e.g.", "vs.", "J.").
+func splitSentences(s string, code []span) []string {
+	var out []string
+	start := 0
+	inCode := func(i int) bool {
+		for _, c := range code {
+			if i >= c.start && i < c.end {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c != '.' && c != '!' && c != '?' || inCode(i) {
+			continue
+		}
+		end := i + 1
+		for end < len(s) && strings.IndexByte(`"')]*_`, s[end]) >= 0 {
+			end++
+		}
+		if r, size := utf8.DecodeRuneInString(s[end:]); r == '”' || r == '’' {
+			end += size
+		}
+		if end >= len(s) || s[end] != ' ' {
+			continue
+		}
+		next, _ := utf8.DecodeRuneInString(s[end+1:])
+		if !opensSentence(next) || s[i] == '.' && isAbbreviation(s[start:i]) {
+			continue
+		}
+		if sent := strings.TrimSpace(s[start:end]); sent != "" {
+			out = append(out, sent)
+		}
+		start = end + 1
+		i = end
+	}
+	if sent := strings.TrimSpace(s[start:]); sent != "" {
+		out = append(out, sent)
+	}
+	return out
+}
+
+func opensSentence(r rune) bool {
+	return isUpper(r) || r >= '0' && r <= '9' || strings.ContainsRune("\"'“‘([`*", r)
+}
+
+func isUpper(r rune) bool {
+	return r >= 'A' && r <= 'Z' || r > utf8.RuneSelf && strings.ToLower(string(r)) != string(r)
+}
+
+// abbreviations end with a full stop that does not end a sentence.
+var abbreviations = map[string]bool{
+	"e.g": true, "i.e": true, "etc": true, "vs": true, "cf": true, "approx": true,
+	"mr": true, "mrs": true, "ms": true, "dr": true, "prof": true, "st": true,
+	"fig": true, "no": true, "vol": true, "ch": true, "sec": true, "incl": true,
+}
+
+// isAbbreviation reports whether the text before a full stop ends with an
+// abbreviation or a single capital initial.
+func isAbbreviation(before string) bool {
+	word := before[strings.LastIndexAny(before, " (")+1:]
+	if abbreviations[strings.ToLower(word)] {
+		return true
+	}
+	r, size := utf8.DecodeRuneInString(word)
+	return size == len(word) && isUpper(r)
+}
