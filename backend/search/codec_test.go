@@ -1,0 +1,152 @@
+package search
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// churnedKeyword builds an index that has been through replacements and
+// removals, so it holds dead postings and freed term ids.
+func churnedKeyword(r *rand.Rand) *Keyword {
+	k := NewKeyword(BM25{K1: 1.2, B: 0.75})
+	for slot := range int32(400) {
+		k.Set(slot, randomTerms(r, 40))
+	}
+	for slot := int32(0); slot < 400; slot += 3 {
+		k.Remove(slot)
+	}
+	for slot := int32(1); slot < 400; slot += 5 {
+		k.Set(slot, randomTerms(r, 25))
+	}
+	k.Set(450, randomTerms(r, 10)) // a gap of absent slots
+	return k
+}
+
+func randomTerms(r *rand.Rand, n int) []string {
+	terms := make([]string, n)
+	for i := range terms {
+		terms[i] = fmt.Sprint("t", r.IntN(500))
+	}
+	return terms
+}
+
+func TestKeywordMarshalRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	k := churnedKeyword(r)
+	data, err := k.MarshalBinary()
+	require.NoError(t, err)
+
+	var decoded Keyword
+	require.NoError(t, decoded.UnmarshalBinary(data))
+	assert.Equal(t, k.Params(), decoded.Params())
+	assert.Equal(t, k.Len(), decoded.Len())
+	assert.Equal(t, k.Slots(), decoded.Slots())
+	for range 50 {
+		query := randomTerms(r, 1+r.IntN(6))
+		require.Equal(t, k.Search(query, 20, nil), decoded.Search(query, 20, nil), "query %v", query)
+		want, got := make([]float32, k.Slots()), make([]float32, k.Slots())
+		require.Equal(t, k.ScoreAll(query, want), decoded.ScoreAll(query, got))
+		require.Equal(t, want, got)
+	}
+
+	again, err := decoded.MarshalBinary()
+	require.NoError(t, err)
+	assert.Equal(t, data, again, "the encoding depends only on the live documents")
+
+	// The decoded index keeps working as a writable index.
+	decoded.Set(3, []string{"t1", "fresh"})
+	k.Set(3, []string{"t1", "fresh"})
+	assert.Equal(t, k.Search([]string{"t1", "fresh"}, 10, nil), decoded.Search([]string{"t1", "fresh"}, 10, nil))
+}
+
+func TestVectorsMarshalRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	v := NewVectors(17)
+	for slot := range int32(301) {
+		v.Set(slot, randomVector(r, 17))
+	}
+	v.Remove(0)
+	v.Remove(150)
+	v.Remove(300) // the last slot absent: the bitmap must still cover it
+
+	data, err := v.MarshalBinary()
+	require.NoError(t, err)
+	var decoded Vectors
+	require.NoError(t, decoded.UnmarshalBinary(data))
+	assert.Equal(t, v.Dim(), decoded.Dim())
+	assert.Equal(t, v.Len(), decoded.Len())
+	assert.Equal(t, v.Slots(), decoded.Slots())
+	for slot := range int32(301) {
+		require.Equal(t, v.Row(slot), decoded.Row(slot), "slot %d bit for bit", slot)
+	}
+	q := randomVector(r, 17)
+	assert.Equal(t, v.Search(q, 30, nil), decoded.Search(q, 30, nil))
+}
+
+func TestUnmarshalRejectsBadData(t *testing.T) {
+	small := budgetCorpus()
+	small.Remove(1)
+	small.Set(6, []string{"late", "budget"})
+	keywordData, err := small.MarshalBinary()
+	require.NoError(t, err)
+	v := NewVectors(4)
+	v.Set(0, []float32{1, 2, 3, 4})
+	v.Set(9, []float32{4, 3, 2, 1})
+	vectorData, err := v.MarshalBinary()
+	require.NoError(t, err)
+
+	for _, tt := range []struct {
+		name      string
+		data      []byte
+		unmarshal func([]byte) error
+	}{
+		{"keyword", keywordData, new(Keyword).UnmarshalBinary},
+		{"vectors", vectorData, new(Vectors).UnmarshalBinary},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for n := range len(tt.data) {
+				assert.ErrorIs(t, tt.unmarshal(tt.data[:n]), ErrBadIndex, "truncated to %d bytes", n)
+			}
+			assert.ErrorIs(t, tt.unmarshal(append(tt.data[:len(tt.data):len(tt.data)], 0)), ErrBadIndex, "trailing byte")
+			assert.ErrorIs(t, tt.unmarshal([]byte("LOOMXXXX\x01")), ErrBadIndex, "other magic")
+		})
+	}
+
+	k := budgetCorpus()
+	before := k.Search([]string{"budget"}, 5, nil)
+	require.Error(t, k.UnmarshalBinary(keywordData[:len(keywordData)-1]))
+	assert.Equal(t, before, k.Search([]string{"budget"}, 5, nil), "a failed unmarshal leaves the index as it was")
+}
+
+func FuzzKeywordUnmarshal(f *testing.F) {
+	data, _ := budgetCorpus().MarshalBinary()
+	f.Add(data)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var k Keyword
+		if k.UnmarshalBinary(data) != nil {
+			return
+		}
+		// Whatever decodes must search and re-encode without panicking.
+		k.Search([]string{"budget", "plan"}, 5, nil)
+		_, err := k.MarshalBinary()
+		require.NoError(t, err)
+	})
+}
+
+func FuzzVectorsUnmarshal(f *testing.F) {
+	v := NewVectors(2)
+	v.Set(1, []float32{1, 1})
+	data, _ := v.MarshalBinary()
+	f.Add(data)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var v Vectors
+		if v.UnmarshalBinary(data) != nil {
+			return
+		}
+		v.Search(make([]float32, v.Dim()), 5, nil)
+	})
+}

@@ -1,0 +1,445 @@
+package search
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+)
+
+// BM25 holds the Okapi BM25 parameters. K1 sets how quickly repeated
+// occurrences of a term stop adding to a document's score; B sets how far a
+// document's length (relative to the average) discounts its term
+// frequencies, from 0 (not at all) to 1 (fully).
+type BM25 struct{ K1, B float64 }
+
+// DefaultBM25 is Anserini's default (K1 0.9, B 0.4), tuned on MS MARCO
+// passages; it discounts length less than the textbook 1.2/0.75, which suits
+// Loom's short, uneven nodes (a heading next to a long log).
+var DefaultBM25 = BM25{K1: 0.9, B: 0.4}
+
+// posting is one document's entry in a term's postings list. gen must equal
+// the slot's current generation for the posting to count: replacing or
+// removing a document bumps the generation, which retires every posting it
+// had at once, without finding them.
+type posting struct {
+	slot int32
+	tf   uint16 // occurrences in the document, saturating at 65535
+	gen  uint16
+}
+
+// docInfo is what the index keeps per slot.
+type docInfo struct {
+	length uint32 // terms in the document, repeats counted
+	gen    uint16
+	live   bool
+}
+
+// Keyword is an in-memory BM25 index over integer slots. The caller maps its
+// node ids to slots: small dense integers, reused after removal.
+//
+// A Keyword is safe for concurrent use: searches share a read lock, Set and
+// Remove take it exclusively. Use NewKeyword, or new(Keyword) followed by
+// UnmarshalBinary.
+type Keyword struct {
+	mu     sync.RWMutex
+	params BM25
+
+	ids      map[string]int32 // term → term id
+	terms    []string         // term id → term; "" for a freed id
+	postings [][]posting      // term id → postings, in insertion order
+	df       []int32          // term id → live documents containing it
+	freeIDs  []int32          // ids of terms that lost their last posting
+
+	docs          []docInfo // by slot
+	docTerms      [][]int32 // by slot: the live document's distinct term ids
+	live          int       // live documents
+	totalLength   int64     // sum of live documents' lengths
+	totalPostings int       // postings held, dead ones included
+	deadPostings  int       // postings whose document was replaced or removed
+
+	// Reused by Set (which holds the write lock) to count term frequencies.
+	counts   map[string]int
+	distinct []termCount
+
+	scratch sync.Pool // *keywordScratch
+}
+
+type termCount struct {
+	term  string
+	count int
+}
+
+// NewKeyword returns an empty index scoring with p. It panics unless
+// K1 ≥ 0 and 0 ≤ B ≤ 1, outside which BM25 scores stop meaning anything.
+func NewKeyword(p BM25) *Keyword {
+	if err := p.validate(); err != nil {
+		panic("search: " + err.Error())
+	}
+	return &Keyword{params: p, ids: map[string]int32{}}
+}
+
+func (p BM25) validate() error {
+	if !(p.K1 >= 0) || math.IsInf(p.K1, 0) || !(p.B >= 0 && p.B <= 1) {
+		return fmt.Errorf("BM25 parameters K1 %v, B %v out of range", p.K1, p.B)
+	}
+	return nil
+}
+
+// Params returns the BM25 parameters the index scores with.
+func (k *Keyword) Params() BM25 {
+	k.mu.RLock()
+	defer k.mu.RUnlock()
+	return k.params
+}
+
+// Len returns the number of live documents.
+func (k *Keyword) Len() int {
+	k.mu.RLock()
+	defer k.mu.RUnlock()
+	return k.live
+}
+
+// Slots returns one past the highest slot ever set: the length a ScoreAll
+// output needs to cover every document.
+func (k *Keyword) Slots() int {
+	k.mu.RLock()
+	defer k.mu.RUnlock()
+	return len(k.docs)
+}
+
+// Set indexes terms (normally from Terms) as the document in slot, replacing
+// any document already there. Empty strings are ignored. A document with no
+// terms is live (it counts towards N and the average length) but matches
+// nothing. It panics if slot is negative.
+func (k *Keyword) Set(slot int32, terms []string) {
+	if slot < 0 {
+		panic(fmt.Sprintf("search: negative slot %d", slot))
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.ids == nil {
+		k.ids = map[string]int32{}
+	}
+	if int(slot) >= len(k.docs) {
+		grow := int(slot) + 1 - len(k.docs)
+		k.docs = append(k.docs, make([]docInfo, grow)...)
+		k.docTerms = append(k.docTerms, make([][]int32, grow)...)
+	}
+	k.retire(slot)
+
+	if k.counts == nil {
+		k.counts = map[string]int{}
+	}
+	clear(k.counts)
+	k.distinct = k.distinct[:0]
+	length := 0
+	for _, term := range terms {
+		if term == "" {
+			continue
+		}
+		length++
+		if i, ok := k.counts[term]; ok {
+			k.distinct[i].count++
+			continue
+		}
+		k.counts[term] = len(k.distinct)
+		k.distinct = append(k.distinct, termCount{term: term, count: 1})
+	}
+
+	d := &k.docs[slot]
+	ids := k.docTerms[slot][:0] // retire left the old backing array to reuse
+	for _, tc := range k.distinct {
+		id := k.termID(tc.term)
+		k.postings[id] = append(k.postings[id], posting{
+			slot: slot,
+			tf:   uint16(min(tc.count, math.MaxUint16)),
+			gen:  d.gen,
+		})
+		k.df[id]++
+		ids = append(ids, id)
+	}
+	k.docTerms[slot] = slices.Clip(ids)
+	d.length = uint32(length)
+	d.live = true
+	k.live++
+	k.totalLength += int64(length)
+	k.totalPostings += len(k.distinct)
+	clear(k.distinct) // drop the term strings for the collector
+	k.maybeCompact()
+}
+
+// Remove drops the document in slot, if any. Its postings are retired at once
+// and reclaimed by a later compaction.
+func (k *Keyword) Remove(slot int32) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if slot < 0 || int(slot) >= len(k.docs) || !k.docs[slot].live {
+		return
+	}
+	k.retire(slot)
+	k.maybeCompact()
+}
+
+// retire bumps the slot's generation, so none of its postings count any
+// more, and takes its document (if live) out of the collection statistics.
+func (k *Keyword) retire(slot int32) {
+	if k.docs[slot].gen == math.MaxUint16 {
+		// The generation is about to wrap: a posting left from 65,536
+		// generations ago would come back to life. Compacting first leaves
+		// only postings of the current generation, which the bump retires.
+		k.compact()
+	}
+	d := &k.docs[slot]
+	if d.live {
+		k.live--
+		k.totalLength -= int64(d.length)
+		for _, id := range k.docTerms[slot] {
+			k.df[id]--
+		}
+		k.deadPostings += len(k.docTerms[slot])
+		k.docTerms[slot] = k.docTerms[slot][:0]
+		*d = docInfo{gen: d.gen}
+	}
+	d.gen++
+}
+
+func (k *Keyword) termID(term string) int32 {
+	if id, ok := k.ids[term]; ok {
+		return id
+	}
+	var id int32
+	if n := len(k.freeIDs); n > 0 {
+		id = k.freeIDs[n-1]
+		k.freeIDs = k.freeIDs[:n-1]
+		k.terms[id] = term
+	} else {
+		id = int32(len(k.terms))
+		k.terms = append(k.terms, term)
+		k.postings = append(k.postings, nil)
+		k.df = append(k.df, 0)
+	}
+	k.ids[term] = id
+	return id
+}
+
+// maybeCompact compacts once more than a quarter of the postings are dead,
+// which bounds the wasted scanning in Search to a third of the useful work
+// and makes the compaction cost amortised O(1) per retired posting.
+func (k *Keyword) maybeCompact() {
+	if 4*k.deadPostings > k.totalPostings {
+		k.compact()
+	}
+}
+
+// compact drops dead postings from every list and frees the ids of terms
+// left with none.
+func (k *Keyword) compact() {
+	for id, list := range k.postings {
+		if len(list) == 0 {
+			continue
+		}
+		kept := list[:0]
+		for _, p := range list {
+			if k.docs[p.slot].gen == p.gen {
+				kept = append(kept, p)
+			}
+		}
+		switch {
+		case len(kept) == 0:
+			delete(k.ids, k.terms[id])
+			k.terms[id] = ""
+			k.postings[id] = nil
+			k.freeIDs = append(k.freeIDs, int32(id))
+		case cap(kept) > 2*len(kept)+8:
+			k.postings[id] = append([]posting(nil), kept...)
+		default:
+			k.postings[id] = kept
+		}
+	}
+	k.totalPostings -= k.deadPostings
+	k.deadPostings = 0
+}
+
+// queryTerm is a distinct query term found in the index, weighted by how
+// often it occurs in the query.
+type queryTerm struct {
+	id     int32
+	weight float32
+}
+
+// resolve maps query terms to term ids, keeping the first-occurrence order
+// (so float sums, and therefore ties, do not depend on map order) and
+// counting repeats: a term given twice contributes twice its score, as a
+// Lucene boolean query with the clause repeated would.
+func (k *Keyword) resolve(terms []string) []queryTerm {
+	query := make([]queryTerm, 0, len(terms))
+	var index map[int32]int // only for long queries; short ones scan
+	if len(terms) > 32 {
+		index = make(map[int32]int, len(terms))
+	}
+	for _, term := range terms {
+		id, ok := k.ids[term]
+		if !ok {
+			continue
+		}
+		at := -1
+		if index != nil {
+			if i, ok := index[id]; ok {
+				at = i
+			} else {
+				index[id] = len(query)
+			}
+		} else {
+			for i := range query {
+				if query[i].id == id {
+					at = i
+					break
+				}
+			}
+		}
+		if at >= 0 {
+			query[at].weight++
+			continue
+		}
+		query = append(query, queryTerm{id: id, weight: 1})
+	}
+	return query
+}
+
+// scoreInto adds the BM25 score of every live document matching query to
+// acc, which must cover every slot. When touched is non-nil, each slot scored
+// for the first time is appended to it (with valid parameters every
+// contribution is positive, so a zero accumulator means untouched).
+//
+// score(d) = Σ_t w_t · idf(t) · tf·(k1+1) / (tf + k1·(1 − b + b·|d|/avgdl))
+// idf(t)   = ln(1 + (N − df + 0.5) / (df + 0.5))
+//
+// with w_t the term's count in the query. The caller holds the read lock.
+func (k *Keyword) scoreInto(query []queryTerm, acc []float32, touched *[]int32) {
+	if k.live == 0 {
+		return
+	}
+	n := float64(k.live)
+	avgLength := float64(k.totalLength) / n
+	k1, b := k.params.K1, k.params.B
+	base := float32(k1 * (1 - b))
+	perLength := float32(0)
+	if avgLength > 0 {
+		perLength = float32(k1 * b / avgLength)
+	}
+	docs := k.docs
+	for _, q := range query {
+		list, df := k.postings[q.id], k.df[q.id]
+		if df == 0 {
+			continue
+		}
+		idf := math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+		weight := float32(idf*(k1+1)) * q.weight
+		for _, p := range list {
+			d := &docs[p.slot]
+			if d.gen != p.gen {
+				continue
+			}
+			tf := float32(p.tf)
+			if touched != nil && acc[p.slot] == 0 {
+				*touched = append(*touched, p.slot)
+			}
+			acc[p.slot] += weight * tf / (tf + base + perLength*float32(d.length))
+		}
+	}
+}
+
+type keywordScratch struct {
+	acc     []float32
+	touched []int32
+}
+
+func (k *Keyword) getScratch(slots int) *keywordScratch {
+	s, _ := k.scratch.Get().(*keywordScratch)
+	if s == nil {
+		s = &keywordScratch{}
+	}
+	if len(s.acc) < slots {
+		s.acc = make([]float32, slots+slots/8)
+	}
+	s.touched = s.touched[:0]
+	return s
+}
+
+// Search returns the limit best live documents for the query terms by BM25,
+// best first, ties broken by the lower slot. Only documents containing at
+// least one query term are returned, and when allow is non-nil only slots it
+// accepts. Repeated query terms count once per occurrence. allow is called
+// without the index's lock held.
+func (k *Keyword) Search(terms []string, limit int, allow func(int32) bool) []Hit {
+	if limit <= 0 || len(terms) == 0 {
+		return nil
+	}
+	k.mu.RLock()
+	query := k.resolve(terms)
+	if len(query) == 0 {
+		k.mu.RUnlock()
+		return nil
+	}
+	slots := len(k.docs)
+	scanned := 0
+	for _, q := range query {
+		scanned += len(k.postings[q.id])
+	}
+	s := k.getScratch(slots)
+	// A selective query touches few slots: remember them rather than scan
+	// the whole accumulator afterwards.
+	sparse := scanned < slots/4
+	if sparse {
+		k.scoreInto(query, s.acc, &s.touched)
+	} else {
+		k.scoreInto(query, s.acc, nil)
+	}
+	k.mu.RUnlock()
+
+	var hits []Hit
+	if sparse {
+		top := newTopHits(limit)
+		for _, slot := range s.touched {
+			hit := Hit{Slot: slot, Score: s.acc[slot]}
+			s.acc[slot] = 0
+			if top.wants(hit) && (allow == nil || allow(slot)) {
+				top.offer(hit)
+			}
+		}
+		hits = top.sorted()
+	} else {
+		hits = TopK(s.acc[:slots], limit, allow)
+		clear(s.acc[:slots])
+	}
+	k.scratch.Put(s)
+	return hits
+}
+
+// ScoreAll writes the BM25 score of every slot into out (zero for slots that
+// are absent or match no query term) and returns the highest score, for
+// fusing with vector scores. out should have at least Slots() elements;
+// slots at or beyond len(out) are left out.
+func (k *Keyword) ScoreAll(terms []string, out []float32) float32 {
+	clear(out)
+	k.mu.RLock()
+	query := k.resolve(terms)
+	if slots := len(k.docs); len(out) >= slots {
+		k.scoreInto(query, out, nil)
+	} else {
+		s := k.getScratch(slots)
+		k.scoreInto(query, s.acc, nil)
+		copy(out, s.acc)
+		clear(s.acc[:slots])
+		k.scratch.Put(s)
+	}
+	k.mu.RUnlock()
+	var best float32
+	for _, score := range out {
+		if score > best {
+			best = score
+		}
+	}
+	return best
+}
