@@ -91,6 +91,11 @@ func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptio
 		}
 		ix = w.index
 	}
+	// Keep the query index live through the ingest, so the next question
+	// needs no rebuild.
+	if _, err := w.retrieval(ctx); err != nil {
+		return nil, err
+	}
 	rep := &IngestReport{Embedder: e.ID()}
 	files, errs := ingest.Walk(paths)
 	rep.Errors = append(rep.Errors, errs...)
@@ -173,9 +178,7 @@ func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptio
 		return rep, err
 	}
 	report("")
-	if !w.cfg.memory {
-		_ = ix.saveCache(w.cachePath(), w.meta)
-	}
+	w.saveCaches()
 	rep.Duration = time.Since(wall)
 	return rep, nil
 }
@@ -202,6 +205,7 @@ type preparedDoc struct {
 	doc   ingest.Document
 	nodes []model.ContentNode
 	texts []string
+	terms [][]string // keyword-index terms per node
 	vecs  [][]float32
 }
 
@@ -249,6 +253,7 @@ func (w *Workbench) prepare(ctx context.Context, e embed.Embedder, docs []ingest
 						Provenance: "ingest " + d.Collection + "/" + d.Path,
 					})
 					pd.texts = append(pd.texts, s.Text)
+					pd.terms = append(pd.terms, keywordTerms(s.HeadingPath, s.Text))
 				}
 				out[i] = pd
 			}
@@ -365,9 +370,15 @@ func (w *Workbench) link(ix *index, b *batch, pd preparedDoc, now time.Time) int
 		nn := n
 		ix.nodes[n.ID] = &nn
 		ix.docNodes[pd.id] = append(ix.docNodes[pd.id], n.ID)
+		if r := w.liveRetrieval(ix); r != nil {
+			r.add(&nn, pd.terms[j], vec)
+		}
 	}
 	for _, e := range dw.Edges {
 		ix.addEdge(e)
+	}
+	if r := w.liveRetrieval(ix); r != nil {
+		r.relAdj = nil // concept graph changed: rebuilt on next query
 	}
 	ix.docs[pd.id] = &doc
 	ix.docByKey[doc.Key] = pd.id
@@ -415,7 +426,14 @@ func resolveLinks(d ingest.Document, links []string) []string {
 // removeDoc drops a document and its nodes from the index and queues its
 // removal in the batch.
 func (w *Workbench) removeDoc(ix *index, b *batch, id string) {
+	r := w.liveRetrieval(ix)
+	if r != nil {
+		r.relAdj = nil
+	}
 	for _, nid := range ix.docNodes[id] {
+		if r != nil {
+			r.remove(nid)
+		}
 		for _, e := range ix.out[nid] {
 			if e.Kind == model.EdgeAbout {
 				ix.aboutCount[e.To]--

@@ -21,6 +21,8 @@ import (
 
 	"github.com/boltdb/bolt"
 
+	"github.com/loomwork/loom/backend/abstract"
+	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/embed/offline"
 	"github.com/loomwork/loom/backend/ingest"
@@ -54,11 +56,15 @@ type Workbench struct {
 	store   *graphdb.Store
 	counter tokens.Counter
 
-	mu    sync.Mutex // guards everything below and serialises writes
-	meta  model.Meta
-	emb   embed.Embedder
-	vecs  *vectors.Log
-	index *index // nil until first needed
+	mu      sync.Mutex // guards everything below and serialises writes
+	meta    model.Meta
+	emb     embed.Embedder
+	vecs    *vectors.Log
+	index   *index     // nil until first needed
+	retr    *retrieval // query index; nil until first needed
+	ranking assemble.Config
+	pending pendingWrites
+	closed  bool
 }
 
 // Option configures Open.
@@ -72,7 +78,19 @@ type config struct {
 	threshold   float64 // 0: per-embedder default
 	ingest      ingest.Options
 	contentRoot string
+	modelWindow func(ctx context.Context, model string) (int, error)
+	summarizer  abstract.Summarizer
 }
+
+// WithModelWindow tells queries how to read a model's context window
+// (from Ollama's show), for QueryRequest.Model.
+func WithModelWindow(f func(ctx context.Context, model string) (int, error)) Option {
+	return func(c *config) { c.modelWindow = f }
+}
+
+// WithSummarizer makes summaries and essences with s (e.g. an Ollama model
+// with the extractive method as fallback) instead of the extractive method.
+func WithSummarizer(s abstract.Summarizer) Option { return func(c *config) { c.summarizer = s } }
 
 // InMemory keeps the graph in Cayley's memstore and files in dir (or a
 // temporary folder when dir is ""); for tests and the browser.
@@ -137,6 +155,14 @@ func Open(ctx context.Context, dir string, opts ...Option) (*Workbench, error) {
 	if err := os.MkdirAll(filepath.Join(dir, "vectors"), 0o755); err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
+	cfgPath := filepath.Join(dir, ConfigFile)
+	if err := assemble.WriteDefaultConfig(cfgPath); err != nil {
+		return nil, fmt.Errorf("open workspace %s: write %s: %w", dir, ConfigFile, err)
+	}
+	ranking, err := assemble.LoadConfig(cfgPath)
+	if err != nil {
+		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
+	}
 	var store *graphdb.Store
 	if cfg.memory {
 		store = graphdb.OpenMemory()
@@ -145,7 +171,6 @@ func Open(ctx context.Context, dir string, opts ...Option) (*Workbench, error) {
 		if err := checkNotLocked(filepath.Join(gdir, "indexes.bolt")); err != nil {
 			return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 		}
-		var err error
 		if store, err = graphdb.OpenBolt(gdir); err != nil {
 			return nil, err
 		}
@@ -155,7 +180,19 @@ func Open(ctx context.Context, dir string, opts ...Option) (*Workbench, error) {
 		store.Close()
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
-	return &Workbench{dir: dir, cfg: cfg, store: store, meta: meta}, nil
+	return &Workbench{dir: dir, cfg: cfg, store: store, meta: meta, ranking: ranking}, nil
+}
+
+// ConfigFile is the workspace's settings file; its "ranking" section holds
+// the signal weights per purpose and the budget settings (see
+// assemble.Config for every key and its default).
+const ConfigFile = "config.json"
+
+// Ranking returns the workspace's ranking configuration.
+func (w *Workbench) Ranking() assemble.Config {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.ranking
 }
 
 // checkNotLocked fails fast when another process holds the bolt file
@@ -192,9 +229,12 @@ func (w *Workbench) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	var errs []error
-	if w.index != nil && !w.cfg.memory {
-		errs = append(errs, w.index.saveCache(w.cachePath(), w.meta))
+	if w.closed {
+		return nil
 	}
+	errs = append(errs, w.persistPending(context.Background()))
+	w.saveCaches()
+	w.closed = true
 	if w.vecs != nil {
 		errs = append(errs, w.vecs.Close())
 	}

@@ -100,6 +100,20 @@ func (l *Linker) Related(vec []float32, self string) []Match {
 	return out
 }
 
+// Nearest returns the k concepts nearest vec, best first, whatever their
+// similarity (the query path's seed concepts).
+func (l *Linker) Nearest(vec []float32, k int) []Match {
+	out := make([]Match, 0, len(l.ids))
+	for i, id := range l.ids {
+		out = append(out, Match{id, float64(Dot(vec, l.vecs[i*l.dim:(i+1)*l.dim]))})
+	}
+	sortMatches(out)
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out
+}
+
 func sortMatches(m []Match) {
 	sort.Slice(m, func(i, j int) bool {
 		if m[i].Sim != m[j].Sim {

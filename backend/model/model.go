@@ -77,6 +77,12 @@ type ContentNode struct {
 	// created a new concept (threshold tuning, seed §4.3).
 	NearMiss    string  `json:"near_miss,omitempty"`
 	NearMissSim float64 `json:"near_miss_similarity,omitempty"`
+	// Pinned nodes are always loaded first (the "always upfront" tier).
+	Pinned bool `json:"pinned,omitempty"`
+	// Source and Level describe an analysis node: the node it condenses
+	// and how far (summary, essence).
+	Source string `json:"source,omitempty"`
+	Level  string `json:"level,omitempty"`
 }
 
 // Concept is a topic node.

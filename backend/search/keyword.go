@@ -93,6 +93,18 @@ func (k *Keyword) Params() BM25 {
 	return k.params
 }
 
+// SetParams changes the BM25 parameters (scores use them at query time,
+// so nothing is re-indexed).
+func (k *Keyword) SetParams(p BM25) error {
+	if err := p.validate(); err != nil {
+		return err
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.params = p
+	return nil
+}
+
 // Len returns the number of live documents.
 func (k *Keyword) Len() int {
 	k.mu.RLock()

@@ -29,6 +29,10 @@ func (w *workspaceFlags) register(fs *flag.FlagSet) {
 }
 
 func (w *workspaceFlags) open(ctx context.Context, stderr io.Writer) (*backend.Workbench, error) {
+	return w.openWith(ctx, stderr)
+}
+
+func (w *workspaceFlags) openWith(ctx context.Context, stderr io.Writer, extra ...backend.Option) (*backend.Workbench, error) {
 	dir := w.dir
 	if dir == "" {
 		d, err := backend.DefaultWorkspaceDir("default")
@@ -49,7 +53,7 @@ func (w *workspaceFlags) open(ctx context.Context, stderr io.Writer) (*backend.W
 	if w.threshold > 0 {
 		opts = append(opts, backend.WithConceptThreshold(w.threshold))
 	}
-	return backend.Open(ctx, dir, opts...)
+	return backend.Open(ctx, dir, append(opts, extra...)...)
 }
 
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {

@@ -37,6 +37,8 @@ Usage:
   loom graph  [--workspace DIR] stats [--format text|json]
   loom graph  [--workspace DIR] export [--out FILE] [--content]
   loom graph  [--workspace DIR] import FILE
+  loom query  [--workspace DIR] [--budget N | --window N | --model M] [--purpose P] [--level L] [--format text|json] QUESTION
+  loom eval   [--workspace DIR] (--queries FILE.jsonl | --beir DIR [--split test]) [--budget N] [--strategy S] [--format text|json]
 
 The workspace defaults to $XDG_DATA_HOME/loom/default (~/.local/share/loom/default).
 Run "loom COMMAND -h" for a command's flags.
@@ -76,6 +78,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdIngest(ctx, args[1:], stdout, stderr)
 	case "graph":
 		return cmdGraph(ctx, args[1:], stdout, stderr)
+	case "query":
+		return cmdQuery(ctx, args[1:], stdout, stderr)
+	case "eval":
+		return cmdEval(ctx, args[1:], stdout, stderr)
 	}
 	return usageErr("unknown command %q (see loom --help)", args[0])
 }

@@ -1,0 +1,325 @@
+// Package assemble turns scored candidates into the context a model sees:
+// the ranking signals and their weights (seed §5, context-query.md), the
+// budget split (seed §6.1), the loading decision tree with abstraction
+// levels (seed §6.2, context-query.md), and the manifest header and prompt
+// (seed §6.3). It is pure: the engine (package backend) finds candidates and
+// fetches text; this package decides and renders, so every branch is a table
+// test away.
+package assemble
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Purpose is what the question is for (context-query.md): it picks the
+// weight preset.
+type Purpose string
+
+// Purposes.
+const (
+	Answer  Purpose = "answer"
+	Verify  Purpose = "verify"
+	Explore Purpose = "explore"
+	Decide  Purpose = "decide"
+	Create  Purpose = "create"
+)
+
+// Purposes lists the purposes in a stable order.
+var Purposes = []Purpose{Answer, Verify, Explore, Decide, Create}
+
+// ParsePurpose reads a purpose; "" is Answer.
+func ParsePurpose(s string) (Purpose, error) {
+	if s == "" {
+		return Answer, nil
+	}
+	for _, p := range Purposes {
+		if string(p) == strings.ToLower(s) {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("unknown purpose %q (use answer, verify, explore, decide or create)", s)
+}
+
+// Weights weigh the signals of a composite score. They need not sum to 1:
+// the score divides by their sum. Novelty is the MMR trade-off applied while
+// selecting (0 = ignore redundancy, 1 = only novelty).
+type Weights struct {
+	Semantic   float64 `json:"semantic"`
+	Hop        float64 `json:"hop"`
+	Staleness  float64 `json:"staleness"`
+	Size       float64 `json:"size"`
+	Provenance float64 `json:"provenance"`
+	Density    float64 `json:"density"`
+	Trust      float64 `json:"trust"`
+	Novelty    float64 `json:"novelty"`
+}
+
+// DefaultPresets are the weights per purpose. Semantic relevance leads
+// every preset (seed §5: "High"); hop distance is the other high signal;
+// verify leans on trust and provenance, explore and create on novelty,
+// decide on recency — the shape of context-query.md's TASK_WEIGHTS mapped
+// onto Loom's signals. Tuned on eval/seeds with `loom eval` (BENCHMARKS.md).
+var DefaultPresets = map[Purpose]Weights{
+	Answer:  {Semantic: 0.60, Hop: 0.15, Staleness: 0.04, Size: 0.04, Provenance: 0.04, Density: 0.08, Trust: 0.05, Novelty: 0.15},
+	Verify:  {Semantic: 0.45, Hop: 0.10, Staleness: 0.05, Size: 0.03, Provenance: 0.12, Density: 0.05, Trust: 0.20, Novelty: 0.10},
+	Explore: {Semantic: 0.40, Hop: 0.20, Staleness: 0.05, Size: 0.05, Provenance: 0.05, Density: 0.15, Trust: 0.10, Novelty: 0.40},
+	Decide:  {Semantic: 0.45, Hop: 0.10, Staleness: 0.12, Size: 0.03, Provenance: 0.10, Density: 0.05, Trust: 0.15, Novelty: 0.10},
+	Create:  {Semantic: 0.40, Hop: 0.15, Staleness: 0.05, Size: 0.10, Provenance: 0.05, Density: 0.10, Trust: 0.05, Novelty: 0.40},
+}
+
+// Config is the ranking and budget configuration of a workspace; it lives
+// in <workspace>/config.json under "ranking" and every field has a default.
+type Config struct {
+	// Presets overrides the weights of some purposes.
+	Presets map[Purpose]Weights `json:"presets,omitempty"`
+	// HalfLife of the staleness decay: a node not accessed for one
+	// half-life scores 0.5, two 0.25 (exponential, seed §5).
+	HalfLife Duration `json:"staleness_half_life"`
+	// MaxHops bounds the breadth-first search from the query's best
+	// concepts; nodes farther away score 0 on hop distance.
+	MaxHops int `json:"max_hops"`
+	// SeedConcepts is how many of the concepts nearest the query start the
+	// hop search.
+	SeedConcepts int `json:"seed_concepts"`
+	// KeywordWeight mixes keyword (BM25) and vector cosine into semantic
+	// relevance: KeywordWeight·bm25 + (1−KeywordWeight)·cosine, each
+	// normalised to the query's best.
+	KeywordWeight float64 `json:"keyword_weight"`
+	// RelevanceCut: a candidate is *relevant* when its composite score is
+	// at least RelevanceCut × the best candidate's, and its semantic
+	// relevance at least MinSemantic. Only relevant nodes are loaded —
+	// minimum relevant context means knowing where to stop.
+	RelevanceCut float64 `json:"relevance_cut"`
+	MinSemantic  float64 `json:"min_semantic"`
+	// SemanticCut: a relevant candidate's semantic relevance is also at
+	// least SemanticCut × the best candidate's.
+	SemanticCut float64 `json:"semantic_cut"`
+	// BM25K1 and BM25B are the keyword scorer's parameters (Anserini's
+	// defaults).
+	BM25K1 float64 `json:"bm25_k1"`
+	BM25B  float64 `json:"bm25_b"`
+	// PhraseWeight weighs matches of adjacent word pairs (a BM25 field of
+	// bigrams) against single words.
+	PhraseWeight float64 `json:"phrase_weight"`
+	// Inherit lets a section share in its enclosing section's relevance:
+	// semantic = max(own, Inherit × parent's). A heading that matches the
+	// question well ("Abstraction Levels") makes its subsections — its
+	// body — relevant too.
+	Inherit float64 `json:"inherit"`
+	// MaxRelevant caps the relevant set (the rest count as not relevant).
+	MaxRelevant int `json:"max_relevant"`
+	// Provenance scores by node kind (input, output, analysis).
+	Provenance map[string]float64 `json:"provenance"`
+	// Trust scores by collection or document path prefix; DefaultTrust for
+	// the rest.
+	Trust        map[string]float64 `json:"trust,omitempty"`
+	DefaultTrust float64            `json:"default_trust"`
+	// OutputReserve is the share of the window kept for the answer (seed
+	// §6.1: 30%), scaled by the question's complexity between
+	// OutputReserve×0.75 and OutputReserve×1.25.
+	OutputReserve float64 `json:"output_reserve"`
+	// Oversize: a node larger than this share of the loadable budget is
+	// "oversized" and loads as a summary or its best-matching chunks.
+	Oversize float64 `json:"oversize"`
+	// SystemPrompt opens every assembled prompt.
+	SystemPrompt string `json:"system_prompt,omitempty"`
+}
+
+// Duration is a time.Duration that reads and writes as "720h".
+type Duration time.Duration
+
+// MarshalJSON writes the duration as text.
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+
+// UnmarshalJSON reads "720h" or a number of seconds.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		var secs float64
+		if err2 := json.Unmarshal(b, &secs); err2 != nil {
+			return fmt.Errorf("duration: want \"720h\" or seconds, got %s", b)
+		}
+		*d = Duration(secs * float64(time.Second))
+		return nil
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("duration %q: %w", s, err)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// DefaultSystemPrompt asks the model to stay inside the context and cite.
+const DefaultSystemPrompt = `You are Loom, a research assistant. Answer from the context below; it was selected for this question within a token budget. Cite the node ids you rely on in square brackets, e.g. [n-1a2b3c4d]. If the context is not enough, say what is missing: the manifest lists relevant context that exists but was not loaded.`
+
+// DefaultConfig is the configuration a new workspace gets.
+func DefaultConfig() Config {
+	return Config{
+		HalfLife:      Duration(30 * 24 * time.Hour),
+		MaxHops:       3,
+		SeedConcepts:  5,
+		KeywordWeight: 0.8,
+		BM25K1:        0.9,
+		BM25B:         0.75,
+		PhraseWeight:  0.6,
+		RelevanceCut:  0.67,
+		SemanticCut:   0.5,
+		Inherit:       0.8,
+		MinSemantic:   0.2,
+		MaxRelevant:   24,
+		Provenance:    map[string]float64{"input": 0.5, "output": 0.8, "analysis": 1.0},
+		DefaultTrust:  1.0,
+		OutputReserve: 0.30,
+		Oversize:      0.5,
+		SystemPrompt:  DefaultSystemPrompt,
+	}
+}
+
+// Weights returns the weights of a purpose: the configured preset, else the
+// default one.
+func (c Config) Weights(p Purpose) Weights {
+	if w, ok := c.Presets[p]; ok {
+		return w
+	}
+	if w, ok := DefaultPresets[p]; ok {
+		return w
+	}
+	return DefaultPresets[Answer]
+}
+
+// TrustOf scores a node's source: the longest configured prefix of its
+// collection or path, else DefaultTrust.
+func (c Config) TrustOf(collection, path string) float64 {
+	best, bestLen := c.DefaultTrust, -1
+	for k, v := range c.Trust {
+		if (collection == k || strings.HasPrefix(path, k)) && len(k) > bestLen {
+			best, bestLen = v, len(k)
+		}
+	}
+	return clamp01(best)
+}
+
+// Validate reports the first impossible value.
+func (c Config) Validate() error {
+	var errs []string
+	in01 := func(name string, v float64) {
+		if v < 0 || v > 1 {
+			errs = append(errs, fmt.Sprintf("%s must be between 0 and 1 (is %g)", name, v))
+		}
+	}
+	in01("keyword_weight", c.KeywordWeight)
+	in01("relevance_cut", c.RelevanceCut)
+	in01("min_semantic", c.MinSemantic)
+	in01("semantic_cut", c.SemanticCut)
+	in01("inherit", c.Inherit)
+	in01("bm25_b", c.BM25B)
+	if c.PhraseWeight < 0 || c.PhraseWeight > 4 {
+		errs = append(errs, fmt.Sprintf("phrase_weight must be between 0 and 4 (is %g)", c.PhraseWeight))
+	}
+	if c.BM25K1 < 0 || c.BM25K1 > 10 {
+		errs = append(errs, fmt.Sprintf("bm25_k1 must be between 0 and 10 (is %g)", c.BM25K1))
+	}
+	in01("default_trust", c.DefaultTrust)
+	in01("oversize", c.Oversize)
+	if c.OutputReserve < 0 || c.OutputReserve >= 0.9 {
+		errs = append(errs, fmt.Sprintf("output_reserve must be in [0, 0.9) (is %g)", c.OutputReserve))
+	}
+	if c.HalfLife <= 0 {
+		errs = append(errs, "staleness_half_life must be positive")
+	}
+	if c.MaxHops < 1 {
+		errs = append(errs, "max_hops must be at least 1")
+	}
+	names := make([]string, 0, len(c.Presets))
+	for p := range c.Presets {
+		names = append(names, string(p))
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if _, err := ParsePurpose(n); err != nil {
+			errs = append(errs, "presets: "+err.Error())
+			continue
+		}
+		w := c.Presets[Purpose(n)]
+		for _, v := range []float64{w.Semantic, w.Hop, w.Staleness, w.Size, w.Provenance, w.Density, w.Trust, w.Novelty} {
+			if v < 0 {
+				errs = append(errs, fmt.Sprintf("presets.%s: weights must not be negative", n))
+				break
+			}
+		}
+		if w.Novelty > 1 {
+			errs = append(errs, fmt.Sprintf("presets.%s: novelty must be at most 1", n))
+		}
+	}
+	if len(errs) > 0 {
+		return errors.New(strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// LoadConfig reads the "ranking" section of a workspace's config.json over
+// the defaults; a missing file or section gives the defaults. Errors name
+// the file.
+func LoadConfig(path string) (Config, error) {
+	c := DefaultConfig()
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return c, fmt.Errorf("read %s: %w", path, err)
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil {
+		return c, fmt.Errorf("%s is not valid JSON: %w", path, err)
+	}
+	if raw, ok := top["ranking"]; ok {
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return c, fmt.Errorf("%s: ranking: %w", path, err)
+		}
+	}
+	if err := c.Validate(); err != nil {
+		return c, fmt.Errorf("%s: ranking: %w", path, err)
+	}
+	return c, nil
+}
+
+// WriteDefaultConfig writes config.json with the default ranking section
+// (and every purpose's preset spelled out, so a person can edit them) when
+// the file does not exist yet.
+func WriteDefaultConfig(path string) error {
+	if _, err := os.Stat(path); err == nil {
+		return nil
+	}
+	c := DefaultConfig()
+	c.Presets = map[Purpose]Weights{}
+	for p, w := range DefaultPresets {
+		c.Presets[p] = w
+	}
+	b, err := json.MarshalIndent(map[string]any{"ranking": c}, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+func clamp01(x float64) float64 {
+	switch {
+	case x < 0:
+		return 0
+	case x > 1:
+		return 1
+	}
+	return x
+}

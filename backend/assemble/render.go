@@ -1,0 +1,198 @@
+package assemble
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Manifest renders the header of seed §6.3, exactly:
+//
+//	[Context loaded: 3 of 7 relevant nodes]
+//	[Node: OAuth token analysis | relevance: 0.92 | source: output]
+//	[Additional context available but not loaded: 4 nodes]
+func Manifest(loaded []*Candidate, relevant, notLoaded int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[Context loaded: %d of %d relevant nodes]\n", len(loaded), max(relevant, len(loaded)))
+	for _, c := range loaded {
+		fmt.Fprintf(&b, "[Node: %s | relevance: %.2f | source: %s]\n", clean(c.Title), c.Score, c.Source)
+	}
+	fmt.Fprintf(&b, "[Additional context available but not loaded: %d nodes]", notLoaded)
+	return b.String()
+}
+
+// clean keeps a title from breaking the manifest's one-line brackets.
+func clean(s string) string {
+	return strings.NewReplacer("\n", " ", "\r", " ", "|", "/", "[", "(", "]", ")").Replace(strings.TrimSpace(s))
+}
+
+// BlockHeader introduces one loaded node in the context: its id (for
+// citations and the expand tool), title, reference and level.
+func BlockHeader(c *Candidate) string {
+	h := fmt.Sprintf("[%s] %s — %s", c.ID, clean(c.Title), c.Ref)
+	if c.Level != "" && c.Level != Detailed {
+		h += " (" + string(c.Level) + ")"
+	}
+	return h
+}
+
+// Block is a loaded node's text at its level.
+type Block struct {
+	Candidate *Candidate
+	Text      string
+}
+
+// ContextText joins the manifest, the catalog (may be "") and the blocks.
+func ContextText(manifest, catalog string, blocks []Block) string {
+	var b strings.Builder
+	b.WriteString(manifest)
+	if catalog != "" {
+		b.WriteString("\n\n")
+		b.WriteString(catalog)
+	}
+	for _, bl := range blocks {
+		b.WriteString("\n\n")
+		b.WriteString(BlockHeader(bl.Candidate))
+		b.WriteString("\n")
+		b.WriteString(strings.TrimSpace(bl.Text))
+	}
+	return b.String()
+}
+
+// QuestionText is how the question closes the prompt.
+func QuestionText(q string) string { return "Question: " + strings.TrimSpace(q) }
+
+// Prompt is the whole prompt as a model (or the clipboard) gets it.
+func Prompt(system, context, question string) string {
+	var b strings.Builder
+	if system != "" {
+		b.WriteString(system)
+		b.WriteString("\n\n")
+	}
+	b.WriteString(context)
+	b.WriteString("\n\n")
+	b.WriteString(QuestionText(question))
+	return b.String()
+}
+
+// Counter counts tokens.
+type Counter func(string) int
+
+// TextFunc returns a loaded candidate's text at level l. It may make the
+// text (a summary) and is expected to set the candidate's size for that
+// level to the real count.
+type TextFunc func(c *Candidate, l Level) (string, error)
+
+// Assembly is the assembled context of one question.
+type Assembly struct {
+	Split     Split     `json:"budget"`
+	Selection Selection `json:"selection"`
+	Manifest  string    `json:"manifest"`
+	Catalog   string    `json:"catalog,omitempty"`
+	Context   string    `json:"-"`
+	Prompt    string    `json:"prompt"`
+	Blocks    []Block   `json:"-"`
+}
+
+// Assemble selects under the split's context budget, fetches the texts and
+// renders manifest and prompt; it measures the rendered context and, if
+// headers made it overflow, selects again with less until it fits, so the
+// context never exceeds split.Context. The catalog joins when it fits in
+// what is left.
+func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question, catalog string, count Counter, text TextFunc) (*Assembly, error) {
+	if count == nil || text == nil {
+		return nil, errors.New("assemble: no token counter or text source")
+	}
+	// The manifest lists at most the nodes that could load: those, in
+	// rank order, whose smallest forms fit together in the context.
+	var upper []*Candidate
+	relevant, room := 0, split.Context
+	for _, c := range cands {
+		if !c.Relevant && !c.Pinned {
+			continue
+		}
+		relevant++
+		smallest := c.Tokens
+		for _, l := range []Level{Summary, Essence, Chunks} {
+			if t := c.tokensAt(l); t > 0 && t < smallest {
+				smallest = t
+			}
+		}
+		if smallest <= room {
+			room -= smallest
+			upper = append(upper, c)
+		}
+	}
+	// Each node costs its text plus its block header and manifest line.
+	for _, c := range upper {
+		c.Overhead = count(BlockHeader(c)) + count(fmt.Sprintf("[Node: %s | relevance: 0.00 | source: %s]", clean(c.Title), c.Source)) + 6
+	}
+	frame := count(Manifest(nil, relevant, relevant)) + 8
+	budget := split.Context - frame
+	if budget < 0 {
+		return nil, fmt.Errorf("the context budget of %d tokens is smaller than the manifest (%d tokens): raise the budget", split.Context, frame)
+	}
+	for attempt := 0; ; attempt++ {
+		o.Budget = budget
+		sel := Select(cands, o)
+		blocks := make([]Block, 0, len(sel.Loaded))
+		for _, c := range sel.Loaded {
+			t, err := text(c, c.Level)
+			if err != nil {
+				return nil, fmt.Errorf("load %s: %w", c.Ref, err)
+			}
+			c.LoadedTokens = c.tokensAt(c.Level)
+			blocks = append(blocks, Block{c, t})
+		}
+		sel.Used = 0
+		for _, c := range sel.Loaded {
+			sel.Used += c.LoadedTokens
+		}
+		manifest := Manifest(sel.Loaded, sel.Relevant, sel.NotLoaded)
+		ctxText := ContextText(manifest, "", blocks)
+		total := count(ctxText)
+		if total > split.Context { // BPE merges at the seams: take a little more room
+			if attempt < 4 && budget > 0 {
+				budget = max(0, budget-(total-split.Context)-8)
+				continue
+			}
+			if len(sel.Loaded) == 0 {
+				return nil, fmt.Errorf("could not fit the context into %d tokens (the manifest alone takes %d)", split.Context, count(manifest))
+			}
+			budget = max(0, sel.Used-sel.Loaded[len(sel.Loaded)-1].LoadedTokens-1)
+			continue
+		}
+		a := &Assembly{Split: split, Selection: sel, Manifest: manifest, Blocks: blocks}
+		if catalog != "" {
+			if withCat := count(ContextText(manifest, catalog, blocks)); withCat <= split.Context {
+				a.Catalog, total = catalog, withCat
+			}
+		}
+		a.Context = ContextText(manifest, a.Catalog, blocks)
+		a.Prompt = Prompt(system, a.Context, question)
+		m := count(manifest)
+		a.Split.Manifest = m
+		a.Split.Loaded = sel.Used
+		if a.Catalog != "" {
+			a.Split.Catalog = count(a.Catalog)
+		}
+		// Headers and separators count as manifest overhead so the parts
+		// add up to what was measured.
+		a.Split.Manifest += total - m - a.Split.Loaded - a.Split.Catalog
+		if a.Split.Manifest < m {
+			a.Split.Manifest = m
+		}
+		a.Split.Free = split.Context - a.Split.Manifest - a.Split.Catalog - a.Split.Loaded
+		if a.Split.Free < 0 {
+			a.Split.Free = 0
+		}
+		return a, nil
+	}
+}
+
+// usageError is a bad request (as opposed to a failure).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func errUsage(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }

@@ -1,0 +1,396 @@
+package assemble
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Candidate is one content node considered for a question: what the engine
+// knows about it, its signals and score, and what the selector decided.
+type Candidate struct {
+	ID  string `json:"id"`
+	Ref string `json:"reference"`
+	// Ancestors are the references of the sections enclosing this one.
+	Ancestors  []string `json:"ancestors,omitempty"`
+	Title      string   `json:"title"`
+	Document   string   `json:"document"`
+	Collection string   `json:"collection"`
+	// Source is the provenance class: input, output or analysis.
+	Source string `json:"source"`
+	// Tokens is the detailed (full) size.
+	Tokens int `json:"tokens"`
+	// SummaryTokens, EssenceTokens and ChunkTokens are the sizes of the
+	// other levels (made or, for summaries not made yet, their upper
+	// bound); 0 means the level is not offered.
+	SummaryTokens int  `json:"summary_tokens,omitempty"`
+	EssenceTokens int  `json:"essence_tokens,omitempty"`
+	ChunkTokens   int  `json:"chunk_tokens,omitempty"`
+	SummaryCached bool `json:"summary_cached,omitempty"`
+	// Keyword and Cosine are the raw search scores; Hops the edges from the
+	// query's best concepts (−1: unreachable).
+	Keyword float64 `json:"keyword"`
+	Cosine  float64 `json:"cosine"`
+	Hops    int     `json:"hops"`
+	Signals Signals `json:"signals"`
+	Score   float64 `json:"score"`
+	Pinned  bool    `json:"pinned,omitempty"`
+	// Relevant: above the relevance cut (counted in the manifest).
+	Relevant bool `json:"relevant"`
+	// The decision.
+	Loaded       bool   `json:"loaded"`
+	Level        Level  `json:"level,omitempty"`
+	LoadedTokens int    `json:"loaded_tokens,omitempty"`
+	Reason       string `json:"reason"`
+	// Vec is the node's unit vector (novelty); not serialised.
+	Vec []float32 `json:"-"`
+	// Overhead is what loading costs beyond the text: its block header and
+	// manifest line (set by Assemble).
+	Overhead int `json:"-"`
+}
+
+// costAt is what loading c at level l takes from the budget (0: the level
+// is not offered).
+func (c *Candidate) costAt(l Level) int {
+	t := c.tokensAt(l)
+	if t <= 0 {
+		return 0
+	}
+	return t + c.Overhead
+}
+
+// tokensAt is the cost of loading c at level l (0: not offered).
+func (c *Candidate) tokensAt(l Level) int {
+	switch l {
+	case Detailed:
+		return c.Tokens
+	case Summary:
+		return c.SummaryTokens
+	case Essence:
+		return c.EssenceTokens
+	case Chunks:
+		return c.ChunkTokens
+	}
+	return 0
+}
+
+// retention is how much of a node's value a level keeps, for the adaptive
+// knapsack.
+var retention = map[Level]float64{Detailed: 1, Chunks: 0.8, Summary: 0.6, Essence: 0.3}
+
+// Branch names the path the decision tree took (seed §6.2).
+type Branch string
+
+// Branches.
+const (
+	BranchNothing  Branch = "nothing-relevant"
+	BranchAllFit   Branch = "all-relevant-fit"
+	BranchByScore  Branch = "descending-score"
+	BranchAdaptive Branch = "adaptive-levels"
+)
+
+// Selection is what Select decided.
+type Selection struct {
+	Branch Branch `json:"branch"`
+	// Loaded in load order (pinned first, then by utility).
+	Loaded []*Candidate `json:"-"`
+	// Relevant counts relevant and pinned candidates; NotLoaded those of
+	// them that were not loaded.
+	Relevant  int `json:"relevant"`
+	NotLoaded int `json:"not_loaded"`
+	Used      int `json:"used"`
+}
+
+// Rank scores candidates, marks the relevant ones and sorts by score
+// (descending; ties by reference then id, so runs are reproducible).
+func Rank(cands []*Candidate, w Weights, cfg Config) {
+	best, bestSem := 0.0, 0.0
+	for _, c := range cands {
+		c.Score = round4(c.Signals.Composite(w))
+		best = math.Max(best, c.Score)
+		bestSem = math.Max(bestSem, c.Signals.Semantic)
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].Score != cands[j].Score {
+			return cands[i].Score > cands[j].Score
+		}
+		if cands[i].Ref != cands[j].Ref {
+			return cands[i].Ref < cands[j].Ref
+		}
+		return cands[i].ID < cands[j].ID
+	})
+	n := 0
+	for _, c := range cands {
+		c.Relevant = best > 0 && c.Score >= cfg.RelevanceCut*best && c.Signals.Semantic >= cfg.MinSemantic &&
+			c.Signals.Semantic >= cfg.SemanticCut*bestSem &&
+			(cfg.MaxRelevant <= 0 || n < cfg.MaxRelevant)
+		if c.Relevant {
+			n++
+		}
+	}
+}
+
+// SelectOptions are the knobs of one selection.
+type SelectOptions struct {
+	// Budget is the tokens available for node text.
+	Budget int
+	// Level is the requested abstraction level (Adaptive by default).
+	Level Level
+	// Oversize is the share of Budget above which a node is oversized.
+	Oversize float64
+	// Novelty is the MMR trade-off λ: utility = score × (1 − λ·redundancy).
+	Novelty float64
+}
+
+// Select runs the loading decision tree (seed §6.2) over ranked candidates:
+//
+//  1. pinned nodes load first, at the largest level that fits;
+//  2. nothing relevant → nothing more loads;
+//  3. all relevant nodes fit at the requested level → all load;
+//  4. otherwise, at a fixed level, by utility (score × novelty) until the
+//     budget is used — an oversized node (larger than Oversize × Budget)
+//     loads its summary when one exists, else its best-matching chunks;
+//     with Adaptive, a knapsack picks one level per node to get the most
+//     score into the budget;
+//  5. relevant nodes left out are counted for the manifest; every
+//     candidate gets a Reason.
+func Select(cands []*Candidate, o SelectOptions) Selection {
+	if o.Level == "" {
+		o.Level = Adaptive
+	}
+	sel := Selection{}
+	remaining := o.Budget
+	load := func(c *Candidate, l Level, why string) {
+		c.Loaded, c.Level, c.LoadedTokens, c.Reason = true, l, c.tokensAt(l), why
+		remaining -= c.costAt(l)
+		sel.Loaded = append(sel.Loaded, c)
+	}
+	var relevant []*Candidate
+	for _, c := range cands {
+		c.Loaded, c.Level, c.LoadedTokens, c.Reason = false, "", 0, ""
+		switch {
+		case c.Pinned:
+			sel.Relevant++
+		case c.Relevant:
+			sel.Relevant++
+			relevant = append(relevant, c)
+		}
+	}
+
+	// 1. Pinned: always upfront.
+	for _, c := range cands {
+		if !c.Pinned {
+			continue
+		}
+		placed := false
+		for _, l := range fallbackLevels(o.Level) {
+			if t := c.costAt(l); t > 0 && t <= remaining {
+				why := "pinned: always loaded"
+				if l != Detailed {
+					why = fmt.Sprintf("pinned: loaded as %s (full text is %d tokens)", l, c.Tokens)
+				}
+				load(c, l, why)
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			c.Reason = fmt.Sprintf("pinned, but even its smallest form does not fit the %d tokens left", remaining)
+		}
+	}
+
+	noveltyOrder(relevant, o.Novelty)
+	fixed := o.Level
+	if fixed == Adaptive {
+		fixed = Detailed
+	}
+	total := 0
+	for _, c := range relevant {
+		total += c.costAt(fixed)
+	}
+	switch {
+	case len(relevant) == 0:
+		sel.Branch = BranchNothing
+	case total <= remaining && allOffered(relevant, fixed):
+		sel.Branch = BranchAllFit
+		for _, c := range relevant {
+			load(c, fixed, "relevant; all relevant content fits the budget")
+		}
+	case o.Level == Adaptive:
+		sel.Branch = BranchAdaptive
+		for _, pick := range knapsack(relevant, remaining, o.Oversize*float64(o.Budget)) {
+			why := "relevant; the adaptive knapsack chose " + string(pick.level)
+			if pick.level != Detailed {
+				why += fmt.Sprintf(" (full text is %d tokens)", pick.c.Tokens)
+			}
+			load(pick.c, pick.level, why)
+		}
+	default:
+		sel.Branch = BranchByScore
+		limit := o.Oversize * float64(o.Budget)
+		for _, c := range relevant {
+			l := fixed
+			why := "relevant; loaded in descending score"
+			if l == Detailed && float64(c.Tokens) > limit {
+				switch {
+				case c.SummaryCached && c.SummaryTokens > 0:
+					l, why = Summary, fmt.Sprintf("oversized (%d tokens): loaded its summary", c.Tokens)
+				case c.ChunkTokens > 0:
+					l, why = Chunks, fmt.Sprintf("oversized (%d tokens): loaded its best-matching chunks", c.Tokens)
+				case c.SummaryTokens > 0:
+					l, why = Summary, fmt.Sprintf("oversized (%d tokens): loaded a summary", c.Tokens)
+				}
+			}
+			if t := c.costAt(l); t > 0 && t <= remaining {
+				load(c, l, why)
+			}
+		}
+	}
+	for _, c := range relevant {
+		if !c.Loaded {
+			sel.NotLoaded++
+			c.Reason = fmt.Sprintf("relevant, but did not fit the budget (%d tokens left); listed in the manifest", remaining)
+		}
+	}
+	for _, c := range cands {
+		if c.Pinned && !c.Loaded {
+			sel.NotLoaded++
+		}
+		if !c.Pinned && !c.Relevant {
+			c.Reason = fmt.Sprintf("below the relevance cut (score %.2f)", c.Score)
+		}
+	}
+	for _, c := range sel.Loaded {
+		sel.Used += c.LoadedTokens
+	}
+	return sel
+}
+
+func allOffered(cs []*Candidate, l Level) bool {
+	for _, c := range cs {
+		if c.tokensAt(l) <= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// fallbackLevels lists the levels to try for a pinned node, largest first.
+func fallbackLevels(l Level) []Level {
+	switch l {
+	case Summary:
+		return []Level{Summary, Essence}
+	case Essence:
+		return []Level{Essence}
+	}
+	return []Level{Detailed, Summary, Chunks, Essence}
+}
+
+// noveltyOrder sets each relevant candidate's novelty against the ones
+// ranked before it in MMR order and re-sorts them by utility =
+// score × (1 − λ·redundancy): a near-duplicate of a better node sinks.
+func noveltyOrder(cs []*Candidate, lambda float64) {
+	if len(cs) == 0 {
+		return
+	}
+	rest := append([]*Candidate(nil), cs...)
+	out := cs[:0]
+	var chosen []*Candidate
+	for len(rest) > 0 {
+		bi, bu := 0, -1.0
+		for i, c := range rest {
+			red := 0.0
+			for _, s := range chosen {
+				red = math.Max(red, cosine(c.Vec, s.Vec))
+			}
+			c.Signals.Novelty = round4(clamp01(1 - red))
+			u := c.Score * (1 - lambda*(1-c.Signals.Novelty))
+			if u > bu {
+				bi, bu = i, u
+			}
+		}
+		c := rest[bi]
+		chosen = append(chosen, c)
+		out = append(out, c)
+		rest = append(rest[:bi], rest[bi+1:]...)
+	}
+}
+
+type knapPick struct {
+	c     *Candidate
+	level Level
+}
+
+// knapsack chooses at most one level per candidate to maximise
+// Σ score·novelty·retention(level) within capacity tokens (a multiple-choice
+// knapsack; tokens are bucketed so the table stays small). Oversized
+// candidates are not offered at Detailed.
+func knapsack(cs []*Candidate, capacity int, oversize float64) []knapPick {
+	if capacity <= 0 || len(cs) == 0 {
+		return nil
+	}
+	unit := max(1, capacity/2000)
+	W := capacity / unit
+	type option struct {
+		level Level
+		w     int
+		v     float64
+	}
+	opts := make([][]option, len(cs))
+	for i, c := range cs {
+		val := c.Score * (0.5 + 0.5*c.Signals.Novelty)
+		for _, l := range []Level{Detailed, Chunks, Summary, Essence} {
+			t := c.tokensAt(l)
+			if t <= 0 || (l == Detailed && float64(t) > oversize && (c.SummaryTokens > 0 || c.ChunkTokens > 0)) {
+				continue
+			}
+			w := (t + c.Overhead + unit - 1) / unit
+			if w > W {
+				continue
+			}
+			opts[i] = append(opts[i], option{l, w, val * retention[l]})
+		}
+	}
+	// best[i][w]: best value with the first i candidates in weight ≤ w.
+	best := make([][]float64, len(cs)+1)
+	choice := make([][]int8, len(cs)+1)
+	for i := range best {
+		best[i] = make([]float64, W+1)
+		choice[i] = make([]int8, W+1)
+	}
+	for i := 1; i <= len(cs); i++ {
+		for w := 0; w <= W; w++ {
+			best[i][w], choice[i][w] = best[i-1][w], -1
+			for k, op := range opts[i-1] {
+				if op.w <= w {
+					if v := best[i-1][w-op.w] + op.v; v > best[i][w]+1e-12 {
+						best[i][w], choice[i][w] = v, int8(k)
+					}
+				}
+			}
+		}
+	}
+	var picks []knapPick
+	w := W
+	for i := len(cs); i >= 1; i-- {
+		if k := choice[i][w]; k >= 0 {
+			op := opts[i-1][k]
+			picks = append(picks, knapPick{cs[i-1], op.level})
+			w -= op.w
+		}
+	}
+	// Load in utility order (the order of cs).
+	sort.SliceStable(picks, func(a, b int) bool { return indexOf(cs, picks[a].c) < indexOf(cs, picks[b].c) })
+	return picks
+}
+
+func indexOf(cs []*Candidate, c *Candidate) int {
+	for i, x := range cs {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }

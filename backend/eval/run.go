@@ -1,0 +1,161 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/loomwork/loom/backend"
+)
+
+// Options configure a run.
+type Options struct {
+	Strategy string
+	Budget   int
+	Purpose  string
+	Level    string
+	// Top caps the nodes a baseline loads (0: fill the budget).
+	Top int
+	// Candidates is the pool size per query (ranking needs ≥ 100 documents).
+	Candidates int
+	// Progress, when set, hears after each query.
+	Progress func(done, total int)
+}
+
+// QueryReport is one query's outcome.
+type QueryReport struct {
+	ID              string   `json:"id"`
+	Query           string   `json:"query"`
+	Precision       float64  `json:"precision"`
+	Recall          float64  `json:"recall"`
+	F1              float64  `json:"f1"`
+	StrictPrecision float64  `json:"strict_precision"`
+	StrictRecall    float64  `json:"strict_recall"`
+	TokensLoaded    int      `json:"tokens_loaded"`
+	WholeFileTokens int      `json:"whole_file_tokens"`
+	TokenRatio      float64  `json:"token_ratio"`
+	NDCG10          float64  `json:"ndcg@10"`
+	Recall100       float64  `json:"recall@100"`
+	MRR10           float64  `json:"mrr@10"`
+	Ms              float64  `json:"ms"`
+	Loaded          []string `json:"loaded"`
+	Missed          []string `json:"missed,omitempty"`
+}
+
+// Report aggregates a run: means over queries, latency percentiles.
+type Report struct {
+	Strategy        string        `json:"strategy"`
+	Budget          int           `json:"budget"`
+	Queries         int           `json:"queries"`
+	Precision       float64       `json:"precision"`
+	Recall          float64       `json:"recall"`
+	F1              float64       `json:"f1"`
+	StrictPrecision float64       `json:"strict_precision"`
+	StrictRecall    float64       `json:"strict_recall"`
+	TokenRatio      float64       `json:"token_ratio"`
+	TokensLoaded    float64       `json:"tokens_loaded"`
+	NDCG10          float64       `json:"ndcg@10"`
+	Recall100       float64       `json:"recall@100"`
+	MRR10           float64       `json:"mrr@10"`
+	P50             float64       `json:"p50_ms"`
+	P99             float64       `json:"p99_ms"`
+	PerQuery        []QueryReport `json:"per_query,omitempty"`
+}
+
+// Run asks every query of the workspace (without touching access times)
+// and scores what was loaded and how candidates were ranked.
+func Run(ctx context.Context, wb *backend.Workbench, qs []Query, o Options) (*Report, error) {
+	if o.Budget <= 0 {
+		o.Budget = 2000
+	}
+	if o.Strategy == "" {
+		o.Strategy = string(backend.StrategyLoom)
+	}
+	if o.Candidates <= 0 {
+		o.Candidates = 200
+	}
+	rep := &Report{Strategy: o.Strategy, Budget: o.Budget, Queries: len(qs)}
+	var ms []float64
+	for i, q := range qs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		res, err := wb.Query(ctx, backend.QueryRequest{Question: q.Text, Budget: o.Budget, Purpose: o.Purpose, Level: o.Level,
+			Strategy: o.Strategy, Top: o.Top, Candidates: o.Candidates, NoTouch: true, NoCatalog: true})
+		if err != nil {
+			return nil, fmt.Errorf("query %s (%q): %w", q.ID, q.Text, err)
+		}
+		qr := QueryReport{ID: q.ID, Query: q.Text, Ms: float64(res.Timing.Total) / 1000}
+		var loaded []Loaded
+		var ranked []string
+		seen := map[string]bool{}
+		for _, c := range res.Candidates {
+			if c.Loaded {
+				loaded = append(loaded, Loaded{Ref: c.Ref, Ancestors: c.Ancestors, Tokens: c.LoadedTokens})
+				qr.TokensLoaded += c.LoadedTokens
+				qr.Loaded = append(qr.Loaded, c.Ref)
+			}
+			// A document (or section) ranks as its best node; a node
+			// counts for the labelled section that encloses it.
+			ref := c.Ref
+			for _, a := range c.Ancestors {
+				if q.Relevant[a] > 0 && q.Relevant[ref] == 0 {
+					ref = a
+				}
+			}
+			if !seen[ref] {
+				seen[ref] = true
+				ranked = append(ranked, ref)
+			}
+		}
+		s, strict := Set(loaded, q.Relevant, false), Set(loaded, q.Relevant, true)
+		qr.Precision, qr.Recall, qr.F1 = s.Precision, s.Recall, s.F1
+		qr.StrictPrecision, qr.StrictRecall = strict.Precision, strict.Recall
+		files := map[string]bool{}
+		for ref := range q.Relevant {
+			path := ref
+			if i := strings.IndexByte(ref, '#'); i >= 0 {
+				path = ref[:i]
+			}
+			files[path] = true
+		}
+		for f := range files {
+			qr.WholeFileTokens += wb.FileTokens(f)
+		}
+		if qr.WholeFileTokens > 0 {
+			qr.TokenRatio = float64(qr.TokensLoaded) / float64(qr.WholeFileTokens)
+		}
+		for ref := range q.Relevant {
+			hit := false
+			for _, l := range loaded {
+				for _, r := range matches(l, q.Relevant, false) {
+					hit = hit || r == ref
+				}
+			}
+			if !hit {
+				qr.Missed = append(qr.Missed, ref)
+			}
+		}
+		qr.NDCG10, qr.Recall100, qr.MRR10 = NDCG(ranked, q.Relevant, 10), RecallAt(ranked, q.Relevant, 100), MRR(ranked, q.Relevant, 10)
+		rep.PerQuery = append(rep.PerQuery, qr)
+		ms = append(ms, qr.Ms)
+		if o.Progress != nil {
+			o.Progress(i+1, len(qs))
+		}
+	}
+	n := float64(len(rep.PerQuery))
+	for _, qr := range rep.PerQuery {
+		rep.Precision += qr.Precision / n
+		rep.Recall += qr.Recall / n
+		rep.F1 += qr.F1 / n
+		rep.StrictPrecision += qr.StrictPrecision / n
+		rep.StrictRecall += qr.StrictRecall / n
+		rep.TokenRatio += qr.TokenRatio / n
+		rep.TokensLoaded += float64(qr.TokensLoaded) / n
+		rep.NDCG10 += qr.NDCG10 / n
+		rep.Recall100 += qr.Recall100 / n
+		rep.MRR10 += qr.MRR10 / n
+	}
+	rep.P50, rep.P99 = Percentile(ms, 50), Percentile(ms, 99)
+	return rep, nil
+}

@@ -1,0 +1,326 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/loomwork/loom/backend/abstract"
+	"github.com/loomwork/loom/backend/assemble"
+	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/search"
+	"github.com/loomwork/loom/graphdb"
+)
+
+// analysisOf returns the cached summary or essence of a node, if made.
+func (r *retrieval) analysisOf(source string, level abstract.Level) *model.ContentNode {
+	if r == nil || r.analysis == nil {
+		return nil
+	}
+	id := r.analysis[source][string(level)]
+	if id == "" {
+		return nil
+	}
+	return r.ix.nodes[id]
+}
+
+// pinned is the set of nodes pinned in the workspace.
+func (r *retrieval) pinned() map[string]bool { return r.pins }
+
+// indexNodes rebuilds the analysis and pin maps from the index.
+func (r *retrieval) indexNodes() {
+	r.analysis, r.pins, r.children = map[string]map[string]string{}, map[string]bool{}, map[string][]string{}
+	for id, n := range r.ix.nodes {
+		if n.Parent != "" && searchable(n) {
+			r.children[n.Parent] = append(r.children[n.Parent], id)
+		}
+		if n.Pinned {
+			r.pins[id] = true
+		}
+		if n.Source != "" {
+			if r.analysis[n.Source] == nil {
+				r.analysis[n.Source] = map[string]string{}
+			}
+			r.analysis[n.Source][n.Level] = id
+		}
+	}
+}
+
+// textAt returns a candidate's text at a level: the stored text, a cached
+// or newly made summary/essence (cached as an analysis node linked to its
+// source), or the source's best-matching chunks. It sets the candidate's
+// size for that level to the real count. Callers hold w.mu.
+func (w *Workbench) textAt(ctx context.Context, c *assemble.Candidate, l assemble.Level, terms []string, count assemble.Counter) (string, error) {
+	n := w.index.nodes[c.ID]
+	if n == nil {
+		return "", fmt.Errorf("node %s is gone", c.ID)
+	}
+	text, err := w.Content(n.ContentHash)
+	if err != nil {
+		return "", err
+	}
+	switch l {
+	case assemble.Detailed:
+		return text, nil
+	case assemble.Chunks:
+		t := bestChunks(text, terms, c.ChunkTokens, count)
+		c.ChunkTokens = count(t)
+		return t, nil
+	case assemble.Summary, assemble.Essence:
+		lvl := abstract.Level(l)
+		if a := w.retr.analysisOf(n.ID, lvl); a != nil {
+			if t, err := w.Content(a.ContentHash); err == nil {
+				return t, nil
+			}
+		}
+		limit := c.SummaryTokens
+		if l == assemble.Essence {
+			limit = c.EssenceTokens
+		}
+		t, by, err := w.summarize(ctx, text, lvl, limit)
+		if err != nil {
+			return "", err
+		}
+		got := count(t)
+		if l == assemble.Summary {
+			c.SummaryTokens = got
+		} else {
+			c.EssenceTokens = got
+		}
+		if err := w.cacheAnalysis(n, lvl, t, got, by); err != nil {
+			return "", err
+		}
+		return t, nil
+	}
+	return "", fmt.Errorf("no text at level %q", l)
+}
+
+// summarize uses the configured summariser (Ollama when set up, with the
+// extractive method as fallback) or the extractive one.
+func (w *Workbench) summarize(ctx context.Context, text string, l abstract.Level, limit int) (string, string, error) {
+	count, err := w.countFunc()
+	if err != nil {
+		return "", "", err
+	}
+	var s abstract.Summarizer = abstract.Extractive{Count: abstract.Counter(count)}
+	if w.cfg.summarizer != nil {
+		s = w.cfg.summarizer
+	}
+	t, err := s.Summarize(ctx, text, l, limit)
+	var fb *abstract.FellBackError
+	if err != nil && !errors.As(err, &fb) {
+		return "", "", err
+	}
+	return t, abstract.MadeBy(s, err), nil
+}
+
+// cacheAnalysis adds a summary node to the index now and queues its write
+// (an analysis node in the source's document, with a derived edge).
+func (w *Workbench) cacheAnalysis(src *model.ContentNode, l abstract.Level, text string, tokens int, by string) error {
+	h := textHash(text)
+	if err := w.writeContent(h, text); err != nil {
+		return fmt.Errorf("store summary: %w", err)
+	}
+	now := w.cfg.clock()
+	a := model.ContentNode{ID: "n-" + shortHash(src.ID, string(l), by), DocID: src.DocID, Ref: src.Ref,
+		Ancestors: src.Ancestors, HeadingPath: src.HeadingPath, LineStart: src.LineStart, LineEnd: src.LineEnd,
+		Ordinal: src.Ordinal, Part: src.Part, Parts: src.Parts, ContentHash: h, Kind: model.KindAnalysis,
+		ContentType: "prose", Tokens: tokens, Created: now, LastAccess: now,
+		Provenance: string(l) + " of " + src.ID + " by " + by, Source: src.ID, Level: string(l)}
+	ix := w.index
+	if _, ok := ix.nodes[a.ID]; !ok {
+		ix.docNodes[a.DocID] = append(ix.docNodes[a.DocID], a.ID)
+	}
+	ix.nodes[a.ID] = &a
+	e := model.Edge{Kind: model.EdgeDerived, From: a.ID, To: src.ID, Weight: 1, Created: now}
+	ix.addEdge(e)
+	if w.retr.analysis[src.ID] == nil {
+		w.retr.analysis[src.ID] = map[string]string{}
+	}
+	w.retr.analysis[src.ID][string(l)] = a.ID
+	w.pending.analysis = append(w.pending.analysis, pendingAnalysis{node: a, edge: e})
+	w.schedulePersist()
+	return nil
+}
+
+// bestChunks keeps the paragraphs of text that share the most terms with
+// the question, in their order, within limit tokens.
+func bestChunks(text string, terms []string, limit int, count assemble.Counter) string {
+	paras := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n")
+	want := map[string]bool{}
+	for _, t := range terms {
+		want[t] = true
+	}
+	type scored struct {
+		i      int
+		score  float64
+		tokens int
+	}
+	var ss []scored
+	for i, p := range paras {
+		if strings.TrimSpace(p) == "" {
+			continue
+		}
+		hit := 0
+		pt := search.Terms(p)
+		for _, t := range pt {
+			if want[t] {
+				hit++
+			}
+		}
+		score := float64(hit) / float64(1+len(pt)/16)
+		if i == 0 {
+			score += 0.1 // the opening paragraph frames the section
+		}
+		ss = append(ss, scored{i, score, count(p)})
+	}
+	sort.SliceStable(ss, func(a, b int) bool { return ss[a].score > ss[b].score })
+	used := 0
+	var keep []int
+	for _, s := range ss {
+		if used+s.tokens+2 <= limit {
+			keep = append(keep, s.i)
+			used += s.tokens + 2
+		}
+	}
+	if len(keep) == 0 && len(ss) > 0 { // one paragraph larger than the limit: its head
+		return truncateTokens(count, strings.TrimSpace(paras[ss[0].i]), limit)
+	}
+	sort.Ints(keep)
+	parts := make([]string, len(keep))
+	for k, i := range keep {
+		parts[k] = strings.TrimSpace(paras[i])
+	}
+	out := strings.Join(parts, "\n\n…\n\n")
+	if count(out) > limit {
+		out = truncateTokens(count, out, limit)
+	}
+	return out
+}
+
+// truncateTokens cuts s at a word boundary so that it (with "…") counts at
+// most limit tokens.
+func truncateTokens(count assemble.Counter, s string, limit int) string {
+	if count(s) <= limit {
+		return s
+	}
+	words := strings.Fields(s)
+	lo, hi := 0, len(words) // the longest prefix of words that fits
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if count(strings.Join(words[:mid], " ")+" …") <= limit {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo == 0 {
+		return ""
+	}
+	return strings.Join(words[:lo], " ") + " …"
+}
+
+// afterFunc runs f after d (a variable so tests can run it at once).
+var afterFunc = func(d time.Duration, f func()) { time.AfterFunc(d, f) }
+
+type pendingAnalysis struct {
+	node model.ContentNode
+	edge model.Edge
+}
+
+// pendingWrites are query-side changes not yet in the graph: access times
+// and made summaries. They are small and best kept off the query path.
+type pendingWrites struct {
+	touched  map[string]bool
+	analysis []pendingAnalysis
+	timer    bool
+}
+
+// touch records that nodes were loaded now (staleness, seed §5).
+func (w *Workbench) touch(loaded []*assemble.Candidate) {
+	now := w.cfg.clock()
+	for _, c := range loaded {
+		if n := w.index.nodes[c.ID]; n != nil {
+			n.LastAccess = now
+			if w.pending.touched == nil {
+				w.pending.touched = map[string]bool{}
+			}
+			w.pending.touched[c.ID] = true
+		}
+	}
+	w.schedulePersist()
+}
+
+// persistDelay is how long query-side changes wait to be written together.
+const persistDelay = 2 * time.Second
+
+func (w *Workbench) schedulePersist() {
+	if w.pending.timer || (len(w.pending.touched) == 0 && len(w.pending.analysis) == 0) {
+		return
+	}
+	w.pending.timer = true
+	afterFunc(persistDelay, func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.pending.timer = false
+		_ = w.persistPending(context.Background())
+	})
+}
+
+// persistPending writes access times and summaries in one transaction.
+// Callers hold w.mu.
+func (w *Workbench) persistPending(ctx context.Context) error {
+	if w.index == nil || w.closed || (len(w.pending.touched) == 0 && len(w.pending.analysis) == 0) {
+		return nil
+	}
+	ix := w.index
+	var write graphdb.Write
+	byDoc := map[string]*graphdb.DocWrite{}
+	for _, pa := range w.pending.analysis {
+		if ix.nodes[pa.node.ID] == nil || ix.nodes[pa.edge.To] == nil || ix.docs[pa.node.DocID] == nil {
+			continue // its source went away meanwhile
+		}
+		dw := byDoc[pa.node.DocID]
+		if dw == nil {
+			dw = &graphdb.DocWrite{Doc: *ix.docs[pa.node.DocID]}
+			byDoc[pa.node.DocID] = dw
+		}
+		dw.Nodes = append(dw.Nodes, *ix.nodes[pa.node.ID])
+		dw.Edges = append(dw.Edges, pa.edge)
+	}
+	docIDs := make([]string, 0, len(byDoc))
+	for id := range byDoc {
+		docIDs = append(docIDs, id)
+	}
+	sort.Strings(docIDs)
+	for _, id := range docIDs {
+		write.Documents = append(write.Documents, *byDoc[id])
+	}
+	ids := make([]string, 0, len(w.pending.touched))
+	for id := range w.pending.touched {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		if n := ix.nodes[id]; n != nil && n.Source == "" {
+			write.Touch = append(write.Touch, *n)
+		}
+	}
+	w.pending.touched, w.pending.analysis = nil, nil
+	if len(write.Documents) == 0 && len(write.Touch) == 0 {
+		return nil
+	}
+	if w.vecs != nil && w.emb != nil {
+		write.Meta = ix.meta(w.emb.ID())
+	}
+	meta, err := w.store.Apply(ctx, write)
+	if err != nil {
+		w.index = nil // rebuild from the store on next use
+		return fmt.Errorf("save access times and summaries: %w", err)
+	}
+	w.meta = meta
+	return nil
+}

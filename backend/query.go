@@ -1,0 +1,716 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/loomwork/loom/backend/abstract"
+	"github.com/loomwork/loom/backend/assemble"
+	"github.com/loomwork/loom/backend/classify"
+	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/search"
+)
+
+// Strategy is how a query picks context; everything but StrategyLoom is a
+// baseline that `loom eval` measures Loom against.
+type Strategy string
+
+// Strategies.
+const (
+	// StrategyLoom: hybrid candidates, every signal, the relevance cut,
+	// the decision tree and abstraction levels.
+	StrategyLoom Strategy = "loom"
+	// StrategyWholeFile: the seed's Strategy A — whole files of the best
+	// hits, in rank order.
+	StrategyWholeFile Strategy = "whole-file"
+	// StrategyBM25, StrategyVector, StrategyHybrid: plain retrieval over
+	// sections (keyword, vector, or both fused, no graph signals), loading
+	// in rank order until the budget is full (or Top nodes).
+	StrategyBM25   Strategy = "bm25"
+	StrategyVector Strategy = "vector"
+	StrategyHybrid Strategy = "hybrid"
+)
+
+// Strategies lists them in a stable order.
+var Strategies = []Strategy{StrategyLoom, StrategyWholeFile, StrategyBM25, StrategyVector, StrategyHybrid}
+
+// ParseStrategy reads a strategy name; "" is StrategyLoom.
+func ParseStrategy(s string) (Strategy, error) {
+	if s == "" {
+		return StrategyLoom, nil
+	}
+	for _, st := range Strategies {
+		if string(st) == s {
+			return st, nil
+		}
+	}
+	return "", fmt.Errorf("unknown strategy %q (use loom, whole-file, bm25, vector or hybrid)", s)
+}
+
+// MaxQuestionBytes bounds a question: longer material belongs in a
+// document.
+const MaxQuestionBytes = 16 << 10
+
+// QueryRequest is one question and how to assemble context for it.
+type QueryRequest struct {
+	Question string `json:"question"`
+	// Budget is the tokens for context (manifest + nodes); Window the
+	// model's whole window; Model a model whose window Ollama reports.
+	// One of them is needed; Budget wins over the others.
+	Budget int    `json:"budget,omitempty"`
+	Window int    `json:"window,omitempty"`
+	Model  string `json:"model,omitempty"`
+	// Purpose picks the weight preset (answer, verify, explore, decide,
+	// create); Level the abstraction level (adaptive by default).
+	Purpose  string `json:"purpose,omitempty"`
+	Level    string `json:"level,omitempty"`
+	Strategy string `json:"strategy,omitempty"`
+	// Scope limits candidates to one collection ("" or "all": every one).
+	Scope string `json:"scope,omitempty"`
+	// Pin adds node or document ids to the always-loaded tier for this
+	// question (nodes pinned in the workspace are always there).
+	Pin []string `json:"pin,omitempty"`
+	// Candidates is the size of the candidate pool (default 100).
+	Candidates int `json:"candidates,omitempty"`
+	// Top caps how many nodes the baselines load (0: fill the budget).
+	Top int `json:"top,omitempty"`
+	// NoTouch leaves access times alone (evaluation, benchmarks).
+	NoTouch bool `json:"no_touch,omitempty"`
+	// NoCatalog leaves the catalog out.
+	NoCatalog bool `json:"no_catalog,omitempty"`
+}
+
+// ConceptHit is a concept near the question.
+type ConceptHit struct {
+	ID         string  `json:"id"`
+	Name       string  `json:"name"`
+	Similarity float64 `json:"similarity"`
+}
+
+// Timing is where a query's time went, in microseconds.
+type Timing struct {
+	Classify   int64 `json:"classify_us"`
+	Candidates int64 `json:"candidates_us"`
+	Score      int64 `json:"score_us"`
+	Select     int64 `json:"select_us"`
+	Assemble   int64 `json:"assemble_us"`
+	Total      int64 `json:"total_us"`
+}
+
+// QueryResult is everything about one assembled context: the prompt, the
+// manifest, the budget split and every candidate with its signals and the
+// reason it was or was not loaded.
+type QueryResult struct {
+	Question   string           `json:"question"`
+	Purpose    string           `json:"purpose"`
+	Level      string           `json:"level"`
+	Strategy   string           `json:"strategy"`
+	QueryType  string           `json:"query_type"`
+	Complexity float64          `json:"complexity"`
+	Embedder   string           `json:"embedder"`
+	Weights    assemble.Weights `json:"weights"`
+	Budget     assemble.Split   `json:"budget"`
+	Branch     string           `json:"branch"`
+	Manifest   string           `json:"manifest"`
+	Catalog    string           `json:"catalog,omitempty"`
+	Prompt     string           `json:"prompt"`
+	// PromptTokens counts the whole prompt (system + context + question).
+	PromptTokens int                   `json:"prompt_tokens"`
+	Loaded       int                   `json:"loaded"`
+	Relevant     int                   `json:"relevant"`
+	NotLoaded    int                   `json:"not_loaded"`
+	Seeds        []ConceptHit          `json:"seed_concepts"`
+	Candidates   []*assemble.Candidate `json:"candidates"`
+	Timing       Timing                `json:"timing"`
+}
+
+// LoadedCandidates are the loaded candidates in load order.
+func (r *QueryResult) LoadedCandidates() []*assemble.Candidate {
+	var out []*assemble.Candidate
+	for _, c := range r.Candidates {
+		if c.Loaded {
+			out = append(out, c)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out
+}
+
+// checkQuestion refuses questions no search can serve, with a sentence a
+// person can act on.
+func checkQuestion(q string) (string, error) {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return "", errors.New("the question is empty: type what you want to know")
+	}
+	if len(q) > MaxQuestionBytes {
+		return "", fmt.Errorf("the question is %d KB, longer than the %d KB a question may be: put long material in a file and ingest it, then ask about it", len(q)>>10, MaxQuestionBytes>>10)
+	}
+	if !strings.ContainsFunc(q, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+		return "", errors.New("the question has no words to search for (only punctuation or symbols)")
+	}
+	return q, nil
+}
+
+// Query assembles the minimum relevant context for a question within its
+// budget (seed §5–§6). It reads the in-memory working index only; loaded
+// nodes get their access time updated (persisted in the background with the
+// next write, or on Close) unless NoTouch.
+func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, error) {
+	t0 := time.Now()
+	q, err := checkQuestion(req.Question)
+	if err != nil {
+		return nil, err
+	}
+	purpose, err := assemble.ParsePurpose(req.Purpose)
+	if err != nil {
+		return nil, err
+	}
+	level, err := assemble.ParseLevel(req.Level)
+	if err != nil {
+		return nil, err
+	}
+	strategy, err := ParseStrategy(req.Strategy)
+	if err != nil {
+		return nil, err
+	}
+	if req.Budget < 0 || req.Window < 0 {
+		return nil, errors.New("the budget and window must be positive numbers of tokens")
+	}
+	window, source := req.Window, "window"
+	if req.Model != "" && req.Window == 0 && req.Budget == 0 {
+		if w.cfg.modelWindow == nil {
+			return nil, fmt.Errorf("cannot read the window of model %q: no Ollama is configured; give --budget or --window", req.Model)
+		}
+		n, err := w.cfg.modelWindow(ctx, req.Model)
+		if err != nil {
+			return nil, err
+		}
+		window, source = n, "model "+req.Model
+	}
+	cls := classify.Classify(q)
+	tClassify := time.Since(t0)
+
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	e, err := w.embedder(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r, err := w.retrieval(ctx)
+	if err != nil {
+		return nil, err
+	}
+	count, err := w.countFunc()
+	if err != nil {
+		return nil, err
+	}
+	cfg := w.ranking
+	system := cfg.SystemPrompt
+	split, err := assemble.PlanBudget(assemble.BudgetRequest{
+		Window: window, WindowSource: source, Budget: req.Budget,
+		System: count(system), Question: count(assemble.QuestionText(q)),
+		Reserve: cfg.OutputReserve, Complexity: cls.Complexity,
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := &QueryResult{Question: q, Purpose: string(purpose), Level: string(level), Strategy: string(strategy),
+		QueryType: cls.Type.String(), Complexity: round3(cls.Complexity), Embedder: e.ID()}
+
+	// Candidates: keyword and vector scores for every slot, fused.
+	t1 := time.Now()
+	qv, err := e.Embed(ctx, []string{q})
+	if err != nil {
+		return nil, fmt.Errorf("embed the question with %s: %w", e.ID(), err)
+	}
+	pool := newPool(w, r, q, qv[0], req, strategy, cfg)
+	tCandidates := time.Since(t1)
+
+	t2 := time.Now()
+	weights := cfg.Weights(purpose)
+	if strategy != StrategyLoom {
+		weights = assemble.Weights{Semantic: 1}
+	}
+	res.Weights = weights
+	cands := pool.candidates(split.Context, weights)
+	res.Seeds = pool.seeds
+	rcfg := cfg
+	if strategy != StrategyLoom { // baselines: rank order, no relevance cut
+		rcfg.RelevanceCut, rcfg.MinSemantic, rcfg.SemanticCut, rcfg.MaxRelevant = 0, 0, 0, req.Top
+	}
+	assemble.Rank(cands, weights, rcfg)
+	tScore := time.Since(t2)
+
+	t3 := time.Now()
+	opts := assemble.SelectOptions{Level: level, Oversize: cfg.Oversize, Novelty: weights.Novelty}
+	if strategy != StrategyLoom {
+		opts = assemble.SelectOptions{Level: assemble.Detailed, Oversize: 1}
+	}
+	catalog := ""
+	if !req.NoCatalog && strategy == StrategyLoom {
+		catalog = w.catalog(pool)
+	}
+	text := func(c *assemble.Candidate, l assemble.Level) (string, error) {
+		return w.textAt(ctx, c, l, pool.terms, count)
+	}
+	var asm *assemble.Assembly
+	if strategy == StrategyWholeFile {
+		asm, cands, err = w.wholeFile(cands, split, system, q, count)
+	} else {
+		asm, err = assemble.Assemble(cands, split, opts, system, q, catalog, count, text)
+	}
+	if err != nil {
+		return nil, err
+	}
+	tSelect := time.Since(t3)
+
+	t4 := time.Now()
+	res.Budget, res.Branch = asm.Split, string(asm.Selection.Branch)
+	res.Manifest, res.Catalog, res.Prompt = asm.Manifest, asm.Catalog, asm.Prompt
+	res.PromptTokens = count(asm.Prompt)
+	res.Loaded, res.Relevant, res.NotLoaded = len(asm.Selection.Loaded), asm.Selection.Relevant, asm.Selection.NotLoaded
+	res.Candidates = cands
+	if !req.NoTouch {
+		w.touch(asm.Selection.Loaded)
+	}
+	tAssemble := time.Since(t4)
+	res.Timing = Timing{Classify: tClassify.Microseconds(), Candidates: tCandidates.Microseconds(), Score: tScore.Microseconds(),
+		Select: tSelect.Microseconds(), Assemble: tAssemble.Microseconds(), Total: time.Since(t0).Microseconds()}
+	return res, nil
+}
+
+// countFunc is the token counter (loaded on first need).
+func (w *Workbench) countFunc() (assemble.Counter, error) {
+	o, err := w.ingestOptions()
+	if err != nil {
+		return nil, err
+	}
+	return o.CountTokens, nil
+}
+
+// pool gathers the candidates of one query.
+type pool struct {
+	w        *Workbench
+	r        *retrieval
+	terms    []string
+	strategy Strategy
+	cfg      assemble.Config
+	kw, cos  []float32
+	kwMax    float64
+	cosMax   float64
+	cosFloor float64 // cosine that counts as no evidence: the mean over the workspace
+	kwW      float64
+	slots    []int32
+	pinned   map[string]bool
+	seeds    []ConceptHit
+	dist     map[string]int // concept → hops from the seeds
+}
+
+func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryRequest, strategy Strategy, cfg assemble.Config) *pool {
+	p := &pool{w: w, r: r, terms: search.Terms(q), strategy: strategy, cfg: cfg, pinned: map[string]bool{}}
+	n := len(r.ids)
+	if prm := (search.BM25{K1: cfg.BM25K1, B: cfg.BM25B}); prm != r.kw.Params() {
+		_ = r.kw.SetParams(prm) // validated with the config
+		_ = r.phr.SetParams(prm)
+	}
+	p.kw, p.cos = make([]float32, n), make([]float32, n)
+	r.kw.ScoreAll(p.terms, p.kw)
+	if pw := float32(cfg.PhraseWeight); pw > 0 && strategy != StrategyBM25 && strategy != StrategyVector {
+		if bg := bigrams(p.terms); len(bg) > 0 {
+			phr := make([]float32, n)
+			r.phr.ScoreAll(bg, phr)
+			for i := range p.kw {
+				p.kw[i] += pw * phr[i]
+			}
+		}
+	}
+	for _, v := range p.kw {
+		p.kwMax = max(p.kwMax, float64(v))
+	}
+	r.vec.ScoreAll(qv, p.cos)
+	var allow func(int32) bool
+	if req.Scope != "" && req.Scope != "all" {
+		scope := req.Scope
+		allow = func(s int32) bool {
+			nd := r.ix.nodes[r.ids[s]]
+			return nd != nil && r.ix.docs[nd.DocID] != nil && r.ix.docs[nd.DocID].Collection == scope
+		}
+	}
+	var sum float64
+	cnt := 0
+	p.cosMax = -1
+	for i, c := range p.cos {
+		if (allow == nil || allow(int32(i))) && r.ids[i] != "" {
+			sum += float64(c)
+			cnt++
+			p.cosMax = max(p.cosMax, float64(c))
+		}
+	}
+	if cnt > 0 {
+		p.cosFloor = sum / float64(cnt)
+	}
+	p.kwW = cfg.KeywordWeight
+	switch strategy {
+	case StrategyBM25:
+		p.kwW = 1
+	case StrategyVector:
+		p.kwW = 0
+	}
+	fused := make([]float32, n)
+	for i := range fused {
+		fused[i] = float32(p.semantic(int32(i)))
+	}
+	limit := req.Candidates
+	if limit <= 0 {
+		limit = 100
+	}
+	hits := search.TopK(fused, limit, allow)
+	seen := map[int32]bool{}
+	for _, h := range hits {
+		p.slots = append(p.slots, h.Slot)
+		seen[h.Slot] = true
+	}
+	// Family: the subsections and the enclosing section of the best hits.
+	for _, h := range hits[:min(10, len(hits))] {
+		id := r.ids[h.Slot]
+		fam := append([]string(nil), r.children[id]...)
+		if n := r.ix.nodes[id]; n != nil && n.Parent != "" {
+			fam = append(fam, n.Parent)
+		}
+		for _, f := range fam {
+			if sl, ok := r.slot[f]; ok && !seen[sl] && (allow == nil || allow(sl)) {
+				p.slots = append(p.slots, sl)
+				seen[sl] = true
+			}
+		}
+	}
+	// Seed concepts: the nearest to the question, and those of the best
+	// hits (the question's words may name what its vector misses).
+	p.dist = map[string]int{}
+	if strategy == StrategyLoom && r.ix.linker != nil {
+		for _, m := range r.ix.linker.Nearest(qv, cfg.SeedConcepts) {
+			p.addSeed(m.ID, m.Sim)
+		}
+		for _, h := range hits[:min(3, len(hits))] {
+			for _, e := range r.ix.out[r.ids[h.Slot]] {
+				if e.Kind == model.EdgeAbout {
+					p.addSeed(e.To, e.Weight)
+				}
+			}
+		}
+		p.bfs()
+		// Graph expansion: nodes about a seed concept join the pool even
+		// when neither search found them.
+		for _, s := range p.seeds {
+			for _, nid := range r.concept[s.ID] {
+				if sl, ok := r.slot[nid]; ok && !seen[sl] && (allow == nil || allow(sl)) && fused[sl] > 0 {
+					p.slots = append(p.slots, sl)
+					seen[sl] = true
+				}
+			}
+		}
+	}
+	// Pinned nodes: in the workspace, or for this question.
+	for _, id := range req.Pin {
+		if _, ok := r.ix.nodes[id]; ok {
+			p.pinned[id] = true
+		}
+		for _, nid := range r.ix.docNodes[id] {
+			p.pinned[nid] = true
+		}
+	}
+	for id := range r.pinned() {
+		p.pinned[id] = true
+	}
+	for id := range p.pinned {
+		if sl, ok := r.slot[id]; ok && !seen[sl] {
+			p.slots = append(p.slots, sl)
+			seen[sl] = true
+		}
+	}
+	return p
+}
+
+func (p *pool) addSeed(id string, sim float64) {
+	if _, ok := p.dist[id]; ok {
+		return
+	}
+	c := p.r.ix.concepts[id]
+	if c == nil {
+		return
+	}
+	p.dist[id] = 0
+	p.seeds = append(p.seeds, ConceptHit{ID: id, Name: c.Name, Similarity: round3(sim)})
+}
+
+// semantic is a slot's hybrid relevance: keyword and vector evidence, each
+// normalised to the query's best (the vector part above the workspace's
+// mean cosine, which embedders like GloVe put well above 0).
+func (p *pool) semantic(s int32) float64 {
+	kw, kwMax := float64(p.kw[s]), p.kwMax
+	if p.kwW == 0 {
+		kw, kwMax = 0, 0
+	}
+	return assemble.Semantic(kw, kwMax, float64(p.cos[s])-p.cosFloor, p.cosMax-p.cosFloor, p.kwW)
+}
+
+// bfs fills dist with hop counts over related edges from the seeds.
+func (p *pool) bfs() {
+	frontier := make([]string, 0, len(p.seeds))
+	for _, s := range p.seeds {
+		frontier = append(frontier, s.ID)
+	}
+	for d := 1; d < p.cfg.MaxHops && len(frontier) > 0; d++ {
+		var next []string
+		for _, c := range frontier {
+			for _, nb := range p.r.relAdj[c] {
+				if _, ok := p.dist[nb]; !ok {
+					p.dist[nb] = d
+					next = append(next, nb)
+				}
+			}
+		}
+		frontier = next
+	}
+}
+
+// hops is a node's distance from the seeds: 1 when it is about a seed
+// concept, one more per related edge beyond; −1 when out of reach.
+func (p *pool) hops(id string) (hops, relevantConcepts, concepts int) {
+	hops = -1
+	for _, e := range p.r.ix.out[id] {
+		if e.Kind != model.EdgeAbout {
+			continue
+		}
+		concepts++
+		if d, ok := p.dist[e.To]; ok {
+			if hops < 0 || d+1 < hops {
+				hops = d + 1
+			}
+			if d <= 1 {
+				relevantConcepts++
+			}
+		}
+	}
+	return hops, relevantConcepts, concepts
+}
+
+// candidates computes every pooled node's signals.
+func (p *pool) candidates(budget int, wts assemble.Weights) []*assemble.Candidate {
+	ix := p.r.ix
+	now := p.w.cfg.clock()
+	out := make([]*assemble.Candidate, 0, len(p.slots))
+	density := make([]float64, 0, len(p.slots))
+	maxDensity := 0.0
+	for _, s := range p.slots {
+		id := p.r.ids[s]
+		n := ix.nodes[id]
+		d := ix.docs[n.DocID]
+		c := &assemble.Candidate{ID: id, Ref: n.Ref, Ancestors: n.Ancestors, Title: nodeTitle(d, n), Source: string(n.Kind), Tokens: n.Tokens,
+			Keyword: round4(float64(p.kw[s])), Cosine: round4(float64(p.cos[s])), Pinned: p.pinned[id], Hops: -1,
+			Vec: p.r.vec.Row(s)}
+		if d != nil {
+			c.Document, c.Collection = d.Path, d.Collection
+		}
+		c.Signals.Semantic = round4(p.semantic(s))
+		if n.Parent != "" && p.cfg.Inherit > 0 {
+			if ps, ok := p.r.slot[n.Parent]; ok {
+				c.Signals.Semantic = round4(max(c.Signals.Semantic, p.cfg.Inherit*p.semantic(ps)))
+			}
+		}
+		dn := 0.0
+		if p.strategy == StrategyLoom {
+			var rel, all int
+			c.Hops, rel, all = p.hops(id)
+			if all > 0 { // the share of its topics that are the question's
+				dn = float64(rel) / float64(all)
+			}
+			c.Signals.Hop = assemble.HopSignal(c.Hops, p.cfg.MaxHops)
+			last := n.LastAccess
+			if last.IsZero() {
+				last = n.Created
+			}
+			c.Signals.Staleness = round4(assemble.Staleness(last, now, time.Duration(p.cfg.HalfLife)))
+			c.Signals.Size = round4(assemble.SizeSignal(n.Tokens, budget))
+			c.Signals.Provenance = p.cfg.Provenance[string(n.Kind)]
+			if d != nil {
+				c.Signals.Trust = p.cfg.TrustOf(d.Collection, d.Path)
+			}
+			p.w.offerLevels(c, n, budget, p.cfg.Oversize)
+		}
+		density = append(density, dn)
+		maxDensity = max(maxDensity, dn)
+		out = append(out, c)
+	}
+	for i, c := range out {
+		if maxDensity > 0 {
+			c.Signals.Density = round4(density[i] / maxDensity)
+		}
+	}
+	return out
+}
+
+// nodeTitle names a node for the manifest: file › heading (part i/n).
+func nodeTitle(d *model.Document, n *model.ContentNode) string {
+	t := ""
+	if d != nil {
+		t = d.Path
+		if d.Format == "beir" && d.Title != "" {
+			t = n.Ref + " " + d.Title
+		}
+	}
+	if h := lastHeading(n.HeadingPath); h != "" && (d == nil || d.Format != "beir") {
+		t += " › " + h
+	}
+	if n.Level != "" {
+		t += " (" + n.Level + ")"
+	}
+	if n.Parts > 1 {
+		t += fmt.Sprintf(" (part %d/%d)", n.Part, n.Parts)
+	}
+	return strings.TrimSpace(t)
+}
+
+func round4(x float64) float64 { return float64(int64(x*1e4+0.5)) / 1e4 }
+
+// offerLevels tells the selector what the smaller levels of a node would
+// cost: made summaries by their real size, others by their upper bound;
+// oversized nodes also offer their best-matching chunks.
+func (w *Workbench) offerLevels(c *assemble.Candidate, n *model.ContentNode, budget int, oversize float64) {
+	if n.Tokens <= 8 {
+		return
+	}
+	if a := w.retr.analysisOf(n.ID, abstract.Summary); a != nil {
+		c.SummaryTokens, c.SummaryCached = a.Tokens, true
+	} else {
+		c.SummaryTokens = abstract.Target(abstract.Summary, n.Tokens)
+	}
+	if a := w.retr.analysisOf(n.ID, abstract.Essence); a != nil {
+		c.EssenceTokens = a.Tokens
+	} else {
+		c.EssenceTokens = abstract.Target(abstract.Essence, n.Tokens)
+	}
+	if c.SummaryTokens >= n.Tokens {
+		c.SummaryTokens = 0
+	}
+	if c.EssenceTokens >= n.Tokens {
+		c.EssenceTokens = 0
+	}
+	if limit := int(oversize * float64(budget)); n.Tokens > limit && limit > 16 {
+		c.ChunkTokens = min(limit, n.Tokens/2)
+	}
+}
+
+// catalog is the short "what exists" block (context-loading-jit tier 2):
+// counts, the documents the candidates came from, the concepts near the
+// question.
+func (w *Workbench) catalog(p *pool) string {
+	ix := p.r.ix
+	var b strings.Builder
+	fmt.Fprintf(&b, "[Catalog: %d documents, %d sections, %d concepts in this workspace]", len(ix.docs), len(p.r.slot), len(ix.concepts))
+	seen := map[string]bool{}
+	var docs []string
+	for _, s := range p.slots {
+		n := ix.nodes[p.r.ids[s]]
+		if d := ix.docs[n.DocID]; d != nil && !seen[d.ID] && len(docs) < 6 {
+			seen[d.ID] = true
+			docs = append(docs, fmt.Sprintf("%s (%d sections)", d.Path, len(ix.docNodes[d.ID])))
+		}
+	}
+	if len(docs) > 0 {
+		fmt.Fprintf(&b, "\n[Documents near this question: %s]", strings.Join(docs, "; "))
+	}
+	var names []string
+	for _, s := range p.seeds {
+		if len(names) < 8 {
+			names = append(names, clean(s.Name))
+		}
+	}
+	if len(names) > 0 {
+		fmt.Fprintf(&b, "\n[Concepts near this question: %s]", strings.Join(names, "; "))
+	}
+	return b.String()
+}
+
+func clean(s string) string {
+	return strings.NewReplacer("\n", " ", "[", "(", "]", ")", ";", ",").Replace(strings.TrimSpace(s))
+}
+
+// wholeFile is the whole-file baseline: the files of the best hits, whole,
+// in rank order, while they fit (the first always loads).
+func (w *Workbench) wholeFile(ranked []*assemble.Candidate, split assemble.Split, system, q string, count assemble.Counter) (*assemble.Assembly, []*assemble.Candidate, error) {
+	ix := w.index
+	var out, loaded []*assemble.Candidate
+	var blocks []assemble.Block
+	used := 0
+	seen := map[string]bool{}
+	for _, c := range ranked {
+		n := ix.nodes[c.ID]
+		if n == nil || seen[n.DocID] {
+			continue
+		}
+		seen[n.DocID] = true
+		size := 0
+		for _, nid := range ix.docNodes[n.DocID] {
+			size += ix.nodes[nid].Tokens
+		}
+		if used > 0 && used+size > split.Context {
+			continue
+		}
+		for _, nid := range ix.docNodes[n.DocID] {
+			m := ix.nodes[nid]
+			if !searchable(m) {
+				continue
+			}
+			mc := &assemble.Candidate{ID: m.ID, Ref: m.Ref, Ancestors: m.Ancestors, Title: nodeTitle(ix.docs[m.DocID], m), Source: string(m.Kind),
+				Tokens: m.Tokens, Score: c.Score, Relevant: true, Loaded: true, Level: assemble.Detailed, LoadedTokens: m.Tokens,
+				Reason: "whole-file baseline: the whole file of a top hit", Signals: c.Signals, Hops: -1}
+			if d := ix.docs[m.DocID]; d != nil {
+				mc.Document, mc.Collection = d.Path, d.Collection
+			}
+			t, err := w.Content(m.ContentHash)
+			if err != nil {
+				return nil, nil, err
+			}
+			blocks = append(blocks, assemble.Block{Candidate: mc, Text: t})
+			loaded = append(loaded, mc)
+			out = append(out, mc)
+			used += m.Tokens
+		}
+	}
+	manifest := assemble.Manifest(loaded, len(loaded), 0)
+	ctxText := assemble.ContextText(manifest, "", blocks)
+	sp := split
+	sp.Loaded, sp.Manifest = used, count(manifest)
+	sp.Free = max(0, sp.Context-sp.Loaded-sp.Manifest)
+	return &assemble.Assembly{Split: sp, Selection: assemble.Selection{Branch: "whole-file", Loaded: loaded, Relevant: len(loaded), Used: used},
+		Manifest: manifest, Context: ctxText, Prompt: assemble.Prompt(system, ctxText, q), Blocks: blocks}, out, nil
+}
+
+// FileTokens is the size of the whole file at a reference path (the
+// whole-file baseline's cost), over every collection that holds it.
+func (w *Workbench) FileTokens(path string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.index == nil {
+		return 0
+	}
+	total := 0
+	for id, d := range w.index.docs {
+		if d.Path != path && d.Key != path {
+			continue
+		}
+		for _, nid := range w.index.docNodes[id] {
+			if n := w.index.nodes[nid]; n != nil && searchable(n) {
+				total += n.Tokens
+			}
+		}
+	}
+	return total
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/loomwork/loom/backend"
+	"github.com/loomwork/loom/backend/eval"
+)
+
+func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("eval", stderr)
+	var ws workspaceFlags
+	ws.register(fs)
+	var qf queryFlags
+	qf.register(fs, 2000)
+	queries := fs.String("queries", "", "reference queries (JSONL: id, query, relevant) evaluated on the workspace as it is")
+	beir := fs.String("beir", "", "a BEIR folder (corpus.jsonl, queries.jsonl, qrels/): its corpus is ingested first")
+	split := fs.String("split", "test", "BEIR judgements to use: qrels/<split>.tsv")
+	top := fs.Int("top", 0, "baselines: load at most this many nodes (0: fill the budget)")
+	perQuery := fs.Bool("per-query", false, "json: include every query's outcome")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErr("eval: unexpected argument %q", pos[0])
+	}
+	if err := qf.check(); err != nil {
+		return err
+	}
+	if (*queries == "") == (*beir == "") {
+		return usageErr("eval: give --queries FILE.jsonl or --beir DIR")
+	}
+	var qs []eval.Query
+	var corpus string
+	if *queries != "" {
+		if qs, err = eval.LoadQueries(*queries); err != nil {
+			return usageErr("eval: %v", err)
+		}
+	} else {
+		b, err := eval.LoadBEIR(*beir, *split)
+		if err != nil {
+			return usageErr("eval: %v", err)
+		}
+		qs, corpus = b.Queries, b.Corpus
+		if ws.dir == "" { // a temporary workspace unless one is given
+			tmp, err := os.MkdirTemp("", "loom-eval-*")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(tmp)
+			ws.dir = tmp
+		}
+	}
+	wb, err := ws.open(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	defer wb.Close()
+	if corpus != "" {
+		fmt.Fprintf(stderr, "ingesting %s …\n", corpus)
+		rep, err := wb.Ingest(ctx, []string{corpus}, backend.IngestOptions{})
+		if err != nil {
+			return err
+		}
+		if len(rep.Errors) > 0 {
+			return fmt.Errorf("eval: ingesting the corpus failed: %v", rep.Errors[0])
+		}
+	}
+	if st, err := wb.Stats(ctx); err == nil && st.ContentNodes == 0 {
+		return usageErr("eval: the workspace %s is empty: ingest the documents the queries are about first", st.Workspace)
+	}
+	rep, err := eval.Run(ctx, wb, qs, eval.Options{Strategy: qf.strategy, Budget: qf.budget, Purpose: qf.purpose, Level: qf.level, Top: *top})
+	if err != nil {
+		return err
+	}
+	if qf.format == "json" {
+		if !*perQuery {
+			rep.PerQuery = nil
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	fmt.Fprintf(stdout, "strategy %s · budget %d · %d queries\n", rep.Strategy, rep.Budget, rep.Queries)
+	fmt.Fprintf(stdout, "precision   %.3f  (strict %.3f)\nrecall      %.3f  (strict %.3f)\nf1          %.3f\ntoken ratio %.3f  (%.0f tokens loaded per query)\nnDCG@10     %.3f\nrecall@100  %.3f\nMRR@10      %.3f\nlatency     p50 %.2f ms · p99 %.2f ms\n",
+		rep.Precision, rep.StrictPrecision, rep.Recall, rep.StrictRecall, rep.F1, rep.TokenRatio, rep.TokensLoaded, rep.NDCG10, rep.Recall100, rep.MRR10, rep.P50, rep.P99)
+	return nil
+}

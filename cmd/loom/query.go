@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/loomwork/loom/backend"
+	"github.com/loomwork/loom/backend/assemble"
+	"github.com/loomwork/loom/backend/embed/ollama"
+)
+
+// queryFlags are the assembly knobs shared by query and eval.
+type queryFlags struct {
+	budget   int
+	window   int
+	model    string
+	purpose  string
+	level    string
+	strategy string
+	format   string
+}
+
+func (q *queryFlags) register(fs interface {
+	IntVar(*int, string, int, string)
+	StringVar(*string, string, string, string)
+}, defBudget int) {
+	fs.IntVar(&q.budget, "budget", defBudget, "tokens for context (manifest + loaded nodes)")
+	fs.IntVar(&q.window, "window", 0, "the model's whole context window; the budget is what is left after the system prompt, question and output reservation")
+	fs.StringVar(&q.purpose, "purpose", "answer", "weight preset: answer, verify, explore, decide or create")
+	fs.StringVar(&q.level, "level", "adaptive", "abstraction level: detailed, summary, essence or adaptive")
+	fs.StringVar(&q.strategy, "strategy", "loom", "loom, or a baseline: whole-file, bm25, vector, hybrid")
+	fs.StringVar(&q.format, "format", "text", "text or json")
+}
+
+func (q *queryFlags) check() error {
+	if q.format != "text" && q.format != "json" {
+		return usageErr("--format must be text or json, not %q", q.format)
+	}
+	if q.budget < 0 || q.window < 0 {
+		return usageErr("--budget and --window must be positive")
+	}
+	if _, err := assemble.ParsePurpose(q.purpose); err != nil {
+		return usageErr("--purpose: %v", err)
+	}
+	if _, err := assemble.ParseLevel(q.level); err != nil {
+		return usageErr("--level: %v", err)
+	}
+	if _, err := backend.ParseStrategy(q.strategy); err != nil {
+		return usageErr("--strategy: %v", err)
+	}
+	return nil
+}
+
+func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("query", stderr)
+	var ws workspaceFlags
+	ws.register(fs)
+	var qf queryFlags
+	qf.register(fs, 0)
+	fs.StringVar(&qf.model, "model", "", "an Ollama model whose context window sets the budget (when neither --budget nor --window is given)")
+	scope := fs.String("scope", "", "only this collection")
+	var pins stringList
+	fs.Var(&pins, "pin", "node or document id to load first (repeatable)")
+	noTouch := fs.Bool("no-touch", false, "leave access times alone")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := qf.check(); err != nil {
+		return err
+	}
+	question := strings.TrimSpace(strings.Join(pos, " "))
+	if question == "" {
+		return usageErr("query: give a question, e.g. loom query --budget 2000 \"how is the budget split?\"")
+	}
+	if qf.budget == 0 && qf.window == 0 && qf.model == "" {
+		qf.budget = 4000
+	}
+	wb, err := ws.openWith(ctx, stderr, backend.WithModelWindow(func(ctx context.Context, model string) (int, error) {
+		return ollama.ContextLength(ctx, model, ollama.WithBaseURL(ws.ollamaURL))
+	}))
+	if err != nil {
+		return err
+	}
+	defer wb.Close()
+	res, err := wb.Query(ctx, backend.QueryRequest{Question: question, Budget: qf.budget, Window: qf.window, Model: qf.model,
+		Purpose: qf.purpose, Level: qf.level, Strategy: qf.strategy, Scope: *scope, Pin: pins, NoTouch: *noTouch})
+	if err != nil {
+		return err
+	}
+	if qf.format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	fmt.Fprintln(stdout, res.Prompt)
+	b := res.Budget
+	fmt.Fprintf(stderr, "loaded %d of %d relevant nodes (%s) · context %d/%d tokens (manifest %d, catalog %d, nodes %d, free %d) · window %d (%s) · %.1f ms\n",
+		res.Loaded, res.Relevant, res.Branch, b.Context-b.Free, b.Context, b.Manifest, b.Catalog, b.Loaded, b.Free, b.Window, b.WindowSource,
+		float64(res.Timing.Total)/1000)
+	return nil
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
