@@ -206,7 +206,7 @@ func Select(cands []*Candidate, o SelectOptions) Selection {
 	}
 	total := 0
 	for _, c := range relevant {
-		total += c.costAt(fixed)
+		total += c.costAt(levelFor(c, fixed))
 	}
 	switch {
 	case len(relevant) == 0:
@@ -214,7 +214,7 @@ func Select(cands []*Candidate, o SelectOptions) Selection {
 	case total <= remaining && allOffered(relevant, fixed):
 		sel.Branch = BranchAllFit
 		for _, c := range relevant {
-			load(c, fixed, "relevant; all relevant content fits the budget")
+			load(c, levelFor(c, fixed), "relevant; all relevant content fits the budget")
 		}
 	case o.Level == Adaptive:
 		sel.Branch = BranchAdaptive
@@ -229,7 +229,7 @@ func Select(cands []*Candidate, o SelectOptions) Selection {
 		sel.Branch = BranchByScore
 		limit := o.Oversize * float64(o.Budget)
 		for _, c := range relevant {
-			l := fixed
+			l := levelFor(c, fixed)
 			why := "relevant; loaded in descending score"
 			if l == Detailed && float64(c.Tokens) > limit {
 				switch {
@@ -266,9 +266,24 @@ func Select(cands []*Candidate, o SelectOptions) Selection {
 	return sel
 }
 
+// levelFor is the level c loads at when l is asked for: l itself, or the
+// full text when the node is already smaller than its summary would be.
+func levelFor(c *Candidate, l Level) Level {
+	if c.tokensAt(l) > 0 {
+		return l
+	}
+	if (l == Summary || l == Essence) && c.Tokens > 0 && c.SummaryTokens == 0 && c.EssenceTokens == 0 {
+		return Detailed
+	}
+	if l == Summary && c.SummaryTokens == 0 && c.EssenceTokens > 0 && c.Tokens <= 2*c.EssenceTokens+8 {
+		return Detailed // too small to summarise: its text is the summary
+	}
+	return l
+}
+
 func allOffered(cs []*Candidate, l Level) bool {
 	for _, c := range cs {
-		if c.tokensAt(l) <= 0 {
+		if c.tokensAt(levelFor(c, l)) <= 0 {
 			return false
 		}
 	}

@@ -1,0 +1,409 @@
+package backend
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/loomwork/loom/backend/assemble"
+	"github.com/loomwork/loom/backend/embed/ollama"
+	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/tokens"
+)
+
+// ingested opens a bolt workspace with the fixture notes in it.
+func ingested(t *testing.T, opts ...Option) (*Workbench, string) {
+	t.Helper()
+	notes := copyFixture(t)
+	dir := t.TempDir()
+	wb := openBolt(t, dir, opts...)
+	rep, err := wb.Ingest(context.Background(), []string{notes}, IngestOptions{})
+	require.NoError(t, err)
+	require.Empty(t, rep.Errors)
+	return wb, dir
+}
+
+func loadedRefs(r *QueryResult) []string {
+	var out []string
+	for _, c := range r.LoadedCandidates() {
+		out = append(out, c.Ref)
+	}
+	return out
+}
+
+// TestQueryGoldenPrompts pins the assembled prompt (system prompt,
+// manifest, catalog, node blocks, question) for a few questions over the
+// fixture: any change to ranking, selection or rendering shows up here.
+// Rewrite with: go test ./backend -run TestQueryGoldenPrompts -update
+func TestQueryGoldenPrompts(t *testing.T) {
+	wb, _ := ingested(t)
+	defer wb.Close()
+	cases := []struct {
+		name string
+		req  QueryRequest
+	}{
+		{"budget-split", QueryRequest{Question: "How is the loadable token budget calculated from the window?", Budget: 600}},
+		{"staleness", QueryRequest{Question: "How does staleness decay with time since last access?", Budget: 400}},
+		{"tight-summary", QueryRequest{Question: "How is the loadable token budget calculated from the window?", Budget: 220, Level: "summary"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.req.NoTouch = true
+			res, err := wb.Query(context.Background(), tc.req)
+			require.NoError(t, err)
+			var b strings.Builder
+			fmt.Fprintf(&b, "# branch %s · loaded %d of %d relevant · window %d (%s) · context %d = manifest %d + catalog %d + nodes %d + free %d\n",
+				res.Branch, res.Loaded, res.Relevant, res.Budget.Window, res.Budget.WindowSource, res.Budget.Context,
+				res.Budget.Manifest, res.Budget.Catalog, res.Budget.Loaded, res.Budget.Free)
+			for _, c := range res.Candidates {
+				fmt.Fprintf(&b, "# %-5v %-8s %.4f %s — %s\n", c.Loaded, c.Level, c.Score, c.Ref, c.Reason)
+			}
+			b.WriteString(res.Prompt)
+			b.WriteString("\n")
+			golden := filepath.Join("..", "testdata", "golden", "query-"+tc.name+".txt")
+			if *update {
+				require.NoError(t, os.WriteFile(golden, []byte(b.String()), 0o644))
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err, "run with -update to create %s", golden)
+			assert.Equal(t, string(want), b.String())
+			assert.True(t, strings.HasPrefix(res.Prompt, assemble.DefaultSystemPrompt+"\n\n[Context loaded: "), "the manifest opens the context")
+		})
+	}
+}
+
+func TestQueryLoadsTheRelevantSectionAndStops(t *testing.T) {
+	wb, _ := ingested(t)
+	defer wb.Close()
+	res, err := wb.Query(context.Background(), QueryRequest{Question: "How does staleness decay with time since last access?", Budget: 2000, NoTouch: true})
+	require.NoError(t, err)
+	refs := loadedRefs(res)
+	require.NotEmpty(t, refs)
+	assert.True(t, strings.HasPrefix(refs[0], "staleness.txt"), "the staleness notes come first, got %v", refs)
+	assert.Less(t, res.Budget.Loaded, 2000/2, "minimum relevant context: it stops well before the budget")
+	assert.Equal(t, res.Relevant-res.Loaded, res.NotLoaded)
+	for _, c := range res.Candidates {
+		assert.NotEmpty(t, c.Reason, "every candidate says why: %s", c.Ref)
+		for _, v := range []float64{c.Signals.Semantic, c.Signals.Hop, c.Signals.Staleness, c.Signals.Size, c.Signals.Provenance, c.Signals.Density, c.Signals.Trust, c.Score} {
+			assert.True(t, v >= 0 && v <= 1, "signals are normalised: %s %+v", c.Ref, c.Signals)
+		}
+	}
+	b, err := json.Marshal(res)
+	require.NoError(t, err)
+	for _, key := range []string{`"manifest"`, `"budget"`, `"candidates"`, `"signals"`, `"reason"`, `"loaded"`, `"level"`, `"reference"`, `"tokens"`} {
+		assert.Contains(t, string(b), key)
+	}
+}
+
+// TestQueryNeverExceedsItsBudget: for many budgets, windows and levels the
+// measured context never exceeds the context budget and the whole prompt
+// plus the output reservation never exceeds the window.
+func TestQueryNeverExceedsItsBudget(t *testing.T) {
+	wb, _ := ingested(t)
+	defer wb.Close()
+	count := tokens.Default().Count
+	questions := []string{"budget", "How does staleness decay?", "graphs of concepts and content nodes", "what is loaded first when the budget is tight and nodes are oversized?"}
+	for _, q := range questions {
+		for _, budget := range []int{48, 60, 90, 150, 300, 700, 1500, 5000} {
+			for _, level := range []string{"", "detailed", "summary", "essence"} {
+				res, err := wb.Query(context.Background(), QueryRequest{Question: q, Budget: budget, Level: level, NoTouch: true})
+				if err != nil {
+					assert.Contains(t, err.Error(), "budget", "only a too-small budget may fail: %v", err)
+					continue
+				}
+				ctxTokens := count(strings.TrimPrefix(res.Prompt, assemble.DefaultSystemPrompt+"\n\n"))
+				ctxTokens -= count("\n\n" + assemble.QuestionText(q))
+				assert.LessOrEqual(t, ctxTokens, budget+2, "q=%q budget=%d level=%q", q, budget, level)
+				assert.LessOrEqual(t, res.Budget.Manifest+res.Budget.Catalog+res.Budget.Loaded, res.Budget.Context)
+			}
+		}
+		for _, window := range []int{400, 1000, 8192} {
+			res, err := wb.Query(context.Background(), QueryRequest{Question: q, Window: window, NoTouch: true})
+			require.NoError(t, err)
+			assert.LessOrEqual(t, res.PromptTokens+res.Budget.Output, window+4, "q=%q window=%d", q, window)
+		}
+	}
+}
+
+func TestQueryRejectsBadQuestions(t *testing.T) {
+	wb, _ := ingested(t)
+	defer wb.Close()
+	cases := []struct {
+		name string
+		req  QueryRequest
+		want string
+	}{
+		{"empty", QueryRequest{Question: "   ", Budget: 1000}, "empty"},
+		{"100 KB", QueryRequest{Question: strings.Repeat("budget ", 100<<10/7), Budget: 1000}, "KB"},
+		{"only punctuation", QueryRequest{Question: "?!… —— ;;", Budget: 1000}, "no words"},
+		{"budget smaller than the manifest", QueryRequest{Question: "budget", Budget: 20}, "manifest"},
+		{"no budget at all", QueryRequest{Question: "budget"}, "--budget"},
+		{"negative budget", QueryRequest{Question: "budget", Budget: -5}, "positive"},
+		{"unknown purpose", QueryRequest{Question: "budget", Budget: 500, Purpose: "vibes"}, "purpose"},
+		{"unknown level", QueryRequest{Question: "budget", Budget: 500, Level: "tiny"}, "level"},
+		{"unknown strategy", QueryRequest{Question: "budget", Budget: 500, Strategy: "magic"}, "strategy"},
+		{"a model with no Ollama configured", QueryRequest{Question: "budget", Model: "llama3.2"}, "no Ollama"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := wb.Query(context.Background(), tc.req)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+// fakeShow speaks Ollama's /api/show: model info with a context length, or
+// 404 for models it does not have.
+func fakeShow(t *testing.T, models map[string]int) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/api/show" {
+			http.NotFound(w, r)
+			return
+		}
+		var req struct {
+			Model string `json:"model"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		n, ok := models[strings.TrimSuffix(req.Model, ":latest")]
+		if !ok {
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprintf(w, `{"error":"model '%s' not found"}`, req.Model)
+			return
+		}
+		fmt.Fprintf(w, `{"modelfile":"FROM x","parameters":"temperature 0.7","template":"{{ .Prompt }}","details":{"format":"gguf","family":"llama"},"model_info":{"general.architecture":"llama","llama.context_length":%d,"llama.embedding_length":3072},"capabilities":["completion","tools"]}`, n)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestQueryWindowFromTheModel(t *testing.T) {
+	srv := fakeShow(t, map[string]int{"llama3.2": 8192})
+	window := func(ctx context.Context, model string) (int, error) {
+		return ollama.ContextLength(ctx, model, ollama.WithBaseURL(srv.URL))
+	}
+	wb, _ := ingested(t, WithModelWindow(window))
+	defer wb.Close()
+
+	res, err := wb.Query(context.Background(), QueryRequest{Question: "budget", Model: "llama3.2", NoTouch: true})
+	require.NoError(t, err)
+	assert.Equal(t, 8192, res.Budget.Window)
+	assert.Equal(t, "model llama3.2", res.Budget.WindowSource)
+	assert.Equal(t, res.Budget.Window, res.Budget.System+res.Budget.Question+res.Budget.Output+res.Budget.Context)
+
+	_, err = wb.Query(context.Background(), QueryRequest{Question: "budget", Model: "nosuchmodel", NoTouch: true})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "ollama pull nosuchmodel")
+}
+
+func TestQueryOutputReservationFollowsComplexity(t *testing.T) {
+	wb, _ := ingested(t)
+	defer wb.Close()
+	simple, err := wb.Query(context.Background(), QueryRequest{Question: "budget?", Window: 4000, NoTouch: true})
+	require.NoError(t, err)
+	hard, err := wb.Query(context.Background(), QueryRequest{Window: 4000, NoTouch: true,
+		Question: "Compare how the budget calculation, the staleness decay curve and the loading decision tree interact when several oversized nodes compete, and explain step by step which would be summarised first and why, including trade-offs."})
+	require.NoError(t, err)
+	assert.Greater(t, hard.Complexity, simple.Complexity)
+	assert.Greater(t, hard.Budget.Output, simple.Budget.Output, "a complex question reserves more room for the answer")
+}
+
+// TestSummariesAreCachedAsAnalysisNodes: a tight budget at summary level
+// makes summaries, stores them as analysis nodes derived from their
+// sources, and a reopened workspace finds them again.
+func TestSummariesAreCachedAsAnalysisNodes(t *testing.T) {
+	notes := copyFixture(t)
+	long := "# Window arithmetic\n\n## Budget calculation\n\n" + strings.Repeat(
+		"The loadable budget is the model's window minus the system prompt, minus the output reservation, minus the manifest. "+
+			"The output reservation starts at thirty percent and grows with the question's complexity. "+
+			"Whatever remains is filled with the most relevant nodes, highest score first.\n\n", 6)
+	require.NoError(t, os.WriteFile(filepath.Join(notes, "window.md"), []byte(long), 0o644))
+	dir := t.TempDir()
+	wb := openBolt(t, dir)
+	_, err := wb.Ingest(context.Background(), []string{notes}, IngestOptions{})
+	require.NoError(t, err)
+	q := QueryRequest{Question: "How is the loadable budget calculated from the window and the output reservation?", Budget: 300, Level: "summary", NoTouch: true}
+	res, err := wb.Query(context.Background(), q)
+	require.NoError(t, err)
+	var summarised []*assemble.Candidate
+	for _, c := range res.LoadedCandidates() {
+		if c.Level == assemble.Summary {
+			summarised = append(summarised, c)
+			assert.Less(t, c.LoadedTokens, c.Tokens)
+		}
+	}
+	require.NotEmpty(t, summarised, "a tight budget at summary level loads summaries")
+	require.NoError(t, wb.Close())
+
+	wb = openBolt(t, dir)
+	defer wb.Close()
+	g, err := wb.ExportGraph(context.Background(), false)
+	require.NoError(t, err)
+	derived := map[string]string{}
+	for _, e := range g.Edges {
+		if e.Kind == model.EdgeDerived {
+			derived[e.To] = e.From
+		}
+	}
+	for _, c := range summarised {
+		aid, ok := derived[c.ID]
+		require.True(t, ok, "the summary of %s is linked to it", c.Ref)
+		var a *model.ContentNode
+		for i := range g.ContentNodes {
+			if g.ContentNodes[i].ID == aid {
+				a = &g.ContentNodes[i]
+			}
+		}
+		require.NotNil(t, a)
+		assert.Equal(t, model.KindAnalysis, a.Kind)
+		assert.Equal(t, "summary", a.Level)
+		assert.Equal(t, c.ID, a.Source)
+	}
+	res2, err := wb.Query(context.Background(), q)
+	require.NoError(t, err)
+	for _, c := range res2.Candidates {
+		for _, s := range summarised {
+			if c.ID == s.ID {
+				assert.True(t, c.SummaryCached, "the cached summary is offered at its real size")
+			}
+		}
+	}
+	loaded2 := map[string]bool{}
+	for _, c := range res2.LoadedCandidates() {
+		loaded2[c.ID] = true
+	}
+	for _, c := range summarised {
+		assert.True(t, loaded2[c.ID], "%s loads again, now from its cached summary", c.Ref)
+	}
+	st, err := wb.Stats(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, st.ContentNodes, len(g.ContentNodes))
+}
+
+func TestLoadedNodesGetTheirAccessTimeUpdated(t *testing.T) {
+	now := fixedNow
+	tick := func() time.Time { return now }
+	notes := copyFixture(t)
+	dir := t.TempDir()
+	wb := openBolt(t, dir, WithClock(tick))
+	_, err := wb.Ingest(context.Background(), []string{notes}, IngestOptions{})
+	require.NoError(t, err)
+	now = now.Add(90 * 24 * time.Hour)
+	res, err := wb.Query(context.Background(), QueryRequest{Question: "How does staleness decay?", Budget: 800})
+	require.NoError(t, err)
+	loaded := res.LoadedCandidates()
+	require.NotEmpty(t, loaded)
+	for _, c := range loaded {
+		assert.Less(t, c.Signals.Staleness, 0.2, "90 days unused at a 30-day half-life")
+	}
+	require.NoError(t, wb.Close()) // writes the pending access times
+
+	wb = openBolt(t, dir, WithClock(tick))
+	defer wb.Close()
+	g, err := wb.ExportGraph(context.Background(), false)
+	require.NoError(t, err)
+	for _, c := range loaded {
+		for _, n := range g.ContentNodes {
+			if n.ID == c.ID {
+				assert.True(t, n.LastAccess.Equal(now), "%s last access %v", c.Ref, n.LastAccess)
+			}
+		}
+	}
+	again, err := wb.Query(context.Background(), QueryRequest{Question: "How does staleness decay?", Budget: 800, NoTouch: true})
+	require.NoError(t, err)
+	for _, c := range again.Candidates {
+		if c.ID == loaded[0].ID {
+			assert.InDelta(t, 1.0, c.Signals.Staleness, 1e-9, "just accessed")
+		}
+	}
+}
+
+func TestPinnedNodesLoadFirst(t *testing.T) {
+	wb, _ := ingested(t)
+	defer wb.Close()
+	ctx := context.Background()
+	first, err := wb.Query(ctx, QueryRequest{Question: "How does staleness decay?", Budget: 3000, NoTouch: true})
+	require.NoError(t, err)
+	var unrelated *assemble.Candidate
+	for _, c := range first.Candidates {
+		if !c.Loaded && strings.HasPrefix(c.Ref, "graphs.md") {
+			unrelated = c
+			break
+		}
+	}
+	require.NotNil(t, unrelated, "a graphs.md node is a candidate but not loaded")
+	res, err := wb.Query(ctx, QueryRequest{Question: "How does staleness decay?", Budget: 3000, NoTouch: true, Pin: []string{unrelated.ID}})
+	require.NoError(t, err)
+	loaded := res.LoadedCandidates()
+	var got *assemble.Candidate
+	for _, c := range res.Candidates {
+		if c.ID == unrelated.ID {
+			got = c
+		}
+	}
+	require.NotNil(t, got)
+	assert.True(t, got.Loaded)
+	assert.Contains(t, got.Reason, "pinned")
+	assert.Greater(t, len(loaded), len(first.LoadedCandidates())-1)
+}
+
+func TestQueryScopeLimitsCandidates(t *testing.T) {
+	notes := copyFixture(t)
+	other := filepath.Join(t.TempDir(), "other")
+	require.NoError(t, os.MkdirAll(other, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(other, "decay.md"), []byte("# Decay\n\nStaleness decay with a half-life: exponential decay since last access.\n"), 0o644))
+	wb := openBolt(t, t.TempDir())
+	defer wb.Close()
+	_, err := wb.Ingest(context.Background(), []string{notes, other}, IngestOptions{})
+	require.NoError(t, err)
+	res, err := wb.Query(context.Background(), QueryRequest{Question: "staleness decay half-life", Budget: 2000, Scope: "other", NoTouch: true})
+	require.NoError(t, err)
+	require.NotEmpty(t, res.Candidates)
+	for _, c := range res.Candidates {
+		assert.Equal(t, "other", c.Collection)
+	}
+}
+
+func TestBaselineStrategies(t *testing.T) {
+	wb, _ := ingested(t)
+	defer wb.Close()
+	q := "How does staleness decay with time since last access?"
+	for _, s := range Strategies {
+		t.Run(string(s), func(t *testing.T) {
+			res, err := wb.Query(context.Background(), QueryRequest{Question: q, Budget: 900, Strategy: string(s), NoTouch: true})
+			require.NoError(t, err)
+			require.NotEmpty(t, res.LoadedCandidates())
+			switch s {
+			case StrategyWholeFile:
+				files := map[string]int{}
+				for _, c := range res.LoadedCandidates() {
+					files[c.Document]++
+				}
+				for f, n := range files {
+					assert.Equal(t, wb.FileTokens(f) > 0, true)
+					sections := 0
+					for _, id := range wb.index.docNodes[docID("notes", f)] {
+						if searchable(wb.index.nodes[id]) {
+							sections++
+						}
+					}
+					assert.Equal(t, sections, n, "all of %s loads", f)
+				}
+			case StrategyBM25, StrategyVector, StrategyHybrid:
+				assert.Equal(t, assemble.Weights{Semantic: 1}, res.Weights, "no graph signals")
+				assert.Greater(t, res.Budget.Loaded, 0)
+			}
+		})
+	}
+}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func ingestFixture(t *testing.T) string {
+	t.Helper()
+	ws := t.TempDir()
+	_, _, err := runCLI(t, "ingest", "--workspace", ws, "--embedder", "offline", "--quiet", "../../testdata/fixture/notes")
+	require.NoError(t, err)
+	return ws
+}
+
+func TestQueryPrintsThePrompt(t *testing.T) {
+	ws := ingestFixture(t)
+	out, errOut, err := runCLI(t, "query", "--workspace", ws, "--embedder", "offline", "--budget", "800", "How does staleness decay?")
+	require.NoError(t, err)
+	assert.Contains(t, out, "[Context loaded: ")
+	assert.Contains(t, out, "[Additional context available but not loaded: ")
+	assert.Contains(t, out, "staleness.txt")
+	assert.True(t, strings.HasSuffix(strings.TrimSpace(out), "Question: How does staleness decay?"))
+	assert.Contains(t, errOut, "relevant nodes", "the summary line goes to stderr, so stdout is the prompt alone")
+}
+
+func TestQueryJSONCarriesEveryCandidate(t *testing.T) {
+	ws := ingestFixture(t)
+	out, _, err := runCLI(t, "query", "--workspace", ws, "--embedder", "offline", "--budget", "800", "--format", "json", "--purpose", "explore", "budget and window")
+	require.NoError(t, err)
+	var res map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &res))
+	for _, k := range []string{"manifest", "budget", "candidates", "prompt", "branch", "weights"} {
+		assert.Contains(t, res, k)
+	}
+	assert.Equal(t, "explore", res["purpose"])
+	split := res["budget"].(map[string]any)
+	for _, k := range []string{"window", "system", "output", "context", "manifest", "loaded", "free"} {
+		assert.Contains(t, split, k)
+	}
+	cands := res["candidates"].([]any)
+	require.NotEmpty(t, cands)
+	for _, c := range cands {
+		m := c.(map[string]any)
+		for _, k := range []string{"id", "reference", "tokens", "score", "signals", "loaded", "reason"} {
+			assert.Contains(t, m, k)
+		}
+	}
+}
+
+func TestQueryErrors(t *testing.T) {
+	ws := ingestFixture(t)
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no question", []string{"query", "--workspace", ws}, 2, "give a question"},
+		{"bad format", []string{"query", "--workspace", ws, "--format", "xml", "q"}, 2, "--format"},
+		{"bad level", []string{"query", "--workspace", ws, "--level", "tiny", "q"}, 2, "--level"},
+		{"bad purpose", []string{"query", "--workspace", ws, "--purpose", "vibes", "q"}, 2, "--purpose"},
+		{"punctuation", []string{"query", "--workspace", ws, "--embedder", "offline", "?!?"}, 2, "no words"},
+		{"tiny budget", []string{"query", "--workspace", ws, "--embedder", "offline", "--budget", "10", "budget"}, 2, "manifest"},
+		{"model without Ollama", []string{"query", "--workspace", ws, "--embedder", "offline", "--ollama-url", "http://127.0.0.1:9", "--model", "llama3.2", "budget"}, 2, "Ollama"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := runCLI(t, tc.args...)
+			require.Error(t, err)
+			assert.Equal(t, tc.code, exitCode(err))
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+func TestEvalReferenceQueries(t *testing.T) {
+	ws := ingestFixture(t)
+	qfile := filepath.Join(t.TempDir(), "q.jsonl")
+	require.NoError(t, os.WriteFile(qfile, []byte(
+		`{"id":"a","query":"How does staleness decay with time since last access?","relevant":["staleness.txt"]}`+"\n"+
+			`{"id":"b","query":"How is the token budget calculated?","relevant":["budget.md#token-budget"]}`+"\n"), 0o644))
+	for _, strategy := range []string{"loom", "whole-file", "bm25", "vector", "hybrid"} {
+		out, _, err := runCLI(t, "eval", "--workspace", ws, "--embedder", "offline", "--queries", qfile, "--budget", "600", "--strategy", strategy, "--format", "json")
+		require.NoError(t, err, strategy)
+		var rep map[string]any
+		require.NoError(t, json.Unmarshal([]byte(out), &rep))
+		for _, k := range []string{"precision", "recall", "f1", "token_ratio", "tokens_loaded", "ndcg@10", "recall@100", "mrr@10", "p50_ms", "p99_ms"} {
+			assert.Contains(t, rep, k, strategy)
+		}
+		assert.Equal(t, strategy, rep["strategy"])
+		assert.Greater(t, rep["recall"].(float64), 0.4, strategy)
+	}
+	out, _, err := runCLI(t, "eval", "--workspace", ws, "--embedder", "offline", "--queries", qfile)
+	require.NoError(t, err)
+	assert.Contains(t, out, "precision")
+	assert.Contains(t, out, "token ratio")
+}
+
+func TestEvalBEIR(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "qrels"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "corpus.jsonl"), []byte(
+		`{"_id":"d1","title":"Staleness","text":"Access times decay exponentially with a half-life."}`+"\n"+
+			`{"_id":"d2","title":"Budgets","text":"The window minus the system prompt and output reservation is the budget."}`+"\n"+
+			`{"_id":"d3","title":"Graphs","text":"Concept nodes link content nodes by cosine similarity."}`+"\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "queries.jsonl"), []byte(
+		`{"_id":"q1","text":"half-life decay of access times"}`+"\n"+`{"_id":"q2","text":"output reservation of the window"}`+"\n"+`{"_id":"q3","text":"unjudged"}`+"\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "qrels", "dev.tsv"), []byte("query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t1\n"), 0o644))
+	out, errOut, err := runCLI(t, "eval", "--embedder", "offline", "--beir", dir, "--split", "dev", "--format", "json")
+	require.NoError(t, err, errOut)
+	var rep map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.EqualValues(t, 2, rep["queries"], "only judged queries")
+	assert.InDelta(t, 1.0, rep["ndcg@10"], 1e-9)
+	assert.InDelta(t, 1.0, rep["mrr@10"], 1e-9)
+
+	_, _, err = runCLI(t, "eval", "--embedder", "offline", "--beir", dir, "--split", "test")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "test")
+	_, _, err = runCLI(t, "eval", "--embedder", "offline")
+	require.Error(t, err)
+	assert.Equal(t, 2, exitCode(err))
+}
