@@ -14,6 +14,7 @@ import (
 	"github.com/loomwork/loom/backend/classify"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/search"
+	"github.com/loomwork/loom/backend/tokens"
 )
 
 // Strategy is how a query picks context; everything but StrategyLoom is a
@@ -206,7 +207,7 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 	if err != nil {
 		return nil, err
 	}
-	count, err := w.countFunc()
+	count, err := w.memoCounter()
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +215,7 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 	system := cfg.SystemPrompt
 	split, err := assemble.PlanBudget(assemble.BudgetRequest{
 		Window: window, WindowSource: source, Budget: req.Budget,
-		System: count(system), Question: count(assemble.QuestionText(q)),
+		System: w.countCached(system), Question: count(assemble.QuestionText(q)),
 		Reserve: cfg.OutputReserve, Complexity: cls.Complexity,
 	})
 	if err != nil {
@@ -273,7 +274,9 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 	t4 := time.Now()
 	res.Budget, res.Branch = asm.Split, string(asm.Selection.Branch)
 	res.Manifest, res.Catalog, res.Prompt = asm.Manifest, asm.Catalog, asm.Prompt
-	res.PromptTokens = count(asm.Prompt)
+	// The context was measured whole; system prompt and question were
+	// counted apart (they are separated by blank lines, where BPE splits).
+	res.PromptTokens = asm.Split.System + asm.Split.Question + asm.Split.Context - asm.Split.Free + 2
 	res.Loaded, res.Relevant, res.NotLoaded = len(asm.Selection.Loaded), asm.Selection.Relevant, asm.Selection.NotLoaded
 	res.Candidates = cands
 	if !req.NoTouch {
@@ -283,6 +286,46 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 	res.Timing = Timing{Classify: tClassify.Microseconds(), Candidates: tCandidates.Microseconds(), Score: tScore.Microseconds(),
 		Select: tSelect.Microseconds(), Assemble: tAssemble.Microseconds(), Total: time.Since(t0).Microseconds()}
 	return res, nil
+}
+
+// countCached counts a text that rarely changes (the system prompt) once.
+func (w *Workbench) countCached(s string) int {
+	if n, ok := w.sysTokens[s]; ok {
+		return n
+	}
+	count, err := w.countFunc()
+	if err != nil {
+		return tokens.Estimate(s)
+	}
+	if w.sysTokens == nil {
+		w.sysTokens = map[string]int{}
+	}
+	w.sysTokens[s] = count(s)
+	return w.sysTokens[s]
+}
+
+// memoCounter counts tokens, remembering short strings (block headers and
+// manifest lines recur from query to query; tiktoken's pre-tokeniser is
+// the query path's largest cost).
+func (w *Workbench) memoCounter() (assemble.Counter, error) {
+	count, err := w.countFunc()
+	if err != nil {
+		return nil, err
+	}
+	return func(s string) int {
+		if len(s) > 256 {
+			return count(s)
+		}
+		if n, ok := w.sysTokens[s]; ok {
+			return n
+		}
+		if w.sysTokens == nil || len(w.sysTokens) > 200000 {
+			w.sysTokens = map[string]int{}
+		}
+		n := count(s)
+		w.sysTokens[s] = n
+		return n
+	}, nil
 }
 
 // countFunc is the token counter (loaded on first need).
@@ -405,15 +448,25 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 			}
 		}
 		p.bfs()
-		// Graph expansion: nodes about a seed concept join the pool even
-		// when neither search found them.
+		// Graph expansion: the best nodes about a seed concept join the
+		// pool even when neither search ranked them high enough.
+		var extra []search.Hit
 		for _, s := range p.seeds {
 			for _, nid := range r.concept[s.ID] {
 				if sl, ok := r.slot[nid]; ok && !seen[sl] && (allow == nil || allow(sl)) && fused[sl] > 0 {
-					p.slots = append(p.slots, sl)
+					extra = append(extra, search.Hit{Slot: sl, Score: fused[sl]})
 					seen[sl] = true
 				}
 			}
+		}
+		sort.Slice(extra, func(i, j int) bool {
+			if extra[i].Score != extra[j].Score {
+				return extra[i].Score > extra[j].Score
+			}
+			return extra[i].Slot < extra[j].Slot
+		})
+		for _, h := range extra[:min(len(extra), max(10, limit/5))] {
+			p.slots = append(p.slots, h.Slot)
 		}
 	}
 	// Pinned nodes: in the workspace, or for this question.

@@ -65,6 +65,8 @@ type Workbench struct {
 	ranking assemble.Config
 	pending pendingWrites
 	closed  bool
+	// sysTokens caches token counts of system prompts and short strings.
+	sysTokens map[string]int
 }
 
 // Option configures Open.

@@ -78,6 +78,20 @@ func Prompt(system, context, question string) string {
 // Counter counts tokens.
 type Counter func(string) int
 
+// countLines counts a text line by line (short lines are what a memoising
+// counter remembers); a line break after punctuation may share a token
+// with it, so the sum is at least the whole text's count.
+func countLines(count Counter, s string) int {
+	n := 0
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
+			n++
+		}
+		n += count(line)
+	}
+	return n
+}
+
 // TextFunc returns a loaded candidate's text at level l. It may make the
 // text (a summary) and is expected to set the candidate's size for that
 // level to the real count.
@@ -150,7 +164,18 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 		}
 		manifest := Manifest(sel.Loaded, sel.Relevant, sel.NotLoaded)
 		ctxText := ContextText(manifest, "", blocks)
-		total := count(ctxText)
+		// Counting the whole context is the query's largest cost, so add
+		// up its parts (each block's size is known; a part counted alone
+		// never takes fewer tokens than inside the whole, as blocks meet at
+		// line breaks) and count exactly only near the limit.
+		m := countLines(count, manifest)
+		total := m
+		for _, bl := range blocks {
+			total += count(BlockHeader(bl.Candidate)) + bl.Candidate.LoadedTokens + 3
+		}
+		if total > split.Context-16 {
+			total = count(ctxText)
+		}
 		if total > split.Context { // BPE merges at the seams: take a little more room
 			if attempt < 4 && budget > 0 {
 				budget = max(0, budget-(total-split.Context)-8)
@@ -164,13 +189,16 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 		}
 		a := &Assembly{Split: split, Selection: sel, Manifest: manifest, Blocks: blocks}
 		if catalog != "" {
-			if withCat := count(ContextText(manifest, catalog, blocks)); withCat <= split.Context {
+			withCat := total + count(catalog) + 2
+			if withCat > split.Context-16 {
+				withCat = count(ContextText(manifest, catalog, blocks))
+			}
+			if withCat <= split.Context {
 				a.Catalog, total = catalog, withCat
 			}
 		}
 		a.Context = ContextText(manifest, a.Catalog, blocks)
 		a.Prompt = Prompt(system, a.Context, question)
-		m := count(manifest)
 		a.Split.Manifest = m
 		a.Split.Loaded = sel.Used
 		if a.Catalog != "" {
