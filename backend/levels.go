@@ -324,3 +324,54 @@ func (w *Workbench) persistPending(ctx context.Context) error {
 	w.meta = meta
 	return nil
 }
+
+// Pin marks nodes — or every section of a document — as always loaded
+// first (pinned = true) or not, and writes it at once. Unknown ids are an
+// error naming them.
+func (w *Workbench) Pin(ctx context.Context, ids []string, pinned bool) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ix, err := w.loadIndex(ctx)
+	if err != nil {
+		return err
+	}
+	var touch []model.ContentNode
+	var unknown []string
+	for _, id := range ids {
+		nodes := []string{id}
+		if _, ok := ix.docs[id]; ok {
+			nodes = ix.docNodes[id]
+		} else if _, ok := ix.nodes[id]; !ok {
+			unknown = append(unknown, id)
+			continue
+		}
+		for _, nid := range nodes {
+			if n := ix.nodes[nid]; n != nil && searchable(n) && n.Pinned != pinned {
+				n.Pinned = pinned
+				touch = append(touch, *n)
+			}
+		}
+	}
+	if len(unknown) > 0 {
+		return fmt.Errorf("pin: no node or document %s in this workspace", strings.Join(unknown, ", "))
+	}
+	if len(touch) == 0 {
+		return nil
+	}
+	if r := w.liveRetrieval(ix); r != nil {
+		for _, n := range touch {
+			if pinned {
+				r.pins[n.ID] = true
+			} else {
+				delete(r.pins, n.ID)
+			}
+		}
+	}
+	meta, err := w.store.Apply(ctx, graphdb.Write{Touch: touch, Meta: w.meta})
+	if err != nil {
+		w.index = nil
+		return fmt.Errorf("pin: %w", err)
+	}
+	w.meta = meta
+	return nil
+}

@@ -38,7 +38,9 @@ Usage:
   loom graph  [--workspace DIR] export [--out FILE] [--content]
   loom graph  [--workspace DIR] import FILE
   loom query  [--workspace DIR] [--budget N | --window N | --model M] [--purpose P] [--level L] [--format text|json] QUESTION
+  loom pin    [--workspace DIR] [--off] ID...      always load these nodes (or documents) first
   loom eval   [--workspace DIR] (--queries FILE.jsonl | --beir DIR [--split test]) [--budget N] [--strategy S] [--format text|json]
+  loom bench  [--nodes N[,N…]] [--dims offline|768|both] [--queries Q] [--format text|json]
 
 The workspace defaults to $XDG_DATA_HOME/loom/default (~/.local/share/loom/default).
 Run "loom COMMAND -h" for a command's flags.
@@ -82,6 +84,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdQuery(ctx, args[1:], stdout, stderr)
 	case "eval":
 		return cmdEval(ctx, args[1:], stdout, stderr)
+	case "pin":
+		return cmdPin(ctx, args[1:], stdout, stderr)
+	case "bench":
+		return cmdBench(ctx, args[1:], stdout, stderr)
 	}
 	return usageErr("unknown command %q (see loom --help)", args[0])
 }

@@ -5,11 +5,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
+	"net/url"
 	"strings"
 
+	"github.com/ollama/ollama/api"
+	"github.com/ollama/ollama/envconfig"
+
 	"github.com/loomwork/loom/backend"
+	"github.com/loomwork/loom/backend/abstract"
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/embed/ollama"
+	"github.com/loomwork/loom/backend/tokens"
 )
 
 // queryFlags are the assembly knobs shared by query and eval.
@@ -65,6 +72,7 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var pins stringList
 	fs.Var(&pins, "pin", "node or document id to load first (repeatable)")
 	noTouch := fs.Bool("no-touch", false, "leave access times alone")
+	summaryModel := fs.String("summary-model", "", "make summaries with this Ollama model (the extractive method when Ollama fails); default: extractive")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -79,9 +87,17 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if qf.budget == 0 && qf.window == 0 && qf.model == "" {
 		qf.budget = 4000
 	}
-	wb, err := ws.openWith(ctx, stderr, backend.WithModelWindow(func(ctx context.Context, model string) (int, error) {
+	opts := []backend.Option{backend.WithModelWindow(func(ctx context.Context, model string) (int, error) {
 		return ollama.ContextLength(ctx, model, ollama.WithBaseURL(ws.ollamaURL))
-	}))
+	})}
+	if *summaryModel != "" {
+		s, err := summarizer(*summaryModel, ws.ollamaURL)
+		if err != nil {
+			return usageErr("--summary-model: %v", err)
+		}
+		opts = append(opts, backend.WithSummarizer(s))
+	}
+	wb, err := ws.openWith(ctx, stderr, opts...)
 	if err != nil {
 		return err
 	}
@@ -104,8 +120,62 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
+// summarizer is an Ollama model with the extractive method as fallback.
+func summarizer(model, url string) (abstract.Summarizer, error) {
+	base, err := ollamaBase(url)
+	if err != nil {
+		return nil, err
+	}
+	count := tokens.Default().Count
+	return &abstract.Ollama{Client: api.NewClient(base, http.DefaultClient), Model: model, Count: count,
+		Fallback: abstract.Extractive{Count: count}}, nil
+}
+
+// ollamaBase resolves --ollama-url like the Ollama client does.
+func ollamaBase(raw string) (*url.URL, error) {
+	if raw == "" {
+		return envconfig.Host(), nil
+	}
+	if !strings.Contains(raw, "://") {
+		raw = "http://" + raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("bad Ollama URL %q", raw)
+	}
+	return u, nil
+}
+
 // stringList is a repeatable string flag.
 type stringList []string
 
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+func cmdPin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("pin", stderr)
+	var ws workspaceFlags
+	ws.register(fs)
+	off := fs.Bool("off", false, "unpin instead")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usageErr("pin: give node or document ids (loom query --format json shows them)")
+	}
+	wb, err := ws.open(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	defer wb.Close()
+	if err := wb.Pin(ctx, pos, !*off); err != nil {
+		return err
+	}
+	verb := "pinned"
+	if *off {
+		verb = "unpinned"
+	}
+	fmt.Fprintf(stdout, "%s %s\n", verb, strings.Join(pos, ", "))
+	return nil
+}

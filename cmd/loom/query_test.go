@@ -128,3 +128,49 @@ func TestEvalBEIR(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, 2, exitCode(err))
 }
+
+func TestPinPersistsAndLoadsFirst(t *testing.T) {
+	ws := ingestFixture(t)
+	q := []string{"query", "--workspace", ws, "--embedder", "offline", "--budget", "3000", "--format", "json", "--no-touch", "How does staleness decay?"}
+	out, _, err := runCLI(t, q...)
+	require.NoError(t, err)
+	var res struct {
+		Candidates []struct {
+			ID     string `json:"id"`
+			Ref    string `json:"reference"`
+			Loaded bool   `json:"loaded"`
+			Reason string `json:"reason"`
+		} `json:"candidates"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &res))
+	id := ""
+	for _, c := range res.Candidates {
+		if !c.Loaded && strings.HasPrefix(c.Ref, "graphs.md") {
+			id = c.ID
+			break
+		}
+	}
+	require.NotEmpty(t, id)
+
+	out, _, err = runCLI(t, "pin", "--workspace", ws, id)
+	require.NoError(t, err)
+	assert.Contains(t, out, "pinned "+id)
+	out, _, err = runCLI(t, q...)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal([]byte(out), &res))
+	found := false
+	for _, c := range res.Candidates {
+		if c.ID == id {
+			found = true
+			assert.True(t, c.Loaded, "a pinned node loads in a new process")
+			assert.Contains(t, c.Reason, "pinned")
+		}
+	}
+	assert.True(t, found)
+
+	_, _, err = runCLI(t, "pin", "--workspace", ws, "--off", id)
+	require.NoError(t, err)
+	_, _, err = runCLI(t, "pin", "--workspace", ws, "n-nosuchnode")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "n-nosuchnode")
+}
