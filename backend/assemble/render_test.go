@@ -1,0 +1,439 @@
+package assemble
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/loomwork/loom/backend/tokens"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// seedManifest is the example of seed §6.3 (loom-concept.md), byte for byte.
+const seedManifest = `[Context loaded: 3 of 7 relevant nodes]
+[Node: OAuth token analysis | relevance: 0.92 | source: output]
+[Node: Auth error logs summary | relevance: 0.85 | source: analysis]
+[Node: API endpoint docs | relevance: 0.81 | source: input]
+[Additional context available but not loaded: 4 nodes]`
+
+func seedLoaded() []*Candidate {
+	return []*Candidate{
+		{ID: "n-1", Title: "OAuth token analysis", Score: 0.92, Source: "output"},
+		{ID: "n-2", Title: "Auth error logs summary", Score: 0.85, Source: "analysis"},
+		{ID: "n-3", Title: "API endpoint docs", Score: 0.81, Source: "input"},
+	}
+}
+
+func TestManifest(t *testing.T) {
+	t.Run("the seed example renders byte for byte", func(t *testing.T) {
+		assert.Equal(t, seedManifest, Manifest(seedLoaded(), 7, 4))
+	})
+	t.Run("the seed example is the one in the concept document", func(t *testing.T) {
+		doc, err := os.ReadFile("/work/shared/reference/loom-concept.md")
+		if err != nil {
+			t.Skip("the concept document is not here:", err)
+		}
+		assert.Contains(t, string(doc), "```\n"+seedManifest+"\n```")
+	})
+	t.Run("nothing loaded still says how much exists", func(t *testing.T) {
+		assert.Equal(t, "[Context loaded: 0 of 5 relevant nodes]\n[Additional context available but not loaded: 5 nodes]", Manifest(nil, 5, 5))
+	})
+	t.Run("nothing relevant renders zero of zero", func(t *testing.T) {
+		assert.Equal(t, "[Context loaded: 0 of 0 relevant nodes]\n[Additional context available but not loaded: 0 nodes]", Manifest(nil, 0, 0))
+	})
+	t.Run("never fewer relevant nodes than loaded ones are claimed", func(t *testing.T) {
+		assert.True(t, strings.HasPrefix(Manifest(seedLoaded(), 1, 0), "[Context loaded: 3 of 3 relevant nodes]\n"))
+	})
+	t.Run("relevance is rounded to two decimals", func(t *testing.T) {
+		m := Manifest([]*Candidate{{Title: "T", Score: 0.456, Source: "input"}, {Title: "U", Score: 1, Source: "output"}}, 2, 0)
+		assert.Contains(t, m, "[Node: T | relevance: 0.46 | source: input]")
+		assert.Contains(t, m, "[Node: U | relevance: 1.00 | source: output]")
+	})
+	t.Run("the manifest has no trailing newline", func(t *testing.T) {
+		assert.False(t, strings.HasSuffix(Manifest(seedLoaded(), 7, 4), "\n"))
+	})
+}
+
+func TestTitlesAreCleaned(t *testing.T) {
+	tests := []struct {
+		name  string
+		title string
+		want  string
+	}{
+		{"a pipe becomes a slash", "read | write", "read / write"},
+		{"square brackets become parentheses", "[draft] notes [v2]", "(draft) notes (v2)"},
+		{"newlines become spaces", "two\nlines\r\nhere", "two lines  here"},
+		{"surrounding space is trimmed", "  padded \n", "padded"},
+		{"a plain title is untouched", "Abstraction Levels", "Abstraction Levels"},
+		{"everything at once", "\n[a|b]\n", "(a/b)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &Candidate{ID: "n-1", Ref: "doc.md#x", Title: tt.title, Score: 0.5, Source: "input"}
+			m := Manifest([]*Candidate{c}, 1, 0)
+			lines := strings.Split(m, "\n")
+			require.Len(t, lines, 3, "one line per loaded node: %q", m)
+			assert.Equal(t, "[Node: "+tt.want+" | relevance: 0.50 | source: input]", lines[1])
+			assert.Equal(t, 3, strings.Count(lines[1], "|")-strings.Count(tt.want, "|")+1)
+			assert.Equal(t, "[n-1] "+tt.want+" — doc.md#x", BlockHeader(c))
+		})
+	}
+}
+
+func TestBlockHeader(t *testing.T) {
+	tests := []struct {
+		name  string
+		level Level
+		want  string
+	}{
+		{"an undecided level has no suffix", "", "[n-9] Title — a.md#b"},
+		{"the full text has no suffix", Detailed, "[n-9] Title — a.md#b"},
+		{"a summary is marked", Summary, "[n-9] Title — a.md#b (summary)"},
+		{"an essence is marked", Essence, "[n-9] Title — a.md#b (essence)"},
+		{"chunks are marked", Chunks, "[n-9] Title — a.md#b (chunks)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, BlockHeader(&Candidate{ID: "n-9", Title: "Title", Ref: "a.md#b", Level: tt.level}))
+		})
+	}
+}
+
+func TestContextTextAndPrompt(t *testing.T) {
+	a := &Candidate{ID: "n-1", Title: "A", Ref: "a.md"}
+	b := &Candidate{ID: "n-2", Title: "B", Ref: "b.md#s", Level: Summary}
+	blocks := []Block{{a, "  alpha text \n"}, {b, "beta"}}
+	t.Run("blocks follow the manifest, each under its header, trimmed", func(t *testing.T) {
+		assert.Equal(t, "M\n\n[n-1] A — a.md\nalpha text\n\n[n-2] B — b.md#s (summary)\nbeta", ContextText("M", "", blocks))
+	})
+	t.Run("the catalog sits between the manifest and the blocks", func(t *testing.T) {
+		assert.Equal(t, "M\n\nCAT\n\n[n-1] A — a.md\nalpha text\n\n[n-2] B — b.md#s (summary)\nbeta", ContextText("M", "CAT", blocks))
+	})
+	t.Run("the prompt is system, context and question", func(t *testing.T) {
+		assert.Equal(t, "SYS\n\nCTX\n\nQuestion: why?", Prompt("SYS", "CTX", "  why?\n"))
+	})
+	t.Run("an empty system prompt is left out", func(t *testing.T) {
+		assert.Equal(t, "CTX\n\nQuestion: why?", Prompt("", "CTX", "why?"))
+	})
+}
+
+// fakeText returns, for a candidate at a level, a text that names the node
+// and has as many cl100k tokens as the level's size (" x" is one token);
+// when the size is smaller than the name it sets the size to the real
+// count, as a TextFunc that makes summaries does.
+func fakeText(count Counter) TextFunc {
+	return func(c *Candidate, l Level) (string, error) {
+		name := fmt.Sprintf("<<%s@%s>>", c.ID, l)
+		n := c.tokensAt(l)
+		used := count(name)
+		text := name + strings.Repeat(" x", max(0, n-used))
+		// The name ends in ">>", which does not merge with " x", and each
+		// " x" is one token (TestFakeTextHasTheDeclaredSize checks both), so
+		// the text need not be counted again.
+		if real := max(n, used); real != n {
+			setSize(c, l, real)
+		}
+		return text, nil
+	}
+}
+
+// roughText returns, for a candidate at a level, a text about the level's
+// size made of words, numbers, punctuation, line breaks, code and
+// non-Latin script, the kind of text whose tokens merge across the seams
+// of the context; like a real TextFunc it sets the level's size to the
+// text's real count. The same node and level always get the same text.
+func roughText(count Counter) TextFunc {
+	pieces := []string{" the", " token", " budget", " naïve", " 日本語の文", " 🙂", " 2025", " 3.14159", ",", ".", ";",
+		" —", " |", " [draft]", "\n", "\n\n", "\n- item", " func(x int) { return x }", " <|endoftext|>", " #", "```", "\t", "  "}
+	type key struct {
+		c *Candidate
+		l Level
+	}
+	type sized struct {
+		text   string
+		tokens int
+	}
+	made := map[key]sized{}
+	return func(c *Candidate, l Level) (string, error) {
+		if m, ok := made[key{c, l}]; ok {
+			setSize(c, l, m.tokens)
+			return m.text, nil
+		}
+		var seed uint64
+		for _, b := range []byte(c.ID + "@" + string(l)) {
+			seed = seed*131 + uint64(b)
+		}
+		r := rand.New(rand.NewPCG(seed, 7))
+		var b strings.Builder
+		fmt.Fprintf(&b, "<<%s@%s>>", c.ID, l)
+		for range c.tokensAt(l) * 2 / 3 {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		if r.IntN(2) == 0 {
+			b.WriteString(pieces[r.IntN(len(pieces))]) // may end in punctuation or a line break
+		}
+		m := sized{b.String(), count(strings.TrimSpace(b.String()))}
+		made[key{c, l}] = m
+		setSize(c, l, m.tokens)
+		return m.text, nil
+	}
+}
+
+func setSize(c *Candidate, l Level, n int) {
+	switch l {
+	case Detailed:
+		c.Tokens = n
+	case Summary:
+		c.SummaryTokens = n
+	case Essence:
+		c.EssenceTokens = n
+	case Chunks:
+		c.ChunkTokens = n
+	}
+}
+
+func counter(t testing.TB) Counter {
+	t.Helper()
+	bpe, err := tokens.New(tokens.DefaultEncoding)
+	require.NoError(t, err)
+	return bpe.Count
+}
+
+func TestFakeTextHasTheDeclaredSize(t *testing.T) {
+	count := counter(t)
+	text := fakeText(count)
+	for _, n := range []int{12, 13, 100, 2999} {
+		c := &Candidate{ID: "n17", Tokens: n}
+		s, err := text(c, Detailed)
+		require.NoError(t, err)
+		assert.Equal(t, n, count(s), "size %d", n)
+		assert.Equal(t, n, c.Tokens, "a text of the declared size leaves it alone")
+	}
+	c := &Candidate{ID: "n17", SummaryTokens: 1}
+	s, _ := text(c, Summary)
+	assert.Equal(t, count(s), c.SummaryTokens, "a text larger than declared corrects the size")
+}
+
+func TestAssembleRefusals(t *testing.T) {
+	count := counter(t)
+	split, err := PlanBudget(BudgetRequest{Budget: 1000, Reserve: 0.3})
+	require.NoError(t, err)
+	t.Run("a missing counter is refused", func(t *testing.T) {
+		_, err := Assemble(nil, split, SelectOptions{}, "", "q", "", nil, fakeText(count))
+		assert.ErrorContains(t, err, "no token counter or text source")
+	})
+	t.Run("a missing text source is refused", func(t *testing.T) {
+		_, err := Assemble(nil, split, SelectOptions{}, "", "q", "", count, nil)
+		assert.ErrorContains(t, err, "no token counter or text source")
+	})
+	t.Run("a failing text source names the node", func(t *testing.T) {
+		boom := errors.New("disk on fire")
+		c := node("a", 0.9, 10)
+		_, err := Assemble([]*Candidate{c}, split, SelectOptions{Oversize: 0.5}, "", "q", "", count,
+			func(*Candidate, Level) (string, error) { return "", boom })
+		require.ErrorIs(t, err, boom)
+		assert.Contains(t, err.Error(), "load doc.md#a")
+	})
+	t.Run("a context too small for the manifest frame is refused", func(t *testing.T) {
+		var cs []*Candidate
+		for i := range 3 {
+			cs = append(cs, node(fmt.Sprint(i), 0.5, 10))
+		}
+		_, err := Assemble(cs, Split{Context: 10}, SelectOptions{Oversize: 0.5}, "", "q", "", count, fakeText(count))
+		assert.ErrorContains(t, err, "raise the budget")
+	})
+}
+
+func TestAssembleSeedExample(t *testing.T) {
+	count := counter(t)
+	var cs []*Candidate
+	for i, c := range seedLoaded() {
+		c.Ref, c.Relevant, c.Tokens = fmt.Sprintf("auth.md#part-%d", i+1), true, 300
+		cs = append(cs, c)
+	}
+	for i := range 4 {
+		c := node(fmt.Sprintf("n-%d", i+4), 0.80-float64(i)*0.01, 300)
+		cs = append(cs, c)
+	}
+	split, err := PlanBudget(BudgetRequest{Budget: 1100, Reserve: 0.3})
+	require.NoError(t, err)
+	a, err := Assemble(cs, split, SelectOptions{Level: Detailed, Oversize: 1}, "SYSTEM", "Why do tokens expire?", "", count, fakeText(count))
+	require.NoError(t, err)
+
+	assert.Equal(t, seedManifest, a.Manifest, "three of seven fit; four are listed as not loaded")
+	assert.Equal(t, BranchByScore, a.Selection.Branch)
+	assert.LessOrEqual(t, count(a.Context), split.Context)
+	assert.Equal(t, 900, a.Split.Loaded)
+	assert.True(t, strings.HasPrefix(a.Prompt, "SYSTEM\n\n"+seedManifest+"\n\n[n-1] OAuth token analysis — auth.md#part-1\n<<n-1@detailed>>"))
+	assert.True(t, strings.HasSuffix(a.Prompt, "\n\nQuestion: Why do tokens expire?"))
+
+	golden := filepath.Join("testdata", "seed-prompt.golden")
+	if *update {
+		require.NoError(t, os.MkdirAll("testdata", 0o755))
+		require.NoError(t, os.WriteFile(golden, []byte(a.Prompt), 0o644))
+	}
+	want, err := os.ReadFile(golden)
+	require.NoError(t, err, "run go test ./backend/assemble/ -run TestAssembleSeedExample -update to write it")
+	assert.Equal(t, string(want), a.Prompt)
+}
+
+func TestAssembleCatalog(t *testing.T) {
+	count := counter(t)
+	split, err := PlanBudget(BudgetRequest{Budget: 400, Reserve: 0.3})
+	require.NoError(t, err)
+	t.Run("a catalog that fits is kept between manifest and blocks", func(t *testing.T) {
+		cs := []*Candidate{node("a", 0.9, 100)}
+		a, err := Assemble(cs, split, SelectOptions{Oversize: 0.5}, "", "q", "CATALOG: a, b, c", count, fakeText(count))
+		require.NoError(t, err)
+		assert.Equal(t, "CATALOG: a, b, c", a.Catalog)
+		assert.True(t, strings.HasPrefix(a.Context, a.Manifest+"\n\nCATALOG: a, b, c\n\n[a] "))
+		assert.Equal(t, count("CATALOG: a, b, c"), a.Split.Catalog)
+		assert.LessOrEqual(t, count(a.Context), split.Context)
+	})
+	t.Run("a catalog that does not fit is dropped, not the nodes", func(t *testing.T) {
+		cs := []*Candidate{node("a", 0.9, 300)}
+		a, err := Assemble(cs, split, SelectOptions{Oversize: 1}, "", "q", strings.Repeat(" y", 200), count, fakeText(count))
+		require.NoError(t, err)
+		assert.Empty(t, a.Catalog)
+		assert.Zero(t, a.Split.Catalog)
+		assert.Len(t, a.Blocks, 1)
+		assert.NotContains(t, a.Context, " y y")
+	})
+}
+
+func TestAssembleWithTextsLargerThanAnnounced(t *testing.T) {
+	count := counter(t)
+	// Each call makes a text larger than the size the node had, and
+	// reports it (as the TextFunc contract asks), so selections overflow
+	// until Assemble takes room away or gives up nodes.
+	growths := []struct {
+		name string
+		grow func(size, call int) int
+	}{
+		{"twice as large", func(n, _ int) int { return 2 * n }},
+		{"five tokens more for every call so far", func(n, call int) int { return n + 5*call }},
+	}
+	for _, g := range growths {
+		for _, level := range []Level{Detailed, Adaptive, Summary} {
+			t.Run("texts "+g.name+" at level "+string(level)+" still fit", func(t *testing.T) {
+				calls := 0
+				text := func(c *Candidate, l Level) (string, error) {
+					calls++
+					n := g.grow(c.tokensAt(l), calls)
+					setSize(c, l, n)
+					return strings.TrimSpace(strings.Repeat(" x", n)), nil
+				}
+				var cs []*Candidate
+				for i := range 40 {
+					c := node(fmt.Sprintf("n%02d", i), 0.9-float64(i)*0.01, 100+i)
+					c.SummaryTokens, c.EssenceTokens = 60, 12
+					cs = append(cs, c)
+				}
+				split, err := PlanBudget(BudgetRequest{Budget: 1200, Reserve: 0.3})
+				require.NoError(t, err)
+				a, err := Assemble(cs, split, SelectOptions{Level: level, Oversize: 0.5}, "", "q", "", count, text)
+				require.NoError(t, err)
+				assert.LessOrEqual(t, count(a.Context), split.Context)
+				assert.Equal(t, a.Selection.NotLoaded, a.Selection.Relevant-len(a.Selection.Loaded))
+				for _, c := range a.Selection.Loaded {
+					assert.Equal(t, c.tokensAt(c.Level), c.LoadedTokens, "the loaded size is the reported one")
+				}
+			})
+		}
+	}
+}
+
+// TestAssembleNeverOverflows is a property test: whatever the candidates,
+// levels, pins and budget, the measured context fits the split, the parts
+// of the split add up, every loaded text is in the prompt and the manifest
+// opens the context.
+func TestAssembleNeverOverflows(t *testing.T) {
+	count := counter(t)
+	r := rand.New(rand.NewPCG(2025, 603))
+	allLevels := []Level{Adaptive, Detailed, Summary, Essence}
+	titles := []string{"Plain", "Pipes | in | title", "[Bracketed] title", "Two\nlines", "Ünïcödé — dash", ""}
+	type propertyCase struct {
+		cands   []*Candidate
+		split   Split
+		opts    SelectOptions
+		catalog string
+		rough   bool
+	}
+	// The cases are drawn up front from one seeded source, so they are the
+	// same on every run whatever order the parallel subtests run in.
+	const cases = 300
+	all := make([]propertyCase, cases)
+	for i := range all {
+		var cs []*Candidate
+		for j := range r.IntN(41) {
+			c := randomCandidate(r, fmt.Sprintf("n%02d", j))
+			c.Overhead = 0 // Assemble sets it
+			c.Title = titles[r.IntN(len(titles))] + " " + c.ID
+			cs = append(cs, c)
+		}
+		Rank(cs, Weights{}, Config{}) // only sorts: Relevant is reset below
+		for _, c := range cs {
+			c.Relevant = r.IntN(3) > 0
+		}
+		split, err := PlanBudget(BudgetRequest{Budget: MinContext + r.IntN(8000-MinContext+1), System: 50, Question: 10, Reserve: 0.3, Complexity: r.Float64()})
+		require.NoError(t, err)
+		o := SelectOptions{Level: allLevels[r.IntN(len(allLevels))], Oversize: 0.2 + 0.8*r.Float64(), Novelty: r.Float64() * 0.5}
+		catalog := ""
+		if r.IntN(3) == 0 {
+			catalog = "Catalog:" + strings.Repeat(" doc.md", 1+r.IntN(300))
+		}
+		all[i] = propertyCase{cs, split, o, catalog, r.IntN(2) == 0}
+	}
+	const system = "You are a test."
+	for i, pc := range all {
+		cs, split, o, catalog := pc.cands, pc.split, pc.opts, pc.catalog
+		text, kind := fakeText(count), "exact"
+		if pc.rough {
+			text, kind = roughText(count), "rough"
+		}
+		name := fmt.Sprintf("case %03d fits %d candidates with %s texts at level %s into %d tokens", i, len(cs), kind, o.Level, split.Context)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			a, err := Assemble(cs, split, o, system, "What now?", catalog, count, text)
+			require.NoError(t, err)
+
+			measured := count(a.Context)
+			require.LessOrEqual(t, measured, split.Context, "the measured context overflows")
+			require.Equal(t, split.Context, a.Split.Context)
+			require.GreaterOrEqual(t, a.Split.Free, 0)
+			if a.Split.Free > 0 {
+				require.Equal(t, a.Split.Context, a.Split.Manifest+a.Split.Catalog+a.Split.Loaded+a.Split.Free, "%+v", a.Split)
+			}
+			require.Equal(t, a.Selection.Used, a.Split.Loaded)
+			require.True(t, strings.HasPrefix(a.Prompt, system+"\n\n"+a.Manifest+"\n\n"),
+				"the manifest is the first thing after the system prompt")
+			require.True(t, strings.HasSuffix(a.Prompt, "\n\nQuestion: What now?"))
+			require.Equal(t, Manifest(a.Selection.Loaded, a.Selection.Relevant, a.Selection.NotLoaded), a.Manifest)
+			require.Len(t, a.Blocks, len(a.Selection.Loaded))
+			loaded := 0
+			for k, bl := range a.Blocks {
+				require.Same(t, a.Selection.Loaded[k], bl.Candidate)
+				require.Contains(t, a.Prompt, BlockHeader(bl.Candidate)+"\n"+strings.TrimSpace(bl.Text), "%s is not in the prompt", bl.Candidate.ID)
+				require.True(t, bl.Candidate.Relevant || bl.Candidate.Pinned)
+				loaded += bl.Candidate.LoadedTokens
+			}
+			require.Equal(t, loaded, a.Split.Loaded)
+			if a.Catalog != "" {
+				require.Equal(t, catalog, a.Catalog)
+				require.Contains(t, a.Context, a.Manifest+"\n\n"+catalog)
+			}
+			for _, c := range cs {
+				require.NotEmpty(t, c.Reason, "%s has no reason", c.ID)
+			}
+		})
+	}
+}

@@ -1,0 +1,740 @@
+package assemble
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// node is a relevant candidate with a score and a detailed size.
+func node(id string, score float64, tokens int) *Candidate {
+	return &Candidate{ID: id, Ref: "doc.md#" + id, Title: "Section " + id, Source: "input", Score: score, Tokens: tokens, Relevant: true}
+}
+
+func ids(cs []*Candidate) []string {
+	out := make([]string, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, c.ID)
+	}
+	return out
+}
+
+func levels(cs []*Candidate) map[string]Level {
+	out := map[string]Level{}
+	for _, c := range cs {
+		out[c.ID] = c.Level
+	}
+	return out
+}
+
+// unit normalises v.
+func unit(v ...float32) []float32 {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	n := float32(math.Sqrt(s))
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = x / n
+	}
+	return out
+}
+
+func TestSelectNothingRelevant(t *testing.T) {
+	a, b := node("a", 0.3, 100), node("b", 0.1234, 100)
+	a.Relevant, b.Relevant = false, false
+	sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 1000, Oversize: 0.5})
+
+	assert.Equal(t, BranchNothing, sel.Branch)
+	assert.Empty(t, sel.Loaded, "irrelevant nodes never load, even with room to spare")
+	assert.Zero(t, sel.Relevant)
+	assert.Zero(t, sel.NotLoaded)
+	assert.Zero(t, sel.Used)
+	assert.Equal(t, "below the relevance cut (score 0.30)", a.Reason)
+	assert.Equal(t, "below the relevance cut (score 0.12)", b.Reason)
+	assert.False(t, a.Loaded)
+}
+
+func TestSelectAllRelevantFit(t *testing.T) {
+	for _, level := range []Level{"", Adaptive, Detailed} {
+		t.Run(fmt.Sprintf("at level %q every relevant node loads in full", level), func(t *testing.T) {
+			a, b := node("a", 0.9, 300), node("b", 0.8, 200)
+			off := node("off", 0.2, 10)
+			off.Relevant = false
+			sel := Select([]*Candidate{a, b, off}, SelectOptions{Budget: 500, Level: level, Oversize: 0.5})
+
+			assert.Equal(t, BranchAllFit, sel.Branch)
+			assert.Equal(t, []string{"a", "b"}, ids(sel.Loaded))
+			assert.Equal(t, map[string]Level{"a": Detailed, "b": Detailed}, levels(sel.Loaded))
+			assert.Equal(t, 500, sel.Used, "the budget may be used to the last token")
+			assert.Equal(t, 2, sel.Relevant)
+			assert.Zero(t, sel.NotLoaded)
+			assert.Equal(t, 300, a.LoadedTokens)
+			assert.Equal(t, "relevant; all relevant content fits the budget", a.Reason)
+			assert.False(t, off.Loaded)
+			assert.Contains(t, off.Reason, "below the relevance cut")
+		})
+	}
+	t.Run("an oversized node loads in full when everything fits", func(t *testing.T) {
+		a := node("a", 0.9, 900)
+		a.SummaryTokens, a.SummaryCached = 50, true
+		sel := Select([]*Candidate{a}, SelectOptions{Budget: 1000, Oversize: 0.1})
+		assert.Equal(t, BranchAllFit, sel.Branch)
+		assert.Equal(t, Detailed, a.Level)
+	})
+}
+
+func TestSelectAtAFixedLevelWhereAllFit(t *testing.T) {
+	tests := []struct {
+		name  string
+		level Level
+		want  map[string]int
+	}{
+		{"asking for summaries loads every summary", Summary, map[string]int{"a": 100, "b": 150}},
+		{"asking for essences loads every essence", Essence, map[string]int{"a": 20, "b": 25}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, b := node("a", 0.9, 900), node("b", 0.8, 900)
+			a.SummaryTokens, a.EssenceTokens = 100, 20
+			b.SummaryTokens, b.EssenceTokens = 150, 25
+			sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 500, Level: tt.level, Oversize: 0.5})
+
+			assert.Equal(t, BranchAllFit, sel.Branch)
+			require.Len(t, sel.Loaded, 2)
+			for _, c := range sel.Loaded {
+				assert.Equal(t, tt.level, c.Level)
+				assert.Equal(t, tt.want[c.ID], c.LoadedTokens)
+			}
+			assert.Equal(t, tt.want["a"]+tt.want["b"], sel.Used)
+		})
+	}
+	t.Run("a node with neither summary nor essence loads whole at the summary level", func(t *testing.T) {
+		a, b := node("a", 0.9, 900), node("b", 0.8, 90)
+		a.SummaryTokens = 100
+		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 5000, Level: Summary, Oversize: 0.5})
+
+		assert.Equal(t, BranchAllFit, sel.Branch)
+		assert.Equal(t, map[string]Level{"a": Summary, "b": Detailed}, levels(sel.Loaded))
+		assert.Equal(t, 190, sel.Used)
+	})
+	t.Run("a node with neither summary nor essence loads whole at the essence level", func(t *testing.T) {
+		a, b := node("a", 0.9, 900), node("b", 0.8, 90)
+		a.EssenceTokens = 20
+		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 5000, Level: Essence, Oversize: 0.5})
+		assert.Equal(t, map[string]Level{"a": Essence, "b": Detailed}, levels(sel.Loaded))
+	})
+	t.Run("a node barely larger than its essence is its own summary", func(t *testing.T) {
+		a, b := node("a", 0.9, 900), node("b", 0.8, 40)
+		a.SummaryTokens = 100
+		b.EssenceTokens = 16 // 40 ≤ 2×16 + 8
+		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 5000, Level: Summary, Oversize: 0.5})
+		assert.Equal(t, BranchAllFit, sel.Branch)
+		assert.Equal(t, map[string]Level{"a": Summary, "b": Detailed}, levels(sel.Loaded))
+	})
+	t.Run("a large node with an essence but no summary is left out at the summary level and counted", func(t *testing.T) {
+		a, b := node("a", 0.9, 900), node("b", 0.8, 900)
+		a.SummaryTokens = 100
+		b.EssenceTokens = 20
+		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 5000, Level: Summary, Oversize: 0.5})
+
+		assert.Equal(t, BranchByScore, sel.Branch, "not every node offers a summary")
+		assert.Equal(t, []string{"a"}, ids(sel.Loaded))
+		assert.False(t, b.Loaded, "a fixed level never silently loads a large full text")
+		assert.Equal(t, 1, sel.NotLoaded)
+		assert.NotEmpty(t, b.Reason)
+	})
+	t.Run("a large node with a summary but no essence is left out at the essence level", func(t *testing.T) {
+		a, b := node("a", 0.9, 900), node("b", 0.8, 900)
+		a.EssenceTokens = 20
+		b.SummaryTokens = 100
+		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 5000, Level: Essence, Oversize: 0.5})
+		assert.Equal(t, BranchByScore, sel.Branch)
+		assert.Equal(t, []string{"a"}, ids(sel.Loaded))
+		assert.Equal(t, 1, sel.NotLoaded)
+	})
+}
+
+func TestSelectByDescendingScore(t *testing.T) {
+	t.Run("nodes load in score order until the budget runs out and smaller later nodes still fill in", func(t *testing.T) {
+		a, b, c, d := node("a", 0.9, 600), node("b", 0.8, 600), node("c", 0.7, 200), node("d", 0.6, 300)
+		sel := Select([]*Candidate{a, b, c, d}, SelectOptions{Budget: 1000, Level: Detailed, Oversize: 1})
+
+		assert.Equal(t, BranchByScore, sel.Branch)
+		assert.Equal(t, []string{"a", "c"}, ids(sel.Loaded))
+		assert.Equal(t, 800, sel.Used)
+		assert.Equal(t, 4, sel.Relevant)
+		assert.Equal(t, 2, sel.NotLoaded)
+		assert.Equal(t, "relevant; loaded in descending score", a.Reason)
+		assert.Equal(t, "relevant, but did not fit the budget (200 tokens left); listed in the manifest", b.Reason)
+		assert.Equal(t, b.Reason, d.Reason)
+		assert.Empty(t, b.Level)
+		assert.Zero(t, b.LoadedTokens)
+	})
+	t.Run("candidates given out of order still load by score", func(t *testing.T) {
+		a, b, c := node("a", 0.5, 400), node("b", 0.9, 400), node("c", 0.7, 400)
+		sel := Select([]*Candidate{a, b, c}, SelectOptions{Budget: 800, Level: Detailed, Oversize: 1})
+		assert.Equal(t, []string{"b", "c"}, ids(sel.Loaded))
+		assert.False(t, a.Loaded)
+	})
+	t.Run("a fixed summary level loads summaries by score", func(t *testing.T) {
+		a, b, c := node("a", 0.9, 900), node("b", 0.8, 900), node("c", 0.7, 900)
+		a.SummaryTokens, b.SummaryTokens, c.SummaryTokens = 300, 300, 150
+		sel := Select([]*Candidate{a, b, c}, SelectOptions{Budget: 500, Level: Summary, Oversize: 0.5})
+		assert.Equal(t, BranchByScore, sel.Branch)
+		assert.Equal(t, []string{"a", "c"}, ids(sel.Loaded))
+		assert.Equal(t, map[string]Level{"a": Summary, "c": Summary}, levels(sel.Loaded))
+		assert.Equal(t, 450, sel.Used)
+	})
+}
+
+func TestSelectOversizedNodes(t *testing.T) {
+	// One node of 800 tokens against a budget of 700 (so not all fits) and
+	// an oversize share of 0.5 (so anything above 350 tokens is oversized).
+	tests := []struct {
+		name       string
+		summary    int
+		cached     bool
+		chunks     int
+		wantLevel  Level
+		wantTokens int
+		wantReason string
+	}{
+		{"a cached summary is preferred", 120, true, 300, Summary, 120, "oversized (800 tokens): loaded its summary"},
+		{"chunks come next when no summary is cached", 100, false, 250, Chunks, 250, "oversized (800 tokens): loaded its best-matching chunks"},
+		{"a cached flag without a summary size falls through to chunks", 0, true, 250, Chunks, 250, "oversized (800 tokens): loaded its best-matching chunks"},
+		{"an uncached summary is the last resort", 150, false, 0, Summary, 150, "oversized (800 tokens): loaded a summary"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := node("big", 0.9, 800)
+			c.SummaryTokens, c.SummaryCached, c.ChunkTokens = tt.summary, tt.cached, tt.chunks
+			sel := Select([]*Candidate{c}, SelectOptions{Budget: 700, Level: Detailed, Oversize: 0.5})
+
+			assert.Equal(t, BranchByScore, sel.Branch)
+			require.True(t, c.Loaded)
+			assert.Equal(t, tt.wantLevel, c.Level)
+			assert.Equal(t, tt.wantTokens, c.LoadedTokens)
+			assert.Equal(t, tt.wantTokens, sel.Used)
+			assert.Equal(t, tt.wantReason, c.Reason)
+			assert.Zero(t, sel.NotLoaded)
+		})
+	}
+	t.Run("an oversized node with no other level loads in full when it fits", func(t *testing.T) {
+		big, filler := node("big", 0.9, 600), node("filler", 0.5, 600)
+		sel := Select([]*Candidate{big, filler}, SelectOptions{Budget: 700, Level: Detailed, Oversize: 0.5})
+		assert.Equal(t, []string{"big"}, ids(sel.Loaded))
+		assert.Equal(t, Detailed, big.Level)
+		assert.Equal(t, 1, sel.NotLoaded)
+	})
+	t.Run("an oversized node with no other level that does not fit is counted", func(t *testing.T) {
+		big := node("big", 0.9, 800)
+		sel := Select([]*Candidate{big}, SelectOptions{Budget: 700, Level: Detailed, Oversize: 0.5})
+		assert.Empty(t, sel.Loaded)
+		assert.Equal(t, 1, sel.NotLoaded)
+		assert.Contains(t, big.Reason, "did not fit the budget (700 tokens left)")
+	})
+	t.Run("a node at exactly the oversize limit is not oversized", func(t *testing.T) {
+		at, filler := node("at", 0.9, 350), node("filler", 0.5, 400)
+		at.SummaryTokens, at.SummaryCached = 50, true
+		sel := Select([]*Candidate{at, filler}, SelectOptions{Budget: 700, Level: Detailed, Oversize: 0.5})
+		assert.Equal(t, BranchByScore, sel.Branch)
+		assert.Equal(t, Detailed, at.Level)
+	})
+}
+
+func TestSelectAdaptiveKnapsack(t *testing.T) {
+	t.Run("three summaries beat one detailed node", func(t *testing.T) {
+		a, b, c := node("a", 0.9, 900), node("b", 0.85, 900), node("c", 0.8, 900)
+		for _, x := range []*Candidate{a, b, c} {
+			x.SummaryTokens = 200
+		}
+		sel := Select([]*Candidate{a, b, c}, SelectOptions{Budget: 1000, Level: Adaptive, Oversize: 1})
+
+		assert.Equal(t, BranchAdaptive, sel.Branch)
+		assert.Equal(t, []string{"a", "b", "c"}, ids(sel.Loaded))
+		assert.Equal(t, map[string]Level{"a": Summary, "b": Summary, "c": Summary}, levels(sel.Loaded))
+		assert.Equal(t, 600, sel.Used)
+		assert.Equal(t, "relevant; the adaptive knapsack chose summary (full text is 900 tokens)", a.Reason)
+	})
+	t.Run("one detailed node beats two summaries when the second node is weak", func(t *testing.T) {
+		a, b := node("a", 0.9, 500), node("b", 0.2, 500)
+		a.SummaryTokens, b.SummaryTokens = 300, 300
+		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 600, Level: Adaptive, Oversize: 1})
+
+		assert.Equal(t, BranchAdaptive, sel.Branch)
+		assert.Equal(t, []string{"a"}, ids(sel.Loaded))
+		assert.Equal(t, Detailed, a.Level)
+		assert.Equal(t, "relevant; the adaptive knapsack chose detailed", a.Reason)
+		assert.False(t, b.Loaded)
+		assert.Equal(t, 1, sel.NotLoaded)
+	})
+	t.Run("levels are mixed when that holds the most score", func(t *testing.T) {
+		// a summary (0.54) + b detailed (0.8) = 1.34 beats a detailed +
+		// b essence (1.14) and both summaries (1.02).
+		a, b := node("a", 0.9, 600), node("b", 0.8, 600)
+		a.SummaryTokens, a.EssenceTokens = 100, 20
+		b.SummaryTokens, b.EssenceTokens = 150, 20
+		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 700, Level: Adaptive, Oversize: 1})
+
+		assert.Equal(t, []string{"a", "b"}, ids(sel.Loaded), "loaded in utility order")
+		assert.Equal(t, map[string]Level{"a": Summary, "b": Detailed}, levels(sel.Loaded))
+		assert.Equal(t, 700, sel.Used)
+	})
+	t.Run("an oversized node is not offered in full when it has a smaller level", func(t *testing.T) {
+		a, b := node("a", 0.9, 700), node("b", 0.1, 400)
+		a.SummaryTokens = 100
+		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 1000, Level: Adaptive, Oversize: 0.5})
+		assert.Equal(t, map[string]Level{"a": Summary, "b": Detailed}, levels(sel.Loaded))
+	})
+	t.Run("an oversized node without a smaller level is still offered in full", func(t *testing.T) {
+		a, b := node("a", 0.9, 700), node("b", 0.1, 400)
+		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 1000, Level: Adaptive, Oversize: 0.5})
+		assert.Equal(t, map[string]Level{"a": Detailed}, levels(sel.Loaded))
+	})
+	t.Run("chunks are a level the knapsack may choose", func(t *testing.T) {
+		a, b := node("a", 0.9, 900), node("b", 0.8, 900)
+		a.ChunkTokens, b.ChunkTokens = 400, 400
+		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 1000, Level: Adaptive, Oversize: 1})
+		assert.Equal(t, map[string]Level{"a": Chunks, "b": Chunks}, levels(sel.Loaded))
+	})
+	t.Run("a budget too small for any level loads nothing", func(t *testing.T) {
+		a, b := node("a", 0.9, 900), node("b", 0.8, 900)
+		a.EssenceTokens, b.EssenceTokens = 60, 60
+		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 50, Level: Adaptive, Oversize: 1})
+		assert.Equal(t, BranchAdaptive, sel.Branch)
+		assert.Empty(t, sel.Loaded)
+		assert.Equal(t, 2, sel.NotLoaded)
+	})
+	t.Run("large budgets are bucketed without exceeding them", func(t *testing.T) {
+		var cs []*Candidate
+		for i := range 30 {
+			c := node(fmt.Sprintf("n%02d", i), 0.9-float64(i)*0.01, 3001+i*7)
+			c.SummaryTokens, c.EssenceTokens = 401+i, 33
+			cs = append(cs, c)
+		}
+		sel := Select(cs, SelectOptions{Budget: 9999, Level: Adaptive, Oversize: 0.5})
+		assert.Equal(t, BranchAdaptive, sel.Branch)
+		assert.NotEmpty(t, sel.Loaded)
+		assert.LessOrEqual(t, sel.Used, 9999)
+	})
+}
+
+func TestKnapsackNeverExceedsItsCapacity(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for i := range 400 {
+		var cs []*Candidate
+		for j := range 1 + r.IntN(25) {
+			c := randomCandidate(r, fmt.Sprintf("n%d", j))
+			c.Relevant, c.Pinned = true, false
+			cs = append(cs, c)
+		}
+		capacity := r.IntN(12000)
+		picks := knapsack(cs, capacity, r.Float64()*float64(capacity))
+		used, seen := 0, map[*Candidate]bool{}
+		for _, p := range picks {
+			require.False(t, seen[p.c], "case %d: a node is picked once", i)
+			seen[p.c] = true
+			cost := p.c.costAt(p.level)
+			require.Positive(t, cost, "case %d: only offered levels are picked", i)
+			used += cost
+		}
+		require.LessOrEqual(t, used, capacity, "case %d", i)
+	}
+}
+
+func TestSelectPinned(t *testing.T) {
+	t.Run("a pinned node loads first even when it is not relevant", func(t *testing.T) {
+		a := node("a", 0.9, 200)
+		p := node("p", 0.05, 100)
+		p.Relevant, p.Pinned = false, true
+		sel := Select([]*Candidate{a, p}, SelectOptions{Budget: 1000, Oversize: 0.5})
+
+		assert.Equal(t, []string{"p", "a"}, ids(sel.Loaded))
+		assert.Equal(t, Detailed, p.Level)
+		assert.Equal(t, "pinned: always loaded", p.Reason)
+		assert.Equal(t, 2, sel.Relevant, "pinned nodes count as relevant for the manifest")
+		assert.Equal(t, 300, sel.Used)
+	})
+	t.Run("a pinned node that is also relevant is counted once", func(t *testing.T) {
+		p := node("p", 0.9, 100)
+		p.Pinned = true
+		sel := Select([]*Candidate{p}, SelectOptions{Budget: 1000, Oversize: 0.5})
+		assert.Equal(t, 1, sel.Relevant)
+		assert.Equal(t, []string{"p"}, ids(sel.Loaded))
+		assert.Equal(t, BranchNothing, sel.Branch, "no unpinned relevant node is left to decide on")
+	})
+	tests := []struct {
+		name      string
+		level     Level
+		summary   int
+		chunks    int
+		essence   int
+		wantLevel Level
+	}{
+		{"a pinned node too large in full falls back to its summary", Adaptive, 300, 200, 30, Summary},
+		{"a pinned node falls back to chunks when its summary does not fit", Adaptive, 600, 200, 30, Chunks},
+		{"a pinned node falls back to its essence when nothing larger fits", Detailed, 600, 0, 30, Essence},
+		{"a pinned node at the summary level prefers its summary", Summary, 300, 0, 30, Summary},
+		{"a pinned node at the summary level falls back to its essence", Summary, 600, 0, 30, Essence},
+		{"a pinned node at the essence level loads its essence", Essence, 300, 200, 30, Essence},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := node("p", 0.5, 2000)
+			p.Relevant, p.Pinned = false, true
+			p.SummaryTokens, p.ChunkTokens, p.EssenceTokens = tt.summary, tt.chunks, tt.essence
+			sel := Select([]*Candidate{p}, SelectOptions{Budget: 500, Level: tt.level, Oversize: 0.5})
+
+			require.True(t, p.Loaded)
+			assert.Equal(t, tt.wantLevel, p.Level)
+			assert.Equal(t, p.tokensAt(tt.wantLevel), p.LoadedTokens)
+			assert.Equal(t, fmt.Sprintf("pinned: loaded as %s (full text is 2000 tokens)", tt.wantLevel), p.Reason)
+			assert.Zero(t, sel.NotLoaded)
+		})
+	}
+	t.Run("a pinned node at the summary level loads its summary even when the full text fits", func(t *testing.T) {
+		p := node("p", 0.5, 100)
+		p.Pinned, p.SummaryTokens = true, 40
+		Select([]*Candidate{p}, SelectOptions{Budget: 500, Level: Summary, Oversize: 0.5})
+		assert.Equal(t, Summary, p.Level)
+	})
+	t.Run("a pinned node that fits in no form gets a reason and is counted", func(t *testing.T) {
+		p := node("p", 0.5, 2000)
+		p.Relevant, p.Pinned = false, true
+		p.SummaryTokens = 900
+		sel := Select([]*Candidate{p}, SelectOptions{Budget: 500, Oversize: 0.5})
+
+		assert.False(t, p.Loaded)
+		assert.Equal(t, "pinned, but even its smallest form does not fit the 500 tokens left", p.Reason)
+		assert.Equal(t, 1, sel.Relevant)
+		assert.Equal(t, 1, sel.NotLoaded)
+	})
+	t.Run("a large pinned node at the essence level without an essence does not load", func(t *testing.T) {
+		p := node("p", 0.5, 400)
+		p.Pinned, p.SummaryTokens = true, 100
+		sel := Select([]*Candidate{p}, SelectOptions{Budget: 500, Level: Essence, Oversize: 0.5})
+		assert.False(t, p.Loaded)
+		assert.Equal(t, 1, sel.NotLoaded)
+		assert.Contains(t, p.Reason, "pinned, but")
+	})
+	t.Run("a small pinned node with neither summary nor essence loads whole at a fixed level", func(t *testing.T) {
+		t.Skip("BUG: the pinned tier (select.go:186, fallbackLevels at select.go:294) ignores levelFor, so at --level summary or essence a small pinned node without a summary or essence is not loaded at all, while the same node unpinned loads whole")
+		for _, level := range []Level{Summary, Essence} {
+			p := node("p", 0.5, 100)
+			p.Relevant, p.Pinned = false, true
+			sel := Select([]*Candidate{p}, SelectOptions{Budget: 500, Level: level, Oversize: 0.5})
+			assert.True(t, p.Loaded, "level %s", level)
+			assert.Equal(t, Detailed, p.Level, "level %s", level)
+			assert.Zero(t, sel.NotLoaded, "level %s", level)
+		}
+	})
+	t.Run("pinned nodes take their room before relevant nodes", func(t *testing.T) {
+		p, a := node("p", 0.1, 400), node("a", 0.9, 300)
+		p.Relevant, p.Pinned = false, true
+		sel := Select([]*Candidate{a, p}, SelectOptions{Budget: 600, Level: Detailed, Oversize: 1})
+
+		assert.Equal(t, []string{"p"}, ids(sel.Loaded))
+		assert.False(t, a.Loaded)
+		assert.Equal(t, "relevant, but did not fit the budget (200 tokens left); listed in the manifest", a.Reason)
+	})
+}
+
+func TestSelectCountsWhatWasNotLoaded(t *testing.T) {
+	p := node("p", 0.5, 2000)
+	p.Relevant, p.Pinned = false, true
+	a, b := node("a", 0.9, 300), node("b", 0.8, 300)
+	off := node("off", 0.1, 10)
+	off.Relevant = false
+	sel := Select([]*Candidate{p, a, b, off}, SelectOptions{Budget: 500, Level: Detailed, Oversize: 1})
+
+	assert.Equal(t, []string{"a"}, ids(sel.Loaded))
+	assert.Equal(t, 3, sel.Relevant, "two relevant and one pinned; the irrelevant node is not counted")
+	assert.Equal(t, 2, sel.NotLoaded, "one relevant and one pinned node did not load")
+	for _, c := range []*Candidate{p, a, b, off} {
+		assert.NotEmpty(t, c.Reason, c.ID)
+	}
+}
+
+func TestSelectChargesOverhead(t *testing.T) {
+	t.Run("a node whose text fits but whose overhead does not is left out", func(t *testing.T) {
+		a := node("a", 0.9, 100)
+		a.Overhead = 20
+		sel := Select([]*Candidate{a}, SelectOptions{Budget: 110, Level: Detailed, Oversize: 1})
+		assert.Equal(t, BranchByScore, sel.Branch)
+		assert.Empty(t, sel.Loaded)
+	})
+	t.Run("a node fits when its text and overhead do", func(t *testing.T) {
+		a := node("a", 0.9, 100)
+		a.Overhead = 20
+		sel := Select([]*Candidate{a}, SelectOptions{Budget: 120, Level: Detailed, Oversize: 1})
+		assert.Equal(t, BranchAllFit, sel.Branch)
+		assert.Equal(t, 100, sel.Used, "Used counts text only")
+	})
+	t.Run("the overhead reduces what is left for later nodes", func(t *testing.T) {
+		a, b := node("a", 0.9, 300), node("b", 0.8, 190)
+		a.Overhead, b.Overhead = 20, 20
+		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 500, Level: Detailed, Oversize: 1})
+		assert.Equal(t, []string{"a"}, ids(sel.Loaded))
+		assert.Contains(t, b.Reason, "(180 tokens left)")
+	})
+	t.Run("the knapsack charges overhead too", func(t *testing.T) {
+		a, b := node("a", 0.9, 500), node("b", 0.8, 500)
+		a.Overhead, b.Overhead = 1, 1
+		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 1001, Level: Adaptive, Oversize: 1})
+		assert.Equal(t, BranchAdaptive, sel.Branch)
+		assert.Equal(t, []string{"a"}, ids(sel.Loaded))
+	})
+	t.Run("a pinned node's overhead is charged", func(t *testing.T) {
+		p := node("p", 0.5, 100)
+		p.Pinned, p.Overhead = true, 1
+		sel := Select([]*Candidate{p}, SelectOptions{Budget: 100, Oversize: 1})
+		assert.Empty(t, sel.Loaded)
+	})
+}
+
+func TestSelectResetsAnEarlierDecision(t *testing.T) {
+	a := node("a", 0.9, 100)
+	Select([]*Candidate{a}, SelectOptions{Budget: 1000, Oversize: 1})
+	require.True(t, a.Loaded)
+	a.Relevant = false
+	sel := Select([]*Candidate{a}, SelectOptions{Budget: 1000, Oversize: 1})
+	assert.Empty(t, sel.Loaded)
+	assert.False(t, a.Loaded)
+	assert.Empty(t, a.Level)
+	assert.Zero(t, a.LoadedTokens)
+}
+
+func TestSelectNovelty(t *testing.T) {
+	near := func() (a, dup, distinct *Candidate) {
+		a, dup, distinct = node("a", 0.9, 400), node("dup", 0.89, 400), node("distinct", 0.85, 400)
+		a.Vec, dup.Vec, distinct.Vec = unit(1, 0, 0), unit(1, 0.01, 0), unit(0, 1, 0)
+		return
+	}
+	t.Run("a near-duplicate sinks below a distinct node of slightly lower score", func(t *testing.T) {
+		a, dup, distinct := near()
+		sel := Select([]*Candidate{a, dup, distinct}, SelectOptions{Budget: 5000, Level: Detailed, Novelty: 0.5, Oversize: 1})
+		assert.Equal(t, []string{"a", "distinct", "dup"}, ids(sel.Loaded))
+		assert.InDelta(t, 1, a.Signals.Novelty, 1e-4)
+		assert.InDelta(t, 1, distinct.Signals.Novelty, 1e-4)
+		assert.InDelta(t, 0, dup.Signals.Novelty, 1e-3)
+	})
+	t.Run("a near-duplicate is the one left out when the budget is short", func(t *testing.T) {
+		a, dup, distinct := near()
+		sel := Select([]*Candidate{a, dup, distinct}, SelectOptions{Budget: 800, Level: Detailed, Novelty: 0.5, Oversize: 1})
+		assert.Equal(t, []string{"a", "distinct"}, ids(sel.Loaded))
+		assert.False(t, dup.Loaded)
+	})
+	t.Run("without a novelty weight the near-duplicate keeps its place", func(t *testing.T) {
+		a, dup, distinct := near()
+		sel := Select([]*Candidate{a, dup, distinct}, SelectOptions{Budget: 5000, Level: Detailed, Oversize: 1})
+		assert.Equal(t, []string{"a", "dup", "distinct"}, ids(sel.Loaded))
+		assert.InDelta(t, 0, dup.Signals.Novelty, 1e-3, "novelty is reported even when it does not weigh")
+	})
+	t.Run("a node without a vector is fully novel", func(t *testing.T) {
+		a, b := node("a", 0.9, 10), node("b", 0.8, 10)
+		a.Vec = unit(1, 0)
+		Select([]*Candidate{a, b}, SelectOptions{Budget: 100, Novelty: 1, Oversize: 1})
+		assert.Equal(t, 1.0, b.Signals.Novelty)
+	})
+	t.Run("the adaptive knapsack prefers the distinct node", func(t *testing.T) {
+		a, dup, distinct := near()
+		sel := Select([]*Candidate{a, dup, distinct}, SelectOptions{Budget: 800, Level: Adaptive, Novelty: 0.5, Oversize: 1})
+		assert.Equal(t, []string{"a", "distinct"}, ids(sel.Loaded))
+	})
+	t.Run("the adaptive knapsack ignores redundancy when the novelty weight is zero", func(t *testing.T) {
+		t.Skip("BUG: knapsack (select.go:356) values a node as score×(0.5+0.5×novelty) whatever SelectOptions.Novelty is, so with λ = 0 (\"ignore redundancy\", config.go Weights) the adaptive path still halves a duplicate's value, unlike the fixed-level path")
+		a, dup, distinct := near()
+		sel := Select([]*Candidate{a, dup, distinct}, SelectOptions{Budget: 800, Level: Adaptive, Novelty: 0, Oversize: 1})
+		assert.Equal(t, []string{"a", "dup"}, ids(sel.Loaded), "0.9 + 0.89 beats 0.9 + 0.85 when redundancy is ignored")
+	})
+}
+
+// randomCandidate makes a candidate with random sizes and levels offered.
+func randomCandidate(r *rand.Rand, id string) *Candidate {
+	c := &Candidate{
+		ID: id, Ref: "doc.md#" + id, Title: "Title " + id, Source: []string{"input", "output", "analysis"}[r.IntN(3)],
+		Tokens: 1 + r.IntN(3000), Score: round4(r.Float64()), Relevant: r.IntN(3) > 0, Pinned: r.IntN(10) == 0,
+		Overhead: r.IntN(30),
+	}
+	if r.IntN(2) == 0 {
+		c.SummaryTokens = 1 + r.IntN(max(1, c.Tokens/3))
+		c.SummaryCached = r.IntN(2) == 0
+	}
+	if r.IntN(2) == 0 {
+		c.EssenceTokens = 1 + r.IntN(40)
+	}
+	if r.IntN(3) == 0 {
+		c.ChunkTokens = 1 + r.IntN(max(1, c.Tokens/2))
+	}
+	if r.IntN(2) == 0 {
+		c.Vec = unit(float32(r.NormFloat64()), float32(r.NormFloat64()), float32(r.NormFloat64()))
+	}
+	return c
+}
+
+func TestSelectInvariants(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	allLevels := []Level{Adaptive, Detailed, Summary, Essence}
+	for i := range 500 {
+		var cs []*Candidate
+		for j := range r.IntN(30) {
+			cs = append(cs, randomCandidate(r, fmt.Sprintf("n%02d", j)))
+		}
+		o := SelectOptions{Budget: r.IntN(10000), Level: allLevels[r.IntN(len(allLevels))], Oversize: r.Float64(), Novelty: r.Float64()}
+		sel := Select(cs, o)
+
+		name := fmt.Sprintf("case %d (%d candidates, %+v)", i, len(cs), o)
+		cost, used, relevant, notLoaded, hasRelevant := 0, 0, 0, 0, false
+		seenUnpinned := false
+		for _, c := range sel.Loaded {
+			require.True(t, c.Loaded, name)
+			require.True(t, c.Relevant || c.Pinned, "%s: %s loaded without being relevant or pinned", name, c.ID)
+			require.Positive(t, c.tokensAt(c.Level), "%s: %s loaded at a level it does not offer", name, c.ID)
+			require.Equal(t, c.tokensAt(c.Level), c.LoadedTokens, name)
+			if c.Pinned {
+				require.False(t, seenUnpinned, "%s: pinned nodes load first", name)
+			} else {
+				seenUnpinned = true
+			}
+			switch {
+			case (o.Level == Summary || o.Level == Essence) && c.Pinned:
+				require.Contains(t, fallbackLevels(o.Level), c.Level, name)
+			case o.Level == Summary || o.Level == Essence:
+				// The asked level, or the full text of a node too small to
+				// abstract (or its chunks when that full text is oversized).
+				want := levelFor(c, o.Level)
+				if want == Detailed && c.Level == Chunks {
+					want = Chunks
+				}
+				require.Equal(t, want, c.Level, "%s: %s", name, c.ID)
+			}
+			cost += c.costAt(c.Level)
+			used += c.LoadedTokens
+		}
+		require.LessOrEqual(t, cost, o.Budget, "%s: the loaded nodes and their overhead fit the budget", name)
+		require.Equal(t, used, sel.Used, name)
+		for _, c := range cs {
+			require.NotEmpty(t, c.Reason, "%s: %s has no reason", name, c.ID)
+			require.Equal(t, c.Loaded, slices.Contains(sel.Loaded, c), name)
+			if c.Relevant || c.Pinned {
+				relevant++
+				if !c.Loaded {
+					notLoaded++
+				}
+			}
+			hasRelevant = hasRelevant || (c.Relevant && !c.Pinned)
+		}
+		require.Equal(t, relevant, sel.Relevant, name)
+		require.Equal(t, notLoaded, sel.NotLoaded, name)
+		require.Equal(t, !hasRelevant, sel.Branch == BranchNothing, name)
+	}
+}
+
+func TestRank(t *testing.T) {
+	semanticOnly := Weights{Semantic: 1}
+	open := Config{} // no cut at all: every candidate with a positive best is relevant
+	t.Run("candidates are sorted by descending score", func(t *testing.T) {
+		cs := []*Candidate{
+			{ID: "a", Ref: "a", Signals: Signals{Semantic: 0.5}},
+			{ID: "b", Ref: "b", Signals: Signals{Semantic: 0.9}},
+			{ID: "c", Ref: "c", Signals: Signals{Semantic: 0.7}},
+		}
+		Rank(cs, semanticOnly, open)
+		assert.Equal(t, []string{"b", "c", "a"}, ids(cs))
+		assert.Equal(t, []float64{0.9, 0.7, 0.5}, []float64{cs[0].Score, cs[1].Score, cs[2].Score})
+	})
+	t.Run("scores are rounded to four decimals", func(t *testing.T) {
+		cs := []*Candidate{{ID: "a", Signals: Signals{Semantic: 0.123456}}}
+		Rank(cs, semanticOnly, open)
+		assert.Equal(t, 0.1235, cs[0].Score)
+	})
+	t.Run("ties are broken by reference then by id", func(t *testing.T) {
+		cs := []*Candidate{
+			{ID: "z", Ref: "b.md#x", Signals: Signals{Semantic: 0.5}},
+			{ID: "y", Ref: "a.md#x", Signals: Signals{Semantic: 0.5}},
+			{ID: "b", Ref: "c.md", Signals: Signals{Semantic: 0.5}},
+			{ID: "a", Ref: "c.md", Signals: Signals{Semantic: 0.5}},
+			{ID: "top", Ref: "z.md", Signals: Signals{Semantic: 0.6}},
+		}
+		Rank(cs, semanticOnly, open)
+		assert.Equal(t, []string{"top", "y", "z", "a", "b"}, ids(cs))
+	})
+	t.Run("scores that differ below the fourth decimal tie", func(t *testing.T) {
+		cs := []*Candidate{
+			{ID: "b", Ref: "b", Signals: Signals{Semantic: 0.50004}},
+			{ID: "a", Ref: "a", Signals: Signals{Semantic: 0.50001}},
+		}
+		Rank(cs, semanticOnly, open)
+		assert.Equal(t, []string{"a", "b"}, ids(cs))
+	})
+
+	// Semantic and hop weigh alike, so score = (semantic + hop) / 2 and the
+	// cuts on score and on semantic relevance can be told apart.
+	even := Weights{Semantic: 1, Hop: 1}
+	cuts := []struct {
+		name string
+		cfg  Config
+		in   []Signals
+		want []bool // relevance in rank order
+	}{
+		{"the relevance cut drops scores below its share of the best",
+			Config{RelevanceCut: 0.5},
+			[]Signals{{Semantic: 1, Hop: 1}, {Semantic: 1, Hop: 0}, {Semantic: 0.8, Hop: 0}},
+			[]bool{true, true, false}},
+		{"the semantic cut drops semantic relevance below its share of the best",
+			Config{SemanticCut: 0.5},
+			[]Signals{{Semantic: 1, Hop: 1}, {Semantic: 0.5, Hop: 1}, {Semantic: 0.4, Hop: 1}},
+			[]bool{true, true, false}},
+		{"the minimum semantic relevance drops weak matches whatever their score",
+			Config{MinSemantic: 0.3},
+			[]Signals{{Semantic: 0.35, Hop: 1}, {Semantic: 0.3, Hop: 1}, {Semantic: 0.25, Hop: 1}},
+			[]bool{true, true, false}},
+		{"the relevant set is capped at max relevant in rank order",
+			Config{MaxRelevant: 2},
+			[]Signals{{Semantic: 0.9}, {Semantic: 0.8}, {Semantic: 0.7}, {Semantic: 0.6}},
+			[]bool{true, true, false, false}},
+		{"a zero max relevant does not cap",
+			Config{},
+			[]Signals{{Semantic: 0.9}, {Semantic: 0.1}, {Semantic: 0.01}},
+			[]bool{true, true, true}},
+		{"nothing is relevant when every score is zero",
+			Config{},
+			[]Signals{{}, {}},
+			[]bool{false, false}},
+		{"the default cuts keep the close and drop the far",
+			DefaultConfig(),
+			[]Signals{{Semantic: 1, Hop: 1}, {Semantic: 0.9, Hop: 0.5}, {Semantic: 0.3, Hop: 1}, {Semantic: 0.1, Hop: 0}},
+			[]bool{true, true, false, false}},
+	}
+	for _, tt := range cuts {
+		t.Run(tt.name, func(t *testing.T) {
+			var cs []*Candidate
+			for i, s := range tt.in {
+				cs = append(cs, &Candidate{ID: fmt.Sprintf("n%d", i), Ref: fmt.Sprintf("r%d", i), Signals: s})
+			}
+			Rank(cs, even, tt.cfg)
+			got := make([]bool, len(cs))
+			for i, c := range cs {
+				got[i] = c.Relevant
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+	t.Run("a candidate that is relevant by its score but not by the cap is not counted against the cap", func(t *testing.T) {
+		cs := []*Candidate{
+			{ID: "a", Ref: "a", Signals: Signals{Semantic: 1, Hop: 1}},
+			{ID: "b", Ref: "b", Signals: Signals{Semantic: 0.1, Hop: 1}}, // below min semantic
+			{ID: "c", Ref: "c", Signals: Signals{Semantic: 0.9, Hop: 0}},
+		}
+		Rank(cs, even, Config{MinSemantic: 0.5, MaxRelevant: 2})
+		assert.Equal(t, []string{"a", "b", "c"}, ids(cs))
+		assert.Equal(t, []bool{true, false, true}, []bool{cs[0].Relevant, cs[1].Relevant, cs[2].Relevant})
+	})
+}
