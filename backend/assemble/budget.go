@@ -43,9 +43,13 @@ type BudgetRequest struct {
 	Complexity float64
 }
 
+// MaxOutputShare caps the output reservation, so some of the window is
+// always left for context.
+const MaxOutputShare = 0.9
+
 // OutputShare is the output reservation for a question of this complexity.
 func OutputShare(reserve, complexity float64) float64 {
-	return reserve * (0.75 + 0.5*clamp01(complexity))
+	return min(MaxOutputShare, reserve*(0.75+0.5*clamp01(complexity)))
 }
 
 // PlanBudget splits the window. With a window: output = share × window,

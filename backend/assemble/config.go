@@ -197,10 +197,22 @@ func (c Config) Weights(p Purpose) Weights {
 // TrustOf scores a node's source: the longest configured prefix of its
 // collection or path, else DefaultTrust.
 func (c Config) TrustOf(collection, path string) float64 {
-	best, bestLen := c.DefaultTrust, -1
+	best, bestLen, bestKey := c.DefaultTrust, -1, ""
 	for k, v := range c.Trust {
-		if (collection == k || strings.HasPrefix(path, k)) && len(k) > bestLen {
-			best, bestLen = v, len(k)
+		// The longest match wins; at equal length a collection name beats
+		// a path prefix, then the smaller key: the same answer every time.
+		l := -1
+		switch {
+		case collection == k:
+			l = 2 * len(k)
+		case strings.HasPrefix(path, k):
+			l = 2*len(k) - 1
+		}
+		if l < 0 {
+			continue
+		}
+		if l > bestLen || (l == bestLen && k < bestKey) {
+			best, bestLen, bestKey = v, l, k
 		}
 	}
 	return clamp01(best)

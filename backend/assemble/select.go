@@ -184,6 +184,7 @@ func Select(cands []*Candidate, o SelectOptions) Selection {
 		}
 		placed := false
 		for _, l := range fallbackLevels(o.Level) {
+			l = levelFor(c, l)
 			if t := c.costAt(l); t > 0 && t <= remaining {
 				why := "pinned: always loaded"
 				if l != Detailed {
@@ -218,7 +219,7 @@ func Select(cands []*Candidate, o SelectOptions) Selection {
 		}
 	case o.Level == Adaptive:
 		sel.Branch = BranchAdaptive
-		for _, pick := range knapsack(relevant, remaining, o.Oversize*float64(o.Budget)) {
+		for _, pick := range knapsack(relevant, remaining, o.Oversize*float64(o.Budget), o.Novelty) {
 			why := "relevant; the adaptive knapsack chose " + string(pick.level)
 			if pick.level != Detailed {
 				why += fmt.Sprintf(" (full text is %d tokens)", pick.c.Tokens)
@@ -337,10 +338,10 @@ type knapPick struct {
 }
 
 // knapsack chooses at most one level per candidate to maximise
-// Σ score·novelty·retention(level) within capacity tokens (a multiple-choice
+// Σ utility·retention(level) within capacity tokens (a multiple-choice
 // knapsack; tokens are bucketed so the table stays small). Oversized
 // candidates are not offered at Detailed.
-func knapsack(cs []*Candidate, capacity int, oversize float64) []knapPick {
+func knapsack(cs []*Candidate, capacity int, oversize, lambda float64) []knapPick {
 	if capacity <= 0 || len(cs) == 0 {
 		return nil
 	}
@@ -353,7 +354,7 @@ func knapsack(cs []*Candidate, capacity int, oversize float64) []knapPick {
 	}
 	opts := make([][]option, len(cs))
 	for i, c := range cs {
-		val := c.Score * (0.5 + 0.5*c.Signals.Novelty)
+		val := c.Score * (1 - lambda*(1-c.Signals.Novelty)) // the MMR utility, as at fixed levels
 		for _, l := range []Level{Detailed, Chunks, Summary, Essence} {
 			t := c.tokensAt(l)
 			if t <= 0 || (l == Detailed && float64(t) > oversize && (c.SummaryTokens > 0 || c.ChunkTokens > 0)) {
