@@ -137,9 +137,19 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 			upper = append(upper, c)
 		}
 	}
-	// Each node costs its text plus its block header and manifest line.
+	// Each node costs its text plus its block header and manifest line;
+	// the ones beyond what could load are charged the largest of those.
+	most := 0
+	inUpper := make(map[*Candidate]bool, len(upper))
 	for _, c := range upper {
 		c.Overhead = count(BlockHeader(c)) + count(fmt.Sprintf("[Node: %s | relevance: 0.00 | source: %s]", clean(c.Title), c.Source)) + 6
+		most = max(most, c.Overhead)
+		inUpper[c] = true
+	}
+	for _, c := range cands {
+		if (c.Relevant || c.Pinned) && !inUpper[c] {
+			c.Overhead = max(most, 48)
+		}
 	}
 	frame := count(Manifest(nil, relevant, relevant)) + 8
 	budget := split.Context - frame
