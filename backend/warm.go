@@ -1,0 +1,83 @@
+package backend
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+)
+
+// Warm makes the workspace ready to answer questions at full speed: it
+// loads the working index and the query index (keyword postings from
+// search.cache, vectors from the vector log, the concept graph), readies
+// the vector scan (the low-dimensional sketch of vectors above 128
+// dimensions, read from the sketch cache beside the vectors or built and
+// saved there) and loads the token table, all of which the first Query
+// would otherwise do. Opening stays lazy; call Warm when a question is
+// expected soon (the app after opening a workspace; `loom bench` times
+// Open + Warm as "open").
+func (w *Workbench) Warm(ctx context.Context) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return errors.New("warm the workspace: it is closed")
+	}
+	r, err := w.retrieval(ctx)
+	if err != nil {
+		return err
+	}
+	if !r.vec.Prepared() {
+		w.prepareVectors(r)
+	}
+	_, err = w.countFunc()
+	return err
+}
+
+// prepareVectors loads the vector sketch from its cache when the cache
+// was made for this slot table, else builds it and saves it (best effort:
+// a missing cache only makes the next Warm slower). Callers hold w.mu.
+func (w *Workbench) prepareVectors(r *retrieval) {
+	if w.cfg.memory {
+		r.vec.Prepare()
+		return
+	}
+	path := w.sketchCachePath()
+	key := sketchCacheKey(r.ids)
+	if b, err := os.ReadFile(path); err == nil && bytes.HasPrefix(b, key) {
+		if r.vec.UnmarshalSketch(b[len(key):]) == nil && r.vec.Prepared() {
+			return
+		}
+	}
+	r.vec.Prepare()
+	if blob, ok := r.vec.MarshalSketch(); ok {
+		tmp := path + ".tmp"
+		if err := os.WriteFile(tmp, append(key, blob...), 0o644); err == nil {
+			_ = os.Rename(tmp, path)
+		}
+	}
+}
+
+// sketchCachePath sits beside the embedder's vector log.
+func (w *Workbench) sketchCachePath() string {
+	return filepath.Join(w.dir, "vectors", safeName(w.emb.ID())+".sketch")
+}
+
+// sketchCacheKey ties a sketch to one slot table: a magic and an FNV-1a
+// hash of the node id in every slot. A node's id includes its content hash
+// and the file holds one embedder's sketch, so the same table means the
+// same vectors in the same slots; writes that leave the table alone
+// (summaries, access times) leave the cache valid, unlike a key on the
+// workspace generation.
+func sketchCacheKey(ids []string) []byte {
+	h := fnv.New64a()
+	for _, id := range ids {
+		h.Write([]byte(id))
+		h.Write([]byte{0})
+	}
+	key := []byte("LOOMSKC1")
+	key = binary.LittleEndian.AppendUint64(key, uint64(len(ids)))
+	return binary.LittleEndian.AppendUint64(key, h.Sum64())
+}

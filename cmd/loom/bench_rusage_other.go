@@ -1,0 +1,6 @@
+//go:build !unix
+
+package main
+
+// maxRSS is unknown where getrusage is missing.
+func maxRSS() uint64 { return 0 }

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestBenchJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests two 1,000-node workspaces")
+	}
+	out, _, err := runCLI(t, "bench", "--nodes", "1000", "--queries", "20", "--format", "json")
+	require.NoError(t, err)
+
+	var raw map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &raw))
+	for _, k := range []string{"goos", "goarch", "cpus", "go_version", "seed", "queries", "budget", "runs"} {
+		assert.Contains(t, raw, k)
+	}
+	runs := raw["runs"].([]any)
+	require.Len(t, runs, 2, "offline and 768")
+	run := runs[0].(map[string]any)
+	for _, k := range []string{"nodes", "embedder", "dim", "concept_threshold", "files", "content_nodes", "concept_nodes", "edges", "tokens",
+		"generate_ms", "ingest_ms", "open_ms", "open_only_ms", "warm_ms", "query", "memory"} {
+		assert.Contains(t, run, k)
+	}
+	for _, k := range []string{"count", "first_ms", "p50_ms", "p99_ms", "mean_ms", "max_ms", "phases_mean_ms", "loaded_mean"} {
+		assert.Contains(t, run["query"], k)
+	}
+	for _, k := range []string{"peak_heap_inuse_mib", "peak_sys_mib", "heap_after_open_mib", "max_rss_mib"} {
+		assert.Contains(t, run["memory"], k)
+	}
+
+	var rep BenchReport
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.Equal(t, 20, rep.Queries)
+	assert.Equal(t, 4000, rep.Budget)
+	dims := map[string]int{}
+	for _, r := range rep.Runs {
+		dims[r.Embedder] = r.Dim
+		assert.Equal(t, 1000, r.Nodes)
+		assert.Equal(t, 1000, r.ContentNodes, "%s: one content node a section", r.Embedder)
+		assert.Positive(t, r.ConceptNodes)
+		assert.Less(t, r.ConceptNodes, 500, "%s: concepts gather several nodes", r.Embedder)
+		assert.Positive(t, r.Edges)
+		assert.Positive(t, r.Tokens)
+		assert.False(t, r.Reused)
+		assert.Positive(t, r.IngestMS)
+		assert.Positive(t, r.OpenMS)
+		assert.InDelta(t, r.OpenMS, r.OpenOnlyMS+r.WarmMS, 0.1)
+		q := r.Query
+		assert.Equal(t, 20, q.Count)
+		assert.Positive(t, q.P50MS)
+		assert.LessOrEqual(t, q.P50MS, q.P99MS)
+		assert.LessOrEqual(t, q.P99MS, q.MaxMS)
+		assert.Less(t, q.MaxMS, 10_000.0, "a query at 1,000 nodes takes far less than 10 s")
+		assert.Positive(t, q.LoadedMean, "questions load context")
+		assert.Positive(t, q.Phases.Candidates)
+		m := r.Memory
+		assert.Positive(t, m.PeakHeapInuseMiB)
+		assert.GreaterOrEqual(t, m.PeakSysMiB, m.PeakHeapInuseMiB)
+		assert.Positive(t, m.HeapAfterOpenMiB)
+		assert.Positive(t, m.MaxRSSMiB)
+	}
+	assert.Equal(t, map[string]int{"offline/glove-6b-100d-sif": 100, "synthetic/random-768": 768}, dims)
+}
+
+func TestBenchUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"bench", "--nodes", "ten"},
+		{"bench", "--nodes", "5"},
+		{"bench", "--dims", "384"},
+		{"bench", "--format", "xml"},
+		{"bench", "--queries", "0"},
+		{"bench", "extra"},
+	} {
+		_, _, err := runCLI(t, args...)
+		assert.Equal(t, 2, exitCode(err), "%v", args)
+	}
+}
