@@ -1,0 +1,404 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ollama/ollama/api"
+)
+
+// Turn is one question in a conversation and everything sent with it.
+type Turn struct {
+	// Model is the Ollama model name, e.g. "llama3.2".
+	Model string
+	// Window is the num_ctx sent to Ollama: the window the budget assumed.
+	// Required.
+	Window int
+	// System is the system message: instructions, manifest and loaded
+	// context, assembled by the caller. When tools are offered, Chat
+	// appends ToolGuide to it.
+	System string
+	// History is the earlier turns, already trimmed by the caller.
+	History []api.Message
+	// Question is the user's message.
+	Question string
+	// Tools answers tool calls; nil offers no tools. Tools are offered only
+	// when /api/show says the model supports them (looked up once per
+	// model and client).
+	Tools Tools
+	// MaxToolRounds bounds the rounds of tool calls (default 2; negative:
+	// offer no tools). After the last round the model is asked to answer
+	// without tools.
+	MaxToolRounds int
+	// MaxToolTokens caps the tokens tool results add in this turn
+	// (default: 25% of Window).
+	MaxToolTokens int
+	// Count counts tokens for budgeting (callers pass tokens.Default().Count;
+	// nil: about four bytes a token). Chat scales its counts by the
+	// client's Calibration for the model when checking the window.
+	Count func(string) int
+	// OnToken receives the answer's content as it streams (may be nil);
+	// OnThinking the model's thinking, for models that think.
+	OnToken    func(string)
+	OnThinking func(string)
+	// OnToolCall is told of each tool call once it is done (may be nil).
+	OnToolCall func(ToolCall)
+}
+
+// Result is one turn's answer and how it was reached. On error, Chat
+// returns it too, with what was received before the failure.
+type Result struct {
+	// Answer is every piece of content streamed in this turn (what
+	// OnToken saw); Thinking likewise.
+	Answer   string `json:"answer"`
+	Thinking string `json:"thinking,omitempty"`
+	// ToolCalls records every tool call, in order.
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// PromptEvalCount and EvalCount are Ollama's counts from the last
+	// request's final chunk; EstimatedPromptTokens is Count's estimate of
+	// that request (unscaled), the pair Calibration learns from.
+	PromptEvalCount       int `json:"prompt_eval_count"`
+	EvalCount             int `json:"eval_count"`
+	EstimatedPromptTokens int `json:"estimated_prompt_tokens"`
+	// Truncated says the reply was cut by the window (done_reason
+	// "length"); Notes then says so in a sentence.
+	Truncated  bool   `json:"truncated,omitempty"`
+	DoneReason string `json:"done_reason,omitempty"`
+	// Rounds is the number of requests sent.
+	Rounds int `json:"rounds"`
+	// ToolsOffered says whether the first request offered tools.
+	ToolsOffered bool `json:"tools_offered"`
+	// Notes are sentences for the person: why tools were not offered or
+	// stopped, that the answer was cut.
+	Notes []string `json:"notes,omitempty"`
+	// Messages are the messages this turn added after History: the
+	// question, assistant messages with their tool calls, tool results, and
+	// the final answer.
+	Messages []api.Message `json:"messages,omitempty"`
+	// Sent is every request sent, in order (tests and --show-prompt).
+	Sent []api.ChatRequest `json:"-"`
+}
+
+// DefaultMaxToolRounds is MaxToolRounds when Turn leaves it 0.
+const DefaultMaxToolRounds = 2
+
+// answerNow is the user note that ends tool use.
+const answerNow = "Answer now from the context you have; cite node ids."
+
+// outputMargin is the share of the window kept free for the answer when
+// tool results are added.
+const outputMargin = 0.10
+
+// Chat runs one turn: it streams the model's reply and, when the model
+// calls tools, runs them and sends their results back, at most
+// MaxToolRounds times, keeping every request inside the window. On error
+// the partial *Result is returned with it (never nil).
+func (c *Client) Chat(ctx context.Context, t Turn) (*Result, error) {
+	res := &Result{}
+	if strings.TrimSpace(t.Model) == "" {
+		return res, fmt.Errorf("chat: no model given")
+	}
+	if t.Window <= 0 {
+		return res, fmt.Errorf("chat: Turn.Window must be the model's num_ctx, got %d", t.Window)
+	}
+	if strings.TrimSpace(t.Question) == "" {
+		return res, fmt.Errorf("chat: empty question")
+	}
+	r := &runner{c: c, t: t, res: res, seen: map[string]bool{}}
+	r.defaults()
+	if err := r.prepare(ctx); err != nil {
+		return res, err
+	}
+	return res, r.run(ctx)
+}
+
+// runner is the state of one turn.
+type runner struct {
+	c   *Client
+	t   Turn
+	res *Result
+
+	tr        transcript
+	tools     api.Tools // offered while toolsOn
+	toolsOn   bool
+	toolsCost int // tokens of the definitions
+	rounds    int // tool rounds done
+	retrieved int // tokens of tool results sent
+	seen      map[string]bool
+	// startOfRound is set after tool calls, until the next content.
+	startOfRound bool
+}
+
+func (r *runner) defaults() {
+	if r.t.Count == nil {
+		r.t.Count = estimateLen
+	}
+	if r.t.MaxToolRounds == 0 {
+		r.t.MaxToolRounds = DefaultMaxToolRounds
+	}
+	if r.t.MaxToolTokens <= 0 {
+		r.t.MaxToolTokens = r.t.Window / 4
+	}
+	r.tr.count = r.t.Count
+}
+
+// scaled is what Ollama will likely count for n estimated tokens.
+func (r *runner) scaled(n int) int { return r.c.calib.Scale(r.t.Model, n) }
+
+// prepare decides on tools and builds the first request's messages.
+func (r *runner) prepare(ctx context.Context) error {
+	if r.t.Tools != nil && r.t.MaxToolRounds > 0 {
+		info, err := r.c.cachedModel(ctx, r.t.Model)
+		if err != nil {
+			return err
+		}
+		if info.Tools {
+			r.toolsOn = true
+			r.tools = Definitions()
+			r.toolsCost = toolsTokens(r.tools, r.t.Count)
+		} else {
+			r.note("Model %s does not support tool calling, so it answers from the assembled context alone.", r.t.Model)
+		}
+	}
+	system := r.t.System
+	if r.toolsOn {
+		system = strings.TrimRight(system, "\n")
+		if system != "" {
+			system += "\n\n"
+		}
+		system += ToolGuide(r.t.MaxToolRounds)
+	}
+	if system != "" {
+		r.tr.add(api.Message{Role: "system", Content: system})
+	}
+	for _, m := range r.t.History {
+		r.tr.add(m)
+	}
+	r.add(api.Message{Role: "user", Content: r.t.Question})
+
+	prompt := r.scaled(r.tr.total())
+	if r.toolsOn && prompt+r.scaled(r.toolsCost) > r.t.Window-r.margin() {
+		r.toolsOn = false
+		r.note("Tools were not offered: the context already fills the window.")
+		if r.t.System != "" { // drop the tool guide again
+			r.tr.msgs[0].Content = r.t.System
+			r.tr.tokens[0] = messageTokens(r.tr.msgs[0], r.t.Count)
+		}
+		prompt = r.scaled(r.tr.total())
+	}
+	if prompt > r.t.Window {
+		return r.c.newError(ErrTooLong, r.t.Model, nil,
+			"the prompt is about %d tokens but the window (num_ctx) is %d: lower the context budget or shorten the history", prompt, r.t.Window)
+	}
+	r.res.ToolsOffered = r.toolsOn
+	return nil
+}
+
+func (r *runner) margin() int { return int(float64(r.t.Window) * outputMargin) }
+
+func (r *runner) note(format string, args ...any) {
+	r.res.Notes = append(r.res.Notes, fmt.Sprintf(format, args...))
+}
+
+// add appends a message of this turn to the transcript and the result.
+func (r *runner) add(m api.Message) {
+	r.tr.add(m)
+	r.res.Messages = append(r.res.Messages, m)
+}
+
+// run sends requests until the model answers without calling tools.
+func (r *runner) run(ctx context.Context) error {
+	for {
+		req := r.request()
+		r.res.Sent = append(r.res.Sent, req)
+		r.res.Rounds++
+		estimate := r.tr.total() + toolsTokens(req.Tools, r.t.Count)
+		rep, err := r.c.stream(ctx, &req, r.onContent, r.onThinking)
+		r.finishRound(rep)
+		if err != nil {
+			return err
+		}
+		r.res.PromptEvalCount, r.res.EvalCount = rep.metrics.PromptEvalCount, rep.metrics.EvalCount
+		r.res.EstimatedPromptTokens = estimate
+		r.res.DoneReason = rep.doneReason
+		if rep.metrics.PromptEvalCount > 0 && rep.metrics.PromptEvalCount < r.t.Window-r.t.Window/20 {
+			// A count near num_ctx means Ollama cut the prompt: no sample.
+			r.c.calib.Observe(r.t.Model, estimate, rep.metrics.PromptEvalCount)
+		}
+		if rep.doneReason == "length" {
+			r.res.Truncated = true
+			r.note("The answer was cut off: it reached the end of the model's window (num_ctx %d). Ask for the rest, or give less context to leave more room for the answer.", r.t.Window)
+		}
+		if len(rep.toolCalls) == 0 || r.res.Truncated {
+			return nil
+		}
+		if len(req.Tools) == 0 {
+			r.ignoreCalls(rep.toolCalls)
+			return nil
+		}
+		if err := r.runCalls(ctx, rep.toolCalls); err != nil {
+			return err
+		}
+	}
+}
+
+// request builds the next request from the transcript.
+func (r *runner) request() api.ChatRequest {
+	stream := true
+	req := api.ChatRequest{
+		Model:    r.t.Model,
+		Messages: append([]api.Message(nil), r.tr.msgs...),
+		Stream:   &stream,
+		Options:  map[string]any{"num_ctx": r.t.Window},
+	}
+	if r.toolsOn {
+		req.Tools = r.tools
+	}
+	return req
+}
+
+// finishRound adds the round's assistant message to the transcript.
+func (r *runner) finishRound(rep reply) {
+	if rep.content == "" && rep.thinking == "" && len(rep.toolCalls) == 0 {
+		return
+	}
+	r.add(api.Message{Role: "assistant", Content: rep.content, Thinking: rep.thinking, ToolCalls: rep.toolCalls})
+}
+
+func (r *runner) onContent(s string) {
+	if r.res.Answer != "" && r.startOfRound && !strings.HasSuffix(r.res.Answer, "\n") {
+		// Content from an earlier round (before a tool call) and this
+		// round's answer would run together.
+		s = "\n\n" + s
+	}
+	r.startOfRound = false
+	r.res.Answer += s
+	if r.t.OnToken != nil {
+		r.t.OnToken(s)
+	}
+}
+
+func (r *runner) onThinking(s string) {
+	r.res.Thinking += s
+	if r.t.OnThinking != nil {
+		r.t.OnThinking(s)
+	}
+}
+
+// ignoreCalls records tool calls made when no tools were offered.
+func (r *runner) ignoreCalls(calls []api.ToolCall) {
+	for _, call := range calls {
+		r.record(ToolCall{Round: r.res.Rounds, Name: call.Function.Name, Args: call.Function.Arguments.ToMap(),
+			Error: "not run: tools were not offered in this request"})
+	}
+	if r.res.Answer == "" {
+		r.note("The model asked for more tools instead of answering; ask again or rephrase the question.")
+	}
+}
+
+func (r *runner) record(tc ToolCall) {
+	r.res.ToolCalls = append(r.res.ToolCalls, tc)
+	if r.t.OnToolCall != nil {
+		r.t.OnToolCall(tc)
+	}
+}
+
+// runCalls runs one round of tool calls and decides whether the next
+// request still offers tools.
+func (r *runner) runCalls(ctx context.Context, calls []api.ToolCall) error {
+	r.rounds++
+	stop := ""
+	for _, call := range calls {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		tc, msg := r.runCall(ctx, call)
+		switch {
+		case strings.HasPrefix(tc.Error, "repeated call"):
+			stop = "The model repeated a tool call, so it was asked to answer without more tools."
+		case tc.Error == budgetExhausted && stop == "":
+			stop = "The tool budget for this turn ran out, so the model was asked to answer with what it had."
+		}
+		r.add(msg)
+		r.record(tc)
+	}
+	if stop == "" && r.rounds >= r.t.MaxToolRounds {
+		stop = fmt.Sprintf("The model used its %d rounds of tool calls and was asked to answer.", r.t.MaxToolRounds)
+	}
+	if stop != "" {
+		r.toolsOn = false
+		r.note("%s", stop)
+		r.add(api.Message{Role: "user", Content: answerNow})
+	}
+	r.startOfRound = true
+	return nil
+}
+
+// runCall runs one tool call and returns its record and tool message.
+func (r *runner) runCall(ctx context.Context, call api.ToolCall) (ToolCall, api.Message) {
+	name := call.Function.Name
+	args := call.Function.Arguments.ToMap()
+	tc := ToolCall{Round: r.res.Rounds, Name: name, Args: args}
+	msg := api.Message{Role: "tool", ToolName: name, ToolCallID: call.ID}
+	fail := func(reason string) (ToolCall, api.Message) {
+		tc.Error = reason
+		msg.Content = "error: " + reason
+		if reason == budgetExhausted {
+			msg.Content = budgetExhausted
+		}
+		tc.Tokens = r.t.Count(msg.Content)
+		return tc, msg
+	}
+	key := callKey(name, args)
+	if r.seen[key] {
+		return fail("repeated call: this exact call was already made in this turn and its result is above; it was not run again")
+	}
+	r.seen[key] = true
+
+	start := time.Now()
+	result, err := runTool(ctx, r.t.Tools, name, args)
+	tc.Duration = time.Since(start)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fail("cancelled")
+		}
+		return fail(err.Error())
+	}
+	allowed := r.allowance(msg)
+	text, trimmed, ok := fitText(result.Text, allowed, r.t.Count)
+	if !ok {
+		return fail(budgetExhausted)
+	}
+	msg.Content = text
+	tc.Trimmed = trimmed
+	tc.Tokens = r.t.Count(text)
+	tc.NodeIDs = idsShown(result.NodeIDs, result.Text, text)
+	r.retrieved += tc.Tokens
+	return tc, msg
+}
+
+// allowance is how many (unscaled) tokens of tool text may be added now:
+// within the turn's tool cap, and leaving the whole next request (with the
+// tool definitions and a closing note) plus the output margin inside the
+// window.
+func (r *runner) allowance(msg api.Message) int {
+	capLeft := r.t.MaxToolTokens - r.retrieved
+	next := r.tr.total() + r.toolsCost + messageTokens(msg, r.t.Count) +
+		messageTokens(api.Message{Role: "user", Content: answerNow}, r.t.Count)
+	roomLeft := r.t.Window - r.margin() - r.scaled(next)
+	roomLeft = int(float64(roomLeft) / r.c.calib.Factor(r.t.Model))
+	return max(0, min(capLeft, roomLeft))
+}
+
+// callKey identifies a call for loop detection: the name and the
+// arguments as canonical JSON (encoding/json sorts map keys).
+func callKey(name string, args map[string]any) string {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return name + "\x00" + fmt.Sprint(args)
+	}
+	return name + "\x00" + string(b)
+}
