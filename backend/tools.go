@@ -1,0 +1,295 @@
+package backend
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/loomwork/loom/backend/assemble"
+	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/model"
+)
+
+// The Workbench answers the tools a chat model may call (context-loading-jit
+// "search tool", rlm-context-store get-chunk/get-window, context-query
+// expansion protocol): it implements chat.Tools. Every result names node
+// ids, so the model can cite them and ask for more.
+var _ chat.Tools = (*Workbench)(nil)
+
+// SearchContext runs the hybrid search (no graph signals, no budget: the
+// chat loop budgets tool results) and returns the best nodes' text.
+func (w *Workbench) SearchContext(ctx context.Context, query, scope string, limit int) (chat.ToolResult, error) {
+	q, err := checkQuestion(query)
+	if err != nil {
+		return chat.ToolResult{}, err
+	}
+	if limit <= 0 || limit > 20 {
+		limit = 5
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	e, err := w.embedder(ctx)
+	if err != nil {
+		return chat.ToolResult{}, err
+	}
+	r, err := w.retrieval(ctx)
+	if err != nil {
+		return chat.ToolResult{}, err
+	}
+	if scope != "" && scope != "all" && !w.hasCollection(scope) {
+		return chat.ToolResult{}, fmt.Errorf("no collection %q (the catalog lists them)", scope)
+	}
+	qv, err := e.Embed(ctx, []string{q})
+	if err != nil {
+		return chat.ToolResult{}, fmt.Errorf("embed the search: %w", err)
+	}
+	p := newPool(w, r, q, qv[0], QueryRequest{Scope: scope, Candidates: limit}, StrategyHybrid, w.ranking)
+	var b strings.Builder
+	var ids []string
+	for _, s := range p.slots {
+		if len(ids) >= limit {
+			break
+		}
+		n := r.ix.nodes[r.ids[s]]
+		text, err := w.Content(n.ContentHash)
+		if err != nil {
+			return chat.ToolResult{}, err
+		}
+		if len(ids) > 0 {
+			b.WriteString("\n\n")
+		}
+		fmt.Fprintf(&b, "[%s] %s — %s (relevance %.2f)\n%s", n.ID, nodeTitle(r.ix.docs[n.DocID], n), n.Ref, p.semantic(s), strings.TrimSpace(text))
+		ids = append(ids, n.ID)
+	}
+	if len(ids) == 0 {
+		return chat.ToolResult{Text: "nothing found for " + q}, nil
+	}
+	return w.toolResult(b.String(), ids), nil
+}
+
+// Expand returns a node at a level: detailed, summary, essence; or
+// "neighbours" (its enclosing section, subsections and the nodes sharing
+// its concepts) or "derivations" (summaries and answers made from it).
+func (w *Workbench) Expand(ctx context.Context, nodeID, level string) (chat.ToolResult, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	r, err := w.retrieval(ctx)
+	if err != nil {
+		return chat.ToolResult{}, err
+	}
+	n := r.ix.nodes[nodeID]
+	if n == nil {
+		return chat.ToolResult{}, fmt.Errorf("no node %q", nodeID)
+	}
+	if level == "" {
+		level = "detailed"
+	}
+	switch level {
+	case "detailed", "summary", "essence":
+		count, err := w.memoCounter()
+		if err != nil {
+			return chat.ToolResult{}, err
+		}
+		c := &assemble.Candidate{ID: n.ID, Ref: n.Ref, Tokens: n.Tokens}
+		w.offerLevels(c, n, 1<<30, 1)
+		l := assemble.Level(level)
+		if c.SummaryTokens == 0 && c.EssenceTokens == 0 {
+			l = assemble.Detailed // too small to condense
+		}
+		text, err := w.textAt(ctx, c, l, nil, count)
+		if err != nil {
+			return chat.ToolResult{}, err
+		}
+		return w.toolResult(fmt.Sprintf("[%s] %s — %s (%s)\n%s", n.ID, nodeTitle(r.ix.docs[n.DocID], n), n.Ref, l, strings.TrimSpace(text)), []string{n.ID}), nil
+	case "neighbours", "neighbors":
+		var lines []string
+		var ids []string
+		add := func(rel, id string) {
+			m := r.ix.nodes[id]
+			if m == nil || id == nodeID || !searchable(m) {
+				return
+			}
+			for _, x := range ids {
+				if x == id {
+					return
+				}
+			}
+			ids = append(ids, id)
+			lines = append(lines, fmt.Sprintf("- [%s] %s — %s (%s, %d tokens)", id, nodeTitle(r.ix.docs[m.DocID], m), m.Ref, rel, m.Tokens))
+		}
+		if n.Parent != "" {
+			add("enclosing section", n.Parent)
+		}
+		for _, c := range r.children[nodeID] {
+			add("subsection", c)
+		}
+		for _, e := range r.ix.out[nodeID] {
+			if e.Kind == model.EdgeAbout {
+				for _, other := range r.concept[e.To] {
+					if len(ids) < 12 {
+						add("shares concept "+r.ix.concepts[e.To].Name, other)
+					}
+				}
+			}
+		}
+		if len(lines) == 0 {
+			return w.toolResult("no neighbours of "+nodeID, nil), nil
+		}
+		return w.toolResult(fmt.Sprintf("Neighbours of [%s] (expand any by id):\n%s", nodeID, strings.Join(lines, "\n")), ids), nil
+	case "derivations":
+		var lines []string
+		var ids []string
+		for lvl, id := range r.analysis[nodeID] {
+			if a := r.ix.nodes[id]; a != nil {
+				ids = append(ids, id)
+				lines = append(lines, fmt.Sprintf("- [%s] %s of %s (%d tokens)", id, lvl, nodeID, a.Tokens))
+			}
+		}
+		sort.Strings(lines)
+		if len(lines) == 0 {
+			return w.toolResult("nothing has been derived from "+nodeID+" yet", nil), nil
+		}
+		return w.toolResult(strings.Join(lines, "\n"), ids), nil
+	}
+	return chat.ToolResult{}, fmt.Errorf("unknown level %q (detailed, summary, essence, neighbours, derivations)", level)
+}
+
+// GetWindow returns lines center−radius … center+radius of the document
+// that holds a node, rebuilt from its sections; center counts from the
+// node's first line.
+func (w *Workbench) GetWindow(ctx context.Context, nodeID string, center, radius int) (chat.ToolResult, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ix, err := w.loadIndex(ctx)
+	if err != nil {
+		return chat.ToolResult{}, err
+	}
+	n := ix.nodes[nodeID]
+	if n == nil {
+		return chat.ToolResult{}, fmt.Errorf("no node %q", nodeID)
+	}
+	if radius <= 0 {
+		radius = 20
+	}
+	radius = min(radius, 200)
+	// The document's lines, from its sections in order (a chunk's parts
+	// overlap: keep each line once).
+	lines := map[int]string{}
+	shown := map[int]string{}
+	for _, id := range ix.docNodes[n.DocID] {
+		m := ix.nodes[id]
+		if m == nil || !searchable(m) || m.LineStart <= 0 {
+			continue
+		}
+		text, err := w.Content(m.ContentHash)
+		if err != nil {
+			return chat.ToolResult{}, err
+		}
+		for i, l := range strings.Split(text, "\n") {
+			ln := m.LineStart + i
+			if _, ok := lines[ln]; !ok {
+				lines[ln], shown[ln] = l, m.ID
+			}
+		}
+	}
+	mid := n.LineStart + center
+	var b strings.Builder
+	ids := map[string]bool{}
+	fmt.Fprintf(&b, "Lines %d–%d of %s around [%s]:\n", max(1, mid-radius), mid+radius, n.Ref, nodeID)
+	for ln := max(1, mid-radius); ln <= mid+radius; ln++ {
+		if l, ok := lines[ln]; ok {
+			fmt.Fprintf(&b, "%5d  %s\n", ln, l)
+			ids[shown[ln]] = true
+		}
+	}
+	var idList []string
+	for id := range ids {
+		idList = append(idList, id)
+	}
+	sort.Strings(idList)
+	return w.toolResult(strings.TrimRight(b.String(), "\n"), idList), nil
+}
+
+// Catalog describes the workspace: collections with their documents and
+// sizes, and the most connected concepts.
+func (w *Workbench) Catalog(ctx context.Context) (chat.ToolResult, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ix, err := w.loadIndex(ctx)
+	if err != nil {
+		return chat.ToolResult{}, err
+	}
+	type coll struct {
+		docs     []string
+		sections int
+	}
+	colls := map[string]*coll{}
+	for id, d := range ix.docs {
+		c := colls[d.Collection]
+		if c == nil {
+			c = &coll{}
+			colls[d.Collection] = c
+		}
+		c.docs = append(c.docs, d.Path)
+		c.sections += len(ix.docNodes[id])
+	}
+	names := make([]string, 0, len(colls))
+	for n := range colls {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d documents, %d sections, %d concepts.\nCollections (use as search_context scope):\n", len(ix.docs), len(ix.nodes), len(ix.concepts))
+	for _, n := range names {
+		c := colls[n]
+		sort.Strings(c.docs)
+		shown := c.docs[:min(8, len(c.docs))]
+		more := ""
+		if len(c.docs) > len(shown) {
+			more = fmt.Sprintf(", … %d more", len(c.docs)-len(shown))
+		}
+		fmt.Fprintf(&b, "- %s: %d documents, %d sections (%s%s)\n", n, len(c.docs), c.sections, strings.Join(shown, ", "), more)
+	}
+	type cc struct {
+		name string
+		n    int
+	}
+	var top []cc
+	for id, c := range ix.concepts {
+		top = append(top, cc{c.Name, ix.aboutCount[id]})
+	}
+	sort.Slice(top, func(i, j int) bool {
+		if top[i].n != top[j].n {
+			return top[i].n > top[j].n
+		}
+		return top[i].name < top[j].name
+	})
+	if len(top) > 0 {
+		b.WriteString("Main concepts: ")
+		for i, c := range top[:min(12, len(top))] {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			fmt.Fprintf(&b, "%s (%d)", clean(c.name), c.n)
+		}
+	}
+	return w.toolResult(strings.TrimRight(b.String(), "\n"), nil), nil
+}
+
+func (w *Workbench) hasCollection(name string) bool {
+	for _, d := range w.index.docs {
+		if d.Collection == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *Workbench) toolResult(text string, ids []string) chat.ToolResult {
+	n := 0
+	if count, err := w.countFunc(); err == nil {
+		n = count(text)
+	}
+	return chat.ToolResult{Text: text, NodeIDs: ids, Tokens: n}
+}

@@ -1,0 +1,57 @@
+package backend
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestToolsAnswerWithNodeIDs(t *testing.T) {
+	wb, _ := ingested(t)
+	defer wb.Close()
+	ctx := context.Background()
+
+	res, err := wb.SearchContext(ctx, "staleness half-life decay", "", 2)
+	require.NoError(t, err)
+	require.NotEmpty(t, res.NodeIDs)
+	assert.LessOrEqual(t, len(res.NodeIDs), 2)
+	assert.Contains(t, res.Text, "["+res.NodeIDs[0]+"]", "the text names the ids it shows")
+	assert.Contains(t, res.Text, "staleness.txt")
+	assert.Greater(t, res.Tokens, 0)
+
+	_, err = wb.SearchContext(ctx, "decay", "no-such-collection", 3)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "no collection")
+	_, err = wb.SearchContext(ctx, "?!", "", 3)
+	require.Error(t, err)
+
+	scoped, err := wb.SearchContext(ctx, "decay", "notes", 3)
+	require.NoError(t, err)
+	assert.NotEmpty(t, scoped.NodeIDs)
+
+	id := res.NodeIDs[0]
+	full, err := wb.Expand(ctx, id, "detailed")
+	require.NoError(t, err)
+	assert.Equal(t, []string{id}, full.NodeIDs)
+	nb, err := wb.Expand(ctx, id, "neighbours")
+	require.NoError(t, err)
+	assert.NotContains(t, nb.NodeIDs, id)
+	_, err = wb.Expand(ctx, "n-nosuch", "detailed")
+	require.Error(t, err)
+	_, err = wb.Expand(ctx, id, "tiny")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "unknown level")
+
+	win, err := wb.GetWindow(ctx, id, 0, 3)
+	require.NoError(t, err)
+	assert.Contains(t, win.Text, "Lines ")
+	assert.Contains(t, win.NodeIDs, id)
+
+	cat, err := wb.Catalog(ctx)
+	require.NoError(t, err)
+	assert.Contains(t, cat.Text, "- notes: 3 documents")
+	assert.True(t, strings.Contains(cat.Text, "Main concepts: "))
+}
