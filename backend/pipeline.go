@@ -207,6 +207,7 @@ type preparedDoc struct {
 	texts []string
 	terms [][]string // keyword-index terms per node
 	vecs  [][]float32
+	kind  model.Kind // provenance of every node (input unless set)
 }
 
 // docID names a document by its collection and reference path, so the same
@@ -231,6 +232,12 @@ func textHash(s string) string {
 // prepare chunks, counts and classifies documents in parallel, then embeds
 // every section whose vector is not already stored, in one batch.
 func (w *Workbench) prepare(ctx context.Context, e embed.Embedder, docs []ingest.Document, iopts ingest.Options) ([]preparedDoc, error) {
+	return w.prepareKind(ctx, e, docs, iopts, model.KindInput, "")
+}
+
+// prepareKind is prepare for nodes of a given provenance (answers are
+// output nodes) with an optional provenance sentence.
+func (w *Workbench) prepareKind(ctx context.Context, e embed.Embedder, docs []ingest.Document, iopts ingest.Options, kind model.Kind, provenance string) ([]preparedDoc, error) {
 	out := make([]preparedDoc, len(docs))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -241,16 +248,20 @@ func (w *Workbench) prepare(ctx context.Context, e embed.Embedder, docs []ingest
 			for i := range next {
 				d := docs[i]
 				d.Chunk(iopts)
-				pd := preparedDoc{id: docID(d.Collection, d.Path), doc: d}
+				pd := preparedDoc{id: docID(d.Collection, d.Path), doc: d, kind: kind}
+				prov := provenance
+				if prov == "" {
+					prov = "ingest " + d.Collection + "/" + d.Path
+				}
 				for _, s := range d.Sections {
 					h := textHash(s.Text)
 					c := classify.Classify(s.Text)
 					pd.nodes = append(pd.nodes, model.ContentNode{
 						ID: "n-" + shortHash(pd.id, fmt.Sprint(s.Ordinal), h), DocID: pd.id, Ref: s.Ref,
 						Ancestors: s.Ancestors, HeadingPath: s.HeadingPath, LineStart: s.LineStart, LineEnd: s.LineEnd,
-						Ordinal: s.Ordinal, Part: s.Part, Parts: s.Parts, ContentHash: h, Kind: model.KindInput,
+						Ordinal: s.Ordinal, Part: s.Part, Parts: s.Parts, ContentHash: h, Kind: kind,
 						ContentType: c.Type.String(), Complexity: round3(c.Complexity), Tokens: s.Tokens,
-						Provenance: "ingest " + d.Collection + "/" + d.Path,
+						Provenance: prov,
 					})
 					pd.texts = append(pd.texts, s.Text)
 					pd.terms = append(pd.terms, keywordTerms(s.HeadingPath, s.Text))
@@ -362,7 +373,7 @@ func (w *Workbench) link(ix *index, b *batch, pd preparedDoc, now time.Time) int
 			created++
 		}
 		for _, m := range matches {
-			dw.Edges = append(dw.Edges, model.Edge{Kind: model.EdgeAbout, From: n.ID, To: m.ID, Weight: round3(m.Sim), Direction: string(model.KindInput), Created: now})
+			dw.Edges = append(dw.Edges, model.Edge{Kind: model.EdgeAbout, From: n.ID, To: m.ID, Weight: round3(m.Sim), Direction: string(pd.kind), Created: now})
 		}
 		b.contents[n.ContentHash] = pd.texts[j]
 		b.vecs = append(b.vecs, keyedVec{contentKey(n.ContentHash), vec})

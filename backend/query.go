@@ -120,6 +120,11 @@ type QueryResult struct {
 	Manifest   string           `json:"manifest"`
 	Catalog    string           `json:"catalog,omitempty"`
 	Prompt     string           `json:"prompt"`
+	// System and Context are the prompt's parts: the system prompt, and
+	// manifest + catalog + loaded nodes (chat sends them as the system
+	// message and the question as the user's).
+	System  string `json:"-"`
+	Context string `json:"-"`
 	// PromptTokens counts the whole prompt (system + context + question).
 	PromptTokens int                   `json:"prompt_tokens"`
 	Loaded       int                   `json:"loaded"`
@@ -274,6 +279,7 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 	t4 := time.Now()
 	res.Budget, res.Branch = asm.Split, string(asm.Selection.Branch)
 	res.Manifest, res.Catalog, res.Prompt = asm.Manifest, asm.Catalog, asm.Prompt
+	res.System, res.Context = system, asm.Context
 	// The context was measured whole; system prompt and question were
 	// counted apart (they are separated by blank lines, where BPE splits).
 	res.PromptTokens = asm.Split.System + asm.Split.Question + asm.Split.Context - asm.Split.Free + 2

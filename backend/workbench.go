@@ -65,6 +65,10 @@ type Workbench struct {
 	ranking assemble.Config
 	pending pendingWrites
 	closed  bool
+	// bg counts answers being indexed in the background; convMu guards
+	// the conversation files, the audit log and the calibration file.
+	bg     sync.WaitGroup
+	convMu sync.Mutex
 	// sysTokens caches token counts of system prompts and short strings.
 	sysTokens map[string]int
 }
@@ -228,6 +232,7 @@ func (w *Workbench) Stats(ctx context.Context) (Stats, error) {
 
 // Close saves the working-index cache and releases the workspace.
 func (w *Workbench) Close() error {
+	w.bg.Wait() // answers still being indexed
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	var errs []error

@@ -1,0 +1,458 @@
+package backend
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ollama/ollama/api"
+
+	"github.com/loomwork/loom/backend/assemble"
+	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/ingest"
+	"github.com/loomwork/loom/backend/model"
+)
+
+// AnswersCollection is the collection answers are indexed into.
+const AnswersCollection = "conversations"
+
+// DefaultChatWindow caps the window a chat asks Ollama for when the person
+// gives none: a model's full context length (often 128k) would make
+// Ollama allocate gigabytes for the KV cache on a laptop.
+const DefaultChatWindow = 8192
+
+// ChatRequest is one question in a conversation.
+type ChatRequest struct {
+	// Conversation continues a conversation ("" starts one).
+	Conversation string `json:"conversation,omitempty"`
+	Question     string `json:"question"`
+	Model        string `json:"model"`
+	// Window is num_ctx (default: the model's context length, at most
+	// DefaultChatWindow).
+	Window  int    `json:"window,omitempty"`
+	Purpose string `json:"purpose,omitempty"`
+	Level   string `json:"level,omitempty"`
+	Scope   string `json:"scope,omitempty"`
+	// MaxToolRounds bounds tool use (0: the default 2; negative: no tools).
+	MaxToolRounds int `json:"max_tool_rounds,omitempty"`
+	// HistoryShare is the share of the window earlier turns may take
+	// (default 0.25); the oldest fall out first.
+	HistoryShare float64 `json:"history_share,omitempty"`
+	// NoIndex keeps the answer out of the graph.
+	NoIndex bool `json:"no_index,omitempty"`
+	// OnToken streams the answer; OnToolCall reports each tool call.
+	OnToken    func(string)        `json:"-"`
+	OnToolCall func(chat.ToolCall) `json:"-"`
+}
+
+// ChatTurn is one question and its answer, with what was sent.
+type ChatTurn struct {
+	ID       string          `json:"id"`
+	Question string          `json:"question"`
+	Answer   string          `json:"answer"`
+	Model    string          `json:"model"`
+	Asked    time.Time       `json:"asked"`
+	Answered time.Time       `json:"answered"`
+	Manifest string          `json:"manifest"`
+	Budget   assemble.Split  `json:"budget"`
+	Window   int             `json:"window"`
+	Loaded   []string        `json:"loaded"`
+	Tools    []chat.ToolCall `json:"tool_calls,omitempty"`
+	// HistoryTurns earlier turns were sent; HistoryDropped were not (the
+	// manifest says so).
+	HistoryTurns          int      `json:"history_turns"`
+	HistoryDropped        int      `json:"history_dropped"`
+	PromptEvalCount       int      `json:"prompt_eval_count"`
+	EstimatedPromptTokens int      `json:"estimated_prompt_tokens"`
+	Truncated             bool     `json:"truncated,omitempty"`
+	Notes                 []string `json:"notes,omitempty"`
+	Error                 string   `json:"error,omitempty"`
+	// AnswerNodes are the output nodes the answer became.
+	AnswerNodes []string `json:"answer_nodes,omitempty"`
+	// Prompt is the system message as sent (for --show-prompt).
+	Prompt string `json:"-"`
+}
+
+// Conversation is a sequence of turns, stored in conversations/<id>.json.
+type Conversation struct {
+	ID      string     `json:"id"`
+	Title   string     `json:"title"`
+	Created time.Time  `json:"created"`
+	Updated time.Time  `json:"updated"`
+	Turns   []ChatTurn `json:"turns"`
+}
+
+// Chat answers a question with a local model over assembled context: the
+// context is assembled for the question within the window left after the
+// recent history, the model may call tools for more (bounded), the answer
+// streams, the turn is saved with its conversation and its tool calls go
+// to the audit log; the answer is then indexed as an output node in the
+// background. On failure the partial answer is saved and returned with
+// the error.
+func (w *Workbench) Chat(ctx context.Context, client *chat.Client, req ChatRequest) (*ChatTurn, error) {
+	if client == nil {
+		return nil, errors.New("chat: no Ollama client")
+	}
+	q, err := checkQuestion(req.Question)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(req.Model) == "" {
+		return nil, errors.New("chat: say which model to use (ollama list shows them)")
+	}
+	w.convMu.Lock()
+	conv, err := w.conversation(req.Conversation)
+	w.convMu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	info, err := client.Model(ctx, req.Model)
+	if err != nil {
+		return nil, err
+	}
+	window := req.Window
+	if window <= 0 {
+		window = min(max(info.ContextLength, 2048), DefaultChatWindow)
+	}
+	count, err := w.countFunc()
+	if err != nil {
+		return nil, err
+	}
+	// Recent history within its share; the oldest turns fall out first.
+	share := req.HistoryShare
+	if share <= 0 || share > 0.6 {
+		share = 0.25
+	}
+	var history []api.Message
+	histTokens, kept := 0, 0
+	for i := len(conv.Turns) - 1; i >= 0; i-- {
+		t := conv.Turns[i]
+		if t.Answer == "" {
+			continue
+		}
+		n := count(t.Question) + count(t.Answer) + 8
+		if histTokens+n > int(share*float64(window)) {
+			break
+		}
+		histTokens += n
+		kept++
+		history = append([]api.Message{{Role: "user", Content: t.Question}, {Role: "assistant", Content: t.Answer}}, history...)
+	}
+	dropped := 0
+	for _, t := range conv.Turns {
+		if t.Answer != "" {
+			dropped++
+		}
+	}
+	dropped -= kept
+
+	res, err := w.Query(ctx, QueryRequest{Question: q, Window: window - histTokens, Purpose: req.Purpose, Level: req.Level, Scope: req.Scope})
+	if err != nil {
+		return nil, err
+	}
+	system := res.System + "\n\n" + res.Context
+	if dropped > 0 {
+		system += fmt.Sprintf("\n[Earlier conversation available but not loaded: %d turns]", dropped)
+	}
+	turn := ChatTurn{ID: fmt.Sprintf("t%d", len(conv.Turns)+1), Question: q, Model: req.Model, Asked: w.cfg.clock(),
+		Manifest: res.Manifest, Budget: res.Budget, Window: window, HistoryTurns: kept, HistoryDropped: dropped, Prompt: system}
+	for _, c := range res.LoadedCandidates() {
+		turn.Loaded = append(turn.Loaded, c.ID)
+	}
+	var tools chat.Tools = w
+	if req.MaxToolRounds < 0 {
+		tools = nil
+	}
+	out, chatErr := client.Chat(ctx, chat.Turn{Model: req.Model, Window: window, System: system, History: history, Question: q,
+		Tools: tools, MaxToolRounds: req.MaxToolRounds, Count: count, OnToken: req.OnToken, OnToolCall: req.OnToolCall})
+	turn.Answered = w.cfg.clock()
+	if out != nil {
+		turn.Answer, turn.Tools = out.Answer, out.ToolCalls
+		turn.PromptEvalCount, turn.EstimatedPromptTokens = out.PromptEvalCount, out.EstimatedPromptTokens
+		turn.Truncated, turn.Notes = out.Truncated, out.Notes
+	}
+	if chatErr != nil {
+		turn.Error = chatErr.Error()
+	}
+	saveErr := errors.Join(w.appendTurn(conv, turn), w.audit(conv.ID, turn), w.saveCalibration(client))
+	if chatErr != nil {
+		return &turn, errors.Join(chatErr, saveErr)
+	}
+	if !req.NoIndex && strings.TrimSpace(turn.Answer) != "" {
+		w.bg.Add(1)
+		go func(convID string, t ChatTurn) {
+			defer w.bg.Done()
+			ids, err := w.IndexText(context.Background(), AnswersCollection, convID+"/"+t.ID+".md",
+				"# "+oneLine(t.Question)+"\n\n"+t.Answer, model.KindOutput, "answer by "+t.Model+" in "+convID+"/"+t.ID)
+			if err == nil {
+				w.setAnswerNodes(convID, t.ID, ids)
+			}
+		}(conv.ID, turn)
+	}
+	return &turn, saveErr
+}
+
+// WaitIndexing waits for answers being indexed in the background.
+func (w *Workbench) WaitIndexing() { w.bg.Wait() }
+
+func title(q string) string {
+	q = oneLine(q)
+	if r := []rune(q); len(r) > 60 {
+		return string(r[:60]) + "…"
+	}
+	return q
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func (w *Workbench) conversationsDir() string { return filepath.Join(w.dir, "conversations") }
+
+// conversation loads a conversation, or starts one when id is "".
+func (w *Workbench) conversation(id string) (*Conversation, error) {
+	if id == "" {
+		now := w.cfg.clock()
+		return &Conversation{ID: "conv-" + strings.ToLower(rand.Text()[:12]), Created: now, Updated: now}, nil
+	}
+	if strings.ContainsAny(id, `/\`) || strings.HasPrefix(id, ".") {
+		return nil, fmt.Errorf("bad conversation id %q", id)
+	}
+	b, err := os.ReadFile(filepath.Join(w.conversationsDir(), id+".json"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("no conversation %q in this workspace (loom chat --list shows them)", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var c Conversation
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, fmt.Errorf("conversation %s is damaged: %w", id, err)
+	}
+	return &c, nil
+}
+
+// Conversation returns a stored conversation.
+func (w *Workbench) Conversation(id string) (*Conversation, error) {
+	if id == "" {
+		return nil, errors.New("which conversation?")
+	}
+	w.convMu.Lock()
+	defer w.convMu.Unlock()
+	return w.conversation(id)
+}
+
+// ConversationSummary lists a conversation without its turns.
+type ConversationSummary struct {
+	ID      string    `json:"id"`
+	Title   string    `json:"title"`
+	Turns   int       `json:"turns"`
+	Updated time.Time `json:"updated"`
+}
+
+// Conversations lists the stored conversations, most recent first.
+func (w *Workbench) Conversations() ([]ConversationSummary, error) {
+	w.convMu.Lock()
+	defer w.convMu.Unlock()
+	entries, err := os.ReadDir(w.conversationsDir())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []ConversationSummary
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok || e.IsDir() {
+			continue
+		}
+		c, err := w.conversation(id)
+		if err != nil {
+			continue // a damaged file is skipped, not fatal
+		}
+		out = append(out, ConversationSummary{ID: c.ID, Title: c.Title, Turns: len(c.Turns), Updated: c.Updated})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Updated.After(out[j].Updated) })
+	return out, nil
+}
+
+// appendTurn adds a turn to the stored conversation (re-read under the
+// lock, so a background update of an earlier turn is not lost).
+func (w *Workbench) appendTurn(c *Conversation, t ChatTurn) error {
+	w.convMu.Lock()
+	defer w.convMu.Unlock()
+	if stored, err := w.conversation(c.ID); err == nil {
+		c = stored
+	}
+	c.Turns = append(c.Turns, t)
+	c.Updated = t.Answered
+	if c.Title == "" {
+		c.Title = title(t.Question)
+	}
+	return writeJSONAtomic(filepath.Join(w.conversationsDir(), c.ID+".json"), c)
+}
+
+func (w *Workbench) setAnswerNodes(convID, turnID string, ids []string) {
+	w.convMu.Lock()
+	defer w.convMu.Unlock()
+	c, err := w.conversation(convID)
+	if err != nil {
+		return
+	}
+	for i := range c.Turns {
+		if c.Turns[i].ID == turnID {
+			c.Turns[i].AnswerNodes = ids
+		}
+	}
+	_ = writeJSONAtomic(filepath.Join(w.conversationsDir(), c.ID+".json"), c)
+}
+
+func writeJSONAtomic(path string, v any) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// AuditRecord is one line of audit.jsonl: a tool call made in a turn.
+type AuditRecord struct {
+	Time         time.Time     `json:"time"`
+	Conversation string        `json:"conversation"`
+	Turn         string        `json:"turn"`
+	Call         chat.ToolCall `json:"call"`
+}
+
+// audit appends a turn's tool calls to audit.jsonl.
+func (w *Workbench) audit(convID string, t ChatTurn) error {
+	if len(t.Tools) == 0 {
+		return nil
+	}
+	w.convMu.Lock()
+	defer w.convMu.Unlock()
+	f, err := os.OpenFile(filepath.Join(w.dir, "audit.jsonl"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("audit log: %w", err)
+	}
+	bw := bufio.NewWriter(f)
+	enc := json.NewEncoder(bw)
+	for _, c := range t.Tools {
+		if err := enc.Encode(AuditRecord{Time: t.Answered, Conversation: convID, Turn: t.ID, Call: c}); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// Audit reads the audit log (every tool call, oldest first).
+func (w *Workbench) Audit() ([]AuditRecord, error) {
+	w.convMu.Lock()
+	defer w.convMu.Unlock()
+	f, err := os.Open(filepath.Join(w.dir, "audit.jsonl"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []AuditRecord
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var r AuditRecord
+		if json.Unmarshal(sc.Bytes(), &r) == nil {
+			out = append(out, r)
+		}
+	}
+	return out, sc.Err()
+}
+
+func (w *Workbench) calibrationPath() string { return filepath.Join(w.dir, "calibration.json") }
+
+// LoadCalibration reads the workspace's token calibration per model into c.
+func (w *Workbench) LoadCalibration(c *chat.Calibration) error {
+	b, err := os.ReadFile(w.calibrationPath())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, c)
+}
+
+func (w *Workbench) saveCalibration(client *chat.Client) error {
+	if client.Calibration() == nil {
+		return nil
+	}
+	w.convMu.Lock()
+	defer w.convMu.Unlock()
+	return writeJSONAtomic(w.calibrationPath(), client.Calibration())
+}
+
+// IndexText adds a text as a document of its own in a collection: its
+// sections become content nodes of the given provenance (answers are
+// output nodes), linked to concepts like any other node. Re-indexing the
+// same path replaces it.
+func (w *Workbench) IndexText(ctx context.Context, collection, path, text string, kind model.Kind, provenance string) ([]string, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return nil, errors.New("index text: the workspace is closed")
+	}
+	e, err := w.embedder(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ix, err := w.loadIndex(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.retrieval(ctx); err != nil {
+		return nil, err
+	}
+	iopts, err := w.ingestOptions()
+	if err != nil {
+		return nil, err
+	}
+	docs, err := ingest.Parse("loom:"+collection+"/"+path, path, collection, []byte(text), iopts)
+	if err != nil {
+		return nil, err
+	}
+	prepared, err := w.prepareKind(ctx, e, docs, iopts, kind, provenance)
+	if err != nil {
+		return nil, err
+	}
+	b := newBatch()
+	var ids []string
+	for _, pd := range prepared {
+		w.link(ix, b, pd, w.cfg.clock())
+		for _, n := range pd.nodes {
+			ids = append(ids, n.ID)
+		}
+	}
+	if err := w.flush(ctx, ix, b); err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
