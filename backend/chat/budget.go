@@ -78,15 +78,14 @@ func fitText(text string, allowed int, count func(string) int) (kept string, tri
 		return "", true, false
 	}
 	lines := strings.SplitAfter(text, "\n")
-	note := func(shown string) string {
-		return strings.TrimRight(shown, "\n") + fmt.Sprintf("\n[trimmed to fit the budget: %d of %d lines shown]", strings.Count(shown, "\n")+1, len(lines))
+	withNote := func(k int) string {
+		return strings.TrimRight(strings.Join(lines[:k], ""), "\n") +
+			fmt.Sprintf("\n[trimmed to fit the budget: %d of %d lines shown]", k, len(lines))
 	}
 	// The largest k with lines[:k] (plus the note) within allowed.
-	k := sort.Search(len(lines), func(k int) bool {
-		return count(note(strings.Join(lines[:k+1], ""))) > allowed
-	})
+	k := sort.Search(len(lines), func(k int) bool { return count(withNote(k+1)) > allowed })
 	if k > 0 {
-		return note(strings.Join(lines[:k], "")), true, true
+		return withNote(k), true, true
 	}
 	words := strings.SplitAfter(lines[0], " ")
 	cut := func(w int) string {

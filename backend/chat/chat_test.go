@@ -336,7 +336,7 @@ func TestChatThinking(t *testing.T) {
 		})
 	var thought []string
 	res, err := c.Chat(context.Background(), Turn{Model: "qwen3:4b", Window: 8192, Question: "q?", Count: words,
-		Tools: &fakeTools{results: map[string]ToolResult{ToolCatalog: {Text: "[c1] OAuth (3 docs)", NodeIDs: []string{"c1"}}}},
+		Tools:      &fakeTools{results: map[string]ToolResult{ToolCatalog: {Text: "[c1] OAuth (3 docs)", NodeIDs: []string{"c1"}}}},
 		OnThinking: func(s string) { thought = append(thought, s) }})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"I should ", "search.", "Now answer."}, thought)

@@ -168,7 +168,7 @@ func (f *fakeOllama) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		sc := f.scripts[min(n, len(f.scripts))-1]
 		w.Header().Set("Content-Type", "application/x-ndjson")
-		sc(&ndjson{w: w, model: req.Model}, req)
+		sc(&ndjson{w: w, model: req.Model, ctx: r.Context()}, req)
 	default:
 		http.NotFound(w, r)
 	}
@@ -193,6 +193,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 type ndjson struct {
 	w     http.ResponseWriter
 	model string
+	ctx   context.Context // the request's: done when the client goes
 }
 
 func (s *ndjson) line(v any) {
@@ -255,11 +256,12 @@ func answer(promptEval int, pieces ...string) script {
 	}
 }
 
-// callTools streams tool calls and a final chunk, as Ollama does.
+// callTools streams tool calls and a final chunk, as Ollama does. It
+// reports no prompt_eval_count, so it teaches the calibration nothing.
 func callTools(calls ...call) script {
 	return func(s *ndjson, _ api.ChatRequest) {
 		s.toolCalls(calls...)
-		s.done("stop", 100, 20)
+		s.done("stop", 0, 20)
 	}
 }
 
