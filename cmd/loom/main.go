@@ -39,6 +39,8 @@ Usage:
   loom graph  [--workspace DIR] import FILE
   loom query  [--workspace DIR] [--budget N | --window N | --model M] [--purpose P] [--level L] [--format text|json] QUESTION
   loom pin    [--workspace DIR] [--off] ID...      always load these nodes (or documents) first
+  loom chat   [--workspace DIR] [--model M] [--window N] [-m QUESTION] [--conversation ID] [--list] [--show-prompt]
+  loom models [--ollama-url URL]                   installed Ollama models: window, tools, embeddings
   loom eval   [--workspace DIR] (--queries FILE.jsonl | --beir DIR [--split test]) [--budget N] [--strategy S] [--format text|json]
   loom bench  [--nodes N[,N…]] [--dims offline|768|both] [--queries Q] [--format text|json]
 
@@ -86,6 +88,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdEval(ctx, args[1:], stdout, stderr)
 	case "pin":
 		return cmdPin(ctx, args[1:], stdout, stderr)
+	case "chat":
+		return cmdChat(ctx, args[1:], stdout, stderr)
+	case "models":
+		return cmdModels(ctx, args[1:], stdout, stderr)
 	case "bench":
 		return cmdBench(ctx, args[1:], stdout, stderr)
 	}
