@@ -154,7 +154,14 @@ func (w *Workbench) Chat(ctx context.Context, client *chat.Client, req ChatReque
 	}
 	dropped -= kept
 
-	res, err := w.Query(ctx, QueryRequest{Question: q, Window: window - histTokens, Purpose: req.Purpose, Level: req.Level, Scope: req.Scope})
+	// The budget is planned in tiktoken counts; the model's own tokenizer
+	// may count more (or fewer): what Ollama reported on earlier turns
+	// scales the window the assembly plans with.
+	planned := window - histTokens
+	if c := client.Calibration(); c != nil {
+		planned = int(float64(planned) / c.Factor(req.Model))
+	}
+	res, err := w.Query(ctx, QueryRequest{Question: q, Window: planned, Purpose: req.Purpose, Level: req.Level, Scope: req.Scope})
 	if err != nil {
 		return nil, err
 	}

@@ -217,3 +217,28 @@ func TestChatFailuresKeepWhatWasDone(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "no conversation")
 }
+
+func TestChatCalibratesTheBudgetPerModel(t *testing.T) {
+	wb, dir := ingested(t)
+	f := &ollamaFake{} // reports 900 prompt tokens, more than tiktoken counts here
+	calib := &chat.Calibration{}
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	client, err := chat.New(srv.URL, chat.WithCalibration(calib))
+	require.NoError(t, err)
+	ctx := context.Background()
+	first, err := wb.Chat(ctx, client, ChatRequest{Question: "How does staleness decay?", Model: "llama3.2", Window: 4096, NoIndex: true})
+	require.NoError(t, err)
+	require.Greater(t, calib.Factor("llama3.2"), 1.0, "Ollama counted more than the estimate")
+	second, err := wb.Chat(ctx, client, ChatRequest{Question: "How does staleness decay?", Model: "llama3.2", Window: 4096, NoIndex: true, MaxToolRounds: -1})
+	require.NoError(t, err)
+	require.Zero(t, second.HistoryTurns, "a new conversation: no history")
+	assert.Less(t, second.Budget.Window, first.Budget.Window, "the next plan shrinks by the calibration")
+	require.NoError(t, wb.Close())
+
+	wb = openBolt(t, dir)
+	defer wb.Close()
+	again := &chat.Calibration{}
+	require.NoError(t, wb.LoadCalibration(again))
+	assert.InDelta(t, calib.Factor("llama3.2"), again.Factor("llama3.2"), 1e-9, "calibration persists per workspace")
+}
