@@ -310,7 +310,7 @@ func TestChatToolCallsWhenNoToolsWereOffered(t *testing.T) {
 func TestChatTruncatedByTheWindow(t *testing.T) {
 	_, c := newFake(t, func(s *ndjson, _ api.ChatRequest) {
 		s.content("The first part of a long ", "answer")
-		s.done("length", 3900, 196)
+		s.done("length", 300, 3796)
 	})
 	res, err := c.Chat(context.Background(), Turn{Model: "gemma:2b", Window: 4096, Question: "Tell me everything.", Count: words})
 	require.NoError(t, err)
@@ -339,8 +339,8 @@ func TestChatThinking(t *testing.T) {
 		Tools:      &fakeTools{results: map[string]ToolResult{ToolCatalog: {Text: "[c1] OAuth (3 docs)", NodeIDs: []string{"c1"}}}},
 		OnThinking: func(s string) { thought = append(thought, s) }})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"I should ", "search.", "Now answer."}, thought)
-	assert.Equal(t, "I should search.Now answer.", res.Thinking)
+	assert.Equal(t, []string{"I should ", "search.", "\n\nNow answer."}, thought)
+	assert.Equal(t, "I should search.\n\nNow answer.", res.Thinking)
 	assert.Equal(t, "Answer.", res.Answer)
 	sent, _ := f.requests()
 	assert.Equal(t, "I should search.", sent[1].Messages[2].Thinking, "thinking goes back with the tool calls")
@@ -388,15 +388,29 @@ func TestChatPromptLongerThanWindow(t *testing.T) {
 }
 
 func TestChatDropsToolsWhenTheyDoNotFit(t *testing.T) {
-	f, c := newFake(t, answer(600, "ok"))
-	// 560 of 640 tokens: the prompt fits, the tool definitions do not.
-	res, err := c.Chat(context.Background(), Turn{Model: "llama3.2", Window: 640, System: strings.Repeat("word ", 550), Question: "q?", Count: words, Tools: &fakeTools{}})
-	require.NoError(t, err)
-	assert.False(t, res.ToolsOffered)
-	sent, _ := f.requests()
-	assert.Empty(t, sent[0].Tools)
-	assert.Equal(t, strings.Repeat("word ", 550), sent[0].Messages[0].Content, "no tool guide without tools")
-	assert.Contains(t, strings.Join(res.Notes, " "), "fills the window")
+	long := strings.Repeat("word ", 550)
+	for _, tc := range []struct {
+		name    string
+		system  string
+		history []api.Message
+		first   api.Message // the first message sent
+	}{
+		{"long system prompt", long, nil, api.Message{Role: "system", Content: long}},
+		{"no system prompt, long history", "", []api.Message{{Role: "user", Content: long}}, api.Message{Role: "user", Content: long}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, c := newFake(t, answer(600, "ok"))
+			// About 560 of 640 tokens: the prompt fits, the tool definitions do not.
+			res, err := c.Chat(context.Background(), Turn{Model: "llama3.2", Window: 640, System: tc.system, History: tc.history,
+				Question: "q?", Count: words, Tools: &fakeTools{}})
+			require.NoError(t, err)
+			assert.False(t, res.ToolsOffered)
+			sent, _ := f.requests()
+			assert.Empty(t, sent[0].Tools)
+			assert.Equal(t, tc.first, sent[0].Messages[0], "no tool guide without tools")
+			assert.Contains(t, strings.Join(res.Notes, " "), "fills the window")
+		})
+	}
 }
 
 func TestChatValidatesTheTurn(t *testing.T) {
@@ -416,4 +430,46 @@ func TestChatValidatesTheTurn(t *testing.T) {
 			assert.NotNil(t, res)
 		})
 	}
+}
+
+func TestChatNotes(t *testing.T) {
+	t.Run("prompt counted near the window", func(t *testing.T) {
+		_, c := newFake(t, answer(4000, "ok"))
+		res, err := c.Chat(context.Background(), Turn{Model: "gemma:2b", Window: 4096, Question: "q?", Count: words})
+		require.NoError(t, err)
+		require.Len(t, res.Notes, 1)
+		assert.Contains(t, res.Notes[0], "may have dropped the oldest messages")
+		assert.Equal(t, 0, c.Calibration().Samples("gemma:2b"), "a cut prompt teaches nothing")
+	})
+	t.Run("show fails: no tools, still answers", func(t *testing.T) {
+		f := &fakeOllama{models: standardModels(), scripts: []script{answer(300, "ok")}, showStatus: 500}
+		c := newClientFor(t, f)
+		res, err := c.Chat(context.Background(), Turn{Model: "llama3.2", Window: 4096, Question: "q?", Tools: &fakeTools{}})
+		require.NoError(t, err)
+		assert.False(t, res.ToolsOffered)
+		assert.Equal(t, "ok", res.Answer)
+		assert.Contains(t, strings.Join(res.Notes, " "), "could not say whether llama3.2 supports tool calling")
+	})
+	t.Run("tool calls in a reply cut by the window", func(t *testing.T) {
+		_, c := newFake(t, func(s *ndjson, _ api.ChatRequest) {
+			s.content("Let me")
+			s.toolCalls(call{"catalog", map[string]any{}})
+			s.done("length", 300, 3000)
+		})
+		tools := &fakeTools{}
+		res, err := c.Chat(context.Background(), Turn{Model: "llama3.2", Window: 4096, Question: "q?", Tools: tools})
+		require.NoError(t, err)
+		assert.True(t, res.Truncated)
+		assert.Empty(t, tools.logged())
+		require.Len(t, res.ToolCalls, 1)
+		assert.Contains(t, res.ToolCalls[0].Error, "cut by the window")
+	})
+	t.Run("empty tool result", func(t *testing.T) {
+		f, c := newFake(t, callTools(call{"catalog", map[string]any{}}), answer(300, "nothing there"))
+		_, err := c.Chat(context.Background(), Turn{Model: "llama3.2", Window: 4096, Question: "q?", Tools: &fakeTools{}})
+		require.NoError(t, err)
+		sent, _ := f.requests()
+		msgs := sent[1].Messages
+		assert.Equal(t, "no results", msgs[len(msgs)-1].Content)
+	})
 }

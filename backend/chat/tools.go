@@ -95,10 +95,14 @@ func Definitions() []api.Tool {
 	integer := func(desc string) api.ToolProperty {
 		return api.ToolProperty{Type: api.PropertyType{"integer"}, Description: desc}
 	}
-	tool := func(name, desc string, required []string, props ...any) api.Tool {
+	type param struct {
+		name string
+		prop api.ToolProperty
+	}
+	tool := func(name, desc string, required []string, params ...param) api.Tool {
 		p := api.NewToolPropertiesMap()
-		for i := 0; i < len(props); i += 2 {
-			p.Set(props[i].(string), props[i+1].(api.ToolProperty))
+		for _, pr := range params {
+			p.Set(pr.name, pr.prop)
 		}
 		return api.Tool{Type: "function", Function: api.ToolFunction{
 			Name: name, Description: desc,
@@ -111,22 +115,22 @@ func Definitions() []api.Tool {
 		tool(ToolSearchContext,
 			"Search the workspace for passages that are not in the context you were given. Use it when the loaded context does not answer the question, or the manifest lists relevant nodes as available but not loaded. Returns passages, each with its node id; cite the node ids you use.",
 			[]string{"query"},
-			"query", str("What to look for: keywords or a short question."),
-			"scope", str("A collection name from the catalog to search in; empty searches everything."),
-			"limit", integer(fmt.Sprintf("How many passages to return (default %d, at most %d).", DefaultSearchLimit, MaxSearchLimit)),
+			param{"query", str("What to look for: keywords or a short question.")},
+			param{"scope", str("A collection name from the catalog to search in; empty searches everything.")},
+			param{"limit", integer(fmt.Sprintf("How many passages to return (default %d, at most %d).", DefaultSearchLimit, MaxSearchLimit))},
 		),
 		tool(ToolExpand,
 			"Read one node (by its node id from the manifest, the context or a search result) at another level of detail, e.g. the full text of a node you only have a summary of. Cite the node id when you use it.",
 			[]string{"node_id"},
-			"node_id", str("The node id, exactly as shown."),
-			"level", level,
+			param{"node_id", str("The node id, exactly as shown.")},
+			param{"level", level},
 		),
 		tool(ToolGetWindow,
 			"Read the lines around a node in its source document, to see what comes just before or after a passage. Cite the node ids it returns.",
 			[]string{"node_id"},
-			"node_id", str("The node id, exactly as shown."),
-			"center", integer("Line number in the document to centre on; 0 (the default) centres on the node's first line."),
-			"radius", integer(fmt.Sprintf("Lines to read on each side of center (default %d, at most %d).", DefaultRadius, MaxRadius)),
+			param{"node_id", str("The node id, exactly as shown.")},
+			param{"center", integer("Line number in the document to centre on; 0 (the default) centres on the node's first line.")},
+			param{"radius", integer(fmt.Sprintf("Lines to read on each side of center (default %d, at most %d).", DefaultRadius, MaxRadius))},
 		),
 		tool(ToolCatalog,
 			"List what the workspace holds (collections, documents, concepts) with their node ids. Use it to choose a search scope or to find where a topic lives.",

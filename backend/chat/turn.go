@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -128,8 +129,9 @@ type runner struct {
 	rounds    int // tool rounds done
 	retrieved int // tokens of tool results sent
 	seen      map[string]bool
-	// startOfRound is set after tool calls, until the next content.
-	startOfRound bool
+	// newContent and newThinking are set after tool calls, until the
+	// next round's first piece, which is then set apart from the last.
+	newContent, newThinking bool
 }
 
 func (r *runner) defaults() {
@@ -152,44 +154,50 @@ func (r *runner) scaled(n int) int { return r.c.calib.Scale(r.t.Model, n) }
 func (r *runner) prepare(ctx context.Context) error {
 	if r.t.Tools != nil && r.t.MaxToolRounds > 0 {
 		info, err := r.c.cachedModel(ctx, r.t.Model)
-		if err != nil {
+		var e *Error
+		switch {
+		case err != nil && errors.As(err, &e) && (e.Kind == ErrServer || e.Kind == ErrMalformed):
+			// /api/show is broken for this model; chat may still work.
+			r.note("Ollama could not say whether %s supports tool calling (%s), so no tools were offered.", r.t.Model, e.Msg)
+		case err != nil:
 			return err
-		}
-		if info.Tools {
+		case info.Tools:
 			r.toolsOn = true
 			r.tools = Definitions()
 			r.toolsCost = toolsTokens(r.tools, r.t.Count)
-		} else {
+		default:
 			r.note("Model %s does not support tool calling, so it answers from the assembled context alone.", r.t.Model)
 		}
 	}
-	system := r.t.System
+	system := api.Message{Role: "system", Content: r.t.System}
 	if r.toolsOn {
-		system = strings.TrimRight(system, "\n")
-		if system != "" {
-			system += "\n\n"
+		withGuide := system
+		withGuide.Content = strings.TrimRight(withGuide.Content, "\n")
+		if withGuide.Content != "" {
+			withGuide.Content += "\n\n"
 		}
-		system += ToolGuide(r.t.MaxToolRounds)
+		withGuide.Content += ToolGuide(r.t.MaxToolRounds)
+		// The tools ride along only if the prompt with them leaves the
+		// output margin free.
+		rest := messageTokens(api.Message{Role: "user", Content: r.t.Question}, r.t.Count)
+		for _, m := range r.t.History {
+			rest += messageTokens(m, r.t.Count)
+		}
+		if r.scaled(messageTokens(withGuide, r.t.Count)+rest+r.toolsCost) > r.t.Window-r.margin() {
+			r.toolsOn = false
+			r.note("Tools were not offered: the context already fills the window.")
+		} else {
+			system = withGuide
+		}
 	}
-	if system != "" {
-		r.tr.add(api.Message{Role: "system", Content: system})
+	if system.Content != "" {
+		r.tr.add(system)
 	}
 	for _, m := range r.t.History {
 		r.tr.add(m)
 	}
 	r.add(api.Message{Role: "user", Content: r.t.Question})
-
-	prompt := r.scaled(r.tr.total())
-	if r.toolsOn && prompt+r.scaled(r.toolsCost) > r.t.Window-r.margin() {
-		r.toolsOn = false
-		r.note("Tools were not offered: the context already fills the window.")
-		if r.t.System != "" { // drop the tool guide again
-			r.tr.msgs[0].Content = r.t.System
-			r.tr.tokens[0] = messageTokens(r.tr.msgs[0], r.t.Count)
-		}
-		prompt = r.scaled(r.tr.total())
-	}
-	if prompt > r.t.Window {
+	if prompt := r.scaled(r.tr.total()); prompt > r.t.Window {
 		return r.c.newError(ErrTooLong, r.t.Model, nil,
 			"the prompt is about %d tokens but the window (num_ctx) is %d: lower the context budget or shorten the history", prompt, r.t.Window)
 	}
@@ -224,19 +232,28 @@ func (r *runner) run(ctx context.Context) error {
 		r.res.PromptEvalCount, r.res.EvalCount = rep.metrics.PromptEvalCount, rep.metrics.EvalCount
 		r.res.EstimatedPromptTokens = estimate
 		r.res.DoneReason = rep.doneReason
-		if rep.metrics.PromptEvalCount > 0 && rep.metrics.PromptEvalCount < r.t.Window-r.t.Window/20 {
-			// A count near num_ctx means Ollama cut the prompt: no sample.
-			r.c.calib.Observe(r.t.Model, estimate, rep.metrics.PromptEvalCount)
+		// A count near num_ctx means Ollama cut the prompt to fit: it says
+		// nothing about the tokenizer, and the person should know.
+		switch counted := rep.metrics.PromptEvalCount; {
+		case counted > 0 && counted < r.t.Window-r.t.Window/20:
+			r.c.calib.Observe(r.t.Model, estimate, counted)
+		case counted > 0:
+			r.note("Ollama counted %d prompt tokens against a window of %d: it may have dropped the oldest messages to make room.", rep.metrics.PromptEvalCount, r.t.Window)
 		}
 		if rep.doneReason == "length" {
 			r.res.Truncated = true
 			r.note("The answer was cut off: it reached the end of the model's window (num_ctx %d). Ask for the rest, or give less context to leave more room for the answer.", r.t.Window)
+			r.ignoreCalls(rep.toolCalls, "not run: the reply was cut by the window")
+			return nil
 		}
-		if len(rep.toolCalls) == 0 || r.res.Truncated {
+		if len(rep.toolCalls) == 0 {
 			return nil
 		}
 		if len(req.Tools) == 0 {
-			r.ignoreCalls(rep.toolCalls)
+			r.ignoreCalls(rep.toolCalls, "not run: tools were not offered in this request")
+			if r.res.Answer == "" {
+				r.note("The model asked for more tools instead of answering; ask again or rephrase the question.")
+			}
 			return nil
 		}
 		if err := r.runCalls(ctx, rep.toolCalls); err != nil {
@@ -269,12 +286,7 @@ func (r *runner) finishRound(rep reply) {
 }
 
 func (r *runner) onContent(s string) {
-	if r.res.Answer != "" && r.startOfRound && !strings.HasSuffix(r.res.Answer, "\n") {
-		// Content from an earlier round (before a tool call) and this
-		// round's answer would run together.
-		s = "\n\n" + s
-	}
-	r.startOfRound = false
+	s = apart(r.res.Answer, s, &r.newContent)
 	r.res.Answer += s
 	if r.t.OnToken != nil {
 		r.t.OnToken(s)
@@ -282,20 +294,27 @@ func (r *runner) onContent(s string) {
 }
 
 func (r *runner) onThinking(s string) {
+	s = apart(r.res.Thinking, s, &r.newThinking)
 	r.res.Thinking += s
 	if r.t.OnThinking != nil {
 		r.t.OnThinking(s)
 	}
 }
 
-// ignoreCalls records tool calls made when no tools were offered.
-func (r *runner) ignoreCalls(calls []api.ToolCall) {
-	for _, call := range calls {
-		r.record(ToolCall{Round: r.res.Rounds, Name: call.Function.Name, Args: call.Function.Arguments.ToMap(),
-			Error: "not run: tools were not offered in this request"})
+// apart puts a blank line before the first piece of a new round, so that
+// text from before a tool call and after it do not run together.
+func apart(sofar, piece string, newRound *bool) string {
+	if *newRound && sofar != "" && !strings.HasSuffix(sofar, "\n\n") {
+		piece = "\n\n" + strings.TrimLeft(piece, "\n")
 	}
-	if r.res.Answer == "" {
-		r.note("The model asked for more tools instead of answering; ask again or rephrase the question.")
+	*newRound = false
+	return piece
+}
+
+// ignoreCalls records tool calls that were not run, and why.
+func (r *runner) ignoreCalls(calls []api.ToolCall, why string) {
+	for _, call := range calls {
+		r.record(ToolCall{Round: r.res.Rounds, Name: call.Function.Name, Args: call.Function.Arguments.ToMap(), Error: why})
 	}
 }
 
@@ -333,7 +352,7 @@ func (r *runner) runCalls(ctx context.Context, calls []api.ToolCall) error {
 		r.note("%s", stop)
 		r.add(api.Message{Role: "user", Content: answerNow})
 	}
-	r.startOfRound = true
+	r.newContent, r.newThinking = true, true
 	return nil
 }
 
@@ -366,6 +385,9 @@ func (r *runner) runCall(ctx context.Context, call api.ToolCall) (ToolCall, api.
 			return fail("cancelled")
 		}
 		return fail(err.Error())
+	}
+	if strings.TrimSpace(result.Text) == "" {
+		result.Text = "no results"
 	}
 	allowed := r.allowance(msg)
 	text, trimmed, ok := fitText(result.Text, allowed, r.t.Count)
