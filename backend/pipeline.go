@@ -328,11 +328,13 @@ type keyedVec struct {
 // node to its concepts (creating concepts as needed) and adds it all to the
 // batch. It returns how many concepts it created.
 func (w *Workbench) link(ix *index, b *batch, pd preparedDoc, now time.Time) int {
-	if _, ok := ix.docs[pd.id]; ok {
+	var groups []string
+	if old, ok := ix.docs[pd.id]; ok {
+		groups = old.Groups // collections made by hand survive a re-ingest
 		w.removeDoc(ix, b, pd.id)
 	}
 	doc := model.Document{ID: pd.id, Key: pd.doc.Key, Path: pd.doc.Path, Collection: pd.doc.Collection,
-		Format: string(pd.doc.Format), Title: pd.doc.Title, Hash: pd.doc.Hash, Bytes: pd.doc.Bytes, Ingested: now}
+		Format: string(pd.doc.Format), Title: pd.doc.Title, Hash: pd.doc.Hash, Bytes: pd.doc.Bytes, Ingested: now, Groups: groups}
 	dw := graphdb.DocWrite{Doc: doc}
 	created := 0
 	byOrdinal := map[int]string{}

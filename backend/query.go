@@ -388,7 +388,7 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 		scope := req.Scope
 		allow = func(s int32) bool {
 			nd := r.ix.nodes[r.ids[s]]
-			return nd != nil && r.ix.docs[nd.DocID] != nil && r.ix.docs[nd.DocID].Collection == scope
+			return nd != nil && r.ix.docs[nd.DocID] != nil && r.ix.docs[nd.DocID].InCollection(scope)
 		}
 	}
 	var sum float64

@@ -3,6 +3,7 @@ package backend
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -226,13 +227,17 @@ func (w *Workbench) Catalog(ctx context.Context) (chat.ToolResult, error) {
 	}
 	colls := map[string]*coll{}
 	for id, d := range ix.docs {
-		c := colls[d.Collection]
-		if c == nil {
-			c = &coll{}
-			colls[d.Collection] = c
+		for _, name := range append([]string{d.Collection}, d.Groups...) {
+			c := colls[name]
+			if c == nil {
+				c = &coll{}
+				colls[name] = c
+			}
+			if !slices.Contains(c.docs, d.Path) {
+				c.docs = append(c.docs, d.Path)
+				c.sections += len(ix.docNodes[id])
+			}
 		}
-		c.docs = append(c.docs, d.Path)
-		c.sections += len(ix.docNodes[id])
 	}
 	names := make([]string, 0, len(colls))
 	for n := range colls {
@@ -279,7 +284,7 @@ func (w *Workbench) Catalog(ctx context.Context) (chat.ToolResult, error) {
 
 func (w *Workbench) hasCollection(name string) bool {
 	for _, d := range w.index.docs {
-		if d.Collection == name {
+		if d.InCollection(name) {
 			return true
 		}
 	}

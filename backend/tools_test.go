@@ -55,3 +55,32 @@ func TestToolsAnswerWithNodeIDs(t *testing.T) {
 	assert.Contains(t, cat.Text, "- notes: 3 documents")
 	assert.True(t, strings.Contains(cat.Text, "Main concepts: "))
 }
+
+func TestCollectionsByHandScopeSearches(t *testing.T) {
+	wb, dir := ingested(t)
+	ctx := context.Background()
+	require.NoError(t, wb.Group(ctx, "reading", []string{"staleness.txt", "budget.md"}, true))
+	colls, err := wb.Collections(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, []CollectionInfo{{Name: "notes", Documents: 3, Sections: 7}, {Name: "reading", Documents: 2, Sections: 4}}, colls)
+
+	res, err := wb.Query(ctx, QueryRequest{Question: "graphs of concepts", Budget: 2000, Scope: "reading", NoTouch: true})
+	require.NoError(t, err)
+	for _, c := range res.Candidates {
+		assert.NotEqual(t, "graphs.md", c.Document, "graphs.md is not in the reading collection")
+	}
+	require.Error(t, wb.Group(ctx, "reading", []string{"nosuch.md"}, true))
+	require.Error(t, wb.Group(ctx, "", []string{"budget.md"}, true))
+	require.NoError(t, wb.Close())
+
+	// Grouping persists and can be undone.
+	wb = openBolt(t, dir)
+	defer wb.Close()
+	colls, err = wb.Collections(ctx)
+	require.NoError(t, err)
+	assert.Len(t, colls, 2)
+	require.NoError(t, wb.Group(ctx, "reading", []string{"budget.md"}, false))
+	colls, err = wb.Collections(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 1, colls[1].Documents)
+}

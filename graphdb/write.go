@@ -32,6 +32,9 @@ type Write struct {
 	// Touch rewrites the attributes of existing content nodes (e.g. last
 	// access), keeping their edges.
 	Touch []model.ContentNode
+	// TouchDocs rewrites the attributes of existing documents (e.g. the
+	// collections they were grouped into by hand).
+	TouchDocs []model.Document
 	// Meta replaces the workspace facts; its Generation is set by Apply.
 	Meta model.Meta
 }
@@ -93,6 +96,18 @@ func (s *Store) Apply(ctx context.Context, w Write) (model.Meta, error) {
 		attrs.ContentNode = n
 		del = append(del, old)
 		add = append(add, attrsQuad(n.ID, attrs))
+	}
+
+	for _, d := range w.TouchDocs {
+		old, ok, err := s.one(ctx, IRI(d.ID), predAttrs)
+		if err != nil {
+			return model.Meta{}, err
+		}
+		if !ok {
+			return model.Meta{}, fmt.Errorf("update document %s: no such document", d.ID)
+		}
+		del = append(del, old)
+		add = append(add, attrsQuad(d.ID, d))
 	}
 
 	oldMeta, hadMeta, err := s.one(ctx, iriWorkspace, predMeta)

@@ -47,6 +47,23 @@ type Document struct {
 	Hash       string    `json:"hash"`
 	Bytes      int       `json:"bytes"`
 	Ingested   time.Time `json:"ingested"`
+	// Groups are collections the person put the document in by hand,
+	// besides the one it was ingested into.
+	Groups []string `json:"groups,omitempty"`
+}
+
+// InCollection reports whether the document belongs to a collection,
+// by folder or by hand.
+func (d *Document) InCollection(name string) bool {
+	if d.Collection == name {
+		return true
+	}
+	for _, g := range d.Groups {
+		if g == name {
+			return true
+		}
+	}
+	return false
 }
 
 // ContentNode is loadable text: a section, a chunk of one, an answer, a

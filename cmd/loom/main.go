@@ -40,6 +40,7 @@ Usage:
   loom query  [--workspace DIR] [--budget N | --window N | --model M] [--purpose P] [--level L] [--format text|json] QUESTION
   loom pin    [--workspace DIR] [--off] ID...      always load these nodes (or documents) first
   loom chat   [--workspace DIR] [--model M] [--window N] [-m QUESTION] [--conversation ID] [--list] [--show-prompt]
+  loom collection [--workspace DIR] list | add NAME DOC... | remove NAME DOC...
   loom models [--ollama-url URL]                   installed Ollama models: window, tools, embeddings
   loom eval   [--workspace DIR] (--queries FILE.jsonl | --beir DIR [--split test]) [--budget N] [--strategy S] [--format text|json]
   loom bench  [--nodes N[,N…]] [--dims offline|768|both] [--queries Q] [--format text|json]
@@ -90,6 +91,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdPin(ctx, args[1:], stdout, stderr)
 	case "chat":
 		return cmdChat(ctx, args[1:], stdout, stderr)
+	case "collection":
+		return cmdCollection(ctx, args[1:], stdout, stderr)
 	case "models":
 		return cmdModels(ctx, args[1:], stdout, stderr)
 	case "bench":

@@ -179,3 +179,40 @@ func cmdPin(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fmt.Fprintf(stdout, "%s %s\n", verb, strings.Join(pos, ", "))
 	return nil
 }
+
+func cmdCollection(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("collection", stderr)
+	var ws workspaceFlags
+	ws.register(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 || (pos[0] != "list" && len(pos) < 3) {
+		return usageErr("collection: list | add NAME DOC... | remove NAME DOC... (DOC: a path as ingested, or a document id)")
+	}
+	wb, err := ws.open(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	defer wb.Close()
+	switch pos[0] {
+	case "list":
+		colls, err := wb.Collections(ctx)
+		if err != nil {
+			return err
+		}
+		for _, c := range colls {
+			fmt.Fprintf(stdout, "%-24s %5d documents %6d sections\n", c.Name, c.Documents, c.Sections)
+		}
+		return nil
+	case "add", "remove":
+		if err := wb.Group(ctx, pos[1], pos[2:], pos[0] == "add"); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s %d documents %s %s\n", map[bool]string{true: "added", false: "removed"}[pos[0] == "add"], len(pos)-2,
+			map[bool]string{true: "to", false: "from"}[pos[0] == "add"], pos[1])
+		return nil
+	}
+	return usageErr("collection: unknown subcommand %q (list, add, remove)", pos[0])
+}

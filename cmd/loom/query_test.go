@@ -174,3 +174,20 @@ func TestPinPersistsAndLoadsFirst(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "n-nosuchnode")
 }
+
+func TestCollectionCommand(t *testing.T) {
+	ws := ingestFixture(t)
+	out, _, err := runCLI(t, "collection", "--workspace", ws, "add", "reading", "budget.md")
+	require.NoError(t, err)
+	assert.Contains(t, out, "added 1 documents to reading")
+	out, _, err = runCLI(t, "collection", "--workspace", ws, "list")
+	require.NoError(t, err)
+	assert.Contains(t, out, "reading")
+	assert.Contains(t, out, "notes")
+	out, _, err = runCLI(t, "query", "--workspace", ws, "--embedder", "offline", "--budget", "900", "--scope", "reading", "--format", "json", "graphs and budgets")
+	require.NoError(t, err)
+	assert.NotContains(t, out, `"document": "graphs.md"`)
+	_, _, err = runCLI(t, "collection", "--workspace", ws, "add", "reading")
+	require.Error(t, err)
+	assert.Equal(t, 2, exitCode(err))
+}

@@ -1,0 +1,116 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/graphdb"
+)
+
+// CollectionInfo is one collection: the folder documents were ingested
+// from, or a group made by hand.
+type CollectionInfo struct {
+	Name      string `json:"name"`
+	Documents int    `json:"documents"`
+	Sections  int    `json:"sections"`
+}
+
+// Collections lists every collection with its size.
+func (w *Workbench) Collections(ctx context.Context) ([]CollectionInfo, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ix, err := w.loadIndex(ctx)
+	if err != nil {
+		return nil, err
+	}
+	by := map[string]*CollectionInfo{}
+	add := func(name string, d *model.Document) {
+		c := by[name]
+		if c == nil {
+			c = &CollectionInfo{Name: name}
+			by[name] = c
+		}
+		c.Documents++
+		c.Sections += len(ix.docNodes[d.ID])
+	}
+	for _, d := range ix.docs {
+		add(d.Collection, d)
+		for _, g := range d.Groups {
+			if g != d.Collection {
+				add(g, d)
+			}
+		}
+	}
+	out := make([]CollectionInfo, 0, len(by))
+	for _, c := range by {
+		out = append(out, *c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// Group puts documents (by id, path or key) into a collection by hand, or
+// takes them out of it (add false). Scoped searches and questions then
+// include or leave them out.
+func (w *Workbench) Group(ctx context.Context, collection string, docs []string, add bool) error {
+	collection = strings.TrimSpace(collection)
+	if collection == "" || strings.ContainsAny(collection, "/\\\n") {
+		return fmt.Errorf("collection name %q: use a plain name", collection)
+	}
+	if len(docs) == 0 {
+		return errors.New("which documents? give ids or paths")
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ix, err := w.loadIndex(ctx)
+	if err != nil {
+		return err
+	}
+	var touch []model.Document
+	var unknown []string
+	for _, ref := range docs {
+		var found []*model.Document
+		for _, d := range ix.docs {
+			if d.ID == ref || d.Path == ref || d.Key == ref {
+				found = append(found, d)
+			}
+		}
+		if len(found) == 0 {
+			unknown = append(unknown, ref)
+		}
+		for _, d := range found {
+			has := slices.Contains(d.Groups, collection)
+			switch {
+			case add && !has:
+				d.Groups = append(d.Groups, collection)
+				sort.Strings(d.Groups)
+			case !add && has:
+				d.Groups = slices.DeleteFunc(d.Groups, func(g string) bool { return g == collection })
+				if len(d.Groups) == 0 {
+					d.Groups = nil
+				}
+			default:
+				continue
+			}
+			touch = append(touch, *d)
+		}
+	}
+	if len(unknown) > 0 {
+		return fmt.Errorf("no document %s in this workspace", strings.Join(unknown, ", "))
+	}
+	if len(touch) == 0 {
+		return nil
+	}
+	meta, err := w.store.Apply(ctx, graphdb.Write{TouchDocs: touch, Meta: w.meta})
+	if err != nil {
+		w.index = nil
+		return fmt.Errorf("group documents: %w", err)
+	}
+	w.meta = meta
+	return nil
+}
