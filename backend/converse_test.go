@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -241,4 +242,25 @@ func TestChatCalibratesTheBudgetPerModel(t *testing.T) {
 	again := &chat.Calibration{}
 	require.NoError(t, wb.LoadCalibration(again))
 	assert.InDelta(t, calib.Factor("llama3.2"), again.Factor("llama3.2"), 1e-9, "calibration persists per workspace")
+}
+
+// TestChatWithARealOllama runs a turn against the Ollama at LOOM_OLLAMA_URL
+// (model LOOM_OLLAMA_CHAT_MODEL, default llama3.2) when set.
+func TestChatWithARealOllama(t *testing.T) {
+	url := os.Getenv("LOOM_OLLAMA_URL")
+	if url == "" {
+		t.Skip("LOOM_OLLAMA_URL is not set: no real Ollama to talk to (set it, e.g. http://127.0.0.1:11434, to run this test)")
+	}
+	modelName := os.Getenv("LOOM_OLLAMA_CHAT_MODEL")
+	if modelName == "" {
+		modelName = "llama3.2"
+	}
+	wb, _ := ingested(t)
+	defer wb.Close()
+	client, err := chat.New(url)
+	require.NoError(t, err)
+	turn, err := wb.Chat(context.Background(), client, ChatRequest{Question: "How does staleness decay? Cite node ids.", Model: modelName, Window: 4096})
+	require.NoError(t, err)
+	assert.NotEmpty(t, turn.Answer)
+	assert.Greater(t, turn.PromptEvalCount, 0)
 }
