@@ -13,7 +13,10 @@ import (
 	"github.com/loomwork/loom/backend/synth"
 )
 
-// Run with: go test ./backend -run '^$' -bench 'Query|OpenWarm' -benchtime 200x
+// Run with:
+//
+//	go test ./backend -run '^$' -bench Query -benchtime 200x
+//	go test ./backend -run '^$' -bench OpenWarm -benchtime 5x
 //
 // Each size is a synthetic workspace (package synth, seed 1) ingested into
 // a bolt workspace before the timer starts: about 2 s at 1,000 nodes and

@@ -28,25 +28,23 @@ import (
 // a fixed random projection because embeddings are not isotropic: it
 // keeps the directions that carry most of the rows' energy and drops only
 // the residual, where a random projection keeps a fraction of everything
-// and aliases the rest in as noise. Measured on clustered data shaped like
-// package embed/synthetic's (unit topic centres plus 0.6 unit noise, 768-d;
-// zz sweep in the commit that added this file), 64-d sketches estimate
-// cosines with these errors (RMSE over the rows not rescored):
+// and aliases the rest in as noise. Measured by BenchmarkSketch on
+// clustered data shaped like package embed/synthetic's (unit topic centres
+// plus 0.6 unit noise, 50,000 rows of 768), with rows/32 rescored:
 //
-//	data                        PCA     random orthonormal
-//	50,000 rows, 100 topics     0.029   0.035
-//	50,000 rows, 20 topics      0.009   0.07–0.16 (recall@10 0.39 at S=512)
-//	20,000 rows, 40 topics      0.010
+//	                 RMSE of the estimates    recall@10
+//	topics           PCA      random          PCA    random
+//	100 (500 rows)   0.029    0.035           1.00   1.00
+//	20 (2,500 rows)  0.009    0.100           0.96   0.80
 //
-// and recall@10 is 1.00 for PCA with rows/32 rescored. The estimates
-// matter beyond the rescored rows: the query path fuses every row's cosine
-// with its keyword score. 96 dimensions halve PCA's error on 100 topics but
-// cost half as much again to scan and build. A limit, stated plainly: when
-// a query's cluster holds more rows than are rescored and its rows differ
-// only by isotropic noise (which no 64-d projection keeps), the order
-// within the cluster is partly lost (recall@10 0.72 with 1,000-row clusters
-// and 512 rescored); real embeddings vary within a topic along shared
-// directions, which PCA keeps.
+// The estimates matter beyond the rescored rows: the query path fuses
+// every row's cosine with its keyword score. 96 dimensions halve PCA's
+// error on 100 topics but cost half as much again to scan and build. A
+// limit, stated plainly: when a query's cluster holds more rows than are
+// rescored and its rows differ only by isotropic noise (which no 64-d
+// projection keeps), the order within the cluster is partly lost (the
+// 0.96 above; 0.72 with 512 rows rescored); real embeddings vary within a
+// topic along shared directions, which PCA keeps.
 //
 // Building costs a fit (~100 ms: randomised subspace iteration on the
 // sample) and a projection of every row (~190 ms at 50,000 rows on two
@@ -60,7 +58,7 @@ const (
 	// SketchDim is the sketch's dimension.
 	SketchDim = 64
 	// SketchMinRows: below this many rows the full scan takes under ~3 ms
-	// at 768 dimensions, less than building a sketch would save.
+	// at 768 dimensions; the sketch would save about 2 ms a query there.
 	SketchMinRows = 12_000
 	// SketchRescore is the least number of rows, best by sketch, rescored
 	// exactly (rows/32 when that is more).

@@ -24,7 +24,7 @@ func TestBenchJSON(t *testing.T) {
 	require.Len(t, runs, 2, "offline and 768")
 	run := runs[0].(map[string]any)
 	for _, k := range []string{"nodes", "embedder", "dim", "concept_threshold", "files", "content_nodes", "concept_nodes", "edges", "tokens",
-		"generate_ms", "ingest_ms", "open_ms", "open_only_ms", "warm_ms", "query", "memory"} {
+		"generate_ms", "ingest_ms", "open_ms", "open_only_ms", "warm_ms", "reopen_ms", "query", "repeat", "memory"} {
 		assert.Contains(t, run, k)
 	}
 	for _, k := range []string{"count", "first_ms", "p50_ms", "p99_ms", "mean_ms", "max_ms", "phases_mean_ms", "loaded_mean"} {
@@ -51,6 +51,7 @@ func TestBenchJSON(t *testing.T) {
 		assert.Positive(t, r.IngestMS)
 		assert.Positive(t, r.OpenMS)
 		assert.InDelta(t, r.OpenMS, r.OpenOnlyMS+r.WarmMS, 0.1)
+		assert.Positive(t, r.ReopenMS)
 		q := r.Query
 		assert.Equal(t, 20, q.Count)
 		assert.Positive(t, q.P50MS)
@@ -59,6 +60,8 @@ func TestBenchJSON(t *testing.T) {
 		assert.Less(t, q.MaxMS, 10_000.0, "a query at 1,000 nodes takes far less than 10 s")
 		assert.Positive(t, q.LoadedMean, "questions load context")
 		assert.Positive(t, q.Phases.Candidates)
+		assert.Equal(t, 20, r.Repeat.Count)
+		assert.Positive(t, r.Repeat.P50MS)
 		m := r.Memory
 		assert.Positive(t, m.PeakHeapInuseMiB)
 		assert.GreaterOrEqual(t, m.PeakSysMiB, m.PeakHeapInuseMiB)
@@ -76,6 +79,7 @@ func TestBenchUsage(t *testing.T) {
 		{"bench", "--format", "xml"},
 		{"bench", "--queries", "0"},
 		{"bench", "extra"},
+		{"bench", "--query-profile", "x.prof"},
 	} {
 		_, _, err := runCLI(t, args...)
 		assert.Equal(t, 2, exitCode(err), "%v", args)
