@@ -161,6 +161,9 @@ func (w *Workbench) loadIndex(ctx context.Context) (*index, error) {
 	if fromStore && !w.cfg.memory {
 		_ = ix.saveCache(w.cachePath(), w.meta)
 	}
+	if !w.cfg.memory && w.searchCacheValid() {
+		w.cachedGen = w.meta.Generation // both caches match: Close need not rewrite them
+	}
 	return ix, nil
 }
 

@@ -385,11 +385,17 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 	r.vec.ScoreAll(qv, p.cos)
 	var allow func(int32) bool
 	if req.Scope != "" && req.Scope != "all" {
-		scope := req.Scope
-		allow = func(s int32) bool {
-			nd := r.ix.nodes[r.ids[s]]
-			return nd != nil && r.ix.docs[nd.DocID] != nil && r.ix.docs[nd.DocID].InCollection(scope)
+		in := make([]bool, n) // the scope's slots, from its documents
+		for id, d := range r.ix.docs {
+			if d.InCollection(req.Scope) {
+				for _, nid := range r.ix.docNodes[id] {
+					if sl, ok := r.slot[nid]; ok {
+						in[sl] = true
+					}
+				}
+			}
 		}
+		allow = func(s int32) bool { return in[s] }
 	}
 	var sum float64
 	cnt := 0
@@ -411,16 +417,33 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 	case StrategyVector:
 		p.kwW = 0
 	}
+	// fused = semantic() for every slot, in one tight loop.
 	fused := make([]float32, n)
+	var kwScale, vecScale float32
+	if p.kwMax > 0 && p.kwW > 0 {
+		kwScale = float32(p.kwW / p.kwMax)
+	}
+	vw := 1 - p.kwW
+	if p.kwMax <= 0 || p.kwW == 0 {
+		vw = 1 // no keyword evidence: vectors alone decide (as assemble.Semantic)
+	}
+	if rng := p.cosMax - p.cosFloor; rng > 0 {
+		vecScale = float32(vw / rng)
+	}
+	floor := float32(p.cosFloor)
 	for i := range fused {
-		fused[i] = float32(p.semantic(int32(i)))
+		v := p.kw[i] * kwScale
+		if c := p.cos[i] - floor; c > 0 {
+			v += c * vecScale
+		}
+		fused[i] = min(v, 1)
 	}
 	limit := req.Candidates
 	if limit <= 0 {
 		limit = 100
 	}
 	hits := search.TopK(fused, limit, allow)
-	seen := map[int32]bool{}
+	seen := make([]bool, n)
 	for _, h := range hits {
 		p.slots = append(p.slots, h.Slot)
 		seen[h.Slot] = true
@@ -458,8 +481,8 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 		// pool even when neither search ranked them high enough.
 		var extra []search.Hit
 		for _, s := range p.seeds {
-			for _, nid := range r.concept[s.ID] {
-				if sl, ok := r.slot[nid]; ok && !seen[sl] && (allow == nil || allow(sl)) && fused[sl] > 0 {
+			for _, sl := range r.conceptSlots[s.ID] {
+				if fused[sl] > 0 && !seen[sl] && (allow == nil || allow(sl)) {
 					extra = append(extra, search.Hit{Slot: sl, Score: fused[sl]})
 					seen[sl] = true
 				}

@@ -34,6 +34,9 @@ type retrieval struct {
 	vec     *search.Vectors
 	relAdj  map[string][]string // concept ↔ concept (related edges, both ways)
 	concept map[string][]string // concept → content nodes about it
+	// conceptSlots is concept → the slots of those nodes (the query's
+	// graph expansion walks it without map lookups).
+	conceptSlots map[string][]int32
 	// analysis: source node → level → summary node; pins: pinned nodes.
 	analysis map[string]map[string]string
 	pins     map[string]bool
@@ -114,7 +117,7 @@ func (r *retrieval) remove(id string) {
 // rebuildGraph recomputes the concept adjacency from the index's edges.
 func (r *retrieval) rebuildGraph() {
 	r.indexNodes()
-	r.relAdj, r.concept = map[string][]string{}, map[string][]string{}
+	r.relAdj, r.concept, r.conceptSlots = map[string][]string{}, map[string][]string{}, map[string][]int32{}
 	ids := make([]string, 0, len(r.ix.out))
 	for id := range r.ix.out {
 		ids = append(ids, id)
@@ -128,6 +131,9 @@ func (r *retrieval) rebuildGraph() {
 				r.relAdj[e.To] = append(r.relAdj[e.To], e.From)
 			case model.EdgeAbout:
 				r.concept[e.To] = append(r.concept[e.To], e.From)
+				if sl, ok := r.slot[e.From]; ok {
+					r.conceptSlots[e.To] = append(r.conceptSlots[e.To], sl)
+				}
 			}
 		}
 	}
@@ -146,13 +152,14 @@ func (w *Workbench) liveRetrieval(ix *index) *retrieval {
 // generation (best effort: a missing cache only makes the next open
 // slower). Callers hold w.mu.
 func (w *Workbench) saveCaches() {
-	if w.cfg.memory || w.index == nil {
-		return
+	if w.cfg.memory || w.index == nil || w.cachedGen == w.meta.Generation {
+		return // nothing changed since the caches were read or written
 	}
 	_ = w.index.saveCache(w.cachePath(), w.meta)
 	if r := w.liveRetrieval(w.index); r != nil {
 		_ = r.saveCache(w.searchCachePath(), w.meta.Generation)
 	}
+	w.cachedGen = w.meta.Generation
 }
 
 // retrieval returns the query index, building it when missing or stale.
@@ -169,9 +176,8 @@ func (w *Workbench) retrieval(ctx context.Context) (*retrieval, error) {
 		return w.retr, nil
 	}
 	r := newRetrieval(ix, w.emb.Dim())
-	if !w.cfg.memory && r.loadCache(w.searchCachePath(), w.meta.Generation, ix) {
-		// keyword postings came from the cache; vectors come from the log.
-	} else {
+	fromCache := !w.cfg.memory && r.loadCache(w.searchCachePath(), w.meta.Generation, ix)
+	if !fromCache { // keyword postings from the cache, else from the texts
 		if err := w.buildKeywords(ctx, r); err != nil {
 			return nil, err
 		}
@@ -183,7 +189,7 @@ func (w *Workbench) retrieval(ctx context.Context) (*retrieval, error) {
 	}
 	r.rebuildGraph()
 	w.retr = r
-	if !w.cfg.memory {
+	if !w.cfg.memory && !fromCache {
 		_ = r.saveCache(w.searchCachePath(), w.meta.Generation)
 	}
 	return r, nil
@@ -240,6 +246,23 @@ func (w *Workbench) buildKeywords(ctx context.Context, r *retrieval) error {
 func (w *Workbench) searchCachePath() string { return w.dir + "/search.cache" }
 
 const searchCacheMagic = "LOOMSRC2"
+
+// searchCacheValid reports whether search.cache was written at the
+// current generation (read from its header only).
+func (w *Workbench) searchCacheValid() bool {
+	f, err := os.Open(w.searchCachePath())
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	magic := make([]byte, len(searchCacheMagic))
+	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != searchCacheMagic {
+		return false
+	}
+	g, err := binary.ReadUvarint(br)
+	return err == nil && int64(g) == w.meta.Generation
+}
 
 // saveCache writes the slot table and keyword postings (vectors live in
 // the vector log) for one generation, atomically.

@@ -69,6 +69,9 @@ type Workbench struct {
 	// the conversation files, the audit log and the calibration file.
 	bg     sync.WaitGroup
 	convMu sync.Mutex
+	// cachedGen is the generation the on-disk caches were read or written
+	// at (-1: unknown).
+	cachedGen int64
 	// sysTokens caches token counts of system prompts and short strings.
 	sysTokens map[string]int
 }
@@ -186,7 +189,7 @@ func Open(ctx context.Context, dir string, opts ...Option) (*Workbench, error) {
 		store.Close()
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
-	return &Workbench{dir: dir, cfg: cfg, store: store, meta: meta, ranking: ranking}, nil
+	return &Workbench{dir: dir, cfg: cfg, store: store, meta: meta, ranking: ranking, cachedGen: -1}, nil
 }
 
 // ConfigFile is the workspace's settings file; its "ranking" section holds

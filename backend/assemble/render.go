@@ -87,9 +87,28 @@ func countLines(count Counter, s string) int {
 		if i > 0 {
 			n++
 		}
-		n += count(line)
+		n += count(sameCount(line))
 	}
 	return n
+}
+
+// sameCount rewrites a manifest node line's relevance ("0.92") as "0.00":
+// every value %.2f prints in [0, 1] is three tokens, so the count is the
+// same and a memoising counter recognises the line from query to query.
+func sameCount(line string) string {
+	const key = " | relevance: "
+	if !strings.HasPrefix(line, "[Node: ") {
+		return line
+	}
+	i := strings.LastIndex(line, key)
+	if i < 0 || len(line) < i+len(key)+4 {
+		return line
+	}
+	v := line[i+len(key) : i+len(key)+4]
+	if (v[0] != '0' && v[0] != '1') || v[1] != '.' || v[2] < '0' || v[2] > '9' || v[3] < '0' || v[3] > '9' {
+		return line
+	}
+	return line[:i+len(key)] + "0.00" + line[i+len(key)+4:]
 }
 
 // TextFunc returns a loaded candidate's text at level l. It may make the
@@ -175,15 +194,17 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 		manifest := Manifest(sel.Loaded, sel.Relevant, sel.NotLoaded)
 		ctxText := ContextText(manifest, "", blocks)
 		// Counting the whole context is the query's largest cost, so add
-		// up its parts (each block's size is known; a part counted alone
-		// never takes fewer tokens than inside the whole, as blocks meet at
-		// line breaks) and count exactly only near the limit.
+		// up its parts: each block's size is known, and a part counted
+		// alone never takes fewer tokens than inside the whole, since parts
+		// meet at line breaks, where the pre-tokeniser splits (a line break
+		// may only join the punctuation before it). The sum is an upper
+		// bound; the whole is counted only when the bound is over budget.
 		m := countLines(count, manifest)
 		total := m
 		for _, bl := range blocks {
 			total += count(BlockHeader(bl.Candidate)) + bl.Candidate.LoadedTokens + 3
 		}
-		if total > split.Context-16 {
+		if total > split.Context {
 			total = count(ctxText)
 		}
 		if total > split.Context { // BPE merges at the seams: take a little more room
@@ -199,11 +220,10 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 		}
 		a := &Assembly{Split: split, Selection: sel, Manifest: manifest, Blocks: blocks}
 		if catalog != "" {
-			withCat := total + count(catalog) + 2
-			if withCat > split.Context-16 {
-				withCat = count(ContextText(manifest, catalog, blocks))
-			}
-			if withCat <= split.Context {
+			// Optional: it joins when the upper bound says it fits (an
+			// exact count of a full context costs more than the catalog is
+			// worth).
+			if withCat := total + count(catalog) + 2; withCat <= split.Context {
 				a.Catalog, total = catalog, withCat
 			}
 		}

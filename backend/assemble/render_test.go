@@ -437,3 +437,13 @@ func TestAssembleNeverOverflows(t *testing.T) {
 		})
 	}
 }
+
+func TestSameCountKeepsTheTokenCount(t *testing.T) {
+	count := tokens.Default().Count
+	for _, v := range []float64{0, 0.01, 0.09, 0.1, 0.5, 0.92, 0.99, 1} {
+		line := fmt.Sprintf("[Node: notes.md › Budget | relevance: %.2f | source: input]", v)
+		assert.Equal(t, count(line), count(sameCount(line)), line)
+		assert.Contains(t, sameCount(line), "relevance: 0.00")
+	}
+	assert.Equal(t, "[Context loaded: 1 of 2 relevant nodes]", sameCount("[Context loaded: 1 of 2 relevant nodes]"))
+}
