@@ -182,9 +182,12 @@ func (w *Workbench) retrieval(ctx context.Context) (*retrieval, error) {
 			return nil, err
 		}
 	}
-	for id, s := range r.slot {
-		if v, ok := w.vecs.Get(contentKey(ix.nodes[id].ContentHash)); ok {
-			r.vec.Set(s, v)
+	// Highest slot first: the matrix grows once, to its full size.
+	for s := len(r.ids) - 1; s >= 0; s-- {
+		if id := r.ids[s]; id != "" {
+			if v, ok := w.vecs.Get(contentKey(ix.nodes[id].ContentHash)); ok {
+				r.vec.Set(int32(s), v)
+			}
 		}
 	}
 	r.rebuildGraph()

@@ -224,12 +224,26 @@ func (k *Keyword) UnmarshalBinary(data []byte) error {
 	terms := d.count(3) // a term takes at least a length, a byte and a count
 	fresh.terms = make([]string, 0, terms)
 	fresh.postings = make([][]posting, 0, terms)
+	fresh.ids = make(map[string]int32, terms)
+	// Every posting list is cut from one allocation (there are as many
+	// postings as distinct terms per document); each is capped, so a later
+	// Set appending to one reallocates it instead of writing over the next.
+	var postingArena []posting
+	if d.err == nil {
+		postingArena = make([]posting, total)
+	}
 	for i := 0; i < terms && d.err == nil; i++ {
 		term := string(d.bytes(d.count(1)))
 		if _, dup := fresh.ids[term]; d.err == nil && (term == "" || dup) {
 			d.fail("empty or repeated term %q", term)
 		}
-		list := make([]posting, d.count(2))
+		n := d.count(2)
+		if n > len(postingArena) {
+			d.fail("term %q: %d postings, more than declared", term, n)
+			break
+		}
+		list := postingArena[:n:n]
+		postingArena = postingArena[n:]
 		slot := uint64(0)
 		for j := range list {
 			delta, tf := d.uvarint(), d.uvarint()
