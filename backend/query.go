@@ -236,6 +236,7 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 		return nil, fmt.Errorf("embed the question with %s: %w", e.ID(), err)
 	}
 	pool := newPool(w, r, q, qv[0], req, strategy, cfg)
+	defer pool.release()
 	tCandidates := time.Since(t1)
 
 	t2 := time.Now()
@@ -359,6 +360,7 @@ type pool struct {
 	pinned   map[string]bool
 	seeds    []ConceptHit
 	dist     map[string]int // concept → hops from the seeds
+	sc       *scratch       // per-slot arrays, returned by release
 }
 
 func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryRequest, strategy Strategy, cfg assemble.Config) *pool {
@@ -368,11 +370,12 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 		_ = r.kw.SetParams(prm) // validated with the config
 		_ = r.phr.SetParams(prm)
 	}
-	p.kw, p.cos = make([]float32, n), make([]float32, n)
+	p.sc = r.getScratch(n)
+	p.kw, p.cos = p.sc.kw, p.sc.cos
 	r.kw.ScoreAll(p.terms, p.kw)
 	if pw := float32(cfg.PhraseWeight); pw > 0 && strategy != StrategyBM25 && strategy != StrategyVector {
 		if bg := bigrams(p.terms); len(bg) > 0 {
-			phr := make([]float32, n)
+			phr := p.sc.phr
 			r.phr.ScoreAll(bg, phr)
 			for i := range p.kw {
 				p.kw[i] += pw * phr[i]
@@ -418,7 +421,7 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 		p.kwW = 0
 	}
 	// fused = semantic() for every slot, in one tight loop.
-	fused := make([]float32, n)
+	fused := p.sc.fused
 	var kwScale, vecScale float32
 	if p.kwMax > 0 && p.kwW > 0 {
 		kwScale = float32(p.kwW / p.kwMax)
@@ -443,7 +446,7 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 		limit = 100
 	}
 	hits := search.TopK(fused, limit, allow)
-	seen := make([]bool, n)
+	seen := p.sc.seen
 	for _, h := range hits {
 		p.slots = append(p.slots, h.Slot)
 		seen[h.Slot] = true
@@ -517,6 +520,14 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 		}
 	}
 	return p
+}
+
+// release returns the pool's per-slot arrays for the next query.
+func (p *pool) release() {
+	if p.sc != nil {
+		p.r.putScratch(p.sc)
+		p.sc, p.kw, p.cos = nil, nil, nil
+	}
 }
 
 func (p *pool) addSeed(id string, sim float64) {

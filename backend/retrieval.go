@@ -41,7 +41,25 @@ type retrieval struct {
 	analysis map[string]map[string]string
 	pins     map[string]bool
 	children map[string][]string // section → its subsections
+	scratch  sync.Pool
 }
+
+// scratch holds one query's per-slot arrays (reused: at 50k nodes they
+// are 800 KB a question, which the garbage collector would otherwise chase).
+type scratch struct {
+	kw, cos, phr, fused []float32
+	seen                []bool
+}
+
+func (r *retrieval) getScratch(n int) *scratch {
+	if sc, ok := r.scratch.Get().(*scratch); ok && len(sc.seen) == n {
+		clear(sc.seen)
+		return sc
+	}
+	return &scratch{kw: make([]float32, n), cos: make([]float32, n), phr: make([]float32, n), fused: make([]float32, n), seen: make([]bool, n)}
+}
+
+func (r *retrieval) putScratch(sc *scratch) { r.scratch.Put(sc) }
 
 func newRetrieval(ix *index, dim int) *retrieval {
 	return &retrieval{ix: ix, slot: map[string]int32{}, kw: search.NewKeyword(search.DefaultBM25), phr: search.NewKeyword(search.DefaultBM25),

@@ -46,6 +46,7 @@ func (w *Workbench) SearchContext(ctx context.Context, query, scope string, limi
 		return chat.ToolResult{}, fmt.Errorf("embed the search: %w", err)
 	}
 	p := newPool(w, r, q, qv[0], QueryRequest{Scope: scope, Candidates: limit}, StrategyHybrid, w.ranking)
+	defer p.release()
 	var b strings.Builder
 	var ids []string
 	for _, s := range p.slots {

@@ -345,7 +345,7 @@ func knapsack(cs []*Candidate, capacity int, oversize, lambda float64) []knapPic
 	if capacity <= 0 || len(cs) == 0 {
 		return nil
 	}
-	unit := max(1, capacity/2000)
+	unit := max(1, capacity/500) // 500 buckets: tokens rounded up, so never over budget
 	W := capacity / unit
 	type option struct {
 		level Level
