@@ -642,9 +642,7 @@ func (p *pool) candidates(budget int, wts assemble.Weights) []*assemble.Candidat
 		out = append(out, c)
 	}
 	for i, c := range out {
-		if maxDensity > 0 {
-			c.Signals.Density = round4(density[i] / maxDensity)
-		}
+		c.Signals.Density = round4(assemble.Density(density[i], maxDensity))
 	}
 	return out
 }

@@ -106,13 +106,15 @@ func SizeSignal(tokens, budget int) float64 {
 	return clamp01(1 - float64(tokens)/float64(budget))
 }
 
-// Density is the share of the query's relevant concepts a node touches,
-// against the best-connected candidate.
-func Density(relevantConcepts, maxRelevantConcepts int) float64 {
-	if maxRelevantConcepts <= 0 {
+// Density is link density: the share of a node's concepts that are near
+// the question (within one hop of its seed concepts), against the best
+// candidate's share. A share, not a count: counting rewarded long, generic
+// sections that touch every concept (SciFact nDCG@10 −0.013).
+func Density(share, bestShare float64) float64 {
+	if bestShare <= 0 {
 		return 0
 	}
-	return clamp01(float64(relevantConcepts) / float64(maxRelevantConcepts))
+	return clamp01(share / bestShare)
 }
 
 // cosine of two unit vectors (0 when either is missing).

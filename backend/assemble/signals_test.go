@@ -134,14 +134,14 @@ func TestSizeSignal(t *testing.T) {
 func TestDensity(t *testing.T) {
 	tests := []struct {
 		name          string
-		touched, best int
+		touched, best float64
 		want          float64
 	}{
-		{"the best-connected candidate scores one", 4, 4, 1},
-		{"half the best candidate's concepts scores a half", 2, 4, 0.5},
-		{"no relevant concepts scores zero", 0, 4, 0},
-		{"no candidate touching any concept scores zero", 0, 0, 0},
-		{"more than the stated best is clamped to one", 5, 4, 1},
+		{"the best candidate's share scores one", 0.75, 0.75, 1},
+		{"half the best candidate's share scores a half", 0.25, 0.5, 0.5},
+		{"no concept near the question scores zero", 0, 0.5, 0},
+		{"no candidate near any concept scores zero", 0, 0, 0},
+		{"more than the stated best is clamped to one", 1, 0.8, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

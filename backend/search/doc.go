@@ -1,9 +1,10 @@
 // Package search is the candidate-retrieval layer of Loom's query path:
 // hybrid keyword (BM25) and vector (cosine) search over the in-memory
 // working index, sized for 50,000 content nodes and more. On two cores a
-// ten-term keyword query over 50,000 nodes takes about half a millisecond and
-// a cosine scan of 50,000 768-dimensional vectors about ten (see
-// search_bench_test.go). Ranking, budgeting and graph expansion happen
+// ten-term keyword query over 50,000 nodes takes about half a millisecond; a
+// full cosine scan of 50,000 768-dimensional vectors about ten, which the
+// low-dimensional sketch (sketch.go) cuts to about 1.5 (see
+// search_bench_test.go and BENCHMARKS.md). Ranking, budgeting and graph expansion happen
 // downstream; this package only finds and scores candidates.
 //
 // See Example for indexing, searching and fusing the two score lists.
@@ -47,7 +48,9 @@
 // matrix-vector product: gonum's Sgemv (SIMD assembly on amd64, pure Go
 // under WebAssembly), split across up to four goroutines for large
 // matrices. At 768 dimensions that product reads 150 MB for 50,000 nodes and
-// is bound by memory bandwidth rather than arithmetic.
+// is bound by memory bandwidth rather than arithmetic, so above
+// SketchMinRows rows of more than 128 dimensions the scan runs over a 64-d
+// PCA sketch and rescores the best rows exactly.
 //
 // # Concurrency and persistence
 //
