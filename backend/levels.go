@@ -187,7 +187,7 @@ func bestChunks(text string, terms []string, limit int, count assemble.Counter) 
 		}
 	}
 	if len(keep) == 0 && len(ss) > 0 { // one paragraph larger than the limit: its head
-		return truncateTokens(count, strings.TrimSpace(paras[ss[0].i]), limit)
+		return abstract.Truncate(abstract.Counter(count), paras[ss[0].i], limit)
 	}
 	sort.Ints(keep)
 	parts := make([]string, len(keep))
@@ -196,31 +196,9 @@ func bestChunks(text string, terms []string, limit int, count assemble.Counter) 
 	}
 	out := strings.Join(parts, "\n\n…\n\n")
 	if count(out) > limit {
-		out = truncateTokens(count, out, limit)
+		out = abstract.Truncate(abstract.Counter(count), out, limit)
 	}
 	return out
-}
-
-// truncateTokens cuts s at a word boundary so that it (with "…") counts at
-// most limit tokens.
-func truncateTokens(count assemble.Counter, s string, limit int) string {
-	if count(s) <= limit {
-		return s
-	}
-	words := strings.Fields(s)
-	lo, hi := 0, len(words) // the longest prefix of words that fits
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if count(strings.Join(words[:mid], " ")+" …") <= limit {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	if lo == 0 {
-		return ""
-	}
-	return strings.Join(words[:lo], " ") + " …"
 }
 
 // afterFunc runs f after d (a variable so tests can run it at once).

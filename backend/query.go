@@ -14,7 +14,6 @@ import (
 	"github.com/loomwork/loom/backend/classify"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/search"
-	"github.com/loomwork/loom/backend/tokens"
 )
 
 // Strategy is how a query picks context; everything but StrategyLoom is a
@@ -220,7 +219,7 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 	system := cfg.SystemPrompt
 	split, err := assemble.PlanBudget(assemble.BudgetRequest{
 		Window: window, WindowSource: source, Budget: req.Budget,
-		System: w.countCached(system), Question: count(assemble.QuestionText(q)),
+		System: count(system), Question: count(assemble.QuestionText(q)),
 		Reserve: cfg.OutputReserve, Complexity: cls.Complexity,
 	})
 	if err != nil {
@@ -295,32 +294,16 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 	return res, nil
 }
 
-// countCached counts a text that rarely changes (the system prompt) once.
-func (w *Workbench) countCached(s string) int {
-	if n, ok := w.sysTokens[s]; ok {
-		return n
-	}
-	count, err := w.countFunc()
-	if err != nil {
-		return tokens.Estimate(s)
-	}
-	if w.sysTokens == nil {
-		w.sysTokens = map[string]int{}
-	}
-	w.sysTokens[s] = count(s)
-	return w.sysTokens[s]
-}
-
-// memoCounter counts tokens, remembering short strings (block headers and
-// manifest lines recur from query to query; tiktoken's pre-tokeniser is
-// the query path's largest cost).
+// memoCounter counts tokens, remembering short strings (the system prompt,
+// block headers and manifest lines recur from query to query; tiktoken's
+// pre-tokeniser is the query path's largest cost).
 func (w *Workbench) memoCounter() (assemble.Counter, error) {
 	count, err := w.countFunc()
 	if err != nil {
 		return nil, err
 	}
 	return func(s string) int {
-		if len(s) > 256 {
+		if len(s) > 1024 {
 			return count(s)
 		}
 		if n, ok := w.sysTokens[s]; ok {
@@ -361,6 +344,7 @@ type pool struct {
 	seeds    []ConceptHit
 	dist     map[string]int // concept → hops from the seeds
 	sc       *scratch       // per-slot arrays, returned by release
+	fused    []float32      // semantic relevance of every slot
 }
 
 func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryRequest, strategy Strategy, cfg assemble.Config) *pool {
@@ -420,8 +404,9 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 	case StrategyVector:
 		p.kwW = 0
 	}
-	// fused = semantic() for every slot, in one tight loop.
+	// fused: assemble.Semantic for every slot, in one tight loop.
 	fused := p.sc.fused
+	p.fused = fused
 	var kwScale, vecScale float32
 	if p.kwMax > 0 && p.kwW > 0 {
 		kwScale = float32(p.kwW / p.kwMax)
@@ -526,7 +511,7 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 func (p *pool) release() {
 	if p.sc != nil {
 		p.r.putScratch(p.sc)
-		p.sc, p.kw, p.cos = nil, nil, nil
+		p.sc, p.kw, p.cos, p.fused = nil, nil, nil, nil
 	}
 }
 
@@ -544,14 +529,9 @@ func (p *pool) addSeed(id string, sim float64) {
 
 // semantic is a slot's hybrid relevance: keyword and vector evidence, each
 // normalised to the query's best (the vector part above the workspace's
-// mean cosine, which embedders like GloVe put well above 0).
-func (p *pool) semantic(s int32) float64 {
-	kw, kwMax := float64(p.kw[s]), p.kwMax
-	if p.kwW == 0 {
-		kw, kwMax = 0, 0
-	}
-	return assemble.Semantic(kw, kwMax, float64(p.cos[s])-p.cosFloor, p.cosMax-p.cosFloor, p.kwW)
-}
+// mean cosine, which embedders like GloVe put well above 0), as computed
+// for every slot in newPool.
+func (p *pool) semantic(s int32) float64 { return float64(p.fused[s]) }
 
 // bfs fills dist with hop counts over related edges from the seeds.
 func (p *pool) bfs() {

@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/loomwork/loom/backend/assemble"
-	"github.com/loomwork/loom/backend/embed/ollama"
+	"github.com/loomwork/loom/backend/chat"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/tokens"
 )
@@ -190,8 +190,11 @@ func fakeShow(t *testing.T, models map[string]int) *httptest.Server {
 
 func TestQueryWindowFromTheModel(t *testing.T) {
 	srv := fakeShow(t, map[string]int{"llama3.2": 8192})
+	client, err := chat.New(srv.URL)
+	require.NoError(t, err)
 	window := func(ctx context.Context, model string) (int, error) {
-		return ollama.ContextLength(ctx, model, ollama.WithBaseURL(srv.URL))
+		info, err := client.Model(ctx, model)
+		return info.ContextLength, err
 	}
 	wb, _ := ingested(t, WithModelWindow(window))
 	defer wb.Close()
@@ -405,5 +408,32 @@ func TestBaselineStrategies(t *testing.T) {
 				assert.Greater(t, res.Budget.Loaded, 0)
 			}
 		})
+	}
+}
+
+// TestFusedScoresAreTheSemanticSignal: newPool's one-loop fusion computes
+// assemble.Semantic for every slot, for each strategy's keyword weight.
+func TestFusedScoresAreTheSemanticSignal(t *testing.T) {
+	wb, _ := ingested(t)
+	defer wb.Close()
+	ctx := context.Background()
+	wb.mu.Lock()
+	defer wb.mu.Unlock()
+	r, err := wb.retrieval(ctx)
+	require.NoError(t, err)
+	q := "How does staleness decay with time since last access?"
+	qv, err := wb.emb.Embed(ctx, []string{q})
+	require.NoError(t, err)
+	for _, s := range Strategies {
+		p := newPool(wb, r, q, qv[0], QueryRequest{}, s, wb.ranking)
+		for slot := range r.ids {
+			kw, kwMax := float64(p.kw[slot]), p.kwMax
+			if p.kwW == 0 {
+				kw, kwMax = 0, 0
+			}
+			want := assemble.Semantic(kw, kwMax, float64(p.cos[slot])-p.cosFloor, p.cosMax-p.cosFloor, p.kwW)
+			assert.InDelta(t, want, p.semantic(int32(slot)), 1e-5, "%s slot %d", s, slot)
+		}
+		p.release()
 	}
 }

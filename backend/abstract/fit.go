@@ -5,6 +5,10 @@ import "strings"
 // ellipsis marks text cut short.
 const ellipsis = "…"
 
+// Truncate is truncate for callers outside the package (the engine cuts a
+// section's best chunk with it).
+func Truncate(count Counter, s string, maxTokens int) string { return truncate(count, s, maxTokens) }
+
 // truncate returns s, trimmed, if it counts at most maxTokens; else the
 // longest prefix of s cut at a word boundary and ended with "…" that does;
 // else, when even the first word is too long, a prefix of that word and

@@ -106,7 +106,7 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 	if o.timeout <= 0 || o.idle <= 0 {
 		return nil, fmt.Errorf("chat: timeouts must be more than 0 (got %v and %v)", o.timeout, o.idle)
 	}
-	base, err := parseBaseURL(baseURL)
+	base, err := ParseBaseURL(baseURL)
 	if err != nil {
 		return nil, err
 	}
@@ -133,8 +133,10 @@ func (c *Client) URL() string { return c.base.String() }
 // updates after every reply; persist it with encoding/json.
 func (c *Client) Calibration() *Calibration { return c.calib }
 
-// parseBaseURL reads an Ollama address the way OLLAMA_HOST is read.
-func parseBaseURL(raw string) (*url.URL, error) {
+// ParseBaseURL reads an Ollama address the way the Ollama client does:
+// "" is $OLLAMA_HOST or http://127.0.0.1:11434, a bare host or host:port
+// means http (port 11434 by default).
+func ParseBaseURL(raw string) (*url.URL, error) {
 	s := strings.TrimSpace(raw)
 	if s == "" {
 		return envconfig.Host(), nil

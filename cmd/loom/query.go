@@ -6,16 +6,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/ollama/ollama/api"
-	"github.com/ollama/ollama/envconfig"
 
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/abstract"
 	"github.com/loomwork/loom/backend/assemble"
-	"github.com/loomwork/loom/backend/embed/ollama"
+	"github.com/loomwork/loom/backend/chat"
 	"github.com/loomwork/loom/backend/tokens"
 )
 
@@ -88,7 +86,12 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		qf.budget = 4000
 	}
 	opts := []backend.Option{backend.WithModelWindow(func(ctx context.Context, model string) (int, error) {
-		return ollama.ContextLength(ctx, model, ollama.WithBaseURL(ws.ollamaURL))
+		client, err := chat.New(ws.ollamaURL)
+		if err != nil {
+			return 0, err
+		}
+		info, err := client.Model(ctx, model)
+		return info.ContextLength, err
 	})}
 	if *summaryModel != "" {
 		s, err := summarizer(*summaryModel, ws.ollamaURL)
@@ -122,28 +125,13 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // summarizer is an Ollama model with the extractive method as fallback.
 func summarizer(model, url string) (abstract.Summarizer, error) {
-	base, err := ollamaBase(url)
+	base, err := chat.ParseBaseURL(url)
 	if err != nil {
 		return nil, err
 	}
 	count := tokens.Default().Count
 	return &abstract.Ollama{Client: api.NewClient(base, http.DefaultClient), Model: model, Count: count,
 		Fallback: abstract.Extractive{Count: count}}, nil
-}
-
-// ollamaBase resolves --ollama-url like the Ollama client does.
-func ollamaBase(raw string) (*url.URL, error) {
-	if raw == "" {
-		return envconfig.Host(), nil
-	}
-	if !strings.Contains(raw, "://") {
-		raw = "http://" + raw
-	}
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("bad Ollama URL %q", raw)
-	}
-	return u, nil
 }
 
 // stringList is a repeatable string flag.
