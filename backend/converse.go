@@ -55,17 +55,19 @@ type ChatRequest struct {
 
 // ChatTurn is one question and its answer, with what was sent.
 type ChatTurn struct {
-	ID       string          `json:"id"`
-	Question string          `json:"question"`
-	Answer   string          `json:"answer"`
-	Model    string          `json:"model"`
-	Asked    time.Time       `json:"asked"`
-	Answered time.Time       `json:"answered"`
-	Manifest string          `json:"manifest"`
-	Budget   assemble.Split  `json:"budget"`
-	Window   int             `json:"window"`
-	Loaded   []string        `json:"loaded"`
-	Tools    []chat.ToolCall `json:"tool_calls,omitempty"`
+	ID string `json:"id"`
+	// Conversation is the conversation the turn belongs to (new or given).
+	Conversation string          `json:"conversation"`
+	Question     string          `json:"question"`
+	Answer       string          `json:"answer"`
+	Model        string          `json:"model"`
+	Asked        time.Time       `json:"asked"`
+	Answered     time.Time       `json:"answered"`
+	Manifest     string          `json:"manifest"`
+	Budget       assemble.Split  `json:"budget"`
+	Window       int             `json:"window"`
+	Loaded       []string        `json:"loaded"`
+	Tools        []chat.ToolCall `json:"tool_calls,omitempty"`
 	// HistoryTurns earlier turns were sent; HistoryDropped were not (the
 	// manifest says so).
 	HistoryTurns          int      `json:"history_turns"`
@@ -169,7 +171,7 @@ func (w *Workbench) Chat(ctx context.Context, client *chat.Client, req ChatReque
 	if dropped > 0 {
 		system += fmt.Sprintf("\n[Earlier conversation available but not loaded: %d turns]", dropped)
 	}
-	turn := ChatTurn{ID: fmt.Sprintf("t%d", len(conv.Turns)+1), Question: q, Model: req.Model, Asked: w.cfg.clock(),
+	turn := ChatTurn{ID: fmt.Sprintf("t%d", len(conv.Turns)+1), Conversation: conv.ID, Question: q, Model: req.Model, Asked: w.cfg.clock(),
 		Manifest: res.Manifest, Budget: res.Budget, Window: window, HistoryTurns: kept, HistoryDropped: dropped, Prompt: system}
 	for _, c := range res.LoadedCandidates() {
 		turn.Loaded = append(turn.Loaded, c.ID)

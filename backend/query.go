@@ -709,9 +709,8 @@ func (w *Workbench) catalog(p *pool) string {
 	return b.String()
 }
 
-func clean(s string) string {
-	return strings.NewReplacer("\n", " ", "[", "(", "]", ")", ";", ",").Replace(strings.TrimSpace(s))
-}
+// clean is assemble.Clean, with ";" (the catalog's separator) as ",".
+func clean(s string) string { return strings.ReplaceAll(assemble.Clean(s), ";", ",") }
 
 // wholeFile is the whole-file baseline: the files of the best hits, whole,
 // in rank order, while they fit (the first always loads).

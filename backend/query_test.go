@@ -394,7 +394,7 @@ func TestBaselineStrategies(t *testing.T) {
 					files[c.Document]++
 				}
 				for f, n := range files {
-					assert.Equal(t, wb.FileTokens(f) > 0, true)
+					assert.Positive(t, wb.FileTokens(f))
 					sections := 0
 					for _, id := range wb.index.docNodes[docID("notes", f)] {
 						if searchable(wb.index.nodes[id]) {

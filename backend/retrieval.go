@@ -276,13 +276,18 @@ func (w *Workbench) searchCacheValid() bool {
 		return false
 	}
 	defer f.Close()
-	br := bufio.NewReader(f)
+	g, ok := readSearchCacheHeader(bufio.NewReader(f))
+	return ok && g == w.meta.Generation
+}
+
+// readSearchCacheHeader reads the magic and the generation.
+func readSearchCacheHeader(br *bufio.Reader) (int64, bool) {
 	magic := make([]byte, len(searchCacheMagic))
 	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != searchCacheMagic {
-		return false
+		return 0, false
 	}
 	g, err := binary.ReadUvarint(br)
-	return err == nil && int64(g) == w.meta.Generation
+	return int64(g), err == nil
 }
 
 // saveCache writes the slot table and keyword postings (vectors live in
@@ -334,12 +339,7 @@ func (r *retrieval) loadCache(path string, generation int64, ix *index) bool {
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 1<<20)
-	magic := make([]byte, len(searchCacheMagic))
-	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != searchCacheMagic {
-		return false
-	}
-	g, err := binary.ReadUvarint(br)
-	if err != nil || int64(g) != generation {
+	if g, ok := readSearchCacheHeader(br); !ok || g != generation {
 		return false
 	}
 	n, err := binary.ReadUvarint(br)

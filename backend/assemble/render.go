@@ -15,21 +15,21 @@ func Manifest(loaded []*Candidate, relevant, notLoaded int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[Context loaded: %d of %d relevant nodes]\n", len(loaded), max(relevant, len(loaded)))
 	for _, c := range loaded {
-		fmt.Fprintf(&b, "[Node: %s | relevance: %.2f | source: %s]\n", clean(c.Title), c.Score, c.Source)
+		fmt.Fprintf(&b, "[Node: %s | relevance: %.2f | source: %s]\n", Clean(c.Title), c.Score, c.Source)
 	}
 	fmt.Fprintf(&b, "[Additional context available but not loaded: %d nodes]", notLoaded)
 	return b.String()
 }
 
-// clean keeps a title from breaking the manifest's one-line brackets.
-func clean(s string) string {
+// Clean keeps a title from breaking the manifest's one-line brackets.
+func Clean(s string) string {
 	return strings.NewReplacer("\n", " ", "\r", " ", "|", "/", "[", "(", "]", ")").Replace(strings.TrimSpace(s))
 }
 
 // BlockHeader introduces one loaded node in the context: its id (for
 // citations and the expand tool), title, reference and level.
 func BlockHeader(c *Candidate) string {
-	h := fmt.Sprintf("[%s] %s — %s", c.ID, clean(c.Title), c.Ref)
+	h := fmt.Sprintf("[%s] %s — %s", c.ID, Clean(c.Title), c.Ref)
 	if c.Level != "" && c.Level != Detailed {
 		h += " (" + string(c.Level) + ")"
 	}
@@ -161,7 +161,7 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 	most := 0
 	inUpper := make(map[*Candidate]bool, len(upper))
 	for _, c := range upper {
-		c.Overhead = count(BlockHeader(c)) + count(fmt.Sprintf("[Node: %s | relevance: 0.00 | source: %s]", clean(c.Title), c.Source)) + 6
+		c.Overhead = count(BlockHeader(c)) + count(fmt.Sprintf("[Node: %s | relevance: 0.00 | source: %s]", Clean(c.Title), c.Source)) + 6
 		most = max(most, c.Overhead)
 		inUpper[c] = true
 	}

@@ -103,15 +103,10 @@ func cmdChat(ctx context.Context, args []string, stdout, stderr io.Writer) error
 					len(turn.Loaded), len(turn.Tools), turn.PromptEvalCount, turn.EstimatedPromptTokens, turn.Window)
 			}
 		}
-		if err != nil {
-			return err
+		if turn != nil {
+			*convID = turn.Conversation // follow-up questions continue it
 		}
-		if *convID == "" {
-			if convs, err := wb.Conversations(); err == nil && len(convs) > 0 {
-				*convID = convs[0].ID // follow-up questions continue it
-			}
-		}
-		return nil
+		return err
 	}
 	if *message != "" {
 		return ask(*message)
