@@ -3,6 +3,25 @@
 // same components can later run over the WebAssembly engine instead.
 import * as DesktopApp from './wailsjs/go/main/App';
 import type { backend } from './wailsjs/go/models';
+import type {
+  ChatDelta,
+  ChatRequest,
+  ChatTurn,
+  CollectionInfo,
+  Conversation,
+  ConversationSummary,
+  DocumentInfo,
+  GraphData,
+  IngestProgress,
+  IngestReport,
+  NodeDetail,
+  OllamaStatus,
+  QueryRequest,
+  QueryResult,
+  Upload,
+} from './types';
+
+export type * from './types';
 
 /**
  * What a workspace holds. The page's own shape, not the generated one, so
@@ -36,7 +55,19 @@ function statsFromGo(s: backend.Stats): Stats {
  * Codes the Go side rejects with (see ErrorCode in app.go), plus
  * `no_backend` when the page runs outside the desktop app.
  */
-export type ErrorCode = 'workspace_unavailable' | 'stats_failed' | 'closed' | 'internal' | 'no_backend';
+export type ErrorCode =
+  | 'workspace_unavailable'
+  | 'stats_failed'
+  | 'closed'
+  | 'internal'
+  | 'no_backend'
+  | 'bad_request'
+  | 'not_found'
+  | 'busy'
+  | 'ingest_failed'
+  | 'query_failed'
+  | 'ollama_unavailable'
+  | 'chat_failed';
 
 /** A failed call: `message` is written for the person, `detail` is the cause. */
 export class WorkbenchError extends Error {
@@ -51,15 +82,74 @@ export class WorkbenchError extends Error {
   }
 }
 
-/** What the page can ask of a workspace. */
+/** What the page can ask of a workspace. Both editions implement it. */
 export interface Workbench {
+  /** "desktop" (Wails) or "web" (WebAssembly in the page). */
+  readonly edition: 'desktop' | 'web';
   /** The folder of the workspace this window opened, or tried to open. */
   workspaceDir(): Promise<string>;
   /** Counts of what the workspace holds. */
   stats(): Promise<Stats>;
+
+  // Library
+  documents(): Promise<DocumentInfo[]>;
+  collections(): Promise<CollectionInfo[]>;
+  /** Ingests files or folders by path (desktop drop and picker). */
+  ingestPaths(paths: string[]): Promise<IngestReport>;
+  /** Ingests files the page read itself (file input, HTML5 drop). */
+  ingestUploads(files: Upload[]): Promise<IngestReport>;
+  /** Stops the running ingest after the file in hand; what is done stays. */
+  cancelIngest(): Promise<void>;
+  /** Progress of the running ingest; returns the unsubscribe function. */
+  onIngestProgress(cb: (p: IngestProgress) => void): () => void;
+  /** Native file drop (desktop only; the web edition never calls cb). */
+  onFileDrop(cb: (paths: string[]) => void): () => void;
+  /** Asks the system for files to ingest (desktop dialog); [] when cancelled. */
+  pickFiles(): Promise<string[]>;
+  removeDocument(id: string): Promise<void>;
+  /** Reads the document's file again. */
+  reingestDocument(id: string): Promise<IngestReport>;
+  /** Pins or unpins nodes or documents (ids of either). */
+  pin(ids: string[], pinned: boolean): Promise<void>;
+
+  // Graph
+  graph(): Promise<GraphData>;
+  node(id: string): Promise<NodeDetail>;
+
+  // Query
+  query(req: QueryRequest): Promise<QueryResult>;
+
+  // Chat
+  ollama(): Promise<OllamaStatus>;
+  /** Streams through onChatDelta with the stream id given; resolves with the whole turn. */
+  chat(req: ChatRequest, stream: string): Promise<ChatTurn>;
+  onChatDelta(cb: (d: ChatDelta) => void): () => void;
+  /** Stops the answer streaming under that id (what came is kept). */
+  cancelChat(stream: string): Promise<void>;
+  conversations(): Promise<ConversationSummary[]>;
+  conversation(id: string): Promise<Conversation>;
+
+  // Export
+  /** Puts text on the clipboard. */
+  copyText(text: string): Promise<void>;
+  /** Saves text as a markdown file (desktop: a save dialog; web: a download). Resolves with where it went, or "" if cancelled. */
+  saveMarkdown(suggestedName: string, text: string): Promise<string>;
 }
 
-const knownCodes: readonly ErrorCode[] = ['workspace_unavailable', 'stats_failed', 'closed', 'internal', 'no_backend'];
+const knownCodes: readonly ErrorCode[] = [
+  'workspace_unavailable',
+  'stats_failed',
+  'closed',
+  'internal',
+  'no_backend',
+  'bad_request',
+  'not_found',
+  'busy',
+  'ingest_failed',
+  'query_failed',
+  'ollama_unavailable',
+  'chat_failed',
+];
 
 /** Turns whatever a rejected binding promise carries into a WorkbenchError. */
 export function toWorkbenchError(reason: unknown): WorkbenchError {
