@@ -51,6 +51,9 @@ type ChatRequest struct {
 	// OnToken streams the answer; OnToolCall reports each tool call.
 	OnToken    func(string)        `json:"-"`
 	OnToolCall func(chat.ToolCall) `json:"-"`
+	// OnContext is told the manifest and the loaded node ids once the
+	// context is assembled, before the model is asked.
+	OnContext func(manifest string, loaded []string) `json:"-"`
 }
 
 // ChatTurn is one question and its answer, with what was sent.
@@ -175,6 +178,9 @@ func (w *Workbench) Chat(ctx context.Context, client *chat.Client, req ChatReque
 		Manifest: res.Manifest, Budget: res.Budget, Window: window, HistoryTurns: kept, HistoryDropped: dropped, Prompt: system}
 	for _, c := range res.LoadedCandidates() {
 		turn.Loaded = append(turn.Loaded, c.ID)
+	}
+	if req.OnContext != nil {
+		req.OnContext(turn.Manifest, turn.Loaded)
 	}
 	var tools chat.Tools = w
 	if req.MaxToolRounds < 0 {
