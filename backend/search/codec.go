@@ -6,8 +6,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"slices"
+	"strings"
+	"unsafe"
 )
 
 var (
@@ -25,7 +28,7 @@ var ErrBadIndex = errors.New("search: malformed index data")
 const (
 	keywordMagic   = "LOOMBM25"
 	vectorsMagic   = "LOOMVECS"
-	keywordVersion = 1
+	keywordVersion = 2
 	vectorsVersion = 1
 	// maxDim bounds what a corrupt header can make UnmarshalBinary allocate;
 	// embedding models stay far below it.
@@ -117,171 +120,278 @@ func (d *decoder) end() error {
 	return d.err
 }
 
-// MarshalBinary encodes the live documents for the on-disk index cache:
+// MarshalBinary encodes the live documents for the on-disk index cache, in
+// a flat layout that UnmarshalBinary reads without a per-term allocation
+// or map insert. All fields are little-endian, offsets from the start:
 //
-//	"LOOMBM25" version K1 B (float64 LE)
-//	slots, then per slot length+1 and distinct terms, or 0 if absent
-//	terms, then per term: its bytes, its postings as (slot delta, tf), by slot
+//	0   "LOOMBM25", version (uint32), 0 (uint32), K1, B (float64)
+//	32  slots, terms (uint32), postings, term bytes (uint64)
+//	64  per slot: length+1 (uint32), or 0 if absent
+//	    per term: end of its bytes in the term blob (uint32)
+//	    per term: end of its postings in the posting array (uint64)
+//	    the term blob: the terms in strictly increasing byte order
+//	    zero padding to a multiple of 8
+//	    the postings, term after term, each by increasing slot:
+//	    slot (uint32), tf (uint16), 0 (uint16)
+//	    CRC-32C (Castagnoli) of everything before it (uint32)
 //
-// with every integer a uvarint. Dead postings are left out, so the encoding
-// depends only on the live documents, and UnmarshalBinary gives an index
-// whose searches return identical results.
+// Dead postings are left out, so the encoding depends only on the live
+// documents, and UnmarshalBinary gives an index whose searches return
+// identical results. The posting array starts 8-aligned, so a reader whose
+// buffer is 8-aligned can use it in place (UnmarshalShared).
 func (k *Keyword) MarshalBinary() ([]byte, error) {
 	k.mu.RLock()
 	defer k.mu.RUnlock()
-	b := make([]byte, 0, 64+len(k.docs)+8*(k.totalPostings-k.deadPostings))
-	b = append(b, keywordMagic...)
-	b = binary.AppendUvarint(b, keywordVersion)
-	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(k.params.K1))
-	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(k.params.B))
-	b = binary.AppendUvarint(b, uint64(len(k.docs)))
-	for slot, d := range k.docs {
-		if d.live {
-			b = binary.AppendUvarint(b, uint64(d.length)+1)
-			b = binary.AppendUvarint(b, uint64(len(k.docTerms[slot])))
+
+	// The live terms in byte order: the base ids are sorted already, the
+	// others are sorted apart and merged in.
+	live := func(id int) bool {
+		for _, p := range k.postings[id] {
+			if k.docs[p.slot].gen == p.gen {
+				return true
+			}
+		}
+		return false
+	}
+	var baseIDs, restIDs []int32
+	for id := range k.postings {
+		if !live(id) {
+			continue
+		}
+		if id < k.base {
+			baseIDs = append(baseIDs, int32(id))
 		} else {
-			b = binary.AppendUvarint(b, 0)
+			restIDs = append(restIDs, int32(id))
+		}
+	}
+	byTerm := func(x, y int32) int { return strings.Compare(k.terms[x], k.terms[y]) }
+	slices.SortFunc(restIDs, byTerm)
+	order := make([]int32, 0, len(baseIDs)+len(restIDs))
+	for len(baseIDs) > 0 || len(restIDs) > 0 {
+		if len(restIDs) == 0 || (len(baseIDs) > 0 && byTerm(baseIDs[0], restIDs[0]) < 0) {
+			order, baseIDs = append(order, baseIDs[0]), baseIDs[1:]
+		} else {
+			order, restIDs = append(order, restIDs[0]), restIDs[1:]
 		}
 	}
 
-	livePostings := func(list []posting, into []posting) []posting {
-		into = into[:0]
-		for _, p := range list {
+	termBytes, postings := 0, 0
+	for _, id := range order {
+		termBytes += len(k.terms[id])
+		for _, p := range k.postings[id] {
 			if k.docs[p.slot].gen == p.gen {
-				into = append(into, p)
+				postings++
 			}
 		}
-		return into
 	}
-	var buf []posting
-	terms := 0
-	for _, list := range k.postings {
-		if buf = livePostings(list, buf); len(buf) > 0 {
-			terms++
+	if len(k.docs) > math.MaxUint32 || len(order) > math.MaxUint32 || termBytes > math.MaxUint32 {
+		return nil, fmt.Errorf("search: keyword index too large to encode")
+	}
+	lay := keywordLayout(uint64(len(k.docs)), uint64(len(order)), uint64(postings), uint64(termBytes))
+	b := make([]byte, lay.size)
+	copy(b, keywordMagic)
+	le := binary.LittleEndian
+	le.PutUint32(b[8:], keywordVersion)
+	le.PutUint64(b[16:], math.Float64bits(k.params.K1))
+	le.PutUint64(b[24:], math.Float64bits(k.params.B))
+	le.PutUint32(b[32:], uint32(len(k.docs)))
+	le.PutUint32(b[36:], uint32(len(order)))
+	le.PutUint64(b[40:], uint64(postings))
+	le.PutUint64(b[48:], uint64(termBytes))
+	for slot, d := range k.docs {
+		if d.live {
+			le.PutUint32(b[lay.lengths+4*uint64(slot):], d.length+1)
 		}
 	}
-	b = binary.AppendUvarint(b, uint64(terms))
-	for id, list := range k.postings {
-		if buf = livePostings(list, buf); len(buf) == 0 {
-			continue
+	blob, out := lay.blob, lay.postings
+	var buf []posting
+	for i, id := range order {
+		blob += uint64(copy(b[blob:], k.terms[id]))
+		le.PutUint32(b[lay.termEnds+4*uint64(i):], uint32(blob-lay.blob))
+		buf = buf[:0]
+		for _, p := range k.postings[id] {
+			if k.docs[p.slot].gen == p.gen {
+				buf = append(buf, p)
+			}
 		}
 		slices.SortFunc(buf, func(x, y posting) int { return cmp.Compare(x.slot, y.slot) })
-		b = binary.AppendUvarint(b, uint64(len(k.terms[id])))
-		b = append(b, k.terms[id]...)
-		b = binary.AppendUvarint(b, uint64(len(buf)))
-		previous := int32(0)
 		for _, p := range buf {
-			b = binary.AppendUvarint(b, uint64(p.slot-previous))
-			b = binary.AppendUvarint(b, uint64(p.tf))
-			previous = p.slot
+			le.PutUint32(b[out:], uint32(p.slot))
+			le.PutUint16(b[out+4:], p.tf)
+			out += 8
 		}
+		le.PutUint64(b[lay.postEnds+8*uint64(i):], (out-lay.postings)/8)
 	}
+	le.PutUint32(b[lay.crc:], crc32.Checksum(b[:lay.crc], castagnoli))
 	return b, nil
 }
 
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// keywordHeader is the fixed part of the keyword encoding.
+const keywordHeader = 64
+
+// layout is where each section of a keyword encoding starts.
+type layout struct {
+	lengths, termEnds, postEnds, blob, postings, crc, size uint64
+}
+
+// keywordLayout computes the sections' offsets; counts must be bounded by
+// the caller (the decoder bounds them by the data's length first), so
+// nothing overflows.
+func keywordLayout(slots, terms, postings, termBytes uint64) layout {
+	var l layout
+	l.lengths = keywordHeader
+	l.termEnds = l.lengths + 4*slots
+	l.postEnds = l.termEnds + 4*terms
+	l.blob = l.postEnds + 8*terms
+	l.postings = (l.blob + termBytes + 7) &^ 7
+	l.crc = l.postings + 8*postings
+	l.size = l.crc + 4
+	return l
+}
+
 // UnmarshalBinary replaces the index's contents, BM25 parameters included,
-// with data from MarshalBinary. On error the index is left unchanged.
+// with data from MarshalBinary. On error the index is left unchanged. The
+// index keeps no reference to data.
 func (k *Keyword) UnmarshalBinary(data []byte) error {
-	d := decoder{b: data}
-	d.magic(keywordMagic, keywordVersion)
-	params := BM25{K1: d.float64(), B: d.float64()}
-	if err := params.validate(); d.err == nil && err != nil {
-		d.fail("%v", err)
-	}
+	return k.unmarshal(data, false)
+}
 
-	fresh := &Keyword{params: params, ids: map[string]int32{}}
-	fresh.docs = make([]docInfo, d.count(1))
-	fresh.docTerms = make([][]int32, len(fresh.docs))
-	distinct := make([]int, len(fresh.docs))
-	total := 0
-	for i := range fresh.docs {
-		v := d.uvarint()
-		if v == 0 {
-			continue
-		}
-		distinct[i] = d.count(2) // each of its postings takes two bytes or more
-		if v-1 > math.MaxUint32 || uint64(distinct[i]) > v-1 {
-			d.fail("slot %d: length %d, %d distinct terms", i, v-1, distinct[i])
-			break
-		}
-		total += distinct[i]
-		fresh.docs[i] = docInfo{length: uint32(v - 1), live: true}
-		fresh.live++
-		fresh.totalLength += int64(v - 1)
-	}
-	if d.err == nil && total > len(d.b)/2 {
-		d.fail("%d postings declared but %d bytes left", total, len(d.b))
-	}
-	if d.err == nil {
-		// One allocation for every document's term ids; each slot's share is
-		// capped so that a later Set appending past it reallocates.
-		arena := make([]int32, total)
-		for i, n := range distinct {
-			fresh.docTerms[i], arena = arena[:0:n], arena[n:]
-		}
-	}
+// UnmarshalShared is UnmarshalBinary that may keep using data's posting
+// array in place instead of copying it, when data is 8-aligned in memory
+// and the machine little-endian. The caller must not modify data
+// afterwards.
+func (k *Keyword) UnmarshalShared(data []byte) error {
+	return k.unmarshal(data, true)
+}
 
-	terms := d.count(3) // a term takes at least a length, a byte and a count
-	fresh.terms = make([]string, 0, terms)
-	fresh.postings = make([][]posting, 0, terms)
-	fresh.ids = make(map[string]int32, terms)
-	// Every posting list is cut from one allocation (there are as many
-	// postings as distinct terms per document); each is capped, so a later
-	// Set appending to one reallocates it instead of writing over the next.
-	var postingArena []posting
-	if d.err == nil {
-		postingArena = make([]posting, total)
-	}
-	for i := 0; i < terms && d.err == nil; i++ {
-		term := string(d.bytes(d.count(1)))
-		if _, dup := fresh.ids[term]; d.err == nil && (term == "" || dup) {
-			d.fail("empty or repeated term %q", term)
-		}
-		n := d.count(2)
-		if n > len(postingArena) {
-			d.fail("term %q: %d postings, more than declared", term, n)
-			break
-		}
-		list := postingArena[:n:n]
-		postingArena = postingArena[n:]
-		slot := uint64(0)
-		for j := range list {
-			delta, tf := d.uvarint(), d.uvarint()
-			slot += delta
-			if d.err != nil {
-				break
-			}
-			if (j > 0 && delta == 0) || slot >= uint64(len(fresh.docs)) || tf == 0 || tf > math.MaxUint16 ||
-				len(fresh.docTerms[slot]) == cap(fresh.docTerms[slot]) {
-				d.fail("term %q: bad posting (slot %d, tf %d)", term, slot, tf)
-				break
-			}
-			list[j] = posting{slot: int32(slot), tf: uint16(tf)}
-			fresh.docTerms[slot] = append(fresh.docTerms[slot], int32(len(fresh.terms)))
-		}
-		fresh.ids[term] = int32(len(fresh.terms))
-		fresh.terms = append(fresh.terms, term)
-		fresh.postings = append(fresh.postings, list)
-		fresh.df = append(fresh.df, int32(len(list)))
-		fresh.totalPostings += len(list)
-	}
-	for slot, ids := range fresh.docTerms {
-		if d.err == nil && len(ids) != distinct[slot] {
-			d.fail("slot %d: %d distinct terms declared, %d found", slot, distinct[slot], len(ids))
-		}
-	}
-	if err := d.end(); err != nil {
+func (k *Keyword) unmarshal(data []byte, shared bool) error {
+	fresh, err := decodeKeyword(data, shared)
+	if err != nil {
 		return fmt.Errorf("unmarshal keyword index: %w", err)
 	}
-
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	k.params = fresh.params
+	k.params, k.base = fresh.params, fresh.base
 	k.ids, k.terms, k.postings, k.df, k.freeIDs = fresh.ids, fresh.terms, fresh.postings, fresh.df, nil
-	k.docs, k.docTerms, k.live, k.totalLength = fresh.docs, fresh.docTerms, fresh.live, fresh.totalLength
+	k.docs, k.docTerms, k.docTermsDue, k.live, k.totalLength = fresh.docs, nil, true, fresh.live, fresh.totalLength
 	k.totalPostings, k.deadPostings = fresh.totalPostings, 0
 	return nil
 }
+
+func decodeKeyword(data []byte, shared bool) (*Keyword, error) {
+	le := binary.LittleEndian
+	n := uint64(len(data))
+	if n < keywordHeader+4 || string(data[:8]) != keywordMagic {
+		return nil, badIndex("not a %s encoding", keywordMagic)
+	}
+	if v := le.Uint32(data[8:]); v != keywordVersion || le.Uint32(data[12:]) != 0 {
+		return nil, badIndex("%s version %d, want %d", keywordMagic, v, keywordVersion)
+	}
+	params := BM25{K1: math.Float64frombits(le.Uint64(data[16:])), B: math.Float64frombits(le.Uint64(data[24:]))}
+	if err := params.validate(); err != nil {
+		return nil, badIndex("%v", err)
+	}
+	slots, terms := uint64(le.Uint32(data[32:])), uint64(le.Uint32(data[36:]))
+	postings, termBytes := le.Uint64(data[40:]), le.Uint64(data[48:])
+	if postings > n/8 || termBytes > n {
+		return nil, badIndex("%d postings, %d term bytes in %d bytes", postings, termBytes, n)
+	}
+	lay := keywordLayout(slots, terms, postings, termBytes)
+	if lay.size != n {
+		return nil, badIndex("%d bytes, the header implies %d", n, lay.size)
+	}
+	if got, want := crc32.Checksum(data[:lay.crc], castagnoli), le.Uint32(data[lay.crc:]); got != want {
+		return nil, badIndex("checksum %08x, want %08x", got, want)
+	}
+	// The checksum catches damage; the checks below keep a file that some
+	// other writer got wrong from breaking the index's invariants.
+	for i := lay.blob + termBytes; i < lay.postings; i++ {
+		if data[i] != 0 {
+			return nil, badIndex("padding")
+		}
+	}
+
+	fresh := &Keyword{params: params, base: int(terms), ids: map[string]int32{}}
+	fresh.docs = make([]docInfo, slots)
+	for slot := range fresh.docs {
+		v := le.Uint32(data[lay.lengths+4*uint64(slot):])
+		if v == 0 {
+			continue
+		}
+		fresh.docs[slot] = docInfo{length: v - 1, live: true}
+		fresh.live++
+		fresh.totalLength += int64(v - 1)
+	}
+
+	blob := string(data[lay.blob : lay.blob+termBytes])
+	fresh.terms = make([]string, terms)
+	start := uint64(0)
+	for i := range fresh.terms {
+		end := uint64(le.Uint32(data[lay.termEnds+4*uint64(i):]))
+		if end <= start || end > termBytes {
+			return nil, badIndex("term %d: bytes %d to %d", i, start, end)
+		}
+		fresh.terms[i] = blob[start:end]
+		if i > 0 && fresh.terms[i-1] >= fresh.terms[i] {
+			return nil, badIndex("terms %q, %q out of order", fresh.terms[i-1], fresh.terms[i])
+		}
+		start = end
+	}
+	if start != termBytes {
+		return nil, badIndex("%d term bytes, %d used", termBytes, start)
+	}
+
+	var arena []posting
+	raw := data[lay.postings:lay.crc]
+	if shared && postings > 0 && littleEndian && uintptr(unsafe.Pointer(&raw[0]))%unsafe.Alignof(posting{}) == 0 {
+		arena = unsafe.Slice((*posting)(unsafe.Pointer(&raw[0])), postings)
+	} else {
+		arena = make([]posting, postings)
+		for i := range arena {
+			arena[i] = posting{slot: int32(le.Uint32(raw[8*i:])), tf: le.Uint16(raw[8*i+4:]), gen: le.Uint16(raw[8*i+6:])}
+		}
+	}
+	fresh.postings = make([][]posting, terms)
+	fresh.df = make([]int32, terms)
+	from := uint64(0)
+	for i := range fresh.postings {
+		to := le.Uint64(data[lay.postEnds+8*uint64(i):])
+		if to <= from || to > postings {
+			return nil, badIndex("term %q: postings %d to %d", fresh.terms[i], from, to)
+		}
+		// Capped: a later Set appending to one list reallocates it instead
+		// of writing over the next.
+		list := arena[from:to:to]
+		previous := int32(-1)
+		for _, p := range list {
+			if p.slot <= previous || uint64(p.slot) >= slots || p.tf == 0 || p.gen != 0 || !fresh.docs[p.slot].live {
+				return nil, badIndex("term %q: bad posting (slot %d, tf %d)", fresh.terms[i], p.slot, p.tf)
+			}
+			previous = p.slot
+		}
+		fresh.postings[i] = list
+		fresh.df[i] = int32(len(list))
+		from = to
+	}
+	if from != postings {
+		return nil, badIndex("%d postings, %d used", postings, from)
+	}
+	fresh.totalPostings = int(postings)
+	return fresh, nil
+}
+
+// littleEndian: the posting array's bytes are the in-memory postings.
+var littleEndian = func() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}()
+
+// The encoding's posting records are the in-memory posting struct.
+var _ [8]byte = [unsafe.Sizeof(posting{})]byte{}
+var _ [4]byte = [unsafe.Offsetof(posting{}.tf)]byte{}
+var _ [6]byte = [unsafe.Offsetof(posting{}.gen)]byte{}
 
 // MarshalBinary encodes the vectors for the on-disk index cache:
 //

@@ -1,9 +1,13 @@
 package search
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -61,6 +65,86 @@ func TestKeywordMarshalRoundTrip(t *testing.T) {
 	decoded.Set(3, []string{"t1", "fresh"})
 	k.Set(3, []string{"t1", "fresh"})
 	assert.Equal(t, k.Search([]string{"t1", "fresh"}, 10, nil), decoded.Search([]string{"t1", "fresh"}, 10, nil))
+}
+
+// alignedCopy returns data in a buffer that starts 8-aligned, as the
+// search cache reads it.
+func alignedCopy(data []byte) []byte {
+	words := make([]uint64, (len(data)+7)/8)
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), len(words)*8)[:len(data)]
+	copy(b, data)
+	return b
+}
+
+// TestKeywordDecodedStaysWritable churns a decoded index (shared and
+// copied) the same way as the original: every search and the re-encoding
+// must agree, through compactions, terms of the sorted base losing all
+// their postings and coming back, and new terms.
+func TestKeywordDecodedStaysWritable(t *testing.T) {
+	for _, shared := range []bool{false, true} {
+		t.Run(fmt.Sprint("shared=", shared), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(7, 8))
+			k := churnedKeyword(r)
+			data, err := k.MarshalBinary()
+			require.NoError(t, err)
+			var decoded Keyword
+			if shared {
+				buf := alignedCopy(data)
+				require.NoError(t, decoded.UnmarshalShared(buf))
+				assert.Same(t, &buf[len(buf)-4-8*decoded.totalPostings], (*byte)(unsafe.Pointer(&decoded.postings[0][0])),
+					"the postings are used in place")
+			} else {
+				require.NoError(t, decoded.UnmarshalBinary(data))
+			}
+			w := rand.New(rand.NewPCG(1, 2))
+			for step := range 600 {
+				slot := int32(w.IntN(460))
+				switch {
+				case step%3 == 0:
+					k.Remove(slot)
+					decoded.Remove(slot)
+				case step%7 == 0:
+					terms := []string{fmt.Sprint("new", w.IntN(50)), fmt.Sprint("t", w.IntN(500))}
+					k.Set(slot, terms)
+					decoded.Set(slot, terms)
+				default:
+					terms := randomTerms(w, 1+w.IntN(30))
+					k.Set(slot, terms)
+					decoded.Set(slot, terms)
+				}
+				if step%50 == 0 {
+					query := append(randomTerms(w, 4), fmt.Sprint("new", w.IntN(50)))
+					require.Equal(t, k.Search(query, 15, nil), decoded.Search(query, 15, nil), "step %d, query %v", step, query)
+				}
+			}
+			want, err := k.MarshalBinary()
+			require.NoError(t, err)
+			got, err := decoded.MarshalBinary()
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+		})
+	}
+}
+
+func TestKeywordUnmarshalRejectsFlippedBytes(t *testing.T) {
+	data, err := churnedKeyword(rand.New(rand.NewPCG(3, 4))).MarshalBinary()
+	require.NoError(t, err)
+	for i := 0; i < len(data); i += 1 + i/64 {
+		bad := bytes.Clone(data)
+		bad[i] ^= 0x10
+		require.ErrorIs(t, new(Keyword).UnmarshalBinary(bad), ErrBadIndex, "byte %d changed", i)
+	}
+	// A file that another writer got wrong but checksummed is still
+	// refused: terms out of order would break the binary search.
+	k := NewKeyword(DefaultBM25)
+	k.Set(0, []string{"ab", "aa"})
+	data, err = k.MarshalBinary()
+	require.NoError(t, err)
+	i := bytes.Index(data, []byte("aaab"))
+	require.Positive(t, i)
+	copy(data[i:], "abaa")
+	binary.LittleEndian.PutUint32(data[len(data)-4:], crc32.Checksum(data[:len(data)-4], castagnoli))
+	assert.ErrorIs(t, new(Keyword).UnmarshalBinary(data), ErrBadIndex)
 }
 
 func TestVectorsMarshalRoundTrip(t *testing.T) {

@@ -45,18 +45,27 @@ type Keyword struct {
 	mu     sync.RWMutex
 	params BM25
 
-	ids      map[string]int32 // term → term id
-	terms    []string         // term id → term; "" for a freed id
-	postings [][]posting      // term id → postings, in insertion order
-	df       []int32          // term id → live documents containing it
-	freeIDs  []int32          // ids of terms that lost their last posting
+	ids   map[string]int32 // term → term id, for ids from base on
+	terms []string         // term id → term; "" for a freed id
+	// base is how many leading term ids came sorted from UnmarshalBinary:
+	// terms[:base] is in strictly increasing order and found by binary
+	// search, not through ids (a million-term map would dominate the
+	// decode). Base ids are never freed: one that loses its last posting
+	// keeps its term with an empty list.
+	base     int
+	postings [][]posting // term id → postings, in insertion order
+	df       []int32     // term id → live documents containing it
+	freeIDs  []int32     // ids of terms that lost their last posting
 
-	docs          []docInfo // by slot
-	docTerms      [][]int32 // by slot: the live document's distinct term ids
-	live          int       // live documents
-	totalLength   int64     // sum of live documents' lengths
-	totalPostings int       // postings held, dead ones included
-	deadPostings  int       // postings whose document was replaced or removed
+	docs     []docInfo // by slot
+	docTerms [][]int32 // by slot: the live document's distinct term ids
+	// docTermsDue: docTerms is not built yet (after UnmarshalBinary, which
+	// leaves it to the first Set or Remove: only writes need it).
+	docTermsDue   bool
+	live          int   // live documents
+	totalLength   int64 // sum of live documents' lengths
+	totalPostings int   // postings held, dead ones included
+	deadPostings  int   // postings whose document was replaced or removed
 
 	// Reused by Set (which holds the write lock) to count term frequencies.
 	counts   map[string]int
@@ -133,6 +142,7 @@ func (k *Keyword) Set(slot int32, terms []string) {
 	if k.ids == nil {
 		k.ids = map[string]int32{}
 	}
+	k.ensureDocTerms()
 	if int(slot) >= len(k.docs) {
 		grow := int(slot) + 1 - len(k.docs)
 		k.docs = append(k.docs, make([]docInfo, grow)...)
@@ -189,8 +199,42 @@ func (k *Keyword) Remove(slot int32) {
 	if slot < 0 || int(slot) >= len(k.docs) || !k.docs[slot].live {
 		return
 	}
+	k.ensureDocTerms()
 	k.retire(slot)
 	k.maybeCompact()
+}
+
+// ensureDocTerms builds every document's distinct term ids from the
+// postings when UnmarshalBinary left them out. The caller holds the write
+// lock.
+func (k *Keyword) ensureDocTerms() {
+	if !k.docTermsDue {
+		return
+	}
+	k.docTermsDue = false
+	counts := make([]int, len(k.docs))
+	total := 0
+	for _, list := range k.postings {
+		for _, p := range list {
+			if k.docs[p.slot].gen == p.gen {
+				counts[p.slot]++
+				total++
+			}
+		}
+	}
+	arena := make([]int32, total)
+	k.docTerms = make([][]int32, len(k.docs))
+	for slot, n := range counts {
+		// Each slot's share is capped, so appending past it reallocates.
+		k.docTerms[slot], arena = arena[:0:n], arena[n:]
+	}
+	for id, list := range k.postings {
+		for _, p := range list {
+			if k.docs[p.slot].gen == p.gen {
+				k.docTerms[p.slot] = append(k.docTerms[p.slot], int32(id))
+			}
+		}
+	}
 }
 
 // retire bumps the slot's generation, so none of its postings count any
@@ -216,8 +260,19 @@ func (k *Keyword) retire(slot int32) {
 	d.gen++
 }
 
+// lookup returns the id of term, if the index has one for it.
+func (k *Keyword) lookup(term string) (int32, bool) {
+	if k.base > 0 {
+		if i, ok := slices.BinarySearch(k.terms[:k.base], term); ok {
+			return int32(i), true
+		}
+	}
+	id, ok := k.ids[term]
+	return id, ok
+}
+
 func (k *Keyword) termID(term string) int32 {
-	if id, ok := k.ids[term]; ok {
+	if id, ok := k.lookup(term); ok {
 		return id
 	}
 	var id int32
@@ -258,6 +313,8 @@ func (k *Keyword) compact() {
 			}
 		}
 		switch {
+		case len(kept) == 0 && id < k.base:
+			k.postings[id] = nil // found by binary search: the id stays
 		case len(kept) == 0:
 			delete(k.ids, k.terms[id])
 			k.terms[id] = ""
@@ -291,7 +348,7 @@ func (k *Keyword) resolve(terms []string) []queryTerm {
 		index = make(map[int32]int, len(terms))
 	}
 	for _, term := range terms {
-		id, ok := k.ids[term]
+		id, ok := k.lookup(term)
 		if !ok {
 			continue
 		}

@@ -117,6 +117,7 @@ type benchFlags struct {
 	seed         uint64
 	dir          string
 	queryProfile string
+	openProfile  string
 }
 
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -129,6 +130,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Uint64Var(&bf.seed, "seed", 1, "seed of the synthetic corpus and questions")
 	fs.StringVar(&bf.dir, "dir", "", "keep the workspaces in this folder and reuse them on the next run (default: a temporary folder, removed)")
 	fs.StringVar(&bf.queryProfile, "query-profile", "", "write a CPU profile of the query loops (only) to this file; one size and embedder")
+	fs.StringVar(&bf.openProfile, "open-profile", "", "write a CPU profile of the first open (Open + Warm, only) to this file; one size and embedder")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -157,8 +159,11 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	default:
 		return usageErr("bench: --dims must be offline, 768 or both, not %q", *dims)
 	}
-	if bf.queryProfile != "" && len(bf.nodes)*len(bf.embedders) > 1 {
-		return usageErr("bench: --query-profile profiles one run: give one --nodes size and --dims offline or 768")
+	if (bf.queryProfile != "" || bf.openProfile != "") && len(bf.nodes)*len(bf.embedders) > 1 {
+		return usageErr("bench: --query-profile and --open-profile profile one run: give one --nodes size and --dims offline or 768")
+	}
+	if bf.queryProfile != "" && bf.queryProfile == bf.openProfile {
+		return usageErr("bench: --query-profile and --open-profile need different files")
 	}
 	rep, err := runBench(ctx, bf, stderr)
 	if err != nil {
@@ -194,6 +199,15 @@ func runBench(ctx context.Context, bf benchFlags, stderr io.Writer) (*BenchRepor
 		defer f.Close()
 		prof = f
 	}
+	var openProf *os.File
+	if bf.openProfile != "" {
+		f, err := os.Create(bf.openProfile)
+		if err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
+		}
+		defer f.Close()
+		openProf = f
+	}
 	questions := synth.Questions(bf.queries, bf.seed)
 	for _, n := range bf.nodes {
 		for _, kind := range bf.embedders {
@@ -202,7 +216,7 @@ func runBench(ctx context.Context, bf benchFlags, stderr io.Writer) (*BenchRepor
 				return nil, err
 			}
 			fmt.Fprintf(stderr, "bench: %d nodes, %s …\n", n, e.ID())
-			run, err := benchOne(ctx, root, n, e, threshold, questions, bf.seed, prof, stderr)
+			run, err := benchOne(ctx, root, n, e, threshold, questions, bf.seed, prof, openProf, stderr)
 			if err != nil {
 				return nil, fmt.Errorf("bench %d nodes with %s: %w", n, e.ID(), err)
 			}
@@ -227,7 +241,7 @@ func benchEmbedder(kind string) (embed.Embedder, float64, error) {
 }
 
 func benchOne(ctx context.Context, root string, n int, e embed.Embedder, threshold float64, questions []string, seed uint64,
-	prof *os.File, stderr io.Writer) (*BenchRun, error) {
+	prof, openProf *os.File, stderr io.Writer) (*BenchRun, error) {
 	run := &BenchRun{Nodes: n, Embedder: e.ID(), Dim: e.Dim(), ConceptThreshold: threshold, Files: len(synth.FileSections(n, seed))}
 	dir := filepath.Join(root, fmt.Sprintf("n%d-seed%d-%s", n, seed, strings.ReplaceAll(e.ID(), "/", "_")))
 	corpus, ws, done := filepath.Join(dir, "corpus"), filepath.Join(dir, "ws"), filepath.Join(dir, "ingested")
@@ -274,6 +288,11 @@ func benchOne(ctx context.Context, root string, n int, e embed.Embedder, thresho
 		debug.FreeOSMemory()
 	}
 
+	if openProf != nil {
+		if err := pprof.StartCPUProfile(openProf); err != nil {
+			return nil, fmt.Errorf("--open-profile: %w (is LOOM_CPUPROFILE set too?)", err)
+		}
+	}
 	t := time.Now()
 	wb, err := backend.Open(ctx, ws, opts...)
 	if err != nil {
@@ -291,6 +310,9 @@ func benchOne(ctx context.Context, root string, n int, e embed.Embedder, thresho
 	}
 	run.WarmMS = ms(time.Since(t2))
 	run.OpenMS = ms(time.Since(t))
+	if openProf != nil {
+		pprof.StopCPUProfile()
+	}
 	run.Memory.HeapAfterOpenMiB = mib(heapInuse())
 	st, err := wb.Stats(ctx)
 	if err != nil {
