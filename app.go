@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/loomwork/loom/backend"
+	"github.com/loomwork/loom/backend/chat"
 )
 
 // WorkspaceEnv names the environment variable that points the desktop app at
@@ -15,18 +16,44 @@ import (
 // it to open a throw-away workspace).
 const WorkspaceEnv = "LOOM_WORKSPACE"
 
+// OllamaEnv names the environment variable with Ollama's URL; unset, the
+// app uses OLLAMA_HOST, else http://127.0.0.1:11434 (as the Ollama CLI).
+const OllamaEnv = "LOOM_OLLAMA_URL"
+
 // Shell is the part of the window system the App talks to. runtime_wails.go
 // implements it with the Wails runtime; tests use a fake, because calling a
 // Wails runtime function with a context Wails did not make kills the process.
 type Shell interface {
 	LogInfo(ctx context.Context, message string)
 	LogError(ctx context.Context, message string)
+	// Emit sends an event to the page.
+	Emit(ctx context.Context, event string, data any)
+	// OpenFiles asks the person for files; nil when they cancel.
+	OpenFiles(ctx context.Context, title string) ([]string, error)
+	// SaveFile asks where to save; "" when they cancel.
+	SaveFile(ctx context.Context, title, defaultName string) (string, error)
+	SetClipboard(ctx context.Context, text string) error
 }
 
 // workspace is what the App needs of an open backend.Workbench.
 type workspace interface {
 	Stats(ctx context.Context) (backend.Stats, error)
 	Close() error
+	Documents(ctx context.Context) ([]backend.DocumentInfo, error)
+	Collections(ctx context.Context) ([]backend.CollectionInfo, error)
+	Ingest(ctx context.Context, paths []string, opts backend.IngestOptions) (*backend.IngestReport, error)
+	IngestUploads(ctx context.Context, files []backend.Upload, opts backend.IngestOptions) (*backend.IngestReport, error)
+	ReingestDocument(ctx context.Context, id string, opts backend.IngestOptions) (*backend.IngestReport, error)
+	RemoveDocuments(ctx context.Context, ids []string) error
+	Pin(ctx context.Context, ids []string, pinned bool) error
+	Graph(ctx context.Context) (*backend.GraphData, error)
+	Node(ctx context.Context, id string) (*backend.NodeDetail, error)
+	Query(ctx context.Context, req backend.QueryRequest) (*backend.QueryResult, error)
+	ConceptHops(ctx context.Context, seeds []string, maxHops int) (map[string]int, error)
+	Chat(ctx context.Context, client *chat.Client, req backend.ChatRequest) (*backend.ChatTurn, error)
+	LoadCalibration(c *chat.Calibration) error
+	Conversations() ([]backend.ConversationSummary, error)
+	Conversation(id string) (*backend.Conversation, error)
 }
 
 var _ workspace = (*backend.Workbench)(nil)
@@ -40,6 +67,8 @@ type App struct {
 	// swapped for fakes in tests.
 	open       func(ctx context.Context, dir string) (workspace, error)
 	defaultDir func() (string, error)
+	// newClient makes the Ollama client (chat.New with the configured URL).
+	newClient func() (*chat.Client, error)
 
 	// ready is closed once Startup has finished trying to open the workspace.
 	// On Linux Wails runs OnStartup in its own goroutine, so the page can call
@@ -60,6 +89,8 @@ type App struct {
 	// is still using it.
 	benchMu sync.RWMutex
 	bench   workspace
+
+	jobs jobs
 }
 
 // NewApp returns an App that reports through shell and opens workspaces with
@@ -68,9 +99,10 @@ func NewApp(shell Shell) *App {
 	return &App{
 		shell: shell,
 		open: func(ctx context.Context, dir string) (workspace, error) {
-			return backend.Open(ctx, dir)
+			return backend.Open(ctx, dir, backend.WithModelWindow(modelWindow))
 		},
 		defaultDir: func() (string, error) { return backend.DefaultWorkspaceDir("default") },
+		newClient:  func() (*chat.Client, error) { return chat.New(os.Getenv(OllamaEnv)) },
 		ready:      make(chan struct{}),
 		stopping:   make(chan struct{}),
 		ctx:        context.Background(),
@@ -192,6 +224,13 @@ const (
 	CodeStatsFailed          ErrorCode = "stats_failed"
 	CodeClosed               ErrorCode = "closed"
 	CodeInternal             ErrorCode = "internal"
+	CodeBadRequest           ErrorCode = "bad_request"
+	CodeNotFound             ErrorCode = "not_found"
+	CodeBusy                 ErrorCode = "busy"
+	CodeIngestFailed         ErrorCode = "ingest_failed"
+	CodeQueryFailed          ErrorCode = "query_failed"
+	CodeOllamaUnavailable    ErrorCode = "ollama_unavailable"
+	CodeChatFailed           ErrorCode = "chat_failed"
 )
 
 // Error is a failure the person using the app should see: Message says what

@@ -14,11 +14,54 @@ import (
 	"github.com/loomwork/loom/backend"
 )
 
-// fakeShell records what the App logs instead of calling the Wails runtime.
+// fakeShell records what the App logs and sends instead of calling the
+// Wails runtime; its dialogs answer with what the test put in.
 type fakeShell struct {
-	mu     sync.Mutex
-	infos  []string
-	errors []string
+	mu        sync.Mutex
+	infos     []string
+	errors    []string
+	events    []event
+	pick      []string
+	savePath  string
+	clipboard string
+}
+
+type event struct {
+	name string
+	data any
+}
+
+func (s *fakeShell) Emit(_ context.Context, name string, data any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.events = append(s.events, event{name, data})
+}
+
+func (s *fakeShell) OpenFiles(context.Context, string) ([]string, error) { return s.pick, nil }
+func (s *fakeShell) SaveFile(_ context.Context, _, name string) (string, error) {
+	if s.savePath == "" {
+		return "", nil
+	}
+	return s.savePath + "/" + name, nil
+}
+
+func (s *fakeShell) SetClipboard(_ context.Context, text string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clipboard = text
+	return nil
+}
+
+func (s *fakeShell) eventsNamed(name string) []any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []any
+	for _, e := range s.events {
+		if e.name == name {
+			out = append(out, e.data)
+		}
+	}
+	return out
 }
 
 func (s *fakeShell) LogInfo(_ context.Context, message string) {
@@ -33,7 +76,10 @@ func (s *fakeShell) LogError(_ context.Context, message string) {
 	s.errors = append(s.errors, message)
 }
 
+// fakeWorkspace fakes what the startup tests need; the workbench tests use
+// a real backend.Workbench (app_work_test.go).
 type fakeWorkspace struct {
+	workspace
 	stats    backend.Stats
 	statsErr error
 	closed   int

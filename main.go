@@ -23,19 +23,19 @@ func main() {
 	app := NewApp(wailsShell{})
 	err := wails.Run(&options.App{
 		Title:            "Loom",
-		Width:            1100,
-		Height:           720,
-		MinWidth:         640,
-		MinHeight:        480,
+		Width:            1280,
+		Height:           800,
+		MinWidth:         960,
+		MinHeight:        600,
 		AssetServer:      &assetserver.Options{Assets: assets},
 		BackgroundColour: options.NewRGB(0x1b, 0x1d, 0x22),
 		OnStartup:        app.Startup,
 		OnShutdown:       app.Shutdown,
 		Bind:             []any{app},
 		ErrorFormatter:   formatError,
-		// Until ingest by drag and drop lands, a dropped file must not make
-		// the webview navigate away from the app to show it.
-		DragAndDrop: &options.DragAndDrop{DisableWebViewDrop: true},
+		// Files dropped on the window reach the page as paths (OnFileDrop in
+		// the bridge); the webview itself must not navigate to show them.
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true, DisableWebViewDrop: true},
 		Linux: &linux.Options{
 			Icon:        icon,
 			ProgramName: "loom-desktop",

@@ -15,3 +15,29 @@ var _ Shell = wailsShell{}
 
 func (wailsShell) LogInfo(ctx context.Context, message string)  { runtime.LogInfo(ctx, message) }
 func (wailsShell) LogError(ctx context.Context, message string) { runtime.LogError(ctx, message) }
+
+func (wailsShell) Emit(ctx context.Context, event string, data any) {
+	runtime.EventsEmit(ctx, event, data)
+}
+
+func (wailsShell) OpenFiles(ctx context.Context, title string) ([]string, error) {
+	return runtime.OpenMultipleFilesDialog(ctx, runtime.OpenDialogOptions{
+		Title: title,
+		Filters: []runtime.FileFilter{
+			{DisplayName: "Documents (*.md, *.markdown, *.txt)", Pattern: "*.md;*.markdown;*.txt;*.text"},
+			{DisplayName: "All files", Pattern: "*"},
+		},
+	})
+}
+
+func (wailsShell) SaveFile(ctx context.Context, title, defaultName string) (string, error) {
+	return runtime.SaveFileDialog(ctx, runtime.SaveDialogOptions{
+		Title:           title,
+		DefaultFilename: defaultName,
+		Filters:         []runtime.FileFilter{{DisplayName: "Markdown (*.md)", Pattern: "*.md"}},
+	})
+}
+
+func (wailsShell) SetClipboard(ctx context.Context, text string) error {
+	return runtime.ClipboardSetText(ctx, text)
+}

@@ -265,9 +265,26 @@ func (w *Workbench) Graph(ctx context.Context) (*GraphData, error) {
 		g.Nodes = append(g.Nodes, gn)
 	}
 	sort.Slice(g.Nodes, func(i, j int) bool { return g.Nodes[i].ID < g.Nodes[j].ID })
+	// A link to a document is drawn to the document's first section.
+	docRoot := func(id string) string {
+		if _, ok := ix.docs[id]; !ok {
+			return id
+		}
+		root, best := "", -1
+		for _, nid := range ix.docNodes[id] {
+			if n := ix.nodes[nid]; n != nil && searchable(n) && (best < 0 || n.Ordinal < best) {
+				root, best = nid, n.Ordinal
+			}
+		}
+		return root
+	}
 	for _, es := range ix.out {
 		for _, e := range es {
-			g.Edges = append(g.Edges, GraphEdge{Source: e.From, Target: e.To, Kind: string(e.Kind), Weight: e.Weight})
+			to := docRoot(e.To)
+			if to == "" || to == e.From {
+				continue
+			}
+			g.Edges = append(g.Edges, GraphEdge{Source: e.From, Target: to, Kind: string(e.Kind), Weight: e.Weight})
 		}
 	}
 	sort.Slice(g.Edges, func(i, j int) bool {

@@ -1,5 +1,230 @@
+export namespace assemble {
+	
+	export interface Signals {
+	    semantic: number;
+	    hop: number;
+	    staleness: number;
+	    size: number;
+	    provenance: number;
+	    density: number;
+	    trust: number;
+	    novelty: number;
+	}
+	export interface Candidate {
+	    id: string;
+	    reference: string;
+	    ancestors?: string[];
+	    title: string;
+	    document: string;
+	    collection: string;
+	    source: string;
+	    tokens: number;
+	    summary_tokens?: number;
+	    essence_tokens?: number;
+	    chunk_tokens?: number;
+	    summary_cached?: boolean;
+	    keyword: number;
+	    cosine: number;
+	    hops: number;
+	    signals: Signals;
+	    score: number;
+	    pinned?: boolean;
+	    relevant: boolean;
+	    loaded: boolean;
+	    level?: string;
+	    loaded_tokens?: number;
+	    reason: string;
+	}
+	
+	export interface Split {
+	    window: number;
+	    window_source: string;
+	    system: number;
+	    question: number;
+	    output: number;
+	    output_share: number;
+	    context: number;
+	    manifest: number;
+	    catalog: number;
+	    loaded: number;
+	    free: number;
+	}
+	export interface Weights {
+	    semantic: number;
+	    hop: number;
+	    staleness: number;
+	    size: number;
+	    provenance: number;
+	    density: number;
+	    trust: number;
+	    novelty: number;
+	}
+
+}
+
 export namespace backend {
 	
+	export interface ChatTurn {
+	    id: string;
+	    conversation: string;
+	    question: string;
+	    answer: string;
+	    model: string;
+	    // Go type: time
+	    asked: any;
+	    // Go type: time
+	    answered: any;
+	    manifest: string;
+	    budget: assemble.Split;
+	    window: number;
+	    loaded: string[];
+	    tool_calls?: chat.ToolCall[];
+	    history_turns: number;
+	    history_dropped: number;
+	    prompt_eval_count: number;
+	    estimated_prompt_tokens: number;
+	    truncated?: boolean;
+	    notes?: string[];
+	    error?: string;
+	    answer_nodes?: string[];
+	}
+	export interface CollectionInfo {
+	    name: string;
+	    documents: number;
+	    sections: number;
+	}
+	export interface ConceptHit {
+	    id: string;
+	    name: string;
+	    similarity: number;
+	}
+	export interface ConceptLink {
+	    id: string;
+	    name: string;
+	    similarity: number;
+	}
+	export interface Conversation {
+	    id: string;
+	    title: string;
+	    // Go type: time
+	    created: any;
+	    // Go type: time
+	    updated: any;
+	    turns: ChatTurn[];
+	}
+	export interface ConversationSummary {
+	    id: string;
+	    title: string;
+	    turns: number;
+	    // Go type: time
+	    updated: any;
+	}
+	export interface DocumentInfo {
+	    id: string;
+	    key: string;
+	    path: string;
+	    collection: string;
+	    format: string;
+	    title: string;
+	    hash: string;
+	    bytes: number;
+	    // Go type: time
+	    ingested: any;
+	    groups?: string[];
+	    source: string;
+	    nodes: number;
+	    tokens: number;
+	    pinned: boolean;
+	}
+	export interface GraphEdge {
+	    source: string;
+	    target: string;
+	    kind: string;
+	    weight: number;
+	}
+	export interface GraphNode {
+	    id: string;
+	    kind: string;
+	    label: string;
+	    source?: string;
+	    document?: string;
+	    collection?: string;
+	    tokens?: number;
+	    pinned?: boolean;
+	}
+	export interface GraphData {
+	    nodes: GraphNode[];
+	    edges: GraphEdge[];
+	    generation: number;
+	}
+	
+	
+	export interface Neighbour {
+	    id: string;
+	    label: string;
+	    kind: string;
+	    edge: string;
+	    weight: number;
+	}
+	export interface NodeDetail {
+	    id: string;
+	    kind: string;
+	    label: string;
+	    reference?: string;
+	    document?: string;
+	    collection?: string;
+	    source?: string;
+	    tokens?: number;
+	    pinned?: boolean;
+	    text: string;
+	    concepts: ConceptLink[];
+	    neighbours: Neighbour[];
+	}
+	export interface QueryRequest {
+	    question: string;
+	    budget?: number;
+	    window?: number;
+	    model?: string;
+	    purpose?: string;
+	    level?: string;
+	    strategy?: string;
+	    scope?: string;
+	    pin?: string[];
+	    candidates?: number;
+	    top?: number;
+	    no_touch?: boolean;
+	    no_catalog?: boolean;
+	}
+	export interface Timing {
+	    classify_us: number;
+	    candidates_us: number;
+	    score_us: number;
+	    select_us: number;
+	    assemble_us: number;
+	    total_us: number;
+	}
+	export interface QueryResult {
+	    question: string;
+	    purpose: string;
+	    level: string;
+	    strategy: string;
+	    query_type: string;
+	    complexity: number;
+	    embedder: string;
+	    weights: assemble.Weights;
+	    budget: assemble.Split;
+	    branch: string;
+	    manifest: string;
+	    catalog?: string;
+	    prompt: string;
+	    prompt_tokens: number;
+	    loaded: number;
+	    relevant: number;
+	    not_loaded: number;
+	    seed_concepts: ConceptHit[];
+	    candidates: assemble.Candidate[];
+	    timing: Timing;
+	}
 	export interface Stats {
 	    workspace: string;
 	    backend: string;
@@ -10,6 +235,75 @@ export namespace backend {
 	    tokens: number;
 	    embedder: string;
 	    generation: number;
+	}
+	
+	export interface Upload {
+	    name: string;
+	    text: string;
+	}
+
+}
+
+export namespace chat {
+	
+	export interface ToolCall {
+	    round: number;
+	    name: string;
+	    args?: Record<string, any>;
+	    node_ids?: string[];
+	    tokens: number;
+	    trimmed?: boolean;
+	    error?: string;
+	    duration_ns: number;
+	}
+
+}
+
+export namespace main {
+	
+	export interface ChatArgs {
+	    conversation?: string;
+	    question: string;
+	    model: string;
+	    window?: number;
+	    purpose?: string;
+	    level?: string;
+	    scope?: string;
+	    no_tools?: boolean;
+	}
+	export interface FileProblem {
+	    path: string;
+	    problem: string;
+	}
+	export interface IngestResult {
+	    files: number;
+	    added: number;
+	    updated: number;
+	    unchanged: number;
+	    removed: number;
+	    nodes: number;
+	    concepts_created: number;
+	    bytes: number;
+	    embedder: string;
+	    duration_ns: number;
+	    canceled: boolean;
+	    errors: FileProblem[];
+	}
+	export interface ModelInfo {
+	    name: string;
+	    context_length: number;
+	    tools: boolean;
+	}
+	export interface OllamaStatus {
+	    url: string;
+	    up: boolean;
+	    models: ModelInfo[];
+	    problem?: string;
+	    fix?: string;
+	}
+	export interface QueryView {
+	    result?: backend.QueryResult;
+	    concept_hops: Record<string, number>;
 	}
 
 }

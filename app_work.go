@@ -1,0 +1,652 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/loomwork/loom/backend"
+	"github.com/loomwork/loom/backend/chat"
+)
+
+// The App's bound methods for the workbench: library, graph, query, chat
+// and export. Each waits for the workspace, turns engine errors into an
+// *Error with a code the page branches on, and never blocks the window:
+// Wails runs every call in its own goroutine, long ones report through
+// events.
+
+// Events the App sends to the page.
+const (
+	EventIngestProgress = "ingest:progress"
+	EventChatDelta      = "chat:delta"
+)
+
+// chatFlushEvery is how often streamed answer text is sent to the page: a
+// token per event would flood the bridge; four batches a second would lag.
+const chatFlushEvery = 50 * time.Millisecond
+
+// jobs tracks the running ingest and chat streams so they can be stopped.
+type jobs struct {
+	mu      sync.Mutex
+	ingest  context.CancelFunc
+	ingestN int
+	chats   map[string]context.CancelFunc
+}
+
+// use runs f with the open workspace, holding it open (Shutdown waits).
+func (a *App) use(f func(ws workspace) error) error {
+	if err := a.waitReady(); err != nil {
+		return err
+	}
+	if a.openErr != nil {
+		return a.openErr
+	}
+	a.benchMu.RLock()
+	defer a.benchMu.RUnlock()
+	if a.bench == nil {
+		return &Error{Code: CodeClosed, Message: "The workspace is closed because Loom is shutting down."}
+	}
+	return f(a.bench)
+}
+
+func failed(code ErrorCode, message string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var appErr *Error
+	if errors.As(err, &appErr) {
+		return appErr
+	}
+	if errors.Is(err, backend.ErrNotFound) {
+		code = CodeNotFound
+	}
+	return &Error{Code: code, Message: message, Err: err}
+}
+
+// Documents lists the workspace's documents with their sizes.
+func (a *App) Documents() ([]backend.DocumentInfo, error) {
+	var out []backend.DocumentInfo
+	err := a.use(func(ws workspace) (err error) {
+		out, err = ws.Documents(a.ctx)
+		return failed(CodeInternal, "Loom could not list the documents.", err)
+	})
+	if out == nil {
+		out = []backend.DocumentInfo{}
+	}
+	return out, err
+}
+
+// Collections lists the collections with their sizes.
+func (a *App) Collections() ([]backend.CollectionInfo, error) {
+	var out []backend.CollectionInfo
+	err := a.use(func(ws workspace) (err error) {
+		out, err = ws.Collections(a.ctx)
+		return failed(CodeInternal, "Loom could not list the collections.", err)
+	})
+	if out == nil {
+		out = []backend.CollectionInfo{}
+	}
+	return out, err
+}
+
+// FileProblem is one file that could not be ingested.
+type FileProblem struct {
+	Path    string `json:"path"`
+	Problem string `json:"problem"`
+}
+
+// IngestResult is an ingest's report with its problems per file.
+type IngestResult struct {
+	*backend.IngestReport
+	Errors []FileProblem `json:"errors"`
+}
+
+// FileProgress is one file of an ingest, as it goes.
+type FileProgress struct {
+	Path    string `json:"path"`
+	State   string `json:"state"` // queued | reading | done | error
+	Problem string `json:"problem,omitempty"`
+}
+
+// IngestProgress is the event the page gets while an ingest runs.
+type IngestProgress struct {
+	Job        string         `json:"job"`
+	FilesDone  int            `json:"files_done"`
+	FilesTotal int            `json:"files_total"`
+	BytesDone  int64          `json:"bytes_done"`
+	BytesTotal int64          `json:"bytes_total"`
+	Current    string         `json:"current"`
+	Files      []FileProgress `json:"files"`
+	Finished   bool           `json:"finished"`
+	Canceled   bool           `json:"canceled,omitempty"`
+	Error      string         `json:"error,omitempty"`
+}
+
+// IngestPaths ingests files and folders (a native drop or the file dialog).
+func (a *App) IngestPaths(paths []string) (*IngestResult, error) {
+	if len(paths) == 0 {
+		return nil, &Error{Code: CodeBadRequest, Message: "Nothing to ingest: drop files or folders, or pick them."}
+	}
+	return a.ingest(func(ctx context.Context, ws workspace, opts backend.IngestOptions) (*backend.IngestReport, error) {
+		return ws.Ingest(ctx, paths, opts)
+	})
+}
+
+// IngestUploads ingests texts the page read itself (file input, HTML drop).
+func (a *App) IngestUploads(files []backend.Upload) (*IngestResult, error) {
+	if len(files) == 0 {
+		return nil, &Error{Code: CodeBadRequest, Message: "Nothing to ingest: drop files or pick them."}
+	}
+	return a.ingest(func(ctx context.Context, ws workspace, opts backend.IngestOptions) (*backend.IngestReport, error) {
+		return ws.IngestUploads(ctx, files, opts)
+	})
+}
+
+// ReingestDocument reads a document's file again.
+func (a *App) ReingestDocument(id string) (*IngestResult, error) {
+	return a.ingest(func(ctx context.Context, ws workspace, opts backend.IngestOptions) (*backend.IngestReport, error) {
+		return ws.ReingestDocument(ctx, id, opts)
+	})
+}
+
+// CancelIngest stops the running ingest after the file in hand; what is
+// done stays.
+func (a *App) CancelIngest() {
+	a.jobs.mu.Lock()
+	defer a.jobs.mu.Unlock()
+	if a.jobs.ingest != nil {
+		a.jobs.ingest()
+	}
+}
+
+func (a *App) ingest(run func(ctx context.Context, ws workspace, opts backend.IngestOptions) (*backend.IngestReport, error)) (*IngestResult, error) {
+	a.jobs.mu.Lock()
+	if a.jobs.ingest != nil {
+		a.jobs.mu.Unlock()
+		return nil, &Error{Code: CodeBusy, Message: "An ingest is already running: wait for it to finish or cancel it."}
+	}
+	ctx, cancel := context.WithCancel(a.ctx)
+	a.jobs.ingest = cancel
+	a.jobs.ingestN++
+	job := fmt.Sprintf("ingest-%d", a.jobs.ingestN)
+	a.jobs.mu.Unlock()
+	defer func() {
+		cancel()
+		a.jobs.mu.Lock()
+		a.jobs.ingest = nil
+		a.jobs.mu.Unlock()
+	}()
+
+	t := newIngestTracker(job)
+	var res *IngestResult
+	err := a.use(func(ws workspace) error {
+		rep, err := run(ctx, ws, backend.IngestOptions{Progress: func(p backend.Progress) {
+			a.shell.Emit(a.ctx, EventIngestProgress, t.update(p))
+		}})
+		if rep != nil {
+			res = &IngestResult{IngestReport: rep, Errors: []FileProblem{}}
+			for _, e := range rep.Errors {
+				file, problem := backend.FileProblem(e)
+				res.Errors = append(res.Errors, FileProblem{Path: file, Problem: problem})
+			}
+		}
+		final := t.finish(res, err)
+		a.shell.Emit(a.ctx, EventIngestProgress, final)
+		return failed(CodeIngestFailed, "The ingest stopped: "+errMessage(err), err)
+	})
+	return res, err
+}
+
+func errMessage(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// ingestTracker turns the engine's progress into per-file states.
+type ingestTracker struct {
+	p     IngestProgress
+	index map[string]int
+}
+
+func newIngestTracker(job string) *ingestTracker {
+	return &ingestTracker{p: IngestProgress{Job: job, Files: []FileProgress{}}, index: map[string]int{}}
+}
+
+func (t *ingestTracker) file(path string) *FileProgress {
+	i, ok := t.index[path]
+	if !ok {
+		i = len(t.p.Files)
+		t.index[path] = i
+		t.p.Files = append(t.p.Files, FileProgress{Path: path, State: "queued"})
+	}
+	return &t.p.Files[i]
+}
+
+func (t *ingestTracker) update(p backend.Progress) IngestProgress {
+	if t.p.Current != "" && t.p.Current != p.Current {
+		if f := t.file(t.p.Current); f.State == "reading" {
+			f.State = "done"
+		}
+	}
+	t.p.FilesDone, t.p.FilesTotal, t.p.BytesDone, t.p.BytesTotal, t.p.Current = p.FilesDone, p.FilesTotal, p.BytesDone, p.BytesTotal, p.Current
+	if p.Current != "" {
+		t.file(p.Current).State = "reading"
+	}
+	return t.snapshot()
+}
+
+func (t *ingestTracker) finish(res *IngestResult, err error) IngestProgress {
+	for i := range t.p.Files {
+		if t.p.Files[i].State == "reading" {
+			t.p.Files[i].State = "done"
+		}
+	}
+	if res != nil {
+		for _, e := range res.Errors {
+			f := t.matching(e.Path)
+			f.State, f.Problem = "error", e.Problem
+		}
+		t.p.Canceled = res.Canceled
+	}
+	if err != nil {
+		t.p.Error = err.Error()
+	}
+	t.p.Current, t.p.Finished = "", true
+	return t.snapshot()
+}
+
+// matching finds the file an error names (errors may name it absolute or
+// relative), or adds it.
+func (t *ingestTracker) matching(path string) *FileProgress {
+	for i := range t.p.Files {
+		f := &t.p.Files[i]
+		if f.Path == path || strings.HasSuffix(path, string(filepath.Separator)+f.Path) || strings.HasSuffix(f.Path, string(filepath.Separator)+path) {
+			return f
+		}
+	}
+	return t.file(path)
+}
+
+func (t *ingestTracker) snapshot() IngestProgress {
+	s := t.p
+	s.Files = append([]FileProgress(nil), t.p.Files...)
+	return s
+}
+
+// PickFiles asks the person for files to ingest.
+func (a *App) PickFiles() ([]string, error) {
+	if err := a.waitReady(); err != nil {
+		return nil, err
+	}
+	paths, err := a.shell.OpenFiles(a.ctx, "Add documents to Loom")
+	if err != nil {
+		return nil, &Error{Code: CodeInternal, Message: "The file dialog failed.", Err: err}
+	}
+	if paths == nil {
+		paths = []string{}
+	}
+	return paths, nil
+}
+
+// RemoveDocument deletes a document with its sections.
+func (a *App) RemoveDocument(id string) error {
+	return a.use(func(ws workspace) error {
+		return failed(CodeBadRequest, "Loom could not remove the document.", ws.RemoveDocuments(a.ctx, []string{id}))
+	})
+}
+
+// Pin pins or unpins nodes or documents (always loaded first).
+func (a *App) Pin(ids []string, pinned bool) error {
+	return a.use(func(ws workspace) error {
+		return failed(CodeBadRequest, "Loom could not change the pin.", ws.Pin(a.ctx, ids, pinned))
+	})
+}
+
+// Graph returns the whole graph for the graph view.
+func (a *App) Graph() (*backend.GraphData, error) {
+	var g *backend.GraphData
+	err := a.use(func(ws workspace) (err error) {
+		g, err = ws.Graph(a.ctx)
+		return failed(CodeInternal, "Loom could not read the graph.", err)
+	})
+	return g, err
+}
+
+// Node returns one node with its text, concepts and neighbours.
+func (a *App) Node(id string) (*backend.NodeDetail, error) {
+	var d *backend.NodeDetail
+	err := a.use(func(ws workspace) (err error) {
+		d, err = ws.Node(a.ctx, id)
+		return failed(CodeInternal, "Loom could not read node "+id+".", err)
+	})
+	return d, err
+}
+
+// QueryView is a query's result with the hop distance of every concept
+// reached from the question's concepts, for colouring the graph. (Not an
+// embedded struct: the binding generator loses embedded structs' types.)
+type QueryView struct {
+	Result      *backend.QueryResult `json:"result"`
+	ConceptHops map[string]int       `json:"concept_hops"`
+}
+
+// maxViewHops is how far the graph colouring walks from the seed concepts.
+const maxViewHops = 6
+
+// Query assembles the context for a question.
+func (a *App) Query(req backend.QueryRequest) (*QueryView, error) {
+	if req.Budget == 0 && req.Window == 0 && req.Model == "" {
+		req.Budget = 4000
+	}
+	var v *QueryView
+	err := a.use(func(ws workspace) error {
+		res, err := ws.Query(a.ctx, req)
+		if err != nil {
+			return &Error{Code: CodeQueryFailed, Message: capitalise(err.Error()) + ".", Err: nil}
+		}
+		seeds := make([]string, 0, len(res.Seeds))
+		for _, s := range res.Seeds {
+			seeds = append(seeds, s.ID)
+		}
+		hops, err := ws.ConceptHops(a.ctx, seeds, maxViewHops)
+		if err != nil {
+			return failed(CodeQueryFailed, "Loom could not measure hop distances.", err)
+		}
+		v = &QueryView{Result: res, ConceptHops: hops}
+		return nil
+	})
+	return v, err
+}
+
+func capitalise(s string) string {
+	s = strings.TrimSuffix(s, ".")
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// modelWindow asks Ollama for a model's window (query with a model named).
+func modelWindow(ctx context.Context, model string) (int, error) {
+	client, err := chat.New(os.Getenv(OllamaEnv))
+	if err != nil {
+		return 0, err
+	}
+	info, err := client.Model(ctx, model)
+	return info.ContextLength, err
+}
+
+// ModelInfo is a model the chat can use.
+type ModelInfo struct {
+	Name          string `json:"name"`
+	ContextLength int    `json:"context_length"`
+	Tools         bool   `json:"tools"`
+}
+
+// OllamaStatus says whether Ollama answers, and what to do when it does not.
+type OllamaStatus struct {
+	URL     string      `json:"url"`
+	Up      bool        `json:"up"`
+	Models  []ModelInfo `json:"models"`
+	Problem string      `json:"problem,omitempty"`
+	Fix     string      `json:"fix,omitempty"`
+}
+
+// Ollama reports whether Ollama is up at the configured URL and its models.
+func (a *App) Ollama() (*OllamaStatus, error) {
+	client, err := a.newClient()
+	if err != nil {
+		return &OllamaStatus{URL: os.Getenv(OllamaEnv), Models: []ModelInfo{}, Problem: "The Ollama URL is not valid: " + err.Error(),
+			Fix: "Set " + OllamaEnv + " (or OLLAMA_HOST) to Ollama's address, such as http://127.0.0.1:11434, and restart Loom."}, nil
+	}
+	st := &OllamaStatus{URL: client.URL(), Models: []ModelInfo{}}
+	ctx, cancel := context.WithTimeout(a.ctx, 3*time.Second)
+	defer cancel()
+	models, err := client.Models(ctx)
+	if err != nil {
+		st.Problem, st.Fix = ollamaProblem(client.URL(), err)
+		return st, nil
+	}
+	st.Up = true
+	for _, m := range models {
+		st.Models = append(st.Models, ModelInfo{Name: m.Name, ContextLength: m.ContextLength, Tools: m.Tools})
+	}
+	if len(st.Models) == 0 {
+		st.Problem = "Ollama is running but has no models."
+		st.Fix = "Pull one, for example `ollama pull llama3.2`, then press Retry."
+	}
+	return st, nil
+}
+
+func ollamaProblem(url string, err error) (problem, fix string) {
+	switch {
+	case errors.Is(err, chat.ErrUnreachable):
+		return "Ollama is not running at " + url + ".", "Start it with `ollama serve` (install it from ollama.com), or set " + OllamaEnv + " to where it runs, then press Retry."
+	case errors.Is(err, chat.ErrTimeout):
+		return "Ollama at " + url + " did not answer in time.", "Check that it is not stuck loading a model, then press Retry."
+	default:
+		return "Ollama at " + url + " answered with something Loom could not read: " + err.Error(), "Check that the URL points at Ollama (not another server), then press Retry."
+	}
+}
+
+// ChatDelta is the event the page gets while an answer streams.
+type ChatDelta struct {
+	Stream   string         `json:"stream"`
+	Text     string         `json:"text"`
+	Tool     *chat.ToolCall `json:"tool,omitempty"`
+	Manifest string         `json:"manifest,omitempty"`
+	Loaded   []string       `json:"loaded,omitempty"`
+}
+
+// ChatArgs is what the page sends to start a turn.
+type ChatArgs struct {
+	Conversation string `json:"conversation,omitempty"`
+	Question     string `json:"question"`
+	Model        string `json:"model"`
+	Window       int    `json:"window,omitempty"`
+	Purpose      string `json:"purpose,omitempty"`
+	Level        string `json:"level,omitempty"`
+	Scope        string `json:"scope,omitempty"`
+	NoTools      bool   `json:"no_tools,omitempty"`
+}
+
+// Chat answers a question with a local model over assembled context,
+// streaming the answer as chat:delta events under the stream id.
+func (a *App) Chat(args ChatArgs, stream string) (*backend.ChatTurn, error) {
+	if strings.TrimSpace(args.Model) == "" {
+		return nil, &Error{Code: CodeBadRequest, Message: "Pick a model to chat with."}
+	}
+	client, err := a.newClient()
+	if err != nil {
+		return nil, &Error{Code: CodeOllamaUnavailable, Message: "The Ollama URL is not valid.", Err: err}
+	}
+	if err := a.waitReady(); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(a.ctx)
+	defer cancel()
+	a.jobs.mu.Lock()
+	if a.jobs.chats == nil {
+		a.jobs.chats = map[string]context.CancelFunc{}
+	}
+	a.jobs.chats[stream] = cancel
+	a.jobs.mu.Unlock()
+	defer func() {
+		a.jobs.mu.Lock()
+		delete(a.jobs.chats, stream)
+		a.jobs.mu.Unlock()
+	}()
+
+	s := &chatStream{app: a, id: stream}
+	stop := s.start()
+	var turn *backend.ChatTurn
+	err = a.use(func(ws workspace) error {
+		if err := ws.LoadCalibration(client.Calibration()); err != nil {
+			a.shell.LogError(a.ctx, "calibration: "+err.Error())
+		}
+		req := backend.ChatRequest{Conversation: args.Conversation, Question: args.Question, Model: args.Model, Window: args.Window,
+			Purpose: args.Purpose, Level: args.Level, Scope: args.Scope,
+			OnToken:    s.add,
+			OnToolCall: func(c chat.ToolCall) { s.flush(); s.emit(ChatDelta{Stream: stream, Tool: &c}) },
+			OnContext:  func(m string, loaded []string) { s.emit(ChatDelta{Stream: stream, Manifest: m, Loaded: loaded}) },
+		}
+		if args.NoTools {
+			req.MaxToolRounds = -1
+		}
+		var err error
+		turn, err = ws.Chat(ctx, client, req)
+		return err
+	})
+	stop()
+	if err == nil {
+		return turn, nil
+	}
+	var appErr *Error
+	if errors.As(err, &appErr) {
+		return nil, appErr
+	}
+	var ce *chat.Error
+	if errors.As(err, &ce) {
+		if turn != nil && ce.Kind != chat.ErrUnreachable {
+			return turn, nil // the turn carries the error and the partial answer
+		}
+		problem, fix := ollamaProblem(client.URL(), err)
+		if ce.Kind != chat.ErrUnreachable && ce.Kind != chat.ErrTimeout {
+			problem, fix = ce.Msg, ""
+		}
+		return nil, &Error{Code: CodeOllamaUnavailable, Message: strings.TrimSpace(problem + " " + fix), Err: err}
+	}
+	if turn != nil {
+		return turn, nil
+	}
+	return nil, &Error{Code: CodeChatFailed, Message: capitalise(err.Error()) + "."}
+}
+
+// CancelChat stops the answer streaming under the id; what came is kept.
+func (a *App) CancelChat(stream string) {
+	a.jobs.mu.Lock()
+	defer a.jobs.mu.Unlock()
+	if c := a.jobs.chats[stream]; c != nil {
+		c()
+	}
+}
+
+// chatStream batches answer tokens into chat:delta events.
+type chatStream struct {
+	app  *App
+	id   string
+	mu   sync.Mutex
+	buf  strings.Builder
+	done chan struct{}
+}
+
+func (s *chatStream) start() (stop func()) {
+	s.done = make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(chatFlushEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				s.flush()
+			case <-s.done:
+				return
+			}
+		}
+	}()
+	return func() {
+		close(s.done)
+		wg.Wait()
+		s.flush()
+	}
+}
+
+func (s *chatStream) add(text string) {
+	s.mu.Lock()
+	s.buf.WriteString(text)
+	s.mu.Unlock()
+}
+
+func (s *chatStream) flush() {
+	s.mu.Lock()
+	text := s.buf.String()
+	s.buf.Reset()
+	s.mu.Unlock()
+	if text != "" {
+		s.emit(ChatDelta{Stream: s.id, Text: text})
+	}
+}
+
+func (s *chatStream) emit(d ChatDelta) { s.app.shell.Emit(s.app.ctx, EventChatDelta, d) }
+
+// Conversations lists the stored conversations, most recent first.
+func (a *App) Conversations() ([]backend.ConversationSummary, error) {
+	var out []backend.ConversationSummary
+	err := a.use(func(ws workspace) (err error) {
+		out, err = ws.Conversations()
+		return failed(CodeInternal, "Loom could not list the conversations.", err)
+	})
+	if out == nil {
+		out = []backend.ConversationSummary{}
+	}
+	return out, err
+}
+
+// Conversation returns one stored conversation.
+func (a *App) Conversation(id string) (*backend.Conversation, error) {
+	var c *backend.Conversation
+	err := a.use(func(ws workspace) (err error) {
+		c, err = ws.Conversation(id)
+		return failed(CodeNotFound, "Loom could not open conversation "+id+".", err)
+	})
+	return c, err
+}
+
+// CopyText puts text on the system clipboard.
+func (a *App) CopyText(text string) error {
+	if err := a.waitReady(); err != nil {
+		return err
+	}
+	if err := a.shell.SetClipboard(a.ctx, text); err != nil {
+		return &Error{Code: CodeInternal, Message: "Loom could not put the prompt on the clipboard.", Err: err}
+	}
+	return nil
+}
+
+var unsafeName = regexp.MustCompile(`[^\p{L}\p{N}._ -]+`)
+
+// SaveMarkdown asks where to save and writes text there; "" if cancelled.
+func (a *App) SaveMarkdown(suggestedName, text string) (string, error) {
+	if err := a.waitReady(); err != nil {
+		return "", err
+	}
+	name := strings.TrimSpace(unsafeName.ReplaceAllString(suggestedName, "-"))
+	if name == "" {
+		name = "loom-prompt"
+	}
+	if !strings.HasSuffix(strings.ToLower(name), ".md") {
+		name += ".md"
+	}
+	path, err := a.shell.SaveFile(a.ctx, "Save the prompt as markdown", name)
+	if err != nil {
+		return "", &Error{Code: CodeInternal, Message: "The save dialog failed.", Err: err}
+	}
+	if path == "" {
+		return "", nil
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		return "", &Error{Code: CodeInternal, Message: "Loom could not write " + path + ".", Err: err}
+	}
+	return path, nil
+}

@@ -1,0 +1,307 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ollama/ollama/api"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/loomwork/loom/backend"
+	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/embed/synthetic"
+)
+
+// realApp is an App over a real workbench (bolt store in a temp folder,
+// the deterministic synthetic embedder) and an Ollama URL (may be "").
+func realApp(t *testing.T, ollamaURL string) (*App, *fakeShell) {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv(WorkspaceEnv, dir)
+	shell := &fakeShell{}
+	app := NewApp(shell)
+	app.open = func(ctx context.Context, dir string) (workspace, error) {
+		return backend.Open(ctx, dir, backend.WithEmbedder(synthetic.New()), backend.WithConceptThreshold(0.5))
+	}
+	if ollamaURL != "" {
+		app.newClient = func() (*chat.Client, error) { return chat.New(ollamaURL) }
+	}
+	app.Startup(t.Context())
+	t.Cleanup(func() { app.Shutdown(context.Background()) })
+	return app, shell
+}
+
+func TestIngestUploadsReportsEveryFileAndFillsTheLibrary(t *testing.T) {
+	app, shell := realApp(t, "")
+	res, err := app.IngestUploads([]backend.Upload{
+		{Name: "notes/budget.md", Text: "# Budget\n\nThe context budget is the window minus the output reservation.\n\n## Output\n\nThirty percent is kept for the answer.\n"},
+		{Name: "staleness.md", Text: "# Staleness\n\nStaleness decays exponentially with a half-life of thirty days.\n"},
+		{Name: "binary.md", Text: "\xff\xfe\x00bad"},
+		{Name: "../escape.md", Text: "# Out\n"},
+	})
+	require.NoError(t, err)
+	assert.Equal(t, 2, res.Added)
+	require.Len(t, res.Errors, 2, "one problem per bad file: %+v", res.Errors)
+	byFile := map[string]string{}
+	for _, e := range res.Errors {
+		byFile[e.Path] = e.Problem
+	}
+	assert.Contains(t, byFile["binary.md"], "not UTF-8")
+	assert.Contains(t, byFile["../escape.md"], "not a file name inside the workspace")
+
+	events := shell.eventsNamed(EventIngestProgress)
+	require.NotEmpty(t, events)
+	last := events[len(events)-1].(IngestProgress)
+	assert.True(t, last.Finished)
+	assert.Equal(t, last.FilesTotal, last.FilesDone)
+	states := map[string]string{}
+	for _, f := range last.Files {
+		states[filepath.Base(f.Path)] = f.State
+	}
+	assert.Equal(t, "done", states["budget.md"])
+	assert.Equal(t, "done", states["staleness.md"])
+	assert.Equal(t, "error", states["binary.md"])
+	seenReading := false
+	for _, e := range events {
+		for _, f := range e.(IngestProgress).Files {
+			seenReading = seenReading || f.State == "reading"
+		}
+	}
+	assert.True(t, seenReading, "files are reported while they are read")
+
+	docs, err := app.Documents()
+	require.NoError(t, err)
+	require.Len(t, docs, 2)
+	collections := map[string]backend.DocumentInfo{}
+	for _, d := range docs {
+		collections[d.Collection] = d
+		assert.Positive(t, d.Nodes)
+		assert.Positive(t, d.Tokens)
+		assert.FileExists(t, d.Source, "uploads are kept in the workspace")
+	}
+	assert.Contains(t, collections, "notes", "a folder in the upload's name is its collection")
+	assert.Contains(t, collections, "uploads")
+
+	// Pin a document, then remove the other.
+	require.NoError(t, app.Pin([]string{collections["notes"].ID}, true))
+	docs, err = app.Documents()
+	require.NoError(t, err)
+	for _, d := range docs {
+		assert.Equal(t, d.ID == collections["notes"].ID, d.Pinned, d.Path)
+	}
+	require.NoError(t, app.RemoveDocument(collections["uploads"].ID))
+	docs, err = app.Documents()
+	require.NoError(t, err)
+	require.Len(t, docs, 1)
+
+	err = app.RemoveDocument("d-nonexistent")
+	var appErr *Error
+	require.ErrorAs(t, err, &appErr)
+	assert.Contains(t, appErr.Error(), "d-nonexistent")
+}
+
+func TestIngestPathsGraphNodeAndQuery(t *testing.T) {
+	app, _ := realApp(t, "")
+	_, err := app.IngestPaths(nil)
+	var appErr *Error
+	require.ErrorAs(t, err, &appErr)
+	assert.Equal(t, CodeBadRequest, appErr.Code)
+
+	res, err := app.IngestPaths([]string{"testdata/fixture/notes"})
+	require.NoError(t, err)
+	assert.Equal(t, 3, res.Added)
+	assert.Empty(t, res.Errors)
+
+	g, err := app.Graph()
+	require.NoError(t, err)
+	kinds := map[string]int{}
+	ids := map[string]bool{}
+	for _, n := range g.Nodes {
+		kinds[n.Kind]++
+		ids[n.ID] = true
+	}
+	assert.Positive(t, kinds["concept"])
+	assert.Positive(t, kinds["content"])
+	require.NotEmpty(t, g.Edges)
+	for _, e := range g.Edges {
+		assert.True(t, ids[e.Source] && ids[e.Target], "edge %v ends at nodes of the graph", e)
+	}
+
+	var content backend.GraphNode
+	for _, n := range g.Nodes {
+		if n.Kind == "content" && strings.Contains(strings.ToLower(n.Label), "staleness") {
+			content = n
+			break
+		}
+	}
+	require.NotEmpty(t, content.ID, "a staleness section")
+	d, err := app.Node(content.ID)
+	require.NoError(t, err)
+	assert.Contains(t, strings.ToLower(d.Text), "staleness")
+	assert.NotEmpty(t, d.Reference)
+	assert.NotEmpty(t, d.Concepts, "a section is about concepts")
+	assert.NotEmpty(t, d.Neighbours)
+
+	_, err = app.Node("n-missing")
+	require.ErrorAs(t, err, &appErr)
+	assert.Equal(t, CodeNotFound, appErr.Code)
+
+	view, err := app.Query(backend.QueryRequest{Question: "How does staleness decay over time?", Budget: 600})
+	require.NoError(t, err)
+	v := view.Result
+	assert.Positive(t, v.Loaded)
+	assert.Contains(t, v.Manifest, "[Context loaded: ")
+	require.NotEmpty(t, v.Seeds)
+	for _, s := range v.Seeds {
+		assert.Equal(t, 0, view.ConceptHops[s.ID], "a seed concept is 0 hops away")
+	}
+	b, err := json.Marshal(view)
+	require.NoError(t, err)
+	var wire struct {
+		Result      map[string]any `json:"result"`
+		ConceptHops map[string]int `json:"concept_hops"`
+	}
+	require.NoError(t, json.Unmarshal(b, &wire))
+	for _, key := range []string{"manifest", "prompt", "budget", "candidates", "seed_concepts"} {
+		assert.Contains(t, wire.Result, key, "the page reads %s", key)
+	}
+	assert.NotEmpty(t, wire.ConceptHops)
+
+	// A smaller budget loads less: what the budget slider shows.
+	small, err := app.Query(backend.QueryRequest{Question: "How does staleness decay over time?", Budget: 120})
+	require.NoError(t, err)
+	assert.LessOrEqual(t, small.Result.Budget.Loaded, v.Budget.Loaded)
+
+	_, err = app.Query(backend.QueryRequest{Question: "  ", Budget: 600})
+	require.ErrorAs(t, err, &appErr)
+	assert.Equal(t, CodeQueryFailed, appErr.Code)
+	assert.Contains(t, appErr.Message, "empty")
+}
+
+func TestIngestOneAtATime(t *testing.T) {
+	app, _ := realApp(t, "")
+	app.jobs.mu.Lock()
+	app.jobs.ingest = func() {}
+	app.jobs.mu.Unlock()
+	_, err := app.IngestPaths([]string{"testdata/fixture/notes"})
+	var appErr *Error
+	require.ErrorAs(t, err, &appErr)
+	assert.Equal(t, CodeBusy, appErr.Code)
+}
+
+// fakeOllama speaks /api/tags, /api/show and a streaming NDJSON /api/chat.
+func fakeOllama(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/tags":
+			fmt.Fprint(w, `{"models":[{"name":"llama3.2:latest","model":"llama3.2:latest","size":2019393189,"digest":"a80c4f17acd5","details":{"format":"gguf","family":"llama"}}]}`)
+		case "/api/show":
+			fmt.Fprint(w, `{"modelfile":"FROM llama","details":{"format":"gguf","family":"llama"},"model_info":{"general.architecture":"llama","llama.context_length":8192},"capabilities":["completion","tools"]}`)
+		case "/api/chat":
+			var req api.ChatRequest
+			if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			w.Header().Set("Content-Type", "application/x-ndjson")
+			enc := json.NewEncoder(w)
+			now := time.Now().UTC().Format(time.RFC3339Nano)
+			for _, piece := range []string{"Staleness ", "decays ", "exponentially."} {
+				_ = enc.Encode(map[string]any{"model": req.Model, "created_at": now, "message": map[string]any{"role": "assistant", "content": piece}, "done": false})
+				w.(http.Flusher).Flush()
+				time.Sleep(20 * time.Millisecond)
+			}
+			_ = enc.Encode(map[string]any{"model": req.Model, "created_at": now, "message": map[string]any{"role": "assistant", "content": ""}, "done": true, "done_reason": "stop", "prompt_eval_count": 700, "eval_count": 3})
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func TestOllamaStatusAndStreamingChat(t *testing.T) {
+	url := fakeOllama(t)
+	app, shell := realApp(t, url)
+	_, err := app.IngestPaths([]string{"testdata/fixture/notes"})
+	require.NoError(t, err)
+
+	st, err := app.Ollama()
+	require.NoError(t, err)
+	assert.True(t, st.Up)
+	require.Len(t, st.Models, 1)
+	assert.Equal(t, 8192, st.Models[0].ContextLength)
+	assert.True(t, st.Models[0].Tools)
+
+	turn, err := app.Chat(ChatArgs{Question: "How does staleness decay?", Model: "llama3.2", Window: 4096, NoTools: true}, "s1")
+	require.NoError(t, err)
+	assert.Equal(t, "Staleness decays exponentially.", turn.Answer)
+
+	var streamed strings.Builder
+	var manifest string
+	for _, e := range shell.eventsNamed(EventChatDelta) {
+		d := e.(ChatDelta)
+		assert.Equal(t, "s1", d.Stream)
+		if d.Manifest != "" {
+			assert.Empty(t, streamed.String(), "the manifest comes before the answer")
+			manifest = d.Manifest
+		}
+		streamed.WriteString(d.Text)
+	}
+	assert.Equal(t, turn.Answer, streamed.String(), "the deltas add up to the answer")
+	assert.Equal(t, turn.Manifest, manifest)
+
+	convs, err := app.Conversations()
+	require.NoError(t, err)
+	require.Len(t, convs, 1)
+	c, err := app.Conversation(convs[0].ID)
+	require.NoError(t, err)
+	require.Len(t, c.Turns, 1)
+}
+
+func TestOllamaDownSaysWhatToDo(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close() // nothing listens there now
+	app, _ := realApp(t, url)
+
+	st, err := app.Ollama()
+	require.NoError(t, err)
+	assert.False(t, st.Up)
+	assert.Contains(t, st.Problem, url)
+	assert.Contains(t, st.Fix, "ollama serve")
+
+	_, err = app.Chat(ChatArgs{Question: "anything?", Model: "llama3.2", Window: 4096}, "s2")
+	var appErr *Error
+	require.ErrorAs(t, err, &appErr)
+	assert.Equal(t, CodeOllamaUnavailable, appErr.Code)
+	assert.Contains(t, appErr.Message, "ollama serve")
+}
+
+func TestCopyAndSave(t *testing.T) {
+	app, shell := realApp(t, "")
+	require.NoError(t, app.CopyText("the prompt"))
+	assert.Equal(t, "the prompt", shell.clipboard)
+
+	path, err := app.SaveMarkdown("how/does: staleness?", "# Prompt\n")
+	require.NoError(t, err)
+	assert.Empty(t, path, "no save path chosen: cancelled")
+
+	shell.savePath = t.TempDir()
+	path, err = app.SaveMarkdown("how/does: staleness?", "# Prompt\n")
+	require.NoError(t, err)
+	assert.Equal(t, "how-does- staleness-.md", filepath.Base(path))
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "# Prompt\n", string(b))
+}
