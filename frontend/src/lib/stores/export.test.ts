@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { FakeWorkbench } from '../../bridge/fake';
+import { ExportStore, markdownDocument, markdownName } from './export.svelte';
+
+describe('ExportStore', () => {
+  const wb = new FakeWorkbench({ documents: [{ name: 'a.md', text: '# Staleness\n\nStaleness decays.' }] });
+  const result = wb.assemble({ question: 'How does staleness decay?', budget: 1000 });
+
+  it('copies the assembled prompt and says so', async () => {
+    const ex = new ExportStore(wb, { feedbackMs: 10 });
+    expect(await ex.copyPrompt(result)).toBe(true);
+    expect(wb.copied).toEqual([result.prompt]);
+    expect(ex.copied).toBe(true);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(ex.copied).toBe(false);
+  });
+
+  it('refuses to copy before there is a prompt', async () => {
+    const ex = new ExportStore(new FakeWorkbench());
+    expect(await ex.copyPrompt(null)).toBe(false);
+    expect(ex.error?.message).toContain('ask a question first');
+  });
+
+  it('saves the prompt as Markdown named after the question', async () => {
+    const ex = new ExportStore(wb);
+    expect(await ex.saveMarkdown(result)).toBe(true);
+    const saved = wb.saved.at(-1)!;
+    expect(saved.name).toBe('loom-how-does-staleness-decay.md');
+    expect(saved.text.startsWith('# How does staleness decay?\n')).toBe(true);
+    expect(saved.text).toContain(result.prompt);
+    expect(ex.savedTo).toBe('/tmp/loom-how-does-staleness-decay.md');
+  });
+
+  it('names files from any question', () => {
+    expect(markdownName('Café — über résumé?!')).toBe('loom-cafe-uber-resume.md');
+    expect(markdownName('???')).toBe('loom-prompt.md');
+    expect(markdownDocument(result, new Date(0))).toContain('1970-01-01T00:00:00.000Z');
+  });
+});

@@ -1,0 +1,278 @@
+// The library: documents and collections, workspace counts, the graph, and
+// the ingest in progress with each file's state.
+import { toWorkbenchError, WorkbenchError, type Stats, type Workbench } from '../../bridge/workbench';
+import type {
+  CollectionInfo,
+  DocumentInfo,
+  FileProgress,
+  GraphData,
+  IngestProgress,
+  IngestReport,
+  Upload,
+} from '../../bridge/types';
+import type { ReadFiles } from '../upload';
+
+/** Documents of one collection with their sums. */
+export interface DocumentGroup {
+  name: string;
+  documents: DocumentInfo[];
+  sections: number;
+  tokens: number;
+}
+
+export type DocumentAction = 'removing' | 'reingesting' | 'pinning';
+
+export class LibraryStore {
+  documents: DocumentInfo[] = $state([]);
+  collections: CollectionInfo[] = $state([]);
+  stats: Stats | null = $state(null);
+  graph: GraphData | null = $state.raw(null);
+  /** A refresh is running / the first refresh has answered. */
+  refreshing = $state(false);
+  loaded = $state(false);
+  /** The last refresh failed (some of what is shown may be old). */
+  error: WorkbenchError | null = $state(null);
+  /** The last document action (remove, re-ingest, pin) failed. */
+  actionError: WorkbenchError | null = $state(null);
+
+  /** The ingest's progress (kept after it finishes, until the next one). */
+  progress: IngestProgress | null = $state(null);
+  ingesting = $state(false);
+  cancelling = $state(false);
+  report: IngestReport | null = $state(null);
+  ingestError: WorkbenchError | null = $state(null);
+  /** Files the page left out before sending (wrong type, unreadable). */
+  skipped: FileProgress[] = $state([]);
+  /** Document actions under way, by document id. */
+  busy: Record<string, DocumentAction> = $state({});
+
+  /** Called after every refresh that follows a change (ingest, remove, re-ingest, pin). */
+  onchange: (() => void) | undefined;
+
+  private refreshSeq = 0;
+  private lastNativeDrop = -Infinity;
+
+  constructor(
+    private readonly workbench: Workbench,
+    private readonly opts: { nativeDropWaitMs?: number } = {},
+  ) {}
+
+  /** Documents grouped by collection, in name order. */
+  groups: DocumentGroup[] = $derived.by(() => {
+    const by = new Map<string, DocumentGroup>();
+    for (const d of this.documents) {
+      const name = d.collection || '(no collection)';
+      const g = by.get(name) ?? { name, documents: [], sections: 0, tokens: 0 };
+      g.documents.push(d);
+      g.sections += d.nodes;
+      g.tokens += d.tokens;
+      by.set(name, g);
+    }
+    return [...by.values()].sort((a, b) => a.name.localeCompare(b.name));
+  });
+
+  /** Every file of the last ingest: the engine's list, its report's errors, and what the page skipped. */
+  files: FileProgress[] = $derived.by(() => {
+    const files = [...(this.progress?.files ?? [])];
+    const seen = new Set(files.map((f) => f.path));
+    for (const e of this.report?.errors ?? []) {
+      if (seen.has(e.path)) {
+        const i = files.findIndex((f) => f.path === e.path);
+        files[i] = { ...files[i], state: 'error', problem: files[i].problem ?? e.problem };
+      } else {
+        files.push({ path: e.path, state: 'error', problem: e.problem });
+      }
+    }
+    return [...this.skipped, ...files];
+  });
+
+  /** Subscribes to ingest progress and native drops; returns the unsubscribe. */
+  start(): () => void {
+    const offProgress = this.workbench.onIngestProgress((p) => {
+      this.progress = p;
+      if (!p.finished) this.ingesting = true;
+    });
+    const offDrop = this.workbench.onFileDrop((paths) => {
+      this.lastNativeDrop = Date.now();
+      void this.ingestPaths(paths);
+    });
+    return () => {
+      offProgress();
+      offDrop();
+    };
+  }
+
+  /** Reads documents, collections, counts and the graph again. */
+  async refresh(): Promise<void> {
+    const seq = ++this.refreshSeq;
+    this.refreshing = true;
+    const [documents, collections, stats, graph] = await Promise.allSettled([
+      this.workbench.documents(),
+      this.workbench.collections(),
+      this.workbench.stats(),
+      this.workbench.graph(),
+    ]);
+    if (seq !== this.refreshSeq) return;
+    if (documents.status === 'fulfilled') this.documents = documents.value;
+    if (collections.status === 'fulfilled') this.collections = collections.value;
+    if (stats.status === 'fulfilled') this.stats = stats.value;
+    if (graph.status === 'fulfilled') this.graph = graph.value;
+    const failed = [documents, collections, stats, graph].find((r) => r.status === 'rejected');
+    this.error = failed ? toWorkbenchError((failed as PromiseRejectedResult).reason) : null;
+    this.refreshing = false;
+    this.loaded = true;
+  }
+
+  private async changed(): Promise<void> {
+    await this.refresh();
+    this.onchange?.();
+  }
+
+  /** Runs one ingest: progress from events, the report at the end, then a refresh. */
+  private async ingest(start: () => Promise<IngestReport>, skipped: FileProgress[] = []): Promise<IngestReport | null> {
+    if (this.ingesting) {
+      this.ingestError = new WorkbenchError('busy', 'An ingest is already running: wait for it to finish, or cancel it.');
+      return null;
+    }
+    this.ingesting = true;
+    this.cancelling = false;
+    this.progress = null;
+    this.report = null;
+    this.ingestError = null;
+    this.skipped = skipped;
+    try {
+      const report = await start();
+      this.report = report;
+      this.finishProgress(report);
+      return report;
+    } catch (reason) {
+      this.ingestError = toWorkbenchError(reason);
+      if (this.progress) this.progress = { ...this.progress, finished: true, current: '' };
+      return null;
+    } finally {
+      this.ingesting = false;
+      this.cancelling = false;
+      await this.changed();
+    }
+  }
+
+  /** Makes the kept progress say the ingest ended, even when no event said so. */
+  private finishProgress(report: IngestReport) {
+    const p = this.progress;
+    if (p && p.finished) return;
+    this.progress = {
+      job: p?.job ?? '',
+      files_done: p ? Math.max(p.files_done, report.files - (report.canceled ? p.files_total - p.files_done : 0)) : report.files,
+      files_total: p?.files_total ?? report.files,
+      bytes_done: p?.bytes_done ?? report.bytes,
+      bytes_total: p?.bytes_total ?? report.bytes,
+      current: '',
+      files: p?.files ?? [],
+      finished: true,
+      canceled: report.canceled,
+    };
+  }
+
+  ingestUploads(uploads: Upload[], skipped: FileProgress[] = []): Promise<IngestReport | null> {
+    if (uploads.length === 0) {
+      this.skipped = skipped;
+      this.progress = null;
+      this.report = null;
+      this.ingestError = new WorkbenchError(
+        'bad_request',
+        skipped.length ? 'None of those files can be read: Loom reads Markdown and plain text.' : 'There were no files to ingest.',
+      );
+      return Promise.resolve(null);
+    }
+    return this.ingest(() => this.workbench.ingestUploads(uploads), skipped);
+  }
+
+  ingestPaths(paths: string[]): Promise<IngestReport | null> {
+    if (paths.length === 0) return Promise.resolve(null);
+    return this.ingest(() => this.workbench.ingestPaths(paths));
+  }
+
+  /**
+   * Files dropped on the page (HTML5). On the desktop the same drop also
+   * arrives natively with real paths (better: the engine reads the files
+   * itself and keeps their folders), so the HTML5 copy is used only when no
+   * native drop came.
+   */
+  async dropped(read: Promise<ReadFiles>): Promise<IngestReport | null> {
+    const at = Date.now();
+    if (this.workbench.edition === 'desktop') {
+      if (at - this.lastNativeDrop < 1500) return null;
+      const files = await read;
+      await new Promise((resolve) => setTimeout(resolve, this.opts.nativeDropWaitMs ?? 300));
+      if (this.lastNativeDrop >= at) return null;
+      return this.ingestUploads(files.uploads, files.skipped);
+    }
+    const files = await read;
+    return this.ingestUploads(files.uploads, files.skipped);
+  }
+
+  /** The desktop's file dialog; the web edition's page opens its file input instead. */
+  async pickFiles(): Promise<IngestReport | null> {
+    try {
+      const paths = await this.workbench.pickFiles();
+      return await this.ingestPaths(paths);
+    } catch (reason) {
+      this.ingestError = toWorkbenchError(reason);
+      return null;
+    }
+  }
+
+  async cancelIngest(): Promise<void> {
+    if (!this.ingesting) return;
+    this.cancelling = true;
+    try {
+      await this.workbench.cancelIngest();
+    } catch (reason) {
+      this.ingestError = toWorkbenchError(reason);
+      this.cancelling = false;
+    }
+  }
+
+  /** Forgets the finished ingest's progress panel. */
+  dismissIngest(): void {
+    if (this.ingesting) return;
+    this.progress = null;
+    this.report = null;
+    this.ingestError = null;
+    this.skipped = [];
+  }
+
+  private async act(id: string, action: DocumentAction, run: () => Promise<unknown>): Promise<boolean> {
+    this.busy = { ...this.busy, [id]: action };
+    try {
+      await run();
+      this.actionError = null;
+      return true;
+    } catch (reason) {
+      this.actionError = toWorkbenchError(reason);
+      return false;
+    } finally {
+      const rest = { ...this.busy };
+      delete rest[id];
+      this.busy = rest;
+      await this.changed();
+    }
+  }
+
+  removeDocument(id: string): Promise<boolean> {
+    return this.act(id, 'removing', () => this.workbench.removeDocument(id));
+  }
+
+  reingestDocument(id: string): Promise<boolean> {
+    return this.act(id, 'reingesting', async () => {
+      const report = await this.workbench.reingestDocument(id);
+      if (report.errors.length) throw new WorkbenchError('ingest_failed', report.errors.map((e) => e.problem).join(' '));
+    });
+  }
+
+  pin(id: string, pinned: boolean): Promise<boolean> {
+    const doc = this.documents.find((d) => d.id === id);
+    if (doc) doc.pinned = pinned; // shown at once; the refresh confirms
+    return this.act(id, 'pinning', () => this.workbench.pin([id], pinned));
+  }
+}
