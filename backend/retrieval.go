@@ -203,14 +203,17 @@ func (w *Workbench) retrieval(ctx context.Context) (*retrieval, error) {
 			return nil, err
 		}
 	}
-	// Highest slot first: the matrix grows once, to its full size.
-	for s := len(r.ids) - 1; s >= 0; s-- {
-		if id := r.ids[s]; id != "" {
+	// All rows at once: the matrix grows once, and rows are normalised
+	// in parallel.
+	slots, rows := make([]int32, 0, len(r.ids)), make([][]float32, 0, len(r.ids))
+	for s, id := range r.ids {
+		if id != "" {
 			if v, ok := w.vecs.Get(contentKey(ix.nodes[id].ContentHash)); ok {
-				r.vec.Set(int32(s), v)
+				slots, rows = append(slots, int32(s)), append(rows, v)
 			}
 		}
 	}
+	r.vec.SetRows(slots, rows)
 	r.rebuildGraph()
 	w.retr = r
 	if !w.cfg.memory && !fromCache {

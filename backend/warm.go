@@ -8,6 +8,8 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+
+	"github.com/loomwork/loom/backend/tokens"
 )
 
 // Warm makes the workspace ready to answer questions at full speed: it
@@ -24,6 +26,11 @@ func (w *Workbench) Warm(ctx context.Context) error {
 	defer w.mu.Unlock()
 	if w.closed {
 		return errors.New("warm the workspace: it is closed")
+	}
+	if w.cfg.ingest.CountTokens == nil && w.counter == nil {
+		// The token table loads on the other core while the indexes do;
+		// countFunc below waits for it.
+		tokens.Preload(tokens.DefaultEncoding)
 	}
 	r, err := w.retrieval(ctx)
 	if err != nil {

@@ -101,6 +101,71 @@ func (v *Vectors) Set(slot int32, vec []float32) {
 	v.due.Store(v.sketchDue())
 }
 
+// SetRows stores normalised copies of vecs[i] as the rows of slots[i], as
+// Set would one after the other, but growing the matrix once and
+// normalising on up to GOMAXPROCS goroutines (filling 50,000 rows of 768
+// dimensions is otherwise a tenth of a second). It panics like Set.
+func (v *Vectors) SetRows(slots []int32, vecs [][]float32) {
+	if len(slots) != len(vecs) {
+		panic(fmt.Sprintf("search: %d slots for %d vectors", len(slots), len(vecs)))
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	top := int32(-1)
+	for i, slot := range slots {
+		if len(vecs[i]) != v.dim {
+			panic(fmt.Sprintf("search: vector of dimension %d set in a %d-dimensional Vectors", len(vecs[i]), v.dim))
+		}
+		if slot < 0 {
+			panic(fmt.Sprintf("search: negative slot %d", slot))
+		}
+		top = max(top, slot)
+	}
+	if rows := len(v.present); int(top) >= rows {
+		n := int(top) + 1
+		present, data := make([]bool, n), make([]float32, n*v.dim)
+		copy(present, v.present)
+		copy(data, v.data)
+		v.present, v.data = present, data
+	}
+	// A slot given twice keeps its last vector, as with Set.
+	last := make(map[int32]int)
+	seen := make([]bool, len(v.present))
+	for i, slot := range slots {
+		if seen[slot] {
+			last[slot] = i
+		}
+		seen[slot] = true
+	}
+	fill := func(from, to int) {
+		for i := from; i < to; i++ {
+			slot := slots[i]
+			if j, ok := last[slot]; ok && j != i {
+				continue
+			}
+			normalise(v.data[int(slot)*v.dim:(int(slot)+1)*v.dim], vecs[i])
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), maxWorkers, max(1, len(slots)*v.dim/(1<<18)))
+	var wg sync.WaitGroup
+	per := (len(slots) + workers - 1) / workers
+	for start := per; start < len(slots); start += per {
+		wg.Go(func() { fill(start, min(start+per, len(slots))) })
+	}
+	fill(0, min(per, len(slots)))
+	wg.Wait()
+	for _, slot := range slots {
+		if !v.present[slot] {
+			v.present[slot] = true
+			v.live++
+		}
+		if v.sk != nil {
+			v.sk.set(slot, v.data[int(slot)*v.dim:(int(slot)+1)*v.dim], len(v.present))
+		}
+	}
+	v.due.Store(v.sketchDue())
+}
+
 // normalise writes src/‖src‖ into dst, or zeros when src is zero. The norm
 // is summed in float64 so that long rows come out at unit length to float32
 // precision.

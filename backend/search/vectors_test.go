@@ -125,3 +125,34 @@ func TestVectorsSearch(t *testing.T) {
 	assert.Empty(t, v.Search([]float32{1, 1}, 0, nil))
 	assert.Empty(t, NewVectors(2).Search([]float32{1, 1}, 5, nil))
 }
+
+// TestVectorsSetRows matches Set one row at a time, bit for bit, with a
+// slot given twice and rows large enough to be split across goroutines.
+func TestVectorsSetRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	const dim = 96
+	one, bulk := NewVectors(dim), NewVectors(dim)
+	one.Set(3, randomVector(r, dim))
+	bulk.Set(3, one.Row(3))
+	var slots []int32
+	var vecs [][]float32
+	for i := range 6000 {
+		slot := int32((i * 7919) % 6500)
+		if i == 100 {
+			slot = 12 // given again below
+		}
+		slots = append(slots, slot)
+		vecs = append(vecs, randomVector(r, dim))
+	}
+	slots = append(slots, 12)
+	vecs = append(vecs, randomVector(r, dim))
+	for i, slot := range slots {
+		one.Set(slot, vecs[i])
+	}
+	bulk.SetRows(slots, vecs)
+	require.Equal(t, one.Len(), bulk.Len())
+	require.Equal(t, one.Slots(), bulk.Slots())
+	for slot := range int32(one.Slots()) {
+		require.Equal(t, one.Row(slot), bulk.Row(slot), "slot %d", slot)
+	}
+}

@@ -25,7 +25,7 @@ type Counter interface {
 
 var (
 	loaderOnce sync.Once
-	cache      sync.Map // encoding name → *BPE
+	cache      sync.Map // encoding name → *loading
 )
 
 // BPE is a Counter backed by a tiktoken table.
@@ -36,19 +36,34 @@ type BPE struct {
 
 var _ Counter = (*BPE)(nil)
 
-// New loads the named encoding from the offline tables (cached per name).
-func New(encoding string) (*BPE, error) {
-	if c, ok := cache.Load(encoding); ok {
-		return c.(*BPE), nil
-	}
-	loaderOnce.Do(func() { tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader()) })
-	enc, err := tiktoken.GetEncoding(encoding)
-	if err != nil {
-		return nil, fmt.Errorf("load token table %s: %w", encoding, err)
-	}
-	c, _ := cache.LoadOrStore(encoding, &BPE{name: encoding, enc: enc})
-	return c.(*BPE), nil
+// loading is one load of one encoding, which concurrent callers share.
+type loading struct {
+	once sync.Once
+	bpe  *BPE
+	err  error
 }
+
+// New loads the named encoding from the offline tables (cached per name).
+// Concurrent first calls share one load (about 0.1 s for cl100k_base), so
+// Preload can start it early.
+func New(encoding string) (*BPE, error) {
+	l, _ := cache.LoadOrStore(encoding, new(loading))
+	ld := l.(*loading)
+	ld.once.Do(func() {
+		loaderOnce.Do(func() { tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader()) })
+		enc, err := tiktoken.GetEncoding(encoding)
+		if err != nil {
+			ld.err = fmt.Errorf("load token table %s: %w", encoding, err)
+			return
+		}
+		ld.bpe = &BPE{name: encoding, enc: enc}
+	})
+	return ld.bpe, ld.err
+}
+
+// Preload starts loading the named encoding in the background, so that a
+// later New finds it loaded (or waits only for the rest of the load).
+func Preload(encoding string) { go New(encoding) }
 
 // Default is the cl100k_base counter; it panics only if the tables compiled
 // into the binary are broken, which a test catches.

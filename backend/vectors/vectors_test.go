@@ -1,6 +1,7 @@
 package vectors
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -42,4 +43,30 @@ func TestLogRoundTripAndTornTail(t *testing.T) {
 
 	_, err = Open(path, 4)
 	assert.ErrorContains(t, err, "dimension 3")
+}
+
+// TestLogManyRecords reads back more records than one arena holds, with
+// keys of varied lengths, bit for bit.
+func TestLogManyRecords(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v.vec")
+	l, err := Open(path, 5)
+	require.NoError(t, err)
+	want := map[string][]float32{}
+	for i := range 3000 {
+		key := fmt.Sprintf("h:%0*d", 1+i%90, i)
+		v := []float32{float32(i), -float32(i) / 3, 1e-30, float32(i % 7), 0.5}
+		want[key] = v
+		require.NoError(t, l.Put(key, v))
+	}
+	require.NoError(t, l.Close())
+	l, err = Open(path, 5)
+	require.NoError(t, err)
+	defer l.Close()
+	require.Equal(t, len(want), l.Len())
+	for key, v := range want {
+		got, ok := l.Get(key)
+		require.True(t, ok, key)
+		require.Equal(t, v, got, key)
+		require.Equal(t, len(got), cap(got), "a shared row cannot be appended over its neighbour")
+	}
 }

@@ -1,0 +1,167 @@
+package backend
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// ingestedFixture ingests the fixture notes into a bolt workspace, closes
+// it (which writes both caches) and returns its folder.
+func ingestedFixture(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	wb := openBolt(t, dir)
+	_, err := wb.Ingest(context.Background(), []string{copyFixture(t)}, IngestOptions{})
+	require.NoError(t, err)
+	require.NoError(t, wb.Close())
+	return dir
+}
+
+// fixtureQuestions are asked before and after a cache is damaged.
+var fixtureQuestions = []string{"how is the budget calculated", "graph traversal", "stale notes", "descending score loading"}
+
+func askFixture(t *testing.T, dir string) []*QueryResult {
+	t.Helper()
+	wb := openBolt(t, dir)
+	defer func() { require.NoError(t, wb.Close()) }()
+	require.NoError(t, wb.Warm(context.Background()))
+	var out []*QueryResult
+	for _, q := range fixtureQuestions {
+		res, err := wb.Query(context.Background(), QueryRequest{Question: q, Budget: 600, NoTouch: true})
+		require.NoError(t, err)
+		res.Timing = Timing{}
+		out = append(out, res)
+	}
+	return out
+}
+
+func TestIndexCacheFieldsKnown(t *testing.T) {
+	assert.True(t, indexCacheFieldsKnown, "a model type gained or lost a field: teach encodeIndexCache and decodeIndexCache "+
+		"(and indexCacheFields) about it, or index.cache falls back to gob")
+}
+
+// TestIndexCacheMatchesGob: the flat index cache gives the index the gob
+// cache gave, field for field.
+func TestIndexCacheMatchesGob(t *testing.T) {
+	ctx := context.Background()
+	dir := ingestedFixture(t)
+	wb := openBolt(t, dir)
+	defer wb.Close()
+	snap, err := wb.store.Load(ctx)
+	require.NoError(t, err)
+	require.NotEmpty(t, snap.Edges)
+
+	var buf bytes.Buffer
+	require.NoError(t, gob.NewEncoder(&buf).Encode(cacheFile{Generation: 7, Snapshot: snap}))
+	var viaGob cacheFile
+	require.NoError(t, gob.NewDecoder(&buf).Decode(&viaGob))
+	want := indexFromSnapshot(viaGob.Snapshot)
+
+	b, err := encodeIndexCache(snap, 7)
+	require.NoError(t, err)
+	got, concepts, err := decodeIndexCache(b, 7)
+	require.NoError(t, err)
+	assert.Equal(t, viaGob.Snapshot.Concepts, concepts)
+	assert.Equal(t, want.docs, got.docs)
+	assert.Equal(t, want.docByKey, got.docByKey)
+	assert.Equal(t, want.docNodes, got.docNodes)
+	assert.Equal(t, want.nodes, got.nodes)
+	assert.Equal(t, want.concepts, got.concepts)
+	assert.Equal(t, want.out, got.out)
+	assert.Equal(t, want.aboutCount, got.aboutCount)
+	again, err := encodeIndexCache(got.snapshot(snap.Meta), 7)
+	require.NoError(t, err)
+	assert.Equal(t, b, again, "a decoded index encodes to the same bytes")
+
+	_, _, err = decodeIndexCache(b, 8)
+	assert.ErrorIs(t, err, errBadIndexCache, "another generation is stale")
+	for n := 0; n < len(b); n += 1 + n/32 {
+		_, _, err := decodeIndexCache(b[:n], 7)
+		require.ErrorIs(t, err, errBadIndexCache, "truncated to %d bytes", n)
+	}
+	for i := 0; i < len(b); i += 1 + i/32 {
+		bad := bytes.Clone(b)
+		bad[i] ^= 0x04
+		_, _, err := decodeIndexCache(bad, 7)
+		require.ErrorIs(t, err, errBadIndexCache, "byte %d changed", i)
+	}
+}
+
+// TestDamagedCachesAreRebuilt damages index.cache and search.cache in every
+// way a crash or a disk could (truncated, a byte changed, emptied, another
+// generation's file) and checks that the workspace answers exactly as
+// before, reading the store and the texts, and writes good caches again.
+func TestDamagedCachesAreRebuilt(t *testing.T) {
+	dir := ingestedFixture(t)
+	want := askFixture(t, dir)
+	wb := openBolt(t, dir)
+	indexPath, searchPath := wb.cachePath(), wb.searchCachePath()
+	require.NoError(t, wb.Close())
+	goodIndex, err := os.ReadFile(indexPath)
+	require.NoError(t, err)
+	goodSearch, err := os.ReadFile(searchPath)
+	require.NoError(t, err)
+
+	// A cache of an older generation, with its own valid checksums.
+	staleIndex, staleSearch := bytes.Clone(goodIndex), bytes.Clone(goodSearch)
+	wb = openBolt(t, dir)
+	ix, concepts := loadCache(indexPath, wb.meta.Generation)
+	require.NotNil(t, ix, "the good cache loads")
+	require.NotNil(t, concepts)
+	snap := ix.snapshot(wb.meta)
+	snap.Sort()
+	if staleIndex, err = encodeIndexCache(snap, wb.meta.Generation-1); err != nil {
+		t.Fatal(err)
+	}
+	r := newRetrieval(ix, 1)
+	require.True(t, r.loadCache(searchPath, wb.meta.Generation, ix))
+	tmp := t.TempDir() + "/search.cache"
+	require.NoError(t, r.saveCache(tmp, wb.meta.Generation-1))
+	staleSearch, err = os.ReadFile(tmp)
+	require.NoError(t, err)
+	require.False(t, r.loadCache(tmp, wb.meta.Generation, ix), "another generation's search cache is stale")
+	require.NoError(t, wb.Close())
+
+	damage := map[string]func([]byte) []byte{
+		"truncated":        func(b []byte) []byte { return b[:len(b)*2/3] },
+		"empty":            func([]byte) []byte { return nil },
+		"one byte changed": func(b []byte) []byte { b = bytes.Clone(b); b[len(b)/2] ^= 0x20; return b },
+		"trailing byte":    func(b []byte) []byte { return append(bytes.Clone(b), 0) },
+	}
+	for name, f := range damage {
+		for _, which := range []string{"index", "search", "both"} {
+			t.Run(name+"/"+which, func(t *testing.T) {
+				if which != "search" {
+					require.NoError(t, os.WriteFile(indexPath, f(goodIndex), 0o644))
+				}
+				if which != "index" {
+					require.NoError(t, os.WriteFile(searchPath, f(goodSearch), 0o644))
+				}
+				assert.Equal(t, want, askFixture(t, dir))
+				assertCachesGood(t, dir)
+			})
+		}
+	}
+	t.Run("stale", func(t *testing.T) {
+		require.NoError(t, os.WriteFile(indexPath, staleIndex, 0o644))
+		require.NoError(t, os.WriteFile(searchPath, staleSearch, 0o644))
+		assert.Equal(t, want, askFixture(t, dir))
+		assertCachesGood(t, dir)
+	})
+}
+
+// assertCachesGood: both caches load at the workspace's generation.
+func assertCachesGood(t *testing.T, dir string) {
+	t.Helper()
+	wb := openBolt(t, dir)
+	defer wb.Close()
+	ix, _ := loadCache(wb.cachePath(), wb.meta.Generation)
+	require.NotNil(t, ix, "index.cache was rewritten")
+	assert.True(t, newRetrieval(ix, 1).loadCache(wb.searchCachePath(), wb.meta.Generation, ix), "search.cache was rewritten")
+}
