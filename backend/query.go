@@ -356,19 +356,26 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 	}
 	p.sc = r.getScratch(n)
 	p.kw, p.cos = p.sc.kw, p.sc.cos
-	r.kw.ScoreAll(p.terms, p.kw)
+	kwMax := r.kw.ScoreAll(p.terms, p.kw)
 	if pw := float32(cfg.PhraseWeight); pw > 0 && strategy != StrategyBM25 && strategy != StrategyVector {
 		if bg := bigrams(p.terms); len(bg) > 0 {
 			phr := p.sc.phr
-			r.phr.ScoreAll(bg, phr)
-			for i := range p.kw {
-				p.kw[i] += pw * phr[i]
+			if r.phr.ScoreAll(bg, phr) > 0 {
+				// The maximum is taken in the same pass (plain compares:
+				// scores are finite and non-negative).
+				kwMax = 0
+				kw := p.kw[:len(phr)]
+				for i, x := range phr {
+					v := kw[i] + pw*x
+					kw[i] = v
+					if v > kwMax {
+						kwMax = v
+					}
+				}
 			}
 		}
 	}
-	for _, v := range p.kw {
-		p.kwMax = max(p.kwMax, float64(v))
-	}
+	p.kwMax = float64(kwMax)
 	r.vec.ScoreAll(qv, p.cos)
 	var allow func(int32) bool
 	if req.Scope != "" && req.Scope != "all" {
@@ -387,11 +394,24 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 	var sum float64
 	cnt := 0
 	p.cosMax = -1
-	for i, c := range p.cos {
-		if (allow == nil || allow(int32(i))) && r.ids[i] != "" {
+	if allow == nil && len(r.free) == 0 && len(p.cos) == len(r.ids) {
+		// Every slot counts: no per-slot test (the same sum, in the same
+		// order, as below).
+		cosMax := float32(-1)
+		for _, c := range p.cos {
 			sum += float64(c)
-			cnt++
-			p.cosMax = max(p.cosMax, float64(c))
+			if c > cosMax {
+				cosMax = c
+			}
+		}
+		cnt, p.cosMax = len(p.cos), float64(cosMax)
+	} else {
+		for i, c := range p.cos {
+			if (allow == nil || allow(int32(i))) && r.ids[i] != "" {
+				sum += float64(c)
+				cnt++
+				p.cosMax = max(p.cosMax, float64(c))
+			}
 		}
 	}
 	if cnt > 0 {
@@ -419,12 +439,16 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 		vecScale = float32(vw / rng)
 	}
 	floor := float32(p.cosFloor)
+	kw, cos := p.kw[:len(fused)], p.cos[:len(fused)]
 	for i := range fused {
-		v := p.kw[i] * kwScale
-		if c := p.cos[i] - floor; c > 0 {
+		v := kw[i] * kwScale
+		if c := cos[i] - floor; c > 0 {
 			v += c * vecScale
 		}
-		fused[i] = min(v, 1)
+		if v > 1 { // min(v, 1): v is never NaN
+			v = 1
+		}
+		fused[i] = v
 	}
 	limit := req.Candidates
 	if limit <= 0 {
