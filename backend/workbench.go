@@ -19,8 +19,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/boltdb/bolt"
-
 	"github.com/loomwork/loom/backend/abstract"
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/embed"
@@ -172,17 +170,9 @@ func Open(ctx context.Context, dir string, opts ...Option) (*Workbench, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
-	var store *graphdb.Store
-	if cfg.memory {
-		store = graphdb.OpenMemory()
-	} else {
-		gdir := filepath.Join(dir, "graph")
-		if err := checkNotLocked(filepath.Join(gdir, "indexes.bolt")); err != nil {
-			return nil, fmt.Errorf("open workspace %s: %w", dir, err)
-		}
-		if store, err = graphdb.OpenBolt(gdir); err != nil {
-			return nil, err
-		}
+	store, err := openGraph(dir, cfg.memory) // snapshot.go
+	if err != nil {
+		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
 	meta, err := store.Meta(ctx)
 	if err != nil {
@@ -202,22 +192,6 @@ func (w *Workbench) Ranking() assemble.Config {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.ranking
-}
-
-// checkNotLocked fails fast when another process holds the bolt file
-// (Cayley would otherwise wait for the lock forever).
-func checkNotLocked(path string) error {
-	if _, err := os.Stat(path); err != nil {
-		return nil
-	}
-	db, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: 500 * time.Millisecond, ReadOnly: true})
-	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
-			return errors.New("the workspace is in use by another Loom process (close it, or use another --workspace)")
-		}
-		return err
-	}
-	return db.Close()
 }
 
 // Dir is the workspace folder.

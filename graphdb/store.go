@@ -1,7 +1,10 @@
 // Package graphdb stores Loom's graph in Cayley: the quad schema of
-// SCHEMA.md, opening a bolt (on disk) or memory store, batched all-or-nothing
-// writes, a full load for rebuilding the working index, and graph.json
-// export/import.
+// SCHEMA.md, opening a bolt (on disk), memory, or snapshot-backed memory
+// store, batched all-or-nothing writes, a full load for rebuilding the
+// working index, and graph.json export/import.
+//
+// The bolt backend does not build for WebAssembly (GOOS=js): there OpenBolt
+// returns an error and the browser edition uses OpenSnapshot or OpenMemory.
 package graphdb
 
 import (
@@ -9,12 +12,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/cayleygraph/cayley/graph"
-	_ "github.com/cayleygraph/cayley/graph/kv/bolt" // registers the "bolt" backend
 	"github.com/cayleygraph/cayley/graph/memstore"
 	"github.com/cayleygraph/quad"
 
@@ -30,25 +30,12 @@ type Store struct {
 	qs      graph.QuadStore
 	backend string
 	mu      sync.Mutex // serialises writes (Cayley's kv writer also does)
+	// snapshot is the file a snapshot store is kept in (snapshot.go).
+	snapshot string
 }
 
-// OpenBolt opens (creating when absent) a bolt-backed store in dir.
-func OpenBolt(dir string) (*Store, error) {
-	opts := graph.Options{"no_bloom": true} // the bloom filter would rescan every quad on open
-	if _, err := os.Stat(filepath.Join(dir, "indexes.bolt")); errors.Is(err, os.ErrNotExist) {
-		if err := graph.InitQuadStore("bolt", dir, opts); err != nil && !errors.Is(err, graph.ErrDatabaseExists) {
-			return nil, fmt.Errorf("create graph store in %s: %w", dir, err)
-		}
-	}
-	qs, err := graph.NewQuadStore("bolt", dir, opts)
-	if err != nil {
-		if errors.Is(err, os.ErrPermission) {
-			return nil, fmt.Errorf("open graph store in %s: permission denied", dir)
-		}
-		return nil, fmt.Errorf("open graph store in %s: %w (is another Loom using this workspace?)", dir, err)
-	}
-	return &Store{qs: qs, backend: "bolt"}, nil
-}
+// ErrNoBolt is OpenBolt's error in the WebAssembly build (see HasBolt).
+var ErrNoBolt = errors.New("the browser edition keeps the graph in memory; use OpenMemory (or OpenSnapshot to keep it in a file)")
 
 // OpenMemory opens an empty in-memory store (tests, the browser).
 func OpenMemory() *Store {
@@ -59,7 +46,10 @@ func OpenMemory() *Store {
 func (s *Store) Backend() string { return s.backend }
 
 // Close flushes and closes the store.
-func (s *Store) Close() error { return s.qs.Close() }
+func (s *Store) Close() error {
+	s.release()
+	return s.qs.Close()
+}
 
 // QuadCount is Cayley's own count of stored quads.
 func (s *Store) QuadCount(ctx context.Context) (int64, error) {

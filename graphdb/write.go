@@ -126,8 +126,26 @@ func (s *Store) Apply(ctx context.Context, w Write) (model.Meta, error) {
 	b, _ := json.Marshal(metaAttrs{Schema: SchemaVersion, Meta: meta})
 	add = append(add, quad.Make(iriWorkspace, predMeta, quad.String(b), nil))
 
-	if err := s.qs.ApplyDeltas(netDeltas(del, add), graph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true}); err != nil {
+	deltas := netDeltas(del, add)
+	if s.snapshot != "" {
+		// Only the changes that take effect, so that inverse can undo them.
+		var err error
+		if deltas, err = s.effective(ctx, deltas); err != nil {
+			return model.Meta{}, fmt.Errorf("commit graph write: %w", err)
+		}
+	}
+	if err := s.qs.ApplyDeltas(deltas, graph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true}); err != nil {
 		return model.Meta{}, fmt.Errorf("commit graph write: %w", err)
+	}
+	if s.snapshot != "" {
+		if err := s.saveSnapshot(context.WithoutCancel(ctx)); err != nil {
+			// The file still holds the graph before this write: undo it in
+			// memory too, so the write is all-or-nothing as with bolt.
+			if uerr := s.qs.ApplyDeltas(inverse(deltas), graph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true}); uerr != nil {
+				return model.Meta{}, fmt.Errorf("commit graph write: %w; undoing it in memory also failed: %v (reopen the workspace)", err, uerr)
+			}
+			return model.Meta{}, fmt.Errorf("commit graph write: %w", err)
+		}
 	}
 	return meta, nil
 }
@@ -162,6 +180,53 @@ func netDeltas(del, add []quad.Quad) []graph.Delta {
 		}
 		seen[k] = true
 		out = append(out, graph.Delta{Quad: q, Action: graph.Add})
+	}
+	return out
+}
+
+// effective drops additions of quads already stored and deletions of quads
+// not stored (the store ignores both), so that inverse(deltas) undoes
+// exactly what applying them did.
+func (s *Store) effective(ctx context.Context, deltas []graph.Delta) ([]graph.Delta, error) {
+	out := deltas[:0]
+	for _, d := range deltas {
+		has, err := s.has(ctx, d.Quad)
+		if err != nil {
+			return nil, err
+		}
+		if has == (d.Action == graph.Delete) {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// has tells whether q is stored.
+func (s *Store) has(ctx context.Context, q quad.Quad) (bool, error) {
+	ref := s.qs.ValueOf(q.Subject)
+	if ref == nil {
+		return false, nil
+	}
+	it := s.qs.QuadIterator(quad.Subject, ref)
+	defer it.Close()
+	for it.Next(ctx) {
+		if s.qs.Quad(it.Result()) == q {
+			return true, nil
+		}
+	}
+	return false, it.Err()
+}
+
+// inverse undoes deltas that took effect (see effective).
+func inverse(deltas []graph.Delta) []graph.Delta {
+	out := make([]graph.Delta, len(deltas))
+	for i, d := range deltas {
+		if d.Action == graph.Add {
+			d.Action = graph.Delete
+		} else {
+			d.Action = graph.Add
+		}
+		out[len(deltas)-1-i] = d
 	}
 	return out
 }
