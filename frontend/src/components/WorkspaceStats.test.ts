@@ -36,6 +36,7 @@ describe('WorkspaceStats', () => {
     });
 
     expect(digits('stat-documents')).toBe('0');
+    expect(screen.getByTestId('empty-state').textContent).toContain('drop Markdown or text files');
     expect(screen.getByTestId('empty-state').textContent).toContain('loom ingest PATH');
   });
 });

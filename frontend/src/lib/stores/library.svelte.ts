@@ -147,7 +147,8 @@ export class LibraryStore {
       return report;
     } catch (reason) {
       this.ingestError = toWorkbenchError(reason);
-      if (this.progress) this.progress = { ...this.progress, finished: true, current: '' };
+      const p = this.progress as IngestProgress | null;
+      if (p) this.progress = { ...p, finished: true, current: '' };
       return null;
     } finally {
       this.ingesting = false;
