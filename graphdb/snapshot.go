@@ -99,7 +99,11 @@ func (s *Store) restore(g *GraphJSON) error {
 		b, _ := json.Marshal(metaAttrs{Schema: SchemaVersion, Meta: g.Meta})
 		add = append(add, quad.Make(iriWorkspace, predMeta, quad.String(b), nil))
 	}
-	return s.qs.ApplyDeltas(netDeltas(nil, add), graph.IgnoreOpts{IgnoreDup: true})
+	deltas := make([]graph.Delta, len(add)) // into an empty store: no netDeltas needed
+	for i, q := range add {
+		deltas[i] = graph.Delta{Quad: q, Action: graph.Add}
+	}
+	return s.qs.ApplyDeltas(deltas, graph.IgnoreOpts{IgnoreDup: true})
 }
 
 // saveSnapshot writes the whole graph to the snapshot file atomically.
