@@ -1,0 +1,80 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, within } from '@testing-library/svelte';
+import { flushSync } from 'svelte';
+import ChatPanel from './ChatPanel.svelte';
+import { FakeWorkbench } from '../bridge/fake';
+import { ChatStore } from '../lib/stores/chat.svelte';
+import { OllamaStore } from '../lib/stores/ollama.svelte';
+
+async function setup() {
+  const wb = new FakeWorkbench({ documents: [{ name: 'a.md', text: '# Staleness\n\nStaleness decays with time.' }] });
+  const ollama = new OllamaStore(wb);
+  await ollama.refresh();
+  const frames: (() => void)[] = [];
+  const chat = new ChatStore(wb, ollama, undefined, { schedule: (f) => frames.push(f), streamId: () => 'stream-1' });
+  chat.start();
+  const onselect = vi.fn();
+  render(ChatPanel, { chat, ollama, onselect });
+  return { wb, chat, frames, onselect };
+}
+
+describe('ChatPanel', () => {
+  it('streams the answer into the log, with the manifest and the tool calls as they come', async () => {
+    const { wb, frames, onselect } = await setup();
+    const id = wb.nodeIds[0];
+    let release!: () => void;
+    let steps = 0;
+    wb.step = () => (++steps === 4 ? new Promise((r) => (release = r)) : Promise.resolve());
+    wb.chatScript = {
+      chunks: ['Staleness ', `decays [${id.slice(0, 8)}]`, ' weekly.'],
+      tools: [{ round: 1, name: 'search_context', args: { query: 'decay' }, node_ids: [id], tokens: 321 }],
+    };
+    const input = screen.getByTestId('chat-input');
+    await fireEvent.input(input, { target: { value: 'How does staleness decay?' } });
+    await fireEvent.keyDown(input, { key: 'Enter' });
+
+    await vi.waitFor(() => expect(steps).toBe(4));
+    frames.splice(0).forEach((f) => f());
+    flushSync();
+    const log = screen.getByTestId('chat-log');
+    const turn = within(log).getByTestId('chat-turn');
+    expect(turn.dataset.streaming).toBe('true');
+    expect(within(turn).getByTestId('chat-answer').textContent).toContain('Staleness decays');
+    expect(within(turn).getByTestId('chat-manifest').textContent).toContain('[Context loaded: 1 of 1 relevant nodes]');
+    expect(within(turn).getByTestId('chat-tool').textContent).toContain('search_context');
+    expect(within(turn).getByTestId('chat-tool').textContent).toContain('321 tokens');
+    expect(screen.getByTestId('chat-stop')).toBeTruthy();
+
+    // A shortened id in the answer links to the full one.
+    const link = within(within(turn).getByTestId('chat-answer')).getByTestId('node-link');
+    expect(link.textContent).toBe(id.slice(0, 8));
+    await fireEvent.click(link);
+    expect(onselect).toHaveBeenCalledWith(id);
+
+    release();
+    await vi.waitFor(() => expect(turn.dataset.streaming).toBe('false'));
+    expect(within(turn).getByTestId('chat-answer').textContent).toBe(`Staleness decays [${id.slice(0, 8)}] weekly.`);
+    expect(screen.getByTestId('chat-send')).toBeTruthy();
+  });
+
+  it('keeps the partial answer and shows the error', async () => {
+    const { wb } = await setup();
+    wb.chatScript = { chunks: ['Half'], failure: 'reject' };
+    await fireEvent.input(screen.getByTestId('chat-input'), { target: { value: 'q' } });
+    await fireEvent.click(screen.getByTestId('chat-send'));
+    const error = await screen.findByTestId('chat-error');
+    expect(error.textContent).toContain('stopped answering part way');
+    expect(screen.getByTestId('chat-answer').textContent).toBe('Half');
+  });
+
+  it('reopens a saved conversation from the history', async () => {
+    const { wb } = await setup();
+    const turn = await wb.chat({ question: 'Earlier question', model: 'llama3.2:3b' }, 'old');
+    await fireEvent.click(screen.getByTestId('conversations-toggle'));
+    await fireEvent.click(await screen.findByTestId('conversation-item'));
+    await vi.waitFor(() => expect(screen.getByTestId('chat-log').textContent).toContain('Earlier question'));
+    expect(screen.getByTestId('chat-answer').textContent).toBe(turn.answer);
+    await fireEvent.click(screen.getByTestId('new-conversation'));
+    expect(screen.getByTestId('chat-empty')).toBeTruthy();
+  });
+});

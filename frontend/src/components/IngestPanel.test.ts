@@ -1,0 +1,49 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen } from '@testing-library/svelte';
+import IngestPanel from './IngestPanel.svelte';
+import type { IngestProgress } from '../bridge/types';
+
+const progress: IngestProgress = {
+  job: 'j1', files_done: 2, files_total: 5, bytes_done: 2048, bytes_total: 1536000, current: 'notes/c.md',
+  files: [
+    { path: 'notes/a.md', state: 'done' },
+    { path: 'notes/b.pdf', state: 'error', problem: 'notes/b.pdf: Loom reads Markdown and plain text.' },
+    { path: 'notes/c.md', state: 'reading' },
+  ],
+  finished: false,
+};
+
+describe('IngestPanel', () => {
+  it('shows overall progress, the file in hand, each file\u2019s state and failures first', async () => {
+    const oncancel = vi.fn();
+    render(IngestPanel, {
+      progress, files: progress.files, ingesting: true, cancelling: false, report: null, error: null, oncancel, ondismiss: vi.fn(),
+    });
+    const bar = screen.getByTestId('ingest-progress');
+    expect(bar.getAttribute('role')).toBe('progressbar');
+    expect(bar.getAttribute('aria-valuenow')).toBe('2');
+    expect(bar.getAttribute('aria-valuemax')).toBe('5');
+    expect(screen.getByTestId('ingest-panel').textContent).toContain('2 / 5 files');
+    expect(screen.getByTestId('ingest-panel').textContent).toContain('1.5 MB');
+    expect(screen.getByTestId('ingest-panel').textContent).toContain('notes/c.md');
+    const files = screen.getAllByTestId('ingest-file');
+    expect(files.map((f) => f.dataset.state)).toEqual(['error', 'done', 'reading']);
+    expect(files[0].textContent).toContain('Loom reads Markdown and plain text');
+    await fireEvent.click(screen.getByTestId('ingest-cancel'));
+    expect(oncancel).toHaveBeenCalled();
+  });
+
+  it('summarises a finished ingest', () => {
+    render(IngestPanel, {
+      progress: { ...progress, files_done: 5, current: '', finished: true }, files: [], ingesting: false, cancelling: false,
+      report: { files: 5, added: 3, updated: 1, unchanged: 1, removed: 0, nodes: 40, concepts_created: 7, bytes: 1, embedder: 'e', duration_ns: 2.5e9, canceled: false, errors: [] },
+      error: null, oncancel: vi.fn(), ondismiss: vi.fn(),
+    });
+    const summary = screen.getByTestId('ingest-summary').textContent;
+    expect(summary).toContain('3 added');
+    expect(summary).toContain('40 sections');
+    expect(summary).toContain('7 new concepts');
+    expect(summary).toContain('2.5 s');
+    expect(screen.queryByTestId('ingest-cancel')).toBeNull();
+  });
+});

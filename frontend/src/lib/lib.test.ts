@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { splitNodeIds } from './nodeids';
+import { actionFor } from './shortcuts';
+import { formatBytes, formatCount, formatMicros, plural } from './format';
+
+const key = (init: KeyboardEventInit, target?: EventTarget) => {
+  const e = new KeyboardEvent('keydown', init);
+  if (target) Object.defineProperty(e, 'target', { value: target });
+  return e;
+};
+
+describe('splitNodeIds', () => {
+  const known = ['n-3f2a00112233aabb', 'c-0011223344556677'];
+
+  it('links known ids, unique prefixes and full ids; leaves the rest as text', () => {
+    const pieces = splitNodeIds('See [n-3f2a] and c-0011223344556677, n-ffffffffffffffff, not n-zz or n-1234.', known);
+    expect(pieces.filter((p) => p.id).map((p) => [p.text, p.id])).toEqual([
+      ['n-3f2a', 'n-3f2a00112233aabb'],
+      ['c-0011223344556677', 'c-0011223344556677'],
+      ['n-ffffffffffffffff', 'n-ffffffffffffffff'],
+    ]);
+    expect(pieces.map((p) => p.text).join('')).toBe('See [n-3f2a] and c-0011223344556677, n-ffffffffffffffff, not n-zz or n-1234.');
+  });
+});
+
+describe('actionFor', () => {
+  it('maps the shortcuts', () => {
+    expect(actionFor(key({ key: 'k', ctrlKey: true }))).toBe('focus-question');
+    expect(actionFor(key({ key: 'k', metaKey: true }))).toBe('focus-question');
+    expect(actionFor(key({ key: 'Enter', ctrlKey: true }))).toBe('run-query');
+    expect(actionFor(key({ key: 'o', ctrlKey: true }))).toBe('pick-files');
+    expect(actionFor(key({ key: 'C', ctrlKey: true, shiftKey: true }))).toBe('copy-prompt');
+    expect(actionFor(key({ key: 's', metaKey: true }))).toBe('save-markdown');
+    expect(actionFor(key({ key: 'j', ctrlKey: true }))).toBe('toggle-chat');
+    expect(actionFor(key({ key: 'Escape' }))).toBe('clear-selection');
+    expect(actionFor(key({ key: 'c', ctrlKey: true }))).toBeNull(); // plain copy stays the system's
+  });
+
+  it('leaves "/" and "?" to text fields', () => {
+    const area = document.createElement('textarea');
+    expect(actionFor(key({ key: '/' }, area))).toBeNull();
+    expect(actionFor(key({ key: '?' }, area))).toBeNull();
+    expect(actionFor(key({ key: '/' }, document.body))).toBe('focus-question');
+    expect(actionFor(key({ key: '?' }, document.body))).toBe('help');
+  });
+});
+
+describe('format', () => {
+  it('writes numbers for people', () => {
+    expect(formatCount(1234567)).toMatch(/^1.234.567$/);
+    expect(plural(1, 'node')).toBe('1 node');
+    expect(plural(2, 'node')).toBe('2 nodes');
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(5 * 1024 * 1024)).toBe('5 MB');
+    expect(formatMicros(640)).toBe('640 µs');
+    expect(formatMicros(6300)).toBe('6.3 ms');
+  });
+});
