@@ -186,6 +186,14 @@ func (w *Workbench) saveCaches() {
 // retrieval returns the query index, building it when missing or stale.
 // Callers hold w.mu.
 func (w *Workbench) retrieval(ctx context.Context) (*retrieval, error) {
+	return w.retrievalWith(ctx, nil)
+}
+
+// retrievalWith is retrieval with search.cache possibly being read
+// already (Warm starts reading it while the working index loads): pre,
+// when not nil, returns what readSearchCache returned for the current
+// generation.
+func (w *Workbench) retrievalWith(ctx context.Context, pre func() (*searchCache, error)) (*retrieval, error) {
 	ix, err := w.loadIndex(ctx)
 	if err != nil {
 		return nil, err
@@ -197,14 +205,23 @@ func (w *Workbench) retrieval(ctx context.Context) (*retrieval, error) {
 		return w.retr, nil
 	}
 	r := newRetrieval(ix, w.emb.Dim())
-	fromCache := !w.cfg.memory && r.loadCache(w.searchCachePath(), w.meta.Generation, ix)
+	fromCache := false
+	if !w.cfg.memory {
+		var sc *searchCache
+		if pre != nil {
+			sc, err = pre()
+		} else {
+			sc, err = readSearchCache(w.searchCachePath(), w.meta.Generation)
+		}
+		fromCache = err == nil && r.adoptCache(sc, ix)
+	}
 	if !fromCache { // keyword postings from the cache, else from the texts
 		if err := w.buildKeywords(ctx, r); err != nil {
 			return nil, err
 		}
 	}
 	// All rows at once: the matrix grows once, and rows are normalised
-	// in parallel.
+	// in parallel; the concept graph is built meanwhile.
 	slots, rows := make([]int32, 0, len(r.ids)), make([][]float32, 0, len(r.ids))
 	for s, id := range r.ids {
 		if id != "" {
@@ -213,8 +230,10 @@ func (w *Workbench) retrieval(ctx context.Context) (*retrieval, error) {
 			}
 		}
 	}
+	var graph sync.WaitGroup
+	graph.Go(r.rebuildGraph)
 	r.vec.SetRows(slots, rows)
-	r.rebuildGraph()
+	graph.Wait()
 	w.retr = r
 	if !w.cfg.memory && !fromCache {
 		_ = r.saveCache(w.searchCachePath(), w.meta.Generation)
@@ -408,14 +427,25 @@ func readAligned(path string) ([]byte, error) {
 	return buf, nil
 }
 
+// searchCache is what search.cache holds.
+type searchCache struct {
+	ids     []string
+	slot    map[string]int32
+	free    []int32
+	kw, phr *search.Keyword
+}
+
 // loadCache fills slots and keyword postings from the cache when it was
 // made at this generation and names only nodes the index has.
 func (r *retrieval) loadCache(path string, generation int64, ix *index) bool {
-	ids, slot, free, kw, phr, err := readSearchCache(path, generation)
-	if err != nil {
-		return false
-	}
-	for _, id := range ids {
+	sc, err := readSearchCache(path, generation)
+	return err == nil && r.adoptCache(sc, ix)
+}
+
+// adoptCache takes the cache's slots and postings when its slots name
+// exactly the searchable nodes of ix.
+func (r *retrieval) adoptCache(sc *searchCache, ix *index) bool {
+	for _, id := range sc.ids {
 		if id == "" {
 			continue
 		}
@@ -429,10 +459,10 @@ func (r *retrieval) loadCache(path string, generation int64, ix *index) bool {
 			want++
 		}
 	}
-	if want != len(slot) {
+	if want != len(sc.slot) {
 		return false
 	}
-	r.ids, r.slot, r.free, r.kw, r.phr = ids, slot, free, kw, phr
+	r.ids, r.slot, r.free, r.kw, r.phr = sc.ids, sc.slot, sc.free, sc.kw, sc.phr
 	return true
 }
 
@@ -440,27 +470,27 @@ var errStaleCache = errors.New("search cache: stale or malformed")
 
 // readSearchCache decodes search.cache, the two keyword indexes in
 // parallel (each is a few tens of milliseconds at 50,000 nodes).
-func readSearchCache(path string, generation int64) (ids []string, slot map[string]int32, free []int32, kw, phr *search.Keyword, err error) {
+func readSearchCache(path string, generation int64) (*searchCache, error) {
 	b, err := readAligned(path)
 	if err != nil {
-		return
+		return nil, err
 	}
 	le := binary.LittleEndian
 	if len(b) < searchCacheHeader || string(b[:8]) != searchCacheMagic || int64(le.Uint64(b[8:])) != generation ||
 		crc32.Checksum(b[:40], castagnoli) != le.Uint32(b[40:]) {
-		return nil, nil, nil, nil, nil, errStaleCache
+		return nil, errStaleCache
 	}
 	var lens [3]uint64
 	total := uint64(searchCacheHeader)
 	for i := range lens {
 		lens[i] = le.Uint64(b[16+8*i:])
 		if lens[i] > uint64(len(b)) {
-			return nil, nil, nil, nil, nil, errStaleCache
+			return nil, errStaleCache
 		}
 		total += (lens[i] + 7) &^ 7
 	}
 	if total != uint64(len(b)) || lens[0]%8 != 0 {
-		return nil, nil, nil, nil, nil, errStaleCache
+		return nil, errStaleCache
 	}
 	sections := make([][]byte, 3)
 	at := uint64(searchCacheHeader)
@@ -469,17 +499,18 @@ func readSearchCache(path string, generation int64) (ids []string, slot map[stri
 		at += (l + 7) &^ 7
 	}
 
-	kw, phr = search.NewKeyword(search.DefaultBM25), search.NewKeyword(search.DefaultBM25)
+	sc := &searchCache{kw: search.NewKeyword(search.DefaultBM25), phr: search.NewKeyword(search.DefaultBM25)}
 	var phrErr error
 	var wg sync.WaitGroup
-	wg.Go(func() { phrErr = phr.UnmarshalShared(sections[2]) })
-	kwErr := kw.UnmarshalShared(sections[1])
-	ids, slot, free, idsErr := decodeSlotTable(sections[0])
+	wg.Go(func() { phrErr = sc.phr.UnmarshalShared(sections[2]) })
+	kwErr := sc.kw.UnmarshalShared(sections[1])
+	var idsErr error
+	sc.ids, sc.slot, sc.free, idsErr = decodeSlotTable(sections[0])
 	wg.Wait()
-	if err = errors.Join(kwErr, phrErr, idsErr); err != nil {
-		return nil, nil, nil, nil, nil, err
+	if err := errors.Join(kwErr, phrErr, idsErr); err != nil {
+		return nil, err
 	}
-	return ids, slot, free, kw, phr, nil
+	return sc, nil
 }
 
 // decodeSlotTable reads the slot table section (zero-padded to 8 bytes).

@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/loomwork/loom/backend/tokens"
 )
@@ -32,7 +33,22 @@ func (w *Workbench) Warm(ctx context.Context) error {
 		// countFunc below waits for it.
 		tokens.Preload(tokens.DefaultEncoding)
 	}
-	r, err := w.retrieval(ctx)
+	var pre func() (*searchCache, error)
+	if !w.cfg.memory && w.retr == nil {
+		// search.cache is read and decoded while the working index and
+		// the vector log load (they are independent until the slots are
+		// checked against the index).
+		var (
+			sc   *searchCache
+			scEr error
+			wg   sync.WaitGroup
+		)
+		path, generation := w.searchCachePath(), w.meta.Generation
+		wg.Go(func() { sc, scEr = readSearchCache(path, generation) })
+		pre = func() (*searchCache, error) { wg.Wait(); return sc, scEr }
+		defer wg.Wait() // on an early error too
+	}
+	r, err := w.retrievalWith(ctx, pre)
 	if err != nil {
 		return err
 	}

@@ -138,12 +138,21 @@ func (v *Vectors) SetRows(slots []int32, vecs [][]float32) {
 		seen[slot] = true
 	}
 	fill := func(from, to int) {
+		var dst, src [4][]float32
+		k := 0
 		for i := from; i < to; i++ {
 			slot := slots[i]
 			if j, ok := last[slot]; ok && j != i {
 				continue
 			}
-			normalise(v.data[int(slot)*v.dim:(int(slot)+1)*v.dim], vecs[i])
+			dst[k], src[k] = v.data[int(slot)*v.dim:(int(slot)+1)*v.dim], vecs[i]
+			if k++; k == 4 {
+				normalise4(&dst, &src)
+				k = 0
+			}
+		}
+		for i := range k {
+			normalise(dst[i], src[i])
 		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), maxWorkers, max(1, len(slots)*v.dim/(1<<18)))
@@ -181,6 +190,35 @@ func normalise(dst, src []float32) {
 	inv := 1 / math.Sqrt(sum)
 	for i, x := range src {
 		dst[i] = float32(float64(x) * inv)
+	}
+}
+
+// normalise4 is normalise of four rows of one length, bit for bit: each
+// row's sum of squares is still added in order, but the four sums are
+// independent, so the processor overlaps them (one float64 sum is bound
+// by the latency of its additions).
+func normalise4(dst, src *[4][]float32) {
+	a, b, c, d := src[0], src[1], src[2], src[3]
+	n := len(a)
+	b, c, d = b[:n], c[:n], d[:n]
+	var sa, sb, sc, sd float64
+	for i := range n {
+		xa, xb, xc, xd := float64(a[i]), float64(b[i]), float64(c[i]), float64(d[i])
+		sa += xa * xa
+		sb += xb * xb
+		sc += xc * xc
+		sd += xd * xd
+	}
+	for r, sum := range [4]float64{sa, sb, sc, sd} {
+		out, in := dst[r][:n], src[r]
+		if sum == 0 || math.IsNaN(sum) || math.IsInf(sum, 0) {
+			clear(out)
+			continue
+		}
+		inv := 1 / math.Sqrt(sum)
+		for i, x := range in {
+			out[i] = float32(float64(x) * inv)
+		}
 	}
 }
 

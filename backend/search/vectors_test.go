@@ -156,3 +156,22 @@ func TestVectorsSetRows(t *testing.T) {
 		require.Equal(t, one.Row(slot), bulk.Row(slot), "slot %d", slot)
 	}
 }
+
+func TestNormalise4MatchesNormalise(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 1))
+	for _, dim := range []int{1, 3, 100, 768} {
+		var dst, src, want [4][]float32
+		for i := range 4 {
+			src[i], dst[i], want[i] = randomVector(r, dim), make([]float32, dim), make([]float32, dim)
+			for j := range src[i] {
+				src[i][j] *= float32(r.ExpFloat64()) * 1e3 // uneven magnitudes
+			}
+		}
+		clear(src[2]) // a zero row
+		for i := range 4 {
+			normalise(want[i], src[i])
+		}
+		normalise4(&dst, &src)
+		require.Equal(t, want, dst, "dim %d", dim)
+	}
+}

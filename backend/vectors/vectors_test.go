@@ -70,3 +70,43 @@ func TestLogManyRecords(t *testing.T) {
 		require.Equal(t, len(got), cap(got), "a shared row cannot be appended over its neighbour")
 	}
 }
+
+// TestLogDamagedRecordDropsTheRest: a record whose checksum fails ends the
+// log there (as a torn tail does); the file is cut and appends go on.
+func TestLogDamagedRecordDropsTheRest(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v.vec")
+	l, err := Open(path, 4)
+	require.NoError(t, err)
+	for i := range 2000 {
+		require.NoError(t, l.Put(fmt.Sprint("k", i), []float32{float32(i), 1, 2, 3}))
+	}
+	require.NoError(t, l.Close())
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	// Record i starts at 12 + Σ(2+len(key)+16+4) of the ones before it.
+	off := 12
+	for i := range 1500 {
+		off += 2 + len(fmt.Sprint("k", i)) + 16 + 4
+	}
+	b[off+2+len("k1500")+5] ^= 1 // inside record 1500's vector
+	require.NoError(t, os.WriteFile(path, b, 0o644))
+
+	l, err = Open(path, 4)
+	require.NoError(t, err)
+	assert.Equal(t, 1500, l.Len())
+	_, ok := l.Get("k1500")
+	assert.False(t, ok)
+	v, ok := l.Get("k1499")
+	require.True(t, ok)
+	assert.Equal(t, []float32{1499, 1, 2, 3}, v)
+	require.NoError(t, l.Put("after", []float32{4, 4, 4, 4}))
+	require.NoError(t, l.Close())
+	st, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Equal(t, int64(off+2+len("after")+16+4), st.Size(), "cut at the damaged record, then appended")
+
+	l, err = Open(path, 4)
+	require.NoError(t, err)
+	assert.Equal(t, 1501, l.Len())
+	require.NoError(t, l.Close())
+}
