@@ -145,8 +145,8 @@ func (k *Keyword) MarshalBinary() ([]byte, error) {
 
 	// The live terms in byte order: the base ids are sorted already, the
 	// others are sorted apart and merged in.
-	live := func(id int) bool {
-		for _, p := range k.postings[id] {
+	live := func(id int32) bool {
+		for _, p := range k.postingsOf(id) {
 			if k.docs[p.slot].gen == p.gen {
 				return true
 			}
@@ -154,17 +154,21 @@ func (k *Keyword) MarshalBinary() ([]byte, error) {
 		return false
 	}
 	var baseIDs, restIDs []int32
-	for id := range k.postings {
+	base := k.base
+	if k.fz != nil {
+		base = k.numTerms() // all of them, in order
+	}
+	for id := range int32(k.numTerms()) {
 		if !live(id) {
 			continue
 		}
-		if id < k.base {
-			baseIDs = append(baseIDs, int32(id))
+		if int(id) < base {
+			baseIDs = append(baseIDs, id)
 		} else {
-			restIDs = append(restIDs, int32(id))
+			restIDs = append(restIDs, id)
 		}
 	}
-	byTerm := func(x, y int32) int { return strings.Compare(k.terms[x], k.terms[y]) }
+	byTerm := func(x, y int32) int { return strings.Compare(k.termOf(x), k.termOf(y)) }
 	slices.SortFunc(restIDs, byTerm)
 	order := make([]int32, 0, len(baseIDs)+len(restIDs))
 	for len(baseIDs) > 0 || len(restIDs) > 0 {
@@ -177,8 +181,8 @@ func (k *Keyword) MarshalBinary() ([]byte, error) {
 
 	termBytes, postings := 0, 0
 	for _, id := range order {
-		termBytes += len(k.terms[id])
-		for _, p := range k.postings[id] {
+		termBytes += len(k.termOf(id))
+		for _, p := range k.postingsOf(id) {
 			if k.docs[p.slot].gen == p.gen {
 				postings++
 			}
@@ -206,10 +210,10 @@ func (k *Keyword) MarshalBinary() ([]byte, error) {
 	blob, out := lay.blob, lay.postings
 	var buf []posting
 	for i, id := range order {
-		blob += uint64(copy(b[blob:], k.terms[id]))
+		blob += uint64(copy(b[blob:], k.termOf(id)))
 		le.PutUint32(b[lay.termEnds+4*uint64(i):], uint32(blob-lay.blob))
 		buf = buf[:0]
-		for _, p := range k.postings[id] {
+		for _, p := range k.postingsOf(id) {
 			if k.docs[p.slot].gen == p.gen {
 				buf = append(buf, p)
 			}
@@ -273,9 +277,9 @@ func (k *Keyword) unmarshal(data []byte, shared bool) error {
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	k.params, k.base = fresh.params, fresh.base
-	k.ids, k.terms, k.postings, k.df, k.freeIDs = fresh.ids, fresh.terms, fresh.postings, fresh.df, nil
-	k.docs, k.docTerms, k.docTermsDue, k.live, k.totalLength = fresh.docs, nil, true, fresh.live, fresh.totalLength
+	k.params, k.base = fresh.params, 0
+	k.ids, k.terms, k.postings, k.df, k.freeIDs, k.fz = fresh.ids, nil, nil, fresh.df, nil, fresh.fz
+	k.docs, k.docTerms, k.live, k.totalLength = fresh.docs, nil, fresh.live, fresh.totalLength
 	k.totalPostings, k.deadPostings = fresh.totalPostings, 0
 	return nil
 }
@@ -313,7 +317,10 @@ func decodeKeyword(data []byte, shared bool) (*Keyword, error) {
 		}
 	}
 
-	fresh := &Keyword{params: params, base: int(terms), ids: map[string]int32{}}
+	if postings > math.MaxUint32 {
+		return nil, badIndex("%d postings", postings)
+	}
+	fresh := &Keyword{params: params, ids: map[string]int32{}}
 	fresh.docs = make([]docInfo, slots)
 	for slot := range fresh.docs {
 		v := le.Uint32(data[lay.lengths+4*uint64(slot):])
@@ -325,60 +332,54 @@ func decodeKeyword(data []byte, shared bool) (*Keyword, error) {
 		fresh.totalLength += int64(v - 1)
 	}
 
-	blob := string(data[lay.blob : lay.blob+termBytes])
-	fresh.terms = make([]string, terms)
-	start := uint64(0)
-	for i := range fresh.terms {
-		end := uint64(le.Uint32(data[lay.termEnds+4*uint64(i):]))
-		if end <= start || end > termBytes {
+	f := &frozen{blob: string(data[lay.blob : lay.blob+termBytes]), termEnds: make([]uint32, terms), postEnds: make([]uint32, terms)}
+	start := uint32(0)
+	for i := range f.termEnds {
+		end := le.Uint32(data[lay.termEnds+4*uint64(i):])
+		if end <= start || uint64(end) > termBytes {
 			return nil, badIndex("term %d: bytes %d to %d", i, start, end)
 		}
-		fresh.terms[i] = blob[start:end]
-		if i > 0 && fresh.terms[i-1] >= fresh.terms[i] {
-			return nil, badIndex("terms %q, %q out of order", fresh.terms[i-1], fresh.terms[i])
+		f.termEnds[i] = end
+		if i > 0 && f.term(int32(i-1)) >= f.term(int32(i)) {
+			return nil, badIndex("terms %q, %q out of order", f.term(int32(i-1)), f.term(int32(i)))
 		}
 		start = end
 	}
-	if start != termBytes {
+	if uint64(start) != termBytes {
 		return nil, badIndex("%d term bytes, %d used", termBytes, start)
 	}
 
-	var arena []posting
 	raw := data[lay.postings:lay.crc]
 	if shared && postings > 0 && littleEndian && uintptr(unsafe.Pointer(&raw[0]))%unsafe.Alignof(posting{}) == 0 {
-		arena = unsafe.Slice((*posting)(unsafe.Pointer(&raw[0])), postings)
+		f.arena = unsafe.Slice((*posting)(unsafe.Pointer(&raw[0])), postings)
 	} else {
-		arena = make([]posting, postings)
-		for i := range arena {
-			arena[i] = posting{slot: int32(le.Uint32(raw[8*i:])), tf: le.Uint16(raw[8*i+4:]), gen: le.Uint16(raw[8*i+6:])}
+		f.arena = make([]posting, postings)
+		for i := range f.arena {
+			f.arena[i] = posting{slot: int32(le.Uint32(raw[8*i:])), tf: le.Uint16(raw[8*i+4:]), gen: le.Uint16(raw[8*i+6:])}
 		}
 	}
-	fresh.postings = make([][]posting, terms)
 	fresh.df = make([]int32, terms)
 	from := uint64(0)
-	for i := range fresh.postings {
+	for i := range f.postEnds {
 		to := le.Uint64(data[lay.postEnds+8*uint64(i):])
 		if to <= from || to > postings {
-			return nil, badIndex("term %q: postings %d to %d", fresh.terms[i], from, to)
+			return nil, badIndex("term %q: postings %d to %d", f.term(int32(i)), from, to)
 		}
-		// Capped: a later Set appending to one list reallocates it instead
-		// of writing over the next.
-		list := arena[from:to:to]
 		previous := int32(-1)
-		for _, p := range list {
+		for _, p := range f.arena[from:to] {
 			if p.slot <= previous || uint64(p.slot) >= slots || p.tf == 0 || p.gen != 0 || !fresh.docs[p.slot].live {
-				return nil, badIndex("term %q: bad posting (slot %d, tf %d)", fresh.terms[i], p.slot, p.tf)
+				return nil, badIndex("term %q: bad posting (slot %d, tf %d)", f.term(int32(i)), p.slot, p.tf)
 			}
 			previous = p.slot
 		}
-		fresh.postings[i] = list
-		fresh.df[i] = int32(len(list))
+		f.postEnds[i] = uint32(to)
+		fresh.df[i] = int32(to - from)
 		from = to
 	}
 	if from != postings {
 		return nil, badIndex("%d postings, %d used", postings, from)
 	}
-	fresh.totalPostings = int(postings)
+	fresh.fz, fresh.totalPostings = f, int(postings)
 	return fresh, nil
 }
 

@@ -91,10 +91,16 @@ func TestKeywordDecodedStaysWritable(t *testing.T) {
 			if shared {
 				buf := alignedCopy(data)
 				require.NoError(t, decoded.UnmarshalShared(buf))
-				assert.Same(t, &buf[len(buf)-4-8*decoded.totalPostings], (*byte)(unsafe.Pointer(&decoded.postings[0][0])),
+				require.NotNil(t, decoded.fz)
+				assert.Same(t, &buf[len(buf)-4-8*decoded.totalPostings], (*byte)(unsafe.Pointer(&decoded.fz.arena[0])),
 					"the postings are used in place")
 			} else {
 				require.NoError(t, decoded.UnmarshalBinary(data))
+			}
+			require.NotNil(t, decoded.fz, "frozen until the first write")
+			for range 20 { // searches of the frozen form
+				query := randomTerms(r, 5)
+				require.Equal(t, k.Search(query, 15, nil), decoded.Search(query, 15, nil))
 			}
 			w := rand.New(rand.NewPCG(1, 2))
 			for step := range 600 {
@@ -111,6 +117,9 @@ func TestKeywordDecodedStaysWritable(t *testing.T) {
 					terms := randomTerms(w, 1+w.IntN(30))
 					k.Set(slot, terms)
 					decoded.Set(slot, terms)
+				}
+				if step == 0 {
+					require.Nil(t, decoded.fz, "thawed by the first write")
 				}
 				if step%50 == 0 {
 					query := append(randomTerms(w, 4), fmt.Sprint("new", w.IntN(50)))

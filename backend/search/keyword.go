@@ -59,9 +59,12 @@ type Keyword struct {
 
 	docs     []docInfo // by slot
 	docTerms [][]int32 // by slot: the live document's distinct term ids
-	// docTermsDue: docTerms is not built yet (after UnmarshalBinary, which
-	// leaves it to the first Set or Remove: only writes need it).
-	docTermsDue   bool
+	// fz, when not nil, holds every term and posting as UnmarshalBinary
+	// read them, in flat arrays (terms, postings and docTerms are then
+	// nil): no per-term slice or string for the collector to scan, which
+	// at a million phrase terms is most of the decode. The first Set or
+	// Remove thaws it into the mutable form.
+	fz            *frozen
 	live          int   // live documents
 	totalLength   int64 // sum of live documents' lengths
 	totalPostings int   // postings held, dead ones included
@@ -204,35 +207,100 @@ func (k *Keyword) Remove(slot int32) {
 	k.maybeCompact()
 }
 
-// ensureDocTerms builds every document's distinct term ids from the
-// postings when UnmarshalBinary left them out. The caller holds the write
-// lock.
-func (k *Keyword) ensureDocTerms() {
-	if !k.docTermsDue {
-		return
+// frozen is a decoded index's terms and postings, read-only: term id i is
+// blob[termEnds[i-1]:termEnds[i]] (terms in increasing order) and its
+// postings arena[postEnds[i-1]:postEnds[i]], all live, by slot.
+type frozen struct {
+	blob     string
+	termEnds []uint32
+	postEnds []uint32
+	arena    []posting
+}
+
+func (f *frozen) term(id int32) string {
+	start := uint32(0)
+	if id > 0 {
+		start = f.termEnds[id-1]
 	}
-	k.docTermsDue = false
-	counts := make([]int, len(k.docs))
-	total := 0
-	for _, list := range k.postings {
-		for _, p := range list {
-			if k.docs[p.slot].gen == p.gen {
-				counts[p.slot]++
-				total++
-			}
+	return f.blob[start:f.termEnds[id]]
+}
+
+func (f *frozen) list(id int32) []posting {
+	start := uint32(0)
+	if id > 0 {
+		start = f.postEnds[id-1]
+	}
+	end := f.postEnds[id]
+	return f.arena[start:end:end]
+}
+
+// find binary-searches the terms.
+func (f *frozen) find(term string) (int32, bool) {
+	lo, hi := 0, len(f.termEnds)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if f.term(int32(mid)) < term {
+			lo = mid + 1
+		} else {
+			hi = mid
 		}
 	}
-	arena := make([]int32, total)
+	return int32(lo), lo < len(f.termEnds) && f.term(int32(lo)) == term
+}
+
+// numTerms is how many term ids there are (freed ones included).
+func (k *Keyword) numTerms() int {
+	if k.fz != nil {
+		return len(k.fz.termEnds)
+	}
+	return len(k.postings)
+}
+
+// termOf and postingsOf read a term id's term and postings list in either
+// form. The caller holds a lock.
+func (k *Keyword) termOf(id int32) string {
+	if k.fz != nil {
+		return k.fz.term(id)
+	}
+	return k.terms[id]
+}
+
+func (k *Keyword) postingsOf(id int32) []posting {
+	if k.fz != nil {
+		return k.fz.list(id)
+	}
+	return k.postings[id]
+}
+
+// ensureDocTerms thaws a frozen index: every term becomes a string and a
+// postings list of its own (cut from the frozen arrays: the base ids, found
+// by binary search in terms[:base]), and every document gets its distinct
+// term ids. Only writes need this. The caller holds the write lock.
+func (k *Keyword) ensureDocTerms() {
+	f := k.fz
+	if f == nil {
+		return
+	}
+	n := len(f.termEnds)
+	k.terms, k.postings = make([]string, n), make([][]posting, n)
+	for id := range int32(n) {
+		k.terms[id], k.postings[id] = f.term(id), f.list(id)
+	}
+	k.base, k.fz = n, nil
+
+	counts := make([]int, len(k.docs))
+	for _, p := range f.arena {
+		counts[p.slot]++
+	}
+	arena := make([]int32, len(f.arena))
 	k.docTerms = make([][]int32, len(k.docs))
-	for slot, n := range counts {
+	for slot, c := range counts {
 		// Each slot's share is capped, so appending past it reallocates.
-		k.docTerms[slot], arena = arena[:0:n], arena[n:]
+		k.docTerms[slot], arena = arena[:0:c], arena[c:]
 	}
 	for id, list := range k.postings {
 		for _, p := range list {
-			if k.docs[p.slot].gen == p.gen {
-				k.docTerms[p.slot] = append(k.docTerms[p.slot], int32(id))
-			}
+			k.docTerms[p.slot] = append(k.docTerms[p.slot], int32(id))
 		}
 	}
 }
@@ -262,6 +330,9 @@ func (k *Keyword) retire(slot int32) {
 
 // lookup returns the id of term, if the index has one for it.
 func (k *Keyword) lookup(term string) (int32, bool) {
+	if k.fz != nil {
+		return k.fz.find(term)
+	}
 	if k.base > 0 {
 		if i, ok := slices.BinarySearch(k.terms[:k.base], term); ok {
 			return int32(i), true
@@ -399,7 +470,7 @@ func (k *Keyword) scoreInto(query []queryTerm, acc []float32, touched *[]int32) 
 	}
 	docs := k.docs
 	for _, q := range query {
-		list, df := k.postings[q.id], k.df[q.id]
+		list, df := k.postingsOf(q.id), k.df[q.id]
 		if df == 0 {
 			continue
 		}
@@ -454,7 +525,7 @@ func (k *Keyword) Search(terms []string, limit int, allow func(int32) bool) []Hi
 	slots := len(k.docs)
 	scanned := 0
 	for _, q := range query {
-		scanned += len(k.postings[q.id])
+		scanned += len(k.postingsOf(q.id))
 	}
 	s := k.getScratch(slots)
 	// A selective query touches few slots: remember them rather than scan
