@@ -43,3 +43,17 @@ test: setup bindings
 	go test -timeout $(GO_TEST_TIMEOUT) ./...
 	cd frontend && npm run check && npm test
 	bash scripts/desktop-smoke.sh
+
+# The engine compiled to WebAssembly (the browser edition), its tests run
+# under node, which gives the program a real file system: go test -exec runs
+# each test binary with Go's go_js_wasm_exec (needs node on PATH). The
+# offline embedding table is read from its file (make setup fetches it).
+WASM_EXEC := $(shell go env GOROOT)/lib/wasm/go_js_wasm_exec
+WASM_TEST_PKGS ?= ./backend/ ./graphdb/
+
+.PHONY: test-wasm
+## test-wasm: build the engine for GOOS=js GOARCH=wasm and run its tests under node
+test-wasm:
+	@command -v node >/dev/null || { echo "test-wasm needs node on PATH" >&2; exit 1; }
+	GOOS=js GOARCH=wasm go build ./backend/... ./graphdb/...
+	GOOS=js GOARCH=wasm go test -timeout $(GO_TEST_TIMEOUT) -exec="$(WASM_EXEC)" $(WASM_TEST_PKGS)

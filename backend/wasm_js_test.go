@@ -40,7 +40,10 @@ func copyFixture(t *testing.T) string {
 // offline embedder read from its table file; opts may override it.
 func openBolt(t *testing.T, dir string, opts ...Option) *Workbench {
 	t.Helper()
-	e := testEmbedder(t)
+	e := tableEmbedder(t)
+	if e == nil {
+		t.Fatal("the offline embedding table is missing: run scripts/embeddings.sh (or make setup)")
+	}
 	wb, err := Open(context.Background(), dir, append([]Option{WithClock(clock), WithEmbedder(e)}, opts...)...)
 	require.NoError(t, err)
 	return wb

@@ -25,25 +25,32 @@ import (
 
 var testEmb struct {
 	once sync.Once
-	e    embed.Embedder
+	e    embed.Embedder // nil without the table
 	err  error
 }
 
-// testEmbedder is the offline embedder read from its table file (as the
-// browser edition will fetch it), or the synthetic one when the table has
-// not been fetched (scripts/embeddings.sh).
-func testEmbedder(t testing.TB) embed.Embedder {
+// tableEmbedder is the offline embedder read from its table file, as the
+// browser edition will fetch it (the WebAssembly build does not embed the
+// table); nil when scripts/embeddings.sh has not fetched it.
+func tableEmbedder(t testing.TB) embed.Embedder {
 	t.Helper()
 	testEmb.once.Do(func() {
 		path := filepath.Join("embed", "offline", "table", offline.TableFile)
-		if _, err := os.Stat(path); err != nil {
-			testEmb.e = synthetic.New()
-			return
+		if _, err := os.Stat(path); err == nil {
+			testEmb.e, testEmb.err = offline.FromFile(path)
 		}
-		testEmb.e, testEmb.err = offline.FromFile(path)
 	})
 	require.NoError(t, testEmb.err)
 	return testEmb.e
+}
+
+// testEmbedder is the offline embedder from its table file, or the
+// synthetic one when the table has not been fetched.
+func testEmbedder(t testing.TB) embed.Embedder {
+	if e := tableEmbedder(t); e != nil {
+		return e
+	}
+	return synthetic.New()
 }
 
 // graphStores are the stores this build can keep a workspace's graph in.
