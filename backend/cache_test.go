@@ -5,10 +5,13 @@ import (
 	"context"
 	"encoding/gob"
 	"os"
+	"sort"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/loomwork/loom/backend/model"
 )
 
 // ingestedFixture ingests the fixture notes into a bolt workspace, closes
@@ -164,4 +167,40 @@ func assertCachesGood(t *testing.T, dir string) {
 	ix, _ := loadCache(wb.cachePath(), wb.meta.Generation)
 	require.NotNil(t, ix, "index.cache was rewritten")
 	assert.True(t, newRetrieval(ix, 1).loadCache(wb.searchCachePath(), wb.meta.Generation, ix), "search.cache was rewritten")
+}
+
+// TestRebuildGraphOrder: the concept graph's lists come out in the order
+// of the straightforward walk over sorted source ids.
+func TestRebuildGraphOrder(t *testing.T) {
+	ctx := context.Background()
+	wb := openBolt(t, ingestedFixture(t))
+	defer wb.Close()
+	wb.mu.Lock()
+	r, err := wb.retrieval(ctx)
+	wb.mu.Unlock()
+	require.NoError(t, err)
+	relAdj, concept, conceptSlots := map[string][]string{}, map[string][]string{}, map[string][]int32{}
+	ids := make([]string, 0, len(r.ix.out))
+	for id := range r.ix.out {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, from := range ids {
+		for _, e := range r.ix.out[from] {
+			switch e.Kind {
+			case model.EdgeRelated:
+				relAdj[e.From] = append(relAdj[e.From], e.To)
+				relAdj[e.To] = append(relAdj[e.To], e.From)
+			case model.EdgeAbout:
+				concept[e.To] = append(concept[e.To], e.From)
+				if sl, ok := r.slot[e.From]; ok {
+					conceptSlots[e.To] = append(conceptSlots[e.To], sl)
+				}
+			}
+		}
+	}
+	require.NotEmpty(t, concept)
+	assert.Equal(t, relAdj, r.relAdj)
+	assert.Equal(t, concept, r.concept)
+	assert.Equal(t, conceptSlots, r.conceptSlots)
 }

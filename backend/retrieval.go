@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -139,20 +140,33 @@ func (r *retrieval) remove(id string) {
 func (r *retrieval) rebuildGraph() {
 	r.indexNodes()
 	r.relAdj, r.concept, r.conceptSlots = map[string][]string{}, map[string][]string{}, map[string][]int32{}
-	ids := make([]string, 0, len(r.ix.out))
-	for id := range r.ix.out {
-		ids = append(ids, id)
+	// By source id, so that every list comes out in the same order
+	// whatever the map's; the edges are taken with their key (no second
+	// lookup).
+	type source struct {
+		id    string
+		edges []model.Edge
 	}
-	sort.Strings(ids)
-	for _, from := range ids {
-		for _, e := range r.ix.out[from] {
+	sources := make([]source, 0, len(r.ix.out))
+	for id, es := range r.ix.out {
+		sources = append(sources, source{id, es})
+	}
+	slices.SortFunc(sources, func(a, b source) int { return strings.Compare(a.id, b.id) })
+	for _, src := range sources {
+		sl, hasSlot := int32(0), false
+		looked := false
+		for _, e := range src.edges {
 			switch e.Kind {
 			case model.EdgeRelated:
 				r.relAdj[e.From] = append(r.relAdj[e.From], e.To)
 				r.relAdj[e.To] = append(r.relAdj[e.To], e.From)
 			case model.EdgeAbout:
 				r.concept[e.To] = append(r.concept[e.To], e.From)
-				if sl, ok := r.slot[e.From]; ok {
+				if e.From != src.id || !looked {
+					sl, hasSlot = r.slot[e.From]
+					looked = e.From == src.id
+				}
+				if hasSlot {
 					r.conceptSlots[e.To] = append(r.conceptSlots[e.To], sl)
 				}
 			}
