@@ -14,7 +14,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"runtime"
 	"sync"
 	"unsafe"
 )
@@ -65,112 +64,153 @@ func Open(path string, dim int) (*Log, error) {
 }
 
 // load reads records and returns the offset after the last intact one.
-// The file is read whole, in parallel chunks, the records are found in
-// one pass over their lengths, then checked and decoded in parallel into
-// one shared arena: at 50,000 vectors of 768 dimensions (150 MB) this is
-// most of opening a workspace.
+// A goroutine reads the file in large blocks while this one checks and
+// decodes the records of the block before into large shared arenas (no
+// allocation per vector, no copy of the whole file): at 50,000 vectors of
+// 768 dimensions (150 MB) this is a large part of opening a workspace.
 func (l *Log) load() (int64, error) {
 	st, err := l.f.Stat()
 	if err != nil {
 		return 0, err
 	}
-	const hdrLen = len(magic) + 4
+	const hdrLen = int64(len(magic) + 4)
 	size := st.Size()
-	if size < int64(hdrLen) {
+	if size < hdrLen {
 		return 0, nil // empty or torn header: start over
 	}
-	if size > math.MaxInt {
-		return 0, errors.New("vector log too large")
-	}
-	buf := make([]byte, size)
-	if err := readAll(l.f, buf); err != nil {
+	hdr := make([]byte, hdrLen)
+	if _, err := l.f.ReadAt(hdr, 0); err != nil {
 		return 0, err
 	}
-	if string(buf[:len(magic)]) != magic {
+	if string(hdr[:len(magic)]) != magic {
 		return 0, errors.New("not a Loom vector log")
 	}
-	if d := int(binary.LittleEndian.Uint32(buf[len(magic):])); d != l.dim {
+	if d := int(binary.LittleEndian.Uint32(hdr[len(magic):])); d != l.dim {
 		return 0, fmt.Errorf("vectors have dimension %d, expected %d", d, l.dim)
 	}
+
 	body := 4 * l.dim
-	var starts []int // every complete record (intact or not)
-	off := hdrLen
-	for off+2 <= len(buf) {
-		end := off + 2 + int(binary.LittleEndian.Uint16(buf[off:])) + body + 4
-		if end > len(buf) {
-			break
+	// Size the map and the first arena from the file: records are
+	// 2+len(key)+4·dim+4 bytes, keys mostly a content hash of 66.
+	expect := int(min((size-hdrLen)/int64(2+64+body+4), 1<<24))
+	l.vecs = make(map[string][]float32, max(expect, 0))
+	var arena []float32
+	arenaRows := max(expect+expect/16, 64)
+	good := hdrLen // offset after the last intact record
+	// record checks and stores one whole record; false if it is damaged.
+	record := func(rec []byte) bool {
+		klen := int(binary.LittleEndian.Uint16(rec))
+		key, data := rec[2:2+klen], rec[2+klen:2+klen+body]
+		if crc32.ChecksumIEEE(rec[2:2+klen+body]) != binary.LittleEndian.Uint32(rec[2+klen+body:]) {
+			return false
 		}
-		starts = append(starts, off)
-		off = end
+		if len(arena) < l.dim {
+			arena = make([]float32, arenaRows*l.dim)
+			arenaRows = 1024 // records beyond the estimate
+		}
+		v := arena[:l.dim:l.dim]
+		arena = arena[l.dim:]
+		decodeFloats(v, data)
+		l.vecs[string(key)] = v
+		good += int64(len(rec))
+		return true
 	}
-	n := len(starts)
-	intact := make([]bool, n)
-	arena := make([]float32, n*l.dim)
-	parallel(n, func(from, to int) {
-		for i := from; i < to; i++ {
-			s := starts[i]
-			klen := int(binary.LittleEndian.Uint16(buf[s:]))
-			rec := buf[s+2 : s+2+klen+body+4]
-			if crc32.ChecksumIEEE(rec[:klen+body]) != binary.LittleEndian.Uint32(rec[klen+body:]) {
-				continue
+	recLen := func(b []byte) int { return 2 + int(binary.LittleEndian.Uint16(b)) + body + 4 }
+
+	blocks := readBlocks(l.f, hdrLen, size)
+	defer blocks.stop()
+	var carry []byte // the start of a record that runs into the next block
+	for b := range blocks.out {
+		if b.err != nil {
+			return 0, b.err
+		}
+		data := b.data
+		if len(carry) > 0 {
+			if len(carry) < 2 { // the record's length itself was cut
+				take := min(2-len(carry), len(data))
+				carry, data = append(carry, data[:take]...), data[take:]
+				if len(carry) < 2 {
+					blocks.done(b)
+					continue
+				}
 			}
-			intact[i] = true
-			decodeFloats(arena[i*l.dim:(i+1)*l.dim], rec[klen:klen+body])
-		}
-	})
-	good := n // records after the first damaged one are dropped with it
-	for i, ok := range intact {
-		if !ok {
-			good = i
-			break
-		}
-	}
-	l.vecs = make(map[string][]float32, good)
-	for i := range good {
-		s := starts[i]
-		klen := int(binary.LittleEndian.Uint16(buf[s:]))
-		l.vecs[string(buf[s+2:s+2+klen])] = arena[i*l.dim : (i+1)*l.dim : (i+1)*l.dim]
-	}
-	if good < n {
-		return int64(starts[good]), nil
-	}
-	return int64(off), nil
-}
-
-// readAll fills buf from the start of f, in parallel chunks for a large
-// file (copying 150 MB out of the page cache is otherwise ~50 ms on one
-// core).
-func readAll(f *os.File, buf []byte) error {
-	var errs [maxReaders]error
-	chunks := min(maxReaders, runtime.GOMAXPROCS(0), 1+len(buf)/(8<<20))
-	per := (len(buf) + chunks - 1) / chunks
-	var wg sync.WaitGroup
-	for c := range chunks {
-		wg.Go(func() {
-			from, to := c*per, min((c+1)*per, len(buf))
-			if from < to {
-				_, errs[c] = f.ReadAt(buf[from:to], int64(from))
+			take := min(recLen(carry)-len(carry), len(data))
+			carry, data = append(carry, data[:take]...), data[take:]
+			if len(carry) == recLen(carry) {
+				if !record(carry) {
+					return good, nil
+				}
+				carry = carry[:0]
 			}
-		})
+		}
+		for len(data) >= 2 && recLen(data) <= len(data) {
+			n := recLen(data)
+			if !record(data[:n]) {
+				return good, nil
+			}
+			data = data[n:]
+		}
+		carry = append(carry, data...)
+		blocks.done(b)
 	}
-	wg.Wait()
-	return errors.Join(errs[:]...)
+	return good, nil // a torn record at the end, if any, is dropped
 }
 
-const maxReaders = 4
-
-// parallel runs f over [0, n) split into up to GOMAXPROCS (at most 4)
-// ranges.
-func parallel(n int, f func(from, to int)) {
-	workers := min(maxReaders, runtime.GOMAXPROCS(0), 1+n/1024)
-	per := (n + workers - 1) / workers
-	var wg sync.WaitGroup
-	for start := per; start < n; start += per {
-		wg.Go(func() { f(start, min(start+per, n)) })
-	}
-	f(0, min(per, n))
-	wg.Wait()
+// blockReader reads a file's bytes in order, in large blocks, on its own
+// goroutine, two blocks ahead of the reader.
+type blockReader struct {
+	out  chan block
+	free chan []byte
+	quit chan struct{}
 }
+
+type block struct {
+	data []byte
+	buf  []byte
+	err  error
+}
+
+// blockSize is the read size (a variable for tests).
+var blockSize = 4 << 20
+
+func readBlocks(f *os.File, from, to int64) *blockReader {
+	r := &blockReader{out: make(chan block, 2), free: make(chan []byte, 3), quit: make(chan struct{})}
+	for range 3 {
+		r.free <- make([]byte, blockSize)
+	}
+	go func() {
+		defer close(r.out)
+		for off := from; off < to; {
+			var buf []byte
+			select {
+			case buf = <-r.free:
+			case <-r.quit:
+				return
+			}
+			n, err := f.ReadAt(buf[:min(int64(len(buf)), to-off)], off)
+			if n == 0 && err != nil {
+				select {
+				case r.out <- block{err: err}:
+				case <-r.quit:
+				}
+				return
+			}
+			off += int64(n)
+			select {
+			case r.out <- block{data: buf[:n], buf: buf}:
+			case <-r.quit:
+				return
+			}
+		}
+	}()
+	return r
+}
+
+// done hands a block's buffer back for reuse.
+func (r *blockReader) done(b block) { r.free <- b.buf }
+
+// stop ends the reading goroutine (once the reader is done with out).
+func (r *blockReader) stop() { close(r.quit) }
 
 // decodeFloats fills v from little-endian float32s.
 func decodeFloats(v []float32, data []byte) {

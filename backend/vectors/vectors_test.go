@@ -1,6 +1,7 @@
 package vectors
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -109,4 +110,53 @@ func TestLogDamagedRecordDropsTheRest(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1501, l.Len())
 	require.NoError(t, l.Close())
+}
+
+// TestLogBlockBoundaries reads a log in blocks of every awkward size, so
+// that records, and their length fields, are cut at every point; a torn
+// tail and a damaged record are found the same way.
+func TestLogBlockBoundaries(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v.vec")
+	l, err := Open(path, 3)
+	require.NoError(t, err)
+	for i := range 60 {
+		require.NoError(t, l.Put(fmt.Sprintf("key-%0*d", i%9, i), []float32{float32(i), 2, -3}))
+	}
+	require.NoError(t, l.Close())
+	good, err := os.ReadFile(path)
+	require.NoError(t, err)
+	torn := append(bytes.Clone(good), 7, 0, 'a', 'b')
+	damaged := bytes.Clone(good)
+	damaged[len(damaged)/2] ^= 0xff
+
+	saved := blockSize
+	defer func() { blockSize = saved }()
+	load := func(data []byte) (*Log, error) {
+		p := filepath.Join(t.TempDir(), "v.vec")
+		require.NoError(t, os.WriteFile(p, data, 0o644))
+		return Open(p, 3)
+	}
+	blockSize = saved
+	ref, err := load(damaged)
+	require.NoError(t, err)
+	damagedLen := ref.Len()
+	require.Less(t, damagedLen, 60)
+	ref.Close()
+	for _, size := range []int{1, 2, 3, 5, 7, 16, 31, 64, 100, 1000} {
+		blockSize = size
+		for name, tt := range map[string]struct {
+			data []byte
+			want int
+		}{"good": {good, 60}, "torn": {torn, 60}, "damaged": {damaged, damagedLen}} {
+			got, err := load(tt.data)
+			require.NoError(t, err)
+			require.Equal(t, tt.want, got.Len(), "%s, blocks of %d", name, size)
+			for i := range tt.want {
+				v, ok := got.Get(fmt.Sprintf("key-%0*d", i%9, i))
+				require.True(t, ok)
+				require.Equal(t, []float32{float32(i), 2, -3}, v)
+			}
+			require.NoError(t, got.Close())
+		}
+	}
 }
