@@ -92,7 +92,13 @@ func TestWasmWorkspaceSurvivesReopen(t *testing.T) {
 	for _, store := range graphStores() {
 		withGraphStore(t, store, func(t *testing.T) {
 			ctx := context.Background()
+			start := time.Now()
+			lap := func(what string) { // go test -v shows where the time goes
+				t.Logf("%-28s %v", what, time.Since(start).Round(time.Millisecond))
+				start = time.Now()
+			}
 			e := testEmbedder(t)
+			lap("embedder")
 			notes := copyFixture(t)
 			dir := t.TempDir()
 			now := fixedNow
@@ -109,6 +115,7 @@ func TestWasmWorkspaceSurvivesReopen(t *testing.T) {
 			require.NoError(t, err)
 			require.Empty(t, rep.Errors)
 			require.Equal(t, 2, rep.Added)
+			lap("open + ingest 2 files")
 			stats, err := wb.Stats(ctx)
 			require.NoError(t, err)
 			wantBackend := "bolt"
@@ -122,11 +129,13 @@ func TestWasmWorkspaceSurvivesReopen(t *testing.T) {
 			require.NoError(t, err)
 			before := answer(t, wb, question)
 			require.NotEmpty(t, before.Loaded)
+			lap("stats, documents, query")
 
 			// The workspace is held while open.
 			_, err = Open(ctx, dir, WithEmbedder(e))
 			assert.Error(t, err, "a second open of an open workspace")
 			require.NoError(t, wb.Close())
+			lap("close")
 
 			if store == "snapshot" {
 				_, err := os.Stat(filepath.Join(dir, SnapshotFile))
@@ -147,6 +156,7 @@ func TestWasmWorkspaceSurvivesReopen(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, graph, gotGraph)
 			assert.Equal(t, before, answer(t, wb, question))
+			lap("reopen, same answer")
 
 			// A query's access times are written on Close and survive it;
 			// so does a removal.
@@ -174,6 +184,7 @@ func TestWasmWorkspaceSurvivesReopen(t *testing.T) {
 			assert.Equal(t, 1, st.Documents)
 			assert.Greater(t, st.Generation, stats.Generation)
 			require.NoError(t, wb.Close())
+			lap("touch, remove, reopens")
 		})
 	}
 }
