@@ -221,15 +221,15 @@ func BenchmarkSnapshotSave(b *testing.B) {
 	defer s.Close()
 	_, err = s.Apply(ctx, sampleWrite(250, 20, 0))
 	require.NoError(b, err)
-	st, _ := os.Stat(path)
-	b.ReportMetric(float64(st.Size())/1e6, "MB")
-	b.ResetTimer()
 	for b.Loop() {
 		s.mu.Lock()
 		err := s.saveSnapshot(ctx)
 		s.mu.Unlock()
 		require.NoError(b, err)
 	}
+	st, err := os.Stat(path)
+	require.NoError(b, err)
+	b.ReportMetric(float64(st.Size())/1e6, "MB")
 }
 
 func BenchmarkSnapshotOpen(b *testing.B) {
@@ -240,7 +240,6 @@ func BenchmarkSnapshotOpen(b *testing.B) {
 	_, err = s.Apply(ctx, sampleWrite(250, 20, 0))
 	require.NoError(b, err)
 	require.NoError(b, s.Close())
-	b.ResetTimer()
 	for b.Loop() {
 		s, err := OpenSnapshot(path)
 		require.NoError(b, err)
