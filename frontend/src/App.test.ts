@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
+import { configure, cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import App from './App.svelte';
 import { WorkbenchError } from './bridge/workbench';
 import { FakeWorkbench } from './bridge/fake';
@@ -25,7 +25,11 @@ async function ask(question: string) {
   return screen.findByTestId('budget-view');
 }
 
-describe('App', () => {
+// The machine may be busy: wait longer than the defaults before failing.
+configure({ asyncUtilTimeout: 5000 });
+const slow = { timeout: 5000 };
+
+describe('App', { timeout: 30_000 }, () => {
   afterEach(() => {
     cleanup();
     vi.useRealTimers();
@@ -120,9 +124,9 @@ describe('App', () => {
     expect(wb.queries).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(200);
     vi.useRealTimers();
-    await vi.waitFor(() => expect(wb.queries).toHaveLength(2));
+    await vi.waitFor(() => expect(wb.queries).toHaveLength(2), slow);
     expect(wb.queries[1].budget).toBe(256);
-    await vi.waitFor(() => expect(screen.getAllByTestId('candidate-row').some((r) => r.classList.contains('left'))).toBe(true));
+    await vi.waitFor(() => expect(screen.getAllByTestId('candidate-row').some((r) => r.classList.contains('left'))).toBe(true), slow);
   });
 
   it('selects a candidate\u2019s node when its row is clicked, and Escape clears it', async () => {
@@ -142,15 +146,15 @@ describe('App', () => {
     await ask('staleness');
     const copy = screen.getByTestId('copy-prompt');
     await fireEvent.click(copy);
-    await vi.waitFor(() => expect(copy.textContent).toContain('Copied ✓'));
+    await vi.waitFor(() => expect(copy.textContent).toContain('Copied ✓'), slow);
     const prompt = screen.getByTestId('prompt').textContent;
     expect(wb.copied).toEqual([prompt]);
 
     await fireEvent.keyDown(window, { key: 'C', ctrlKey: true, shiftKey: true });
-    await vi.waitFor(() => expect(wb.copied).toHaveLength(2));
+    await vi.waitFor(() => expect(wb.copied).toHaveLength(2), slow);
 
     await fireEvent.keyDown(window, { key: 's', metaKey: true });
-    await vi.waitFor(() => expect(wb.saved).toHaveLength(1));
+    await vi.waitFor(() => expect(wb.saved).toHaveLength(1), slow);
     expect(wb.saved[0].name).toBe('loom-staleness.md');
     expect(wb.saved[0].text).toContain(prompt);
   });
@@ -186,8 +190,8 @@ describe('App', () => {
 
     wb.picked = ['/home/ada/new.md'];
     await fireEvent.keyDown(window, { key: 'o', ctrlKey: true });
-    await vi.waitFor(() => expect(wb.pathIngests).toEqual([['/home/ada/new.md']]));
-    await vi.waitFor(() => expect(screen.getAllByTestId('document-item')).toHaveLength(3));
+    await vi.waitFor(() => expect(wb.pathIngests).toEqual([['/home/ada/new.md']]), slow);
+    await vi.waitFor(() => expect(screen.getAllByTestId('document-item')).toHaveLength(3), slow);
   });
 
   it('streams a chat answer and selects a node named in it', async () => {
@@ -197,12 +201,12 @@ describe('App', () => {
     await screen.findByTestId('document-list');
     wb.chatScript = { chunks: ['See ', `[${first()}]`, ' for details.'] };
     const input = await screen.findByTestId('chat-input');
-    await vi.waitFor(() => expect((input as HTMLTextAreaElement).disabled).toBe(false));
+    await vi.waitFor(() => expect((input as HTMLTextAreaElement).disabled).toBe(false), slow);
     await fireEvent.input(input, { target: { value: 'How does staleness decay?' } });
     await fireEvent.keyDown(input, { key: 'Enter' });
 
     const log = screen.getByTestId('chat-log');
-    await vi.waitFor(() => expect(within(log).getByTestId('chat-answer').textContent).toContain('for details.'));
+    await vi.waitFor(() => expect(within(log).getByTestId('chat-answer').textContent).toContain('for details.'), slow);
     const link = within(within(log).getByTestId('chat-answer')).getByTestId('node-link');
     expect(link.dataset.id).toBe(first());
     await fireEvent.click(link);
@@ -223,7 +227,7 @@ describe('App', () => {
 
     wb.ollamaStatus = { url: 'http://127.0.0.1:11434', up: true, models: [{ name: 'llama3.2:3b', context_length: 8192, tools: true }] };
     await fireEvent.click(screen.getByTestId('ollama-retry'));
-    await vi.waitFor(() => expect(screen.queryByTestId('ollama-status')).toBeNull());
+    await vi.waitFor(() => expect(screen.queryByTestId('ollama-status')).toBeNull(), slow);
     expect((screen.getByTestId('chat-input') as HTMLTextAreaElement).disabled).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, within } from '@testing-library/svelte';
+import { configure, fireEvent, render, screen, within } from '@testing-library/svelte';
 import CandidateTable from './CandidateTable.svelte';
 import type { Candidate, Signals } from '../bridge/types';
 
@@ -17,7 +17,10 @@ const candidates = [
   cand('n-off', 0.1, { relevant: false, hops: -1, reason: 'not relevant to the question' }),
 ];
 
-describe('CandidateTable', () => {
+// The machine may be busy: wait longer than the defaults before failing.
+configure({ asyncUtilTimeout: 5000 });
+
+describe('CandidateTable', { timeout: 30_000 }, () => {
   it('shows each candidate with its status and the reason in words', () => {
     render(CandidateTable, { candidates, weights });
     const rows = screen.getAllByTestId('candidate-row');

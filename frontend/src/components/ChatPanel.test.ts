@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, within } from '@testing-library/svelte';
+import { configure, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { flushSync } from 'svelte';
 import ChatPanel from './ChatPanel.svelte';
 import { FakeWorkbench } from '../bridge/fake';
@@ -18,7 +18,11 @@ async function setup() {
   return { wb, chat, frames, onselect };
 }
 
-describe('ChatPanel', () => {
+// The machine may be busy: wait longer than the defaults before failing.
+configure({ asyncUtilTimeout: 5000 });
+const slow = { timeout: 5000 };
+
+describe('ChatPanel', { timeout: 30_000 }, () => {
   it('streams the answer into the log, with the manifest and the tool calls as they come', async () => {
     const { wb, frames, onselect } = await setup();
     const id = wb.nodeIds[0];
@@ -33,7 +37,7 @@ describe('ChatPanel', () => {
     await fireEvent.input(input, { target: { value: 'How does staleness decay?' } });
     await fireEvent.keyDown(input, { key: 'Enter' });
 
-    await vi.waitFor(() => expect(steps).toBe(4));
+    await vi.waitFor(() => expect(steps).toBe(4), slow);
     frames.splice(0).forEach((f) => f());
     flushSync();
     const log = screen.getByTestId('chat-log');
@@ -52,7 +56,7 @@ describe('ChatPanel', () => {
     expect(onselect).toHaveBeenCalledWith(id);
 
     release();
-    await vi.waitFor(() => expect(turn.dataset.streaming).toBe('false'));
+    await vi.waitFor(() => expect(turn.dataset.streaming).toBe('false'), slow);
     expect(within(turn).getByTestId('chat-answer').textContent).toBe(`Staleness decays [${id.slice(0, 8)}] weekly.`);
     expect(screen.getByTestId('chat-send')).toBeTruthy();
   });
@@ -72,7 +76,7 @@ describe('ChatPanel', () => {
     const turn = await wb.chat({ question: 'Earlier question', model: 'llama3.2:3b' }, 'old');
     await fireEvent.click(screen.getByTestId('conversations-toggle'));
     await fireEvent.click(await screen.findByTestId('conversation-item'));
-    await vi.waitFor(() => expect(screen.getByTestId('chat-log').textContent).toContain('Earlier question'));
+    await vi.waitFor(() => expect(screen.getByTestId('chat-log').textContent).toContain('Earlier question'), slow);
     expect(screen.getByTestId('chat-answer').textContent).toBe(turn.answer);
     await fireEvent.click(screen.getByTestId('new-conversation'));
     expect(screen.getByTestId('chat-empty')).toBeTruthy();

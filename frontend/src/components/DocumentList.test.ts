@@ -61,12 +61,12 @@ describe('DocumentList', () => {
   });
 
   it('shows a page of a big collection at a time, and filters', async () => {
-    const many = Array.from({ length: 250 }, (_, i) => doc(`d${i}`, 'big'));
+    const many = Array.from({ length: 130 }, (_, i) => doc(`d${i}`, 'big'));
     setup([group('big', many)]);
     expect(screen.getAllByTestId('document-item')).toHaveLength(100);
     await fireEvent.click(screen.getByText(/Show more/));
-    expect(screen.getAllByTestId('document-item')).toHaveLength(250);
-    await fireEvent.input(screen.getByLabelText('Filter documents'), { target: { value: 'title d24' } });
-    expect(screen.getAllByTestId('document-item').map((d) => d.dataset.id)).toEqual(['d24', 'd240', 'd241', 'd242', 'd243', 'd244', 'd245', 'd246', 'd247', 'd248', 'd249']);
-  });
+    expect(screen.getAllByTestId('document-item')).toHaveLength(130);
+    await fireEvent.input(screen.getByLabelText('Filter documents'), { target: { value: 'title d12' } });
+    expect(screen.getAllByTestId('document-item').map((d) => d.dataset.id)).toEqual(['d12', 'd120', 'd121', 'd122', 'd123', 'd124', 'd125', 'd126', 'd127', 'd128', 'd129']);
+  }, 20_000);
 });

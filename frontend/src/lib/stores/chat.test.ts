@@ -19,7 +19,10 @@ async function setup(opts: { up?: boolean } = {}) {
   return { wb, ollama, chat, frames };
 }
 
-describe('ChatStore', () => {
+// The machine may be busy: wait longer than the defaults before failing.
+const slow = { timeout: 5000 };
+
+describe('ChatStore', { timeout: 30_000 }, () => {
   it('accumulates text deltas once per frame, then the final turn replaces the live one', async () => {
     const { wb, chat, frames } = await setup();
     let release!: () => void;
@@ -31,7 +34,7 @@ describe('ChatStore', () => {
     chat.draft = 'How does staleness decay?';
     const done = chat.send();
     expect(chat.draft).toBe('');
-    await vi.waitFor(() => expect(steps).toBe(3));
+    await vi.waitFor(() => expect(steps).toBe(3), slow);
     const live = chat.turns[0];
     expect(live.streaming).toBe(true);
     expect(live.manifest).toContain('[Context loaded:');
@@ -92,7 +95,7 @@ describe('ChatStore', () => {
     let steps = 0;
     wb.step = () => (++steps === 2 ? new Promise((r) => (release = r)) : Promise.resolve());
     const done = chat.send('q');
-    await vi.waitFor(() => expect(steps).toBe(2));
+    await vi.waitFor(() => expect(steps).toBe(2), slow);
     await chat.stop();
     expect(wb.cancelledStreams).toEqual(['s-1']);
     release();
@@ -105,7 +108,7 @@ describe('ChatStore', () => {
   it('lists, reopens and starts conversations', async () => {
     const { wb, chat } = await setup();
     await chat.send('first question');
-    await vi.waitFor(() => expect(chat.conversations).toHaveLength(1));
+    await vi.waitFor(() => expect(chat.conversations).toHaveLength(1), slow);
     const id = chat.conversationId;
     chat.newConversation();
     expect(chat.turns).toEqual([]);

@@ -3,7 +3,10 @@ import { FakeWorkbench } from '../../bridge/fake';
 import { LibraryStore } from './library.svelte';
 import type { IngestProgress } from '../../bridge/types';
 
-describe('LibraryStore', () => {
+// The machine may be busy: wait longer than the defaults before failing.
+const slow = { timeout: 5000 };
+
+describe('LibraryStore', { timeout: 30_000 }, () => {
   afterEach(() => vi.useRealTimers());
 
   it('follows the progress events of an ingest and keeps every file state', async () => {
@@ -75,7 +78,7 @@ describe('LibraryStore', () => {
     const lib = new LibraryStore(wb);
     lib.start();
     wb.emitFileDrop(['/home/ada/notes/x.md']);
-    await vi.waitFor(() => expect(lib.documents.map((d) => d.path)).toEqual(['/home/ada/notes/x.md']));
+    await vi.waitFor(() => expect(lib.documents.map((d) => d.path)).toEqual(['/home/ada/notes/x.md']), slow);
     expect(wb.pathIngests).toEqual([['/home/ada/notes/x.md']]);
   });
 
@@ -87,7 +90,7 @@ describe('LibraryStore', () => {
     const html = lib.dropped(read);
     wb.emitFileDrop(['/home/ada/x.md']);
     expect(await html).toBeNull();
-    await vi.waitFor(() => expect(lib.ingesting).toBe(false));
+    await vi.waitFor(() => expect(lib.ingesting).toBe(false), slow);
     expect(wb.uploads).toEqual([]);
     expect(wb.pathIngests).toEqual([['/home/ada/x.md']]);
   });
@@ -102,7 +105,7 @@ describe('LibraryStore', () => {
       { name: 'a.md', text: '# A' },
       { name: 'b.md', text: '# B' },
     ]);
-    await vi.waitFor(() => expect(lib.progress?.current).toBe('a.md'));
+    await vi.waitFor(() => expect(lib.progress?.current).toBe('a.md'), slow);
     await lib.cancelIngest();
     expect(lib.cancelling).toBe(true);
     wb.step = () => Promise.resolve();

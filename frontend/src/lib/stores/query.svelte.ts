@@ -45,9 +45,15 @@ export class QueryStore {
     this.debounceMs = opts.debounceMs ?? 150;
   }
 
-  /** The slider's upper end: the picked model's window, else 32k. */
+  /**
+   * The slider's upper end: with a model, the most context its window can
+   * hold once the output reservation (at most 37.5% of the window at the
+   * default share) and a system prompt and question are taken out; else 32k.
+   */
   get maxBudget(): number {
-    return Math.max(minBudget, this.ollama?.selected?.context_length ?? defaultMaxBudget);
+    const window = this.ollama?.selected?.context_length;
+    if (!window) return defaultMaxBudget;
+    return Math.max(minBudget, Math.floor((window * 0.6) / 64) * 64);
   }
 
   /** What run() sends. */

@@ -90,6 +90,8 @@ describe('QueryStore', () => {
     expect(wb.queries[0]).toEqual({
       question: 'staleness', budget: 4096, purpose: 'verify', level: 'summary', model: 'qwen2.5:7b', window: 32768, scope: 'uploads',
     });
+    expect(q.maxBudget).toBe(19648); // 60% of the window, in steps of 64
+    ollama.model = '';
     expect(q.maxBudget).toBe(32768);
   });
 
