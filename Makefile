@@ -37,12 +37,14 @@ bindings: setup
 	@# generate writes the runtime files 755 and build writes them 644; keep one.
 	chmod 644 frontend/src/bridge/wailsjs/runtime/*
 
-## test: Go vet and tests, frontend type check and tests, desktop smoke test
+## test: Go vet and tests (native and WebAssembly), frontend type check and tests, desktop smoke and end-to-end tests
 test: setup bindings
 	go vet ./...
 	go test -timeout $(GO_TEST_TIMEOUT) ./...
+	$(MAKE) test-wasm
 	cd frontend && npm run check && npm test
 	bash scripts/desktop-smoke.sh
+	bash scripts/e2e-desktop.sh
 
 # The engine compiled to WebAssembly (the browser edition), its tests run
 # under node, which gives the program a real file system: go test -exec runs
