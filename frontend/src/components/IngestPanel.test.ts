@@ -23,6 +23,9 @@ describe('IngestPanel', () => {
     expect(bar.getAttribute('role')).toBe('progressbar');
     expect(bar.getAttribute('aria-valuenow')).toBe('2');
     expect(bar.getAttribute('aria-valuemax')).toBe('5');
+    expect(bar.textContent).toContain('2 / 5 files');
+    expect(bar.textContent).toContain('2 KB of 1.5 MB');
+    expect(bar.textContent).toContain('Reading notes/c.md');
     expect(screen.getByTestId('ingest-panel').textContent).toContain('2 / 5 files');
     expect(screen.getByTestId('ingest-panel').textContent).toContain('1.5 MB');
     expect(screen.getByTestId('ingest-panel').textContent).toContain('notes/c.md');
