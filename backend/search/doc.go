@@ -58,5 +58,9 @@
 // lock, writes take it exclusively. Both implement encoding.BinaryMarshaler
 // and BinaryUnmarshaler for the on-disk index cache; a decoded index answers
 // exactly as the original did, and malformed data yields an error wrapping
-// ErrBadIndex.
+// ErrBadIndex. The keyword encoding is flat and checksummed (CRC-32C): a
+// sorted term table and one posting array, which Keyword.UnmarshalShared
+// can use in place; the decoded index stays in that form (terms found by
+// binary search) until its first Set or Remove. Vectors.SetRows fills many
+// rows at once, normalising them in parallel.
 package search
