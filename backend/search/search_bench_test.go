@@ -166,3 +166,31 @@ func BenchmarkTerms(b *testing.B) {
 		Terms(text)
 	}
 }
+
+// BenchmarkKeywordUnmarshal decodes the 50,000-document index, copying
+// the postings (UnmarshalBinary) and in place from an aligned buffer as
+// search.cache is read (UnmarshalShared).
+func BenchmarkKeywordUnmarshal(b *testing.B) {
+	k, _ := benchCorpus()
+	data, err := k.MarshalBinary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("copy", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if err := new(Keyword).UnmarshalBinary(data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("shared", func(b *testing.B) {
+		aligned := alignedCopy(data)
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if err := new(Keyword).UnmarshalShared(aligned); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
