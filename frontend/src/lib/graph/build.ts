@@ -22,6 +22,9 @@ export interface NodeAttrs {
 export interface EdgeAttrs {
   kind: EdgeKind;
   weight: number;
+  /** The ends, kept here so styling need not ask the graph per edge. */
+  from: string;
+  to: string;
 }
 
 export type LoomGraph = Graph<NodeAttrs, EdgeAttrs>;
@@ -152,7 +155,7 @@ export function buildGraph(data: GraphData, previous?: ReadonlyMap<string, Posit
   }
   for (const e of data.edges) {
     if (e.source === e.target || !graph.hasNode(e.source) || !graph.hasNode(e.target)) continue;
-    graph.addEdge(e.source, e.target, { kind: e.kind, weight: e.weight > 0 ? e.weight : 0.1 });
+    graph.addEdge(e.source, e.target, { kind: e.kind, weight: e.weight > 0 ? e.weight : 0.1, from: e.source, to: e.target });
   }
   return graph;
 }

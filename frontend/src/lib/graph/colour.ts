@@ -31,8 +31,21 @@ export function toHex({ r, g, b }: RGB): string {
   return `#${hex2(r)}${hex2(g)}${hex2(b)}`;
 }
 
-/** a blended towards b by t (0 → a, 1 → b), as #rrggbb. */
+const mixCache = new Map<string, string>();
+
+/** a blended towards b by t (0 → a, 1 → b), as #rrggbb. Memoised: styling calls it per node. */
 export function mix(a: string, b: string, t: number): string {
+  const key = `${a}|${b}|${t}`;
+  let out = mixCache.get(key);
+  if (out === undefined) {
+    if (mixCache.size > 4096) mixCache.clear();
+    out = mixRaw(a, b, t);
+    mixCache.set(key, out);
+  }
+  return out;
+}
+
+function mixRaw(a: string, b: string, t: number): string {
   const ca = parseColour(a) ?? { r: 128, g: 128, b: 128 };
   const cb = parseColour(b) ?? { r: 128, g: 128, b: 128 };
   return toHex({

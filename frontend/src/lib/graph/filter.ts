@@ -42,7 +42,7 @@ export function nodeVisible(id: string, a: NodeAttrs, filters: Filters, matches:
   return true;
 }
 
-export function edgeVisible(a: EdgeAttrs, filters: Filters): boolean {
+export function edgeVisible(a: Pick<EdgeAttrs, 'kind'>, filters: Filters): boolean {
   return filters.edges[a.kind] !== false;
 }
 

@@ -38,19 +38,16 @@ export function createRenderer(
     labelFont: 'system-ui, -apple-system, "Segoe UI", Cantarell, "DejaVu Sans", sans-serif',
     labelSize: 12,
     labelWeight: '500',
-    labelDensity: 0.6,
+    labelDensity: 0.5,
     labelGridCellSize: 90,
-    labelRenderedSizeThreshold: 7,
+    labelRenderedSizeThreshold: 4.5,
     defaultDrawNodeLabel: makeDrawLabel(getTheme),
     defaultDrawNodeHover: makeDrawHover(getTheme),
     minCameraRatio: 0.01,
     maxCameraRatio: 10,
     stagePadding: 24,
     nodeReducer: (id, a) => nodeStyle(id, a as NodeAttrs, getState()),
-    edgeReducer: (edge, a) => {
-      const ext = graph.extremities(edge);
-      return edgeStyle(a as EdgeAttrs, ext[0], ext[1], getState());
-    },
+    edgeReducer: (_edge, a) => edgeStyle(a as EdgeAttrs, a.from as string, a.to as string, getState()),
   });
 
   sigma.on('clickNode', ({ node }) => events.clickNode(node));

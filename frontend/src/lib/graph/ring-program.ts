@@ -77,9 +77,9 @@ void main(void) {
   if (width > 0.0 && len > v_radius * (1.0 - width)) {
     colour = v_ringColor;
     if (v_ring < 0.0) {
-      // Dashed: ten dashes around the ring; the gaps let the fill through, faded.
+      // Dashed: ten dashes around the ring, the fill showing in the gaps.
       float turn = (atan(v_diffVector.y, v_diffVector.x) + PI) / (2.0 * PI);
-      if (fract(turn * 10.0) > 0.55) colour = vec4(v_color.rgb, v_color.a * 0.35);
+      if (fract(turn * 10.0) > 0.55) colour = v_color;
     }
   }
   float t = 0.0;

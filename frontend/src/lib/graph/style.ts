@@ -3,7 +3,7 @@
 // the renderer calls them from sigma's reducers, the tests call them directly.
 import type { EdgeKind } from '../../bridge/workbench';
 import type { EdgeAttrs, LoomGraph, NodeAttrs } from './build';
-import { mix, withAlpha } from './colour';
+import { mix } from './colour';
 import { edgeVisible, nodeVisible, type Filters } from './filter';
 import { hopBucket, type QueryView } from './hops';
 import type { GraphTheme } from './theme';
@@ -43,24 +43,63 @@ export interface StyleState {
   query: QueryView | null;
   selected: string | null;
   hovered: string | null;
-  /** Selected and hovered nodes and their neighbours; null when neither is set. */
+  /** The selected node and its neighbours (everything else dims); null without a selection. */
   focus: Set<string> | null;
   /** Whether the focus is small enough to label every node in it. */
   labelFocus: boolean;
+  /**
+   * The hovered node's neighbours. Hover only lifts them (nothing else
+   * changes), so a hover repaints just that neighbourhood.
+   */
+  hoverNeighbours: Set<string> | null;
+  labelHover: boolean;
   /** Search matches; null when there is no search. */
   matches: Set<string> | null;
   labelMatches: boolean;
   /** Base opacity of edges (lower for big graphs so they do not drown the nodes). */
   edgeAlpha: number;
+  /** Node sizes are scaled down as the graph grows. */
+  sizeScale: number;
+  /** Edge colours per kind and emphasis, built once per state. */
+  edgeColours: Record<EdgeKind, { base: string; faded: string; focus: string; faint: string }>;
 }
 
 const FORCE_LABEL_LIMIT = 40;
 
 /** Fewer, fainter edges read better as the graph grows. */
 export function edgeAlphaFor(edgeCount: number): number {
-  if (edgeCount <= 2000) return 0.5;
-  if (edgeCount <= 10000) return 0.32;
-  return 0.2;
+  if (edgeCount <= 2000) return 0.55;
+  if (edgeCount <= 10000) return 0.4;
+  return 0.3;
+}
+
+/** Nodes shrink as the graph grows (1 up to 500 nodes, about 0.45 at 10,000). */
+export function sizeScaleFor(order: number): number {
+  if (order <= 500) return 1;
+  return Math.max(0.35, (500 / order) ** 0.27);
+}
+
+const FOCUS_ALPHA = 0.95;
+const FAINT_ALPHA = 0.05;
+
+/**
+ * Edge colours are opaque, blended with the background by hand: sigma's
+ * WebGL blending expects premultiplied colours, so translucent edges would
+ * add up to white where they crowd.
+ */
+function edgeColoursFor(theme: GraphTheme, alpha: number, fade: number): StyleState['edgeColours'] {
+  const out = {} as StyleState['edgeColours'];
+  const over = (c: string, a: number) => mix(theme.bg, c, a);
+  for (const kind of Object.keys(theme.edges) as EdgeKind[]) {
+    const c = theme.edges[kind];
+    out[kind] = {
+      base: over(c, alpha),
+      faded: over(c, alpha * fade),
+      focus: over(c, FOCUS_ALPHA),
+      faint: over(c, Math.min(alpha, FAINT_ALPHA)),
+    };
+  }
+  return out;
 }
 
 export function makeStyleState(args: {
@@ -76,16 +115,16 @@ export function makeStyleState(args: {
   const sel = selected && graph.hasNode(selected) ? selected : null;
   const hov = hovered && graph.hasNode(hovered) ? hovered : null;
   let focus: Set<string> | null = null;
-  let selNeighbours = 0;
-  for (const id of [sel, hov]) {
-    if (!id) continue;
-    focus ??= new Set<string>();
-    focus.add(id);
-    graph.forEachNeighbor(id, (n) => {
-      focus!.add(n);
-      if (id === sel) selNeighbours++;
-    });
+  if (sel) {
+    focus = new Set<string>([sel]);
+    graph.forEachNeighbor(sel, (n) => focus!.add(n));
   }
+  let hoverNeighbours: Set<string> | null = null;
+  if (hov) {
+    hoverNeighbours = new Set<string>();
+    graph.forEachNeighbor(hov, (n) => hoverNeighbours!.add(n));
+  }
+  const edgeAlpha = edgeAlphaFor(graph.size);
   return {
     theme: args.theme,
     filters: args.filters,
@@ -93,10 +132,14 @@ export function makeStyleState(args: {
     selected: sel,
     hovered: hov,
     focus,
-    labelFocus: sel !== null && selNeighbours <= FORCE_LABEL_LIMIT,
+    labelFocus: focus !== null && focus.size - 1 <= FORCE_LABEL_LIMIT,
+    hoverNeighbours,
+    labelHover: hoverNeighbours !== null && hoverNeighbours.size <= FORCE_LABEL_LIMIT,
     matches: args.matches,
     labelMatches: args.matches !== null && args.matches.size <= FORCE_LABEL_LIMIT,
-    edgeAlpha: edgeAlphaFor(graph.size),
+    edgeAlpha,
+    sizeScale: sizeScaleFor(graph.order),
+    edgeColours: edgeColoursFor(args.theme, edgeAlpha, args.matches ? 0.25 : 0.35),
   };
 }
 
@@ -120,7 +163,7 @@ export function nodeStyle(id: string, a: NodeAttrs, s: StyleState): NodeStyle {
     x: a.x,
     y: a.y,
     label: a.label,
-    size: a.baseSize,
+    size: Math.max(a.kind === 'concept' ? 2.5 : 1, a.baseSize * s.sizeScale),
     color: baseColour(a, theme),
     hidden: !nodeVisible(id, a, s.filters, s.matches),
     forceLabel: false,
@@ -141,25 +184,29 @@ export function nodeStyle(id: string, a: NodeAttrs, s: StyleState): NodeStyle {
       out.state = 'loaded';
       out.ringColor = theme.loaded;
       out.ringWidth = 0.42;
-      out.size = Math.max(a.baseSize * 1.6, 6);
+      out.size = Math.max(out.size * 1.6, 5);
       out.zIndex = 3;
     } else if (c?.relevant) {
       out.state = 'relevant';
       out.ringColor = theme.relevant;
       out.ringWidth = 0.34;
       out.ringDashed = true;
-      out.size = Math.max(a.baseSize * 1.3, 5);
+      out.size = Math.max(out.size * 1.3, 4);
       out.zIndex = 2;
     } else if (!(a.kind === 'concept' && h === 0)) {
       // Seed concepts stay bright; everything else steps back.
       out.state = 'dimmed';
       out.color = mix(out.color, theme.bg, 0.45);
-      if (a.kind === 'content') out.size = a.baseSize * 0.85;
+      if (a.kind === 'content') out.size *= 0.85;
     } else {
       out.zIndex = 3;
       out.forceLabel = true;
     }
   }
+
+  // The colour before search and selection dim it (hover lifts it back).
+  const lit = out.color;
+  const litRing = out.ringWidth;
 
   if (s.matches) {
     if (s.matches.has(id)) {
@@ -177,11 +224,11 @@ export function nodeStyle(id: string, a: NodeAttrs, s: StyleState): NodeStyle {
     if (s.focus.has(id)) {
       out.zIndex = 5;
       if (s.labelFocus) out.forceLabel = true;
-      if (id === s.selected || id === s.hovered) {
+      if (id === s.selected) {
         out.highlighted = true;
         out.forceLabel = true;
         out.zIndex = 6;
-        out.size = Math.max(out.size * 1.3, 6);
+        out.size = Math.max(out.size * 1.3, 5);
       }
     } else {
       out.color = mix(out.color, theme.bg, 0.82);
@@ -191,29 +238,46 @@ export function nodeStyle(id: string, a: NodeAttrs, s: StyleState): NodeStyle {
       out.zIndex = 0;
     }
   }
+
+  if (s.hovered === id || s.hoverNeighbours?.has(id)) {
+    out.color = lit;
+    out.ringWidth = litRing;
+    out.label = a.label;
+    out.zIndex = Math.max(out.zIndex, 5);
+    if (s.hovered === id) {
+      out.highlighted = true;
+      out.forceLabel = true;
+      out.size = Math.max(out.size * 1.3, 5);
+    } else if (s.labelHover) {
+      out.forceLabel = true;
+    }
+  }
   return out;
 }
 
 const EDGE_SIZE: Record<EdgeKind, number> = { about: 0.6, related: 0.9, parent: 0.7, links: 0.8, derived: 1 };
 
 export function edgeStyle(a: EdgeAttrs, source: string, target: string, s: StyleState): EdgeStyle {
-  const colour = s.theme.edges[a.kind] ?? s.theme.muted;
-  let alpha = s.edgeAlpha;
+  const colours = s.edgeColours[a.kind] ?? s.edgeColours.parent;
+  let colour = colours.base;
   let size = EDGE_SIZE[a.kind] ?? 0.7;
   let zIndex = 0;
-  if (s.focus) {
-    const touches = (n: string) => n === s.selected || n === s.hovered;
-    if (touches(source) || touches(target)) {
-      alpha = 0.95;
+  if (source === s.hovered || target === s.hovered) {
+    colour = colours.focus;
+    size *= 2.2;
+    zIndex = 2;
+  } else if (s.focus) {
+    if (source === s.selected || target === s.selected) {
+      colour = colours.focus;
       size *= 2.2;
       zIndex = 2;
     } else {
-      alpha = Math.min(alpha, 0.05);
+      colour = colours.faint;
     }
   } else if (s.matches) {
-    if (!s.matches.has(source) && !s.matches.has(target)) alpha *= 0.25;
+    if (!s.matches.has(source) && !s.matches.has(target)) colour = colours.faded;
   } else if (s.query) {
-    if (!s.query.hops.has(source) || !s.query.hops.has(target)) alpha *= 0.35;
+    if (!s.query.hops.has(source) || !s.query.hops.has(target)) colour = colours.faded;
   }
-  return { color: withAlpha(colour, alpha), size, hidden: !edgeVisible(a, s.filters), zIndex };
+  return { color: colour, size, hidden: !edgeVisible(a, s.filters), zIndex };
 }

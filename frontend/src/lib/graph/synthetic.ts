@@ -82,11 +82,12 @@ export function syntheticGraph({ nodes, edges, seed = 7, conceptShare = 0.08 }: 
   }
   // related: concepts to concepts.
   for (let i = 0; i < nConcepts * 3 && list.length < edges; i++) add(pick(concepts), popular(), 'related');
-  // derived: outputs to inputs; links: anything left.
+  // derived and links: mostly between nearby documents (same era, same
+  // collection), some anywhere.
   for (let i = 0; list.length < edges && i < edges * 4; i++) {
-    const a = pick(contentIds);
-    const b = pick(contentIds);
-    add(a, b, i % 5 === 0 ? 'derived' : 'links', 0.3);
+    const ai = Math.floor(rand() * contentIds.length);
+    const bi = rand() < 0.85 ? Math.min(contentIds.length - 1, Math.max(0, ai + Math.round((rand() - 0.5) * 300))) : Math.floor(rand() * contentIds.length);
+    add(contentIds[ai], contentIds[bi], i % 5 === 0 ? 'derived' : 'links', 0.3);
   }
   return { nodes: out, edges: list, generation: 1 };
 }

@@ -1,0 +1,18 @@
+// Builds the graph harness page (e2e/graph-perf.mjs builds and serves it).
+import { defineConfig } from 'vite';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+export default defineConfig({
+  root: here,
+  base: './',
+  plugins: [svelte()],
+  logLevel: 'warn',
+  build: {
+    outDir: process.env.LOOM_GRAPH_HARNESS_OUT ?? '/tmp/loom-graph-harness',
+    emptyOutDir: true,
+    sourcemap: false,
+  },
+});
