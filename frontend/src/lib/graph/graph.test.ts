@@ -227,8 +227,8 @@ describe('filter', () => {
 
   it('edge kind toggles', () => {
     const f = defaultFilters();
-    expect(edgeVisible({ kind: 'links', weight: 1 }, f)).toBe(true);
-    expect(edgeVisible({ kind: 'links', weight: 1 }, { ...f, edges: { ...f.edges, links: false } })).toBe(false);
+    expect(edgeVisible({ kind: 'links' }, f)).toBe(true);
+    expect(edgeVisible({ kind: 'links' }, { ...f, edges: { ...f.edges, links: false } })).toBe(false);
   });
 
   it('bounds of a set of nodes', () => {
