@@ -358,7 +358,7 @@ describe('style', () => {
     expect(hopColour(undefined, light)).toBe(light.faint);
   });
 
-  it('query: edges leaving the reached part fade', () => {
+  it('query: edges away from the loaded, relevant and seed nodes fade', () => {
     const s = state({ query: makeQueryView(small, smallQuery) });
     const inside = edge('s1', 'A', s);
     const outside = edge('s3', 's5', s);
@@ -369,6 +369,8 @@ describe('style', () => {
       return Math.abs(a.r - b.r) + Math.abs(a.g - b.g) + Math.abs(a.b - b.b);
     };
     expect(away(outside.color)).toBeLessThan(away(inside.color));
+    expect(away(edge('s4', 'B', s).color)).toBeLessThan(away(edge('s2', 'B', s).color)); // s2 relevant
+    expect(away(edge('A', 'B', s).color)).toBe(away(inside.color)); // A is a seed
   });
 
   it('a query with loaded candidates outside the graph does not break', () => {

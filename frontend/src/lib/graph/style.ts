@@ -255,6 +255,11 @@ export function nodeStyle(id: string, a: NodeAttrs, s: StyleState): NodeStyle {
   return out;
 }
 
+function queryAnchor(id: string, q: QueryView): boolean {
+  const c = q.candidates.get(id);
+  return (c !== undefined && (c.loaded || c.relevant)) || q.hops.get(id) === 0;
+}
+
 const EDGE_SIZE: Record<EdgeKind, number> = { about: 0.6, related: 0.9, parent: 0.7, links: 0.8, derived: 1 };
 
 export function edgeStyle(a: EdgeAttrs, source: string, target: string, s: StyleState): EdgeStyle {
@@ -277,7 +282,9 @@ export function edgeStyle(a: EdgeAttrs, source: string, target: string, s: Style
   } else if (s.matches) {
     if (!s.matches.has(source) && !s.matches.has(target)) colour = colours.faded;
   } else if (s.query) {
-    if (!s.query.hops.has(source) || !s.query.hops.has(target)) colour = colours.faded;
+    // After a query only the edges at what it loaded, found relevant or
+    // started from keep their colour; the rest step back with the nodes.
+    if (!queryAnchor(source, s.query) && !queryAnchor(target, s.query)) colour = colours.faded;
   }
   return { color: colour, size, hidden: !edgeVisible(a, s.filters), zIndex };
 }
