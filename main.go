@@ -11,6 +11,8 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
+
+	"github.com/loomwork/loom/bind"
 )
 
 //go:embed all:frontend/dist
@@ -20,7 +22,7 @@ var assets embed.FS
 var icon []byte
 
 func main() {
-	app := NewApp(wailsShell{})
+	app := bind.NewApp(wailsShell{})
 	err := wails.Run(&options.App{
 		Title:            "Loom",
 		Width:            1280,
@@ -32,7 +34,7 @@ func main() {
 		OnStartup:        app.Startup,
 		OnShutdown:       app.Shutdown,
 		Bind:             []any{app},
-		ErrorFormatter:   formatError,
+		ErrorFormatter:   bind.FormatError,
 		// Files dropped on the window reach the page as paths (OnFileDrop in
 		// the bridge); the webview itself must not navigate to show them.
 		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true, DisableWebViewDrop: true},

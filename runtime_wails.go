@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"github.com/loomwork/loom/bind"
 )
 
 // wailsShell is the only code in Loom that calls the Wails runtime. Its
@@ -11,7 +13,7 @@ import (
 // context they end the process, which is why App reaches them through Shell.
 type wailsShell struct{}
 
-var _ Shell = wailsShell{}
+var _ bind.Shell = wailsShell{}
 
 func (wailsShell) LogInfo(ctx context.Context, message string)  { runtime.LogInfo(ctx, message) }
 func (wailsShell) LogError(ctx context.Context, message string) { runtime.LogError(ctx, message) }

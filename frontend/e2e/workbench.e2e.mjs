@@ -4,7 +4,9 @@
 //
 //   LOOM_E2E_URL   the page (default http://localhost:34115)
 //   LOOM_E2E_OUT   where screenshots go (default ../build/bin/e2e)
-//   LOOM_E2E_DOCS  a folder of markdown files to ingest (default ../testdata/fixture/notes)
+//   LOOM_E2E_DOCS  a folder of markdown files to ingest (default ../testdata/fixture/notes,
+//                  plus the repository's README.md and BENCHMARKS.md: enough sections
+//                  that a smaller budget visibly loads less)
 //
 // It ingests files through the file input, watches the progress and the
 // document list, checks the graph has nodes, runs a query, reads the budget
@@ -53,6 +55,7 @@ try {
   const files = readdirSync(docs)
     .filter((f) => /\.(md|markdown|txt)$/.test(f))
     .map((f) => join(docs, f));
+  if (!process.env.LOOM_E2E_DOCS) files.push(join(here, '../../README.md'), join(here, '../../BENCHMARKS.md'));
   await page.setInputFiles('[data-testid="file-input"]', files);
   const progress = page.locator('[data-testid="ingest-progress"]');
   await progress.waitFor({ timeout: 30_000 });
@@ -76,7 +79,7 @@ try {
   // A query.
   const budgetInput = page.locator('[data-testid="budget-input"]');
   if (await budgetInput.count()) await budgetInput.fill('2000');
-  await page.fill('[data-testid="query-input"]', 'How does staleness decay over time?');
+  await page.fill('[data-testid="query-input"]', 'How is the token budget split between the output reservation and the context?');
   await page.click('[data-testid="query-submit"]');
   const manifest = page.locator('[data-testid="manifest"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="manifest"]')?.textContent?.includes('[Context loaded:'), null, {
@@ -114,7 +117,7 @@ try {
   await page.click('[data-testid="copy-prompt"]');
   await page.waitForTimeout(300);
   const clip = await page.evaluate(() => navigator.clipboard.readText());
-  check('the prompt is on the clipboard', clip.includes('[Context loaded:') && clip.includes('staleness'), clip.slice(0, 80));
+  check('the prompt is on the clipboard', clip.includes('[Context loaded:') && clip.includes('output reservation'), clip.slice(0, 80));
 
   // Chat panel is there (Ollama may be down: it must say so).
   const chatLog = page.locator('[data-testid="chat-log"]');

@@ -27,7 +27,7 @@ describe('desktopWorkbench', () => {
 
   it('turns a rejected binding into a WorkbenchError', async () => {
     (window as GoWindow).go = {
-      main: {
+      bind: {
         App: {
           Stats: () => Promise.reject({ code: 'workspace_unavailable', message: 'No workspace.', detail: 'not yet implemented' }),
           WorkspaceDir: () => Promise.resolve('/tmp/ws'),
@@ -40,7 +40,7 @@ describe('desktopWorkbench', () => {
 
   it('maps the Go stats to the page\'s shape', async () => {
     (window as GoWindow).go = {
-      main: {
+      bind: {
         App: {
           Stats: () =>
             Promise.resolve({

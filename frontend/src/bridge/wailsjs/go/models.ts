@@ -244,22 +244,7 @@ export namespace backend {
 
 }
 
-export namespace chat {
-	
-	export interface ToolCall {
-	    round: number;
-	    name: string;
-	    args?: Record<string, any>;
-	    node_ids?: string[];
-	    tokens: number;
-	    trimmed?: boolean;
-	    error?: string;
-	    duration_ns: number;
-	}
-
-}
-
-export namespace main {
+export namespace bind {
 	
 	export interface ChatArgs {
 	    conversation?: string;
@@ -304,6 +289,21 @@ export namespace main {
 	export interface QueryView {
 	    result?: backend.QueryResult;
 	    concept_hops: Record<string, number>;
+	}
+
+}
+
+export namespace chat {
+	
+	export interface ToolCall {
+	    round: number;
+	    name: string;
+	    args?: Record<string, any>;
+	    node_ids?: string[];
+	    tokens: number;
+	    trimmed?: boolean;
+	    error?: string;
+	    duration_ns: number;
 	}
 
 }

@@ -1,4 +1,9 @@
-package main
+// Package bind is the thin layer between the page and the engine: App's
+// exported methods are what the page can call, the same in the desktop app
+// (Wails binds them as promises) and in the web edition (cmd/loom-web
+// dispatches calls from the page to them). It never imports Wails: the
+// window system is reached through Shell.
+package bind
 
 import (
 	"context"
@@ -257,9 +262,9 @@ type ErrorPayload struct {
 	Detail  string    `json:"detail,omitempty"`
 }
 
-// formatError is the Wails ErrorFormatter: it turns every error a bound
+// FormatError is the Wails ErrorFormatter: it turns every error a bound
 // method returns into an ErrorPayload, so the page never has to parse text.
-func formatError(err error) any {
+func FormatError(err error) any {
 	var appErr *Error
 	if errors.As(err, &appErr) {
 		payload := ErrorPayload{Code: appErr.Code, Message: appErr.Message}

@@ -1,4 +1,4 @@
-package main
+package bind
 
 import (
 	"context"
@@ -116,7 +116,7 @@ func TestIngestPathsGraphNodeAndQuery(t *testing.T) {
 	require.ErrorAs(t, err, &appErr)
 	assert.Equal(t, CodeBadRequest, appErr.Code)
 
-	res, err := app.IngestPaths([]string{"testdata/fixture/notes"})
+	res, err := app.IngestPaths([]string{"../testdata/fixture/notes"})
 	require.NoError(t, err)
 	assert.Equal(t, 3, res.Added)
 	assert.Empty(t, res.Errors)
@@ -192,7 +192,7 @@ func TestIngestOneAtATime(t *testing.T) {
 	app.jobs.mu.Lock()
 	app.jobs.ingest = func() {}
 	app.jobs.mu.Unlock()
-	_, err := app.IngestPaths([]string{"testdata/fixture/notes"})
+	_, err := app.IngestPaths([]string{"../testdata/fixture/notes"})
 	var appErr *Error
 	require.ErrorAs(t, err, &appErr)
 	assert.Equal(t, CodeBusy, appErr.Code)
@@ -233,7 +233,7 @@ func fakeOllama(t *testing.T) string {
 func TestOllamaStatusAndStreamingChat(t *testing.T) {
 	url := fakeOllama(t)
 	app, shell := realApp(t, url)
-	_, err := app.IngestPaths([]string{"testdata/fixture/notes"})
+	_, err := app.IngestPaths([]string{"../testdata/fixture/notes"})
 	require.NoError(t, err)
 
 	st, err := app.Ollama()

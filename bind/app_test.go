@@ -1,4 +1,4 @@
-package main
+package bind
 
 import (
 	"context"
@@ -267,7 +267,7 @@ func TestFormatError(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, formatError(tt.err))
+			assert.Equal(t, tt.want, FormatError(tt.err))
 		})
 	}
 }
