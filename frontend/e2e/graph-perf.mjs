@@ -285,9 +285,10 @@ async function run(colorScheme) {
   const lat = await page.evaluate(() => window.__lat);
   const selectedLabel = await page.evaluate(() => document.querySelector('[data-testid=node-label]')?.textContent ?? null);
 
-  // Selected node, zoomed: a screenshot of the highlight.
-  await page.mouse.click(stage.x + targets[0].x, stage.y + targets[0].y);
-  await page.waitForTimeout(900);
+  // Selected node (as the parent would set it), camera on it: a screenshot of the highlight.
+  await page.mouse.move(5, 5);
+  await page.evaluate((id) => window.__select(id), targets[0].id);
+  await page.waitForTimeout(1200);
   await page.screenshot({ path: `/tmp/graph-10k-selected-${colorScheme}.png` });
   await page.evaluate(() => window.__select(null));
   await page.mouse.move(5, 5);
