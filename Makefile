@@ -51,11 +51,11 @@ test: setup bindings
 # each test binary with Go's go_js_wasm_exec (needs node on PATH). The
 # offline embedding table is read from its file (make setup fetches it).
 WASM_EXEC := $(shell go env GOROOT)/lib/wasm/go_js_wasm_exec
-WASM_TEST_PKGS ?= ./backend/ ./graphdb/
+WASM_TEST_PKGS ?= ./backend/ ./graphdb/ ./cmd/loom-web/
 
 .PHONY: test-wasm
 ## test-wasm: build the engine for GOOS=js GOARCH=wasm and run its tests under node
 test-wasm:
 	@command -v node >/dev/null || { echo "test-wasm needs node on PATH" >&2; exit 1; }
-	GOOS=js GOARCH=wasm go build ./backend/... ./graphdb/...
+	GOOS=js GOARCH=wasm go build ./backend/... ./graphdb/... ./bind/ ./cmd/loom-web/
 	GOOS=js GOARCH=wasm go test -timeout $(GO_TEST_TIMEOUT) -exec="$(WASM_EXEC)" $(WASM_TEST_PKGS)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/graphdb"
 )
 
 // WorkspaceEnv names the environment variable that points the desktop app at
@@ -59,6 +60,8 @@ type workspace interface {
 	LoadCalibration(c *chat.Calibration) error
 	Conversations() ([]backend.ConversationSummary, error)
 	Conversation(id string) (*backend.Conversation, error)
+	ExportGraph(ctx context.Context, withContent bool) (*graphdb.GraphJSON, error)
+	ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
 }
 
 var _ workspace = (*backend.Workbench)(nil)
@@ -96,6 +99,9 @@ type App struct {
 	bench   workspace
 
 	jobs jobs
+	// web: the page runs the engine itself (WebAssembly); Ollama is then
+	// reached by the browser, which CORS may refuse.
+	web bool
 }
 
 // NewApp returns an App that reports through shell and opens workspaces with
@@ -112,6 +118,28 @@ func NewApp(shell Shell) *App {
 		stopping:   make(chan struct{}),
 		ctx:        context.Background(),
 	}
+}
+
+// WebConfig sets up an App for the web edition (cmd/loom-web): the
+// workspace folder in the page's file system, how to open it (the offline
+// embedder's table is fetched by the page), and the Ollama URL the person
+// configured in the page.
+type WebConfig struct {
+	Dir       string
+	Open      func(ctx context.Context, dir string) (*backend.Workbench, error)
+	OllamaURL func() string
+}
+
+// NewWebApp returns an App for the web edition.
+func NewWebApp(shell Shell, cfg WebConfig) *App {
+	a := NewApp(shell)
+	a.web = true
+	a.defaultDir = func() (string, error) { return cfg.Dir, nil }
+	a.open = func(ctx context.Context, dir string) (workspace, error) { return cfg.Open(ctx, dir) }
+	if cfg.OllamaURL != nil {
+		a.newClient = func() (*chat.Client, error) { return chat.New(cfg.OllamaURL()) }
+	}
+	return a
 }
 
 // Startup opens the workspace named by LOOM_WORKSPACE, or the default one.
@@ -132,7 +160,7 @@ func (a *App) Startup(ctx context.Context) {
 
 func (a *App) openWorkspace(ctx context.Context) (string, workspace, *Error) {
 	dir := os.Getenv(WorkspaceEnv)
-	if dir == "" {
+	if dir == "" || a.web {
 		var err error
 		if dir, err = a.defaultDir(); err == nil && dir == "" {
 			err = errors.New("the engine named no folder")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/graphdb"
 )
 
 // The App's bound methods for the workbench: library, graph, query, chat
@@ -412,7 +413,7 @@ func (a *App) Ollama() (*OllamaStatus, error) {
 	defer cancel()
 	models, err := client.Models(ctx)
 	if err != nil {
-		st.Problem, st.Fix = ollamaProblem(client.URL(), err)
+		st.Problem, st.Fix = a.ollamaProblem(client.URL(), err)
 		return st, nil
 	}
 	st.Up = true
@@ -426,8 +427,13 @@ func (a *App) Ollama() (*OllamaStatus, error) {
 	return st, nil
 }
 
-func ollamaProblem(url string, err error) (problem, fix string) {
+func (a *App) ollamaProblem(url string, err error) (problem, fix string) {
 	switch {
+	case a.web && errors.Is(err, chat.ErrUnreachable):
+		// A page cannot tell "not running" from "refused by CORS": the
+		// browser hides the reason. Say both, and exactly what to set.
+		return "The page could not reach Ollama at " + url + ": it is not running, or it refused this page (CORS).",
+			"Start Ollama allowing this page: `OLLAMA_ORIGINS=" + pageOrigin() + " ollama serve` (or add the origin to OLLAMA_ORIGINS where Ollama runs as a service), then press Retry."
 	case errors.Is(err, chat.ErrUnreachable):
 		return "Ollama is not running at " + url + ".", "Start it with `ollama serve` (install it from ollama.com), or set " + OllamaEnv + " to where it runs, then press Retry."
 	case errors.Is(err, chat.ErrTimeout):
@@ -518,7 +524,7 @@ func (a *App) Chat(args ChatArgs, stream string) (*backend.ChatTurn, error) {
 		if turn != nil && ce.Kind != chat.ErrUnreachable {
 			return turn, nil // the turn carries the error and the partial answer
 		}
-		problem, fix := ollamaProblem(client.URL(), err)
+		problem, fix := a.ollamaProblem(client.URL(), err)
 		if ce.Kind != chat.ErrUnreachable && ce.Kind != chat.ErrTimeout {
 			problem, fix = ce.Msg, ""
 		}
@@ -649,4 +655,65 @@ func (a *App) SaveMarkdown(suggestedName, text string) (string, error) {
 		return "", &Error{Code: CodeInternal, Message: "Loom could not write " + path + ".", Err: err}
 	}
 	return path, nil
+}
+
+// pageOrigin is the web page's origin as the web edition reported it
+// (SetPageOrigin), or "*" when unknown.
+func pageOrigin() string {
+	originMu.Lock()
+	defer originMu.Unlock()
+	if origin == "" {
+		return "*"
+	}
+	return origin
+}
+
+var (
+	originMu sync.Mutex
+	origin   string
+)
+
+// SetPageOrigin records the page's origin for the CORS advice.
+func SetPageOrigin(o string) {
+	originMu.Lock()
+	defer originMu.Unlock()
+	origin = o
+}
+
+// ExportWorkspace returns the whole workspace as one graph.json with every
+// node's text: the file that moves a workspace between the desktop and the
+// web edition (ImportWorkspace reads it).
+func (a *App) ExportWorkspace() (string, error) {
+	var out string
+	err := a.use(func(ws workspace) error {
+		g, err := ws.ExportGraph(a.ctx, true)
+		if err != nil {
+			return failed(CodeInternal, "Loom could not export the workspace.", err)
+		}
+		var b strings.Builder
+		if err := g.Encode(&b); err != nil {
+			return failed(CodeInternal, "Loom could not export the workspace.", err)
+		}
+		out = b.String()
+		return nil
+	})
+	return out, err
+}
+
+// ImportWorkspace loads a workspace file (ExportWorkspace's, or `loom graph
+// export --content`) into this workspace, which must be empty.
+func (a *App) ImportWorkspace(text string) (backend.Stats, error) {
+	var st backend.Stats
+	err := a.use(func(ws workspace) error {
+		g, err := graphdb.DecodeGraphJSON(strings.NewReader(text))
+		if err != nil {
+			return &Error{Code: CodeBadRequest, Message: "This is not a Loom workspace file.", Err: err}
+		}
+		if err := ws.ImportGraph(a.ctx, g); err != nil {
+			return &Error{Code: CodeBadRequest, Message: "Loom could not import the workspace file: " + err.Error()}
+		}
+		st, err = ws.Stats(a.ctx)
+		return failed(CodeStatsFailed, "Loom could not count what the workspace holds.", err)
+	})
+	return st, err
 }

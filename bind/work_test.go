@@ -305,3 +305,52 @@ func TestCopyAndSave(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "# Prompt\n", string(b))
 }
+
+func TestExportImportMovesAWorkspace(t *testing.T) {
+	from, _ := realApp(t, "")
+	_, err := from.IngestPaths([]string{"../testdata/fixture/notes"})
+	require.NoError(t, err)
+	file, err := from.ExportWorkspace()
+	require.NoError(t, err)
+	assert.Contains(t, file, `"content"`, "the file carries the text")
+
+	to, _ := realApp(t, "")
+	st, err := to.ImportWorkspace(file)
+	require.NoError(t, err)
+	want, err := from.Stats()
+	require.NoError(t, err)
+	assert.Equal(t, want.Documents, st.Documents)
+	assert.Equal(t, want.ContentNodes, st.ContentNodes)
+	a, err := from.Query(backend.QueryRequest{Question: "How does staleness decay?", Budget: 400, NoTouch: true})
+	require.NoError(t, err)
+	b, err := to.Query(backend.QueryRequest{Question: "How does staleness decay?", Budget: 400, NoTouch: true})
+	require.NoError(t, err)
+	assert.Equal(t, a.Result.Manifest, b.Result.Manifest, "the same question loads the same context")
+
+	_, err = to.ImportWorkspace(file)
+	var appErr *Error
+	require.ErrorAs(t, err, &appErr)
+	assert.Contains(t, appErr.Message, "not empty")
+	_, err = to.ImportWorkspace("{not json")
+	require.ErrorAs(t, err, &appErr)
+	assert.Equal(t, CodeBadRequest, appErr.Code)
+}
+
+func TestWebOllamaAdviceNamesCORS(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close()
+	SetPageOrigin("http://127.0.0.1:8080")
+	t.Cleanup(func() { SetPageOrigin("") })
+	app := NewWebApp(&fakeShell{}, WebConfig{Dir: t.TempDir(), OllamaURL: func() string { return url },
+		Open: func(ctx context.Context, dir string) (*backend.Workbench, error) {
+			return backend.Open(ctx, dir, backend.WithEmbedder(synthetic.New()))
+		}})
+	app.Startup(t.Context())
+	t.Cleanup(func() { app.Shutdown(context.Background()) })
+	st, err := app.Ollama()
+	require.NoError(t, err)
+	assert.False(t, st.Up)
+	assert.Contains(t, st.Problem, "CORS")
+	assert.Contains(t, st.Fix, "OLLAMA_ORIGINS=http://127.0.0.1:8080")
+}

@@ -1,0 +1,59 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/loomwork/loom/backend"
+	"github.com/loomwork/loom/backend/embed/synthetic"
+	"github.com/loomwork/loom/bind"
+)
+
+// The page's calls reach the App through dispatch, as they reach it through
+// Wails on the desktop: JSON arguments in, JSON results or an ErrorPayload out.
+func TestDispatchCallsTheBindingLayer(t *testing.T) {
+	a := bind.NewWebApp(webShell{}, bind.WebConfig{Dir: t.TempDir(),
+		Open: func(ctx context.Context, dir string) (*backend.Workbench, error) {
+			return backend.Open(ctx, dir, backend.WithEmbedder(synthetic.New()))
+		}})
+	a.Startup(context.Background())
+	defer a.Shutdown(context.Background())
+
+	uploads, _ := json.Marshal([]any{[]backend.Upload{{Name: "staleness.md", Text: "# Staleness\n\nStaleness decays exponentially with a half-life.\n"}}})
+	out, err := dispatch(a, "IngestUploads", string(uploads))
+	require.NoError(t, err)
+	var rep struct {
+		Added int `json:"added"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.Equal(t, 1, rep.Added)
+
+	out, err = dispatch(a, "Query", `[{"question":"How does staleness decay?","budget":300}]`)
+	require.NoError(t, err)
+	assert.Contains(t, out, `"manifest":"[Context loaded: `)
+
+	out, err = dispatch(a, "Documents", `[]`)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(out, "[{"), out)
+
+	for _, tc := range []struct{ method, args, want string }{
+		{"NoSuchThing", `[]`, "no operation NoSuchThing"},
+		{"Query", `[]`, "takes 1 arguments"},
+		{"Query", `["x"]`, "Argument 1 of Query"},
+		{"Query", `not json`, "not a JSON array"},
+		{"Query", `[{"question":"","budget":300}]`, "empty"},
+	} {
+		_, err := dispatch(a, tc.method, tc.args)
+		var appErr *bind.Error
+		require.True(t, errors.As(err, &appErr), "%s %s: %v", tc.method, tc.args, err)
+		assert.Contains(t, appErr.Message, tc.want)
+	}
+}
