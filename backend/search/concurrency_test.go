@@ -66,3 +66,41 @@ func TestConcurrentReaders(t *testing.T) {
 	read(false)
 	writer.Wait()
 }
+
+// TestConcurrentThaw: searches of a decoded (frozen) index run alongside
+// the write that thaws it (run with -race).
+func TestConcurrentThaw(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	data, err := churnedKeyword(r).MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var k Keyword
+	if err := k.UnmarshalShared(alignedCopy(data)); err != nil {
+		t.Fatal(err)
+	}
+	queries := make([][]string, 8)
+	for i := range queries {
+		queries[i] = randomTerms(r, 4)
+	}
+	var wg sync.WaitGroup
+	for worker := range 4 {
+		wg.Go(func() {
+			out := make([]float32, k.Slots()+10)
+			for round := range 50 {
+				q := queries[(worker+round)%len(queries)]
+				k.Search(q, 10, nil)
+				k.ScoreAll(q, out)
+			}
+		})
+	}
+	wg.Go(func() {
+		w := rand.New(rand.NewPCG(1, 1))
+		for range 100 {
+			k.Set(int32(w.IntN(460)), randomTerms(w, 10))
+			k.Remove(int32(w.IntN(460)))
+		}
+	})
+	wg.Wait()
+	assert.Nil(t, k.fz, "thawed by the writes")
+}
