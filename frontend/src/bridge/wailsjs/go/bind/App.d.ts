@@ -19,7 +19,11 @@ export function CopyText(arg1:string):Promise<void>;
 
 export function Documents():Promise<Array<backend.DocumentInfo>>;
 
+export function ExportWorkspace():Promise<string>;
+
 export function Graph():Promise<backend.GraphData>;
+
+export function ImportWorkspace(arg1:string):Promise<backend.Stats>;
 
 export function IngestPaths(arg1:Array<string>):Promise<bind.IngestResult>;
 

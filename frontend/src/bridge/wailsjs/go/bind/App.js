@@ -34,8 +34,16 @@ export function Documents() {
   return window['go']['bind']['App']['Documents']();
 }
 
+export function ExportWorkspace() {
+  return window['go']['bind']['App']['ExportWorkspace']();
+}
+
 export function Graph() {
   return window['go']['bind']['App']['Graph']();
+}
+
+export function ImportWorkspace(arg1) {
+  return window['go']['bind']['App']['ImportWorkspace'](arg1);
 }
 
 export function IngestPaths(arg1) {
