@@ -359,20 +359,9 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 	kwMax := r.kw.ScoreAll(p.terms, p.kw)
 	if pw := float32(cfg.PhraseWeight); pw > 0 && strategy != StrategyBM25 && strategy != StrategyVector {
 		if bg := bigrams(p.terms); len(bg) > 0 {
-			phr := p.sc.phr
-			if r.phr.ScoreAll(bg, phr) > 0 {
-				// The maximum is taken in the same pass (plain compares:
-				// scores are finite and non-negative).
-				kwMax = 0
-				kw := p.kw[:len(phr)]
-				for i, x := range phr {
-					v := kw[i] + pw*x
-					kw[i] = v
-					if v > kwMax {
-						kwMax = v
-					}
-				}
-			}
+			// Only the slots a phrase matched change, and only upwards:
+			// the maximum is the larger of the two.
+			kwMax = max(kwMax, r.phr.AddScaled(bg, pw, p.kw))
 		}
 	}
 	p.kwMax = float64(kwMax)

@@ -51,7 +51,7 @@ type retrieval struct {
 // scratch holds one query's per-slot arrays (reused: at 50k nodes they
 // are 800 KB a question, which the garbage collector would otherwise chase).
 type scratch struct {
-	kw, cos, phr, fused []float32
+	kw, cos, fused []float32
 	seen                []bool
 }
 
@@ -60,7 +60,7 @@ func (r *retrieval) getScratch(n int) *scratch {
 		clear(sc.seen)
 		return sc
 	}
-	return &scratch{kw: make([]float32, n), cos: make([]float32, n), phr: make([]float32, n), fused: make([]float32, n), seen: make([]bool, n)}
+	return &scratch{kw: make([]float32, n), cos: make([]float32, n), fused: make([]float32, n), seen: make([]bool, n)}
 }
 
 func (r *retrieval) putScratch(sc *scratch) { r.scratch.Put(sc) }

@@ -557,6 +557,49 @@ func (k *Keyword) Search(terms []string, limit int, allow func(int32) bool) []Hi
 	return hits
 }
 
+// AddScaled adds scale times the BM25 score of every live document matching
+// terms to acc, touching only those documents' slots, and returns the
+// largest value it left in one of them (0 if it matched nothing). Each
+// document's score is summed apart first, so acc ends up exactly as after
+// ScoreAll(terms, out) and acc[s] += scale*out[s] for every slot, without
+// the passes over every slot. scale must be positive and acc must have at
+// least Slots() elements.
+func (k *Keyword) AddScaled(terms []string, scale float32, acc []float32) float32 {
+	k.mu.RLock()
+	query := k.resolve(terms)
+	slots := len(k.docs)
+	if len(query) == 0 || len(acc) < slots {
+		k.mu.RUnlock()
+		if len(query) > 0 { // acc too short: the dense way, for what it covers
+			out := make([]float32, slots)
+			k.ScoreAll(terms, out)
+			best := float32(0)
+			for i := range acc {
+				if out[i] > 0 {
+					acc[i] += scale * out[i]
+					best = max(best, acc[i])
+				}
+			}
+			return best
+		}
+		return 0
+	}
+	s := k.getScratch(slots)
+	k.scoreInto(query, s.acc, &s.touched)
+	k.mu.RUnlock()
+	best := float32(0)
+	for _, slot := range s.touched {
+		v := acc[slot] + scale*s.acc[slot]
+		acc[slot] = v
+		s.acc[slot] = 0
+		if v > best {
+			best = v
+		}
+	}
+	k.scratch.Put(s)
+	return best
+}
+
 // ScoreAll writes the BM25 score of every slot into out (zero for slots that
 // are absent or match no query term) and returns the highest score, for
 // fusing with vector scores. out should have at least Slots() elements;

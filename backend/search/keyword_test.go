@@ -205,3 +205,35 @@ func slotsOf(hits []Hit) []int32 {
 	}
 	return slots
 }
+
+// TestAddScaledMatchesDense: AddScaled leaves exactly what a dense ScoreAll
+// and a scaled add over every slot leave, and returns the new maximum
+// among the slots it changed.
+func TestAddScaledMatchesDense(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 13))
+	k := churnedKeyword(r)
+	for range 40 {
+		base := make([]float32, k.Slots()+3)
+		for i := range base {
+			if r.IntN(3) == 0 {
+				base[i] = float32(r.Float64() * 4)
+			}
+		}
+		query := randomTerms(r, 1+r.IntN(5))
+		scale := float32(0.1 + r.Float64())
+		want, got := append([]float32(nil), base...), append([]float32(nil), base...)
+		out := make([]float32, len(base))
+		k.ScoreAll(query, out)
+		wantBest := float32(0)
+		for i := range want {
+			want[i] += scale * out[i]
+			if out[i] > 0 {
+				wantBest = max(wantBest, want[i])
+			}
+		}
+		best := k.AddScaled(query, scale, got)
+		require.Equal(t, want, got, "query %v", query)
+		require.Equal(t, wantBest, best)
+	}
+	assert.Zero(t, k.AddScaled([]string{"absent-term"}, 1, make([]float32, k.Slots())))
+}
