@@ -79,7 +79,7 @@ try {
   // A query.
   const budgetInput = page.locator('[data-testid="budget-input"]');
   if (await budgetInput.count()) await budgetInput.fill('2000');
-  await page.fill('[data-testid="query-input"]', 'How is the token budget split between the output reservation and the context?');
+  await page.fill('[data-testid="query-input"]', 'What are the ranking settings and their defaults?');
   await page.click('[data-testid="query-submit"]');
   const manifest = page.locator('[data-testid="manifest"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="manifest"]')?.textContent?.includes('[Context loaded:'), null, {
@@ -117,7 +117,7 @@ try {
   await page.click('[data-testid="copy-prompt"]');
   await page.waitForTimeout(300);
   const clip = await page.evaluate(() => navigator.clipboard.readText());
-  check('the prompt is on the clipboard', clip.includes('[Context loaded:') && clip.includes('output reservation'), clip.slice(0, 80));
+  check('the prompt is on the clipboard', clip.includes('[Context loaded:') && clip.includes('ranking settings'), clip.slice(0, 80));
 
   // Chat panel is there (Ollama may be down: it must say so).
   const chatLog = page.locator('[data-testid="chat-log"]');
