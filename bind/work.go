@@ -105,6 +105,9 @@ type FileProblem struct {
 // IngestResult is an ingest's report with its problems per file.
 type IngestResult struct {
 	*backend.IngestReport
+	// Job is the id its progress events carry (events may arrive after
+	// the result: the page drops those of a job that has ended).
+	Job    string        `json:"job"`
 	Errors []FileProblem `json:"errors"`
 }
 
@@ -191,7 +194,7 @@ func (a *App) ingest(run func(ctx context.Context, ws workspace, opts backend.In
 			a.shell.Emit(a.ctx, EventIngestProgress, t.update(p))
 		}})
 		if rep != nil {
-			res = &IngestResult{IngestReport: rep, Errors: []FileProblem{}}
+			res = &IngestResult{IngestReport: rep, Job: job, Errors: []FileProblem{}}
 			for _, e := range rep.Errors {
 				file, problem := backend.FileProblem(e)
 				res.Errors = append(res.Errors, FileProblem{Path: file, Problem: problem})

@@ -61,6 +61,8 @@ export interface IngestProgress {
 }
 
 export interface IngestReport {
+  /** The job its progress events carry. */
+  job?: string;
   files: number;
   added: number;
   updated: number;

@@ -45,6 +45,8 @@ export class LibraryStore {
   skipped: FileProgress[] = $state([]);
   /** Document actions under way, by document id. */
   busy: Record<string, DocumentAction> = $state({});
+  /** Ingest jobs whose call has returned (their late events are ignored). */
+  private endedJobs = new Set<string>();
 
   /** Called after every refresh that follows a change (ingest, remove, re-ingest, pin). */
   onchange: (() => void) | undefined;
@@ -89,6 +91,12 @@ export class LibraryStore {
   /** Subscribes to ingest progress and native drops; returns the unsubscribe. */
   start(): () => void {
     const offProgress = this.workbench.onIngestProgress((p) => {
+      // Events travel apart from call results: one of a job that has
+      // already ended may still arrive, and must not reopen it.
+      if (this.endedJobs.has(p.job)) {
+        if (p.finished) this.progress = p;
+        return;
+      }
       this.progress = p;
       if (!p.finished) this.ingesting = true;
     });
@@ -142,11 +150,14 @@ export class LibraryStore {
     this.skipped = skipped;
     try {
       const report = await start();
+      if (report.job) this.endedJobs.add(report.job);
+      if (this.progress?.job) this.endedJobs.add(this.progress.job);
       this.report = report;
       this.finishProgress(report);
       return report;
     } catch (reason) {
       this.ingestError = toWorkbenchError(reason);
+      if (this.progress?.job) this.endedJobs.add(this.progress.job);
       const p = this.progress as IngestProgress | null;
       if (p) this.progress = { ...p, finished: true, current: '' };
       return null;

@@ -35,6 +35,24 @@ describe('LibraryStore', { timeout: 30_000 }, () => {
     expect(wb.listenerCounts).toMatchObject({ progress: 1, drop: 0 });
   });
 
+  it('a progress event that arrives after its ingest returned does not reopen it', async () => {
+    const wb = new FakeWorkbench();
+    const lib = new LibraryStore(wb);
+    const stop = lib.start();
+    const report = await lib.ingestUploads([{ name: 'a.md', text: '# Alpha\n\nStaleness decays.' }]);
+    expect(lib.ingesting).toBe(false);
+    const job = report?.job ?? lib.progress?.job ?? '';
+    expect(job).not.toBe('');
+    // Wails delivers events apart from call results: a late one comes in.
+    wb.emitProgress({ job, files_done: 0, files_total: 1, bytes_done: 0, bytes_total: 10, current: 'a.md', files: [{ path: 'a.md', state: 'reading' }], finished: false });
+    expect(lib.ingesting).toBe(false);
+    expect(lib.progress?.finished).toBe(true);
+    // A new job's events still count.
+    wb.emitProgress({ job: job + '-next', files_done: 0, files_total: 1, bytes_done: 0, bytes_total: 10, current: 'b.md', files: [], finished: false });
+    expect(lib.ingesting).toBe(true);
+    stop();
+  });
+
   it('names the file and the problem for each file that failed', async () => {
     const wb = new FakeWorkbench();
     const lib = new LibraryStore(wb);

@@ -272,6 +272,7 @@ export namespace bind {
 	    embedder: string;
 	    duration_ns: number;
 	    canceled: boolean;
+	    job: string;
 	    errors: FileProblem[];
 	}
 	export interface ModelInfo {
