@@ -1,9 +1,17 @@
 // Numbers as people read them: thousands separators in their locale, bytes
 // in the unit that keeps three digits, durations in the unit that is short.
 
-const integer = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
-const twoPlaces = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const onePlace = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
+// A webview started with LANG=C gets the POSIX locale, which groups no
+// digits ("14890"): then fall back to English grouping.
+function pickLocale(): string | undefined {
+  const grouped = new Intl.NumberFormat(undefined).format(12345);
+  return /\d{5}/.test(grouped) ? 'en-US' : undefined;
+}
+
+const locale = pickLocale();
+const integer = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
+const twoPlaces = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const onePlace = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
 
 /** Formats a count for people: 1234567 → "1,234,567" in their locale. */
 export function formatCount(n: number): string {
