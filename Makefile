@@ -59,3 +59,24 @@ test-wasm:
 	@command -v node >/dev/null || { echo "test-wasm needs node on PATH" >&2; exit 1; }
 	GOOS=js GOARCH=wasm go build ./backend/... ./graphdb/... ./bind/ ./cmd/loom-web/
 	GOOS=js GOARCH=wasm go test -timeout $(GO_TEST_TIMEOUT) -exec="$(WASM_EXEC)" $(WASM_TEST_PKGS)
+
+# The web edition: the same engine in WebAssembly and the same page, as a
+# static site in build/web (index.html at its root, relative URLs: any static
+# server, any sub-path). assets.json names each big file's size and hash, so
+# the page shows download progress and its cache knows a new build.
+WEB_OUT := build/web
+WEB_TABLE := backend/embed/offline/table/glove-100d.bin
+
+.PHONY: web
+## web: the web edition, a static site in build/web (serve it: python3 -m http.server -d build/web 8080)
+web:
+	@test -s $(WEB_TABLE) || { echo "web: $(WEB_TABLE) is missing; run make setup" >&2; exit 1; }
+	@test -d frontend/node_modules || { echo "web: frontend/node_modules is missing; run make setup" >&2; exit 1; }
+	cd frontend && npx vite build --mode web --logLevel warn
+	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o $(WEB_OUT)/loom.wasm ./cmd/loom-web
+	cp "$$(go env GOROOT)/lib/wasm/wasm_exec.js" $(WEB_OUT)/wasm_exec.js
+	cp $(WEB_TABLE) $(WEB_OUT)/offline.bin
+	cd $(WEB_OUT) && { printf '{'; sep=; for f in loom.wasm offline.bin wasm_exec.js; do \
+		printf '%s"%s":{"size":%s,"hash":"%s"}' "$$sep" "$$f" "$$(stat -c %s "$$f")" "$$(sha256sum "$$f" | cut -c1-16)"; sep=,; \
+		done; printf '}\n'; } > assets.json
+	@echo "web: built $(WEB_OUT) ($$(du -sh $(WEB_OUT) | cut -f1)); serve it with: python3 -m http.server -d $(WEB_OUT) 8080"

@@ -15,14 +15,24 @@ const keepDistGitkeep: Plugin = {
   },
 };
 
-export default defineConfig({
-  plugins: [svelte(), svelteTesting(), keepDistGitkeep],
-  build: {
-    outDir: 'dist',
-    emptyOutDir: true,
-  },
-  test: {
-    environment: 'jsdom',
-    include: ['src/**/*.test.ts'],
-  },
+// `vite build --mode web` (make web) builds the web edition instead: the
+// static site in ../build/web with relative asset URLs, so it works from any
+// static server and any sub-path. make web then adds loom.wasm,
+// wasm_exec.js, offline.bin and assets.json next to index.html.
+export default defineConfig(({ mode }) => {
+  const web = mode === 'web';
+  return {
+    base: web ? './' : '/',
+    plugins: [svelte(), svelteTesting(), ...(web ? [] : [keepDistGitkeep])],
+    // The engine's worker (src/web/worker.ts) is a module worker.
+    worker: { format: 'es' as const },
+    build: {
+      outDir: web ? '../build/web' : 'dist',
+      emptyOutDir: true,
+    },
+    test: {
+      environment: 'jsdom',
+      include: ['src/**/*.test.ts'],
+    },
+  };
 });

@@ -4,6 +4,7 @@
 // records what was copied or saved. The product never imports this file.
 import {
   WorkbenchError,
+  type BootState,
   type Stats,
   type Workbench,
 } from './workbench';
@@ -594,5 +595,60 @@ export class FakeWorkbench implements Workbench {
     this.failIfAsked('saveMarkdown');
     this.saved.push({ name, text });
     return `/tmp/${name}`;
+  }
+
+  // Workspace file: a JSON of the uploads the fake holds.
+
+  /** Every text importWorkspace was given. */
+  imported: string[] = [];
+
+  async exportWorkspace() {
+    this.failIfAsked('exportWorkspace');
+    const documents = this.docs.map((d) => ({ name: d.path, text: this.sections.filter((s) => s.docId === d.id).map((s) => s.text).join('\n\n') }));
+    return JSON.stringify({ loom: 'fake-workspace', documents });
+  }
+
+  async importWorkspace(text: string) {
+    this.failIfAsked('importWorkspace');
+    this.imported.push(text);
+    if (this.docs.length > 0) throw new WorkbenchError('bad_request', 'Loom could not import the workspace file: the workspace is not empty');
+    let parsed: { loom?: string; documents?: Upload[] };
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new WorkbenchError('bad_request', 'This is not a Loom workspace file.');
+    }
+    if (parsed.loom !== 'fake-workspace') throw new WorkbenchError('bad_request', 'This is not a Loom workspace file.');
+    await this.ingestUploads(parsed.documents ?? []);
+    return this.stats();
+  }
+
+  // Web edition
+
+  /** The boot states onBoot replays (set bootStates before mounting). */
+  bootStates: BootState[] = [];
+  private bootListeners = new Set<(s: BootState) => void>();
+  ollamaURLs: string[] = [];
+
+  /** Sends a boot state to the listeners. */
+  emitBoot(s: BootState) {
+    this.bootStates.push(s);
+    for (const cb of this.bootListeners) cb(s);
+  }
+
+  onBoot(cb: (s: BootState) => void) {
+    const last = this.bootStates[this.bootStates.length - 1];
+    if (last) cb(last);
+    this.bootListeners.add(cb);
+    return () => this.bootListeners.delete(cb);
+  }
+
+  ollamaURL() {
+    return this.ollamaURLs[this.ollamaURLs.length - 1] ?? 'http://127.0.0.1:11434';
+  }
+
+  setOllamaURL(url: string) {
+    this.ollamaURLs.push(url);
+    this.ollamaStatus = { ...this.ollamaStatus, url };
   }
 }
