@@ -425,7 +425,7 @@ func encodeIndexCache(s *graphdb.Snapshot, generation int64) ([]byte, error) {
 		out = append(out, s...)
 	}
 	out = append(out, e.b...)
-	if blob > math.MaxUint32 || len(e.table) > math.MaxUint32 {
+	if uint64(blob) > math.MaxUint32 || uint64(len(e.table)) > math.MaxUint32 {
 		return nil, errors.New("index too large for the cache")
 	}
 	copy(out, indexCacheMagic)

@@ -370,7 +370,7 @@ func (r *retrieval) saveCache(path string, generation int64) error {
 	for _, id := range r.ids {
 		blob += len(id)
 	}
-	if len(r.ids) > math.MaxUint32 || blob > math.MaxUint32 {
+	if uint64(len(r.ids)) > math.MaxUint32 || uint64(blob) > math.MaxUint32 {
 		return errors.New("save search cache: slot table too large")
 	}
 	ids := make([]byte, 0, 8+4*len(r.ids)+blob)

@@ -28,7 +28,7 @@ var ErrBadIndex = errors.New("search: malformed index data")
 const (
 	keywordMagic   = "LOOMBM25"
 	vectorsMagic   = "LOOMVECS"
-	keywordVersion = 2
+	keywordVersion = 3
 	vectorsVersion = 1
 	// maxDim bounds what a corrupt header can make UnmarshalBinary allocate;
 	// embedding models stay far below it.
@@ -128,7 +128,7 @@ func (d *decoder) end() error {
 //	32  slots, terms (uint32), postings, term bytes (uint64)
 //	64  per slot: length+1 (uint32), or 0 if absent
 //	    per term: end of its bytes in the term blob (uint32)
-//	    per term: end of its postings in the posting array (uint64)
+//	    per term: end of its postings in the posting array (uint32)
 //	    the term blob: the terms in strictly increasing byte order
 //	    zero padding to a multiple of 8
 //	    the postings, term after term, each by increasing slot:
@@ -188,7 +188,7 @@ func (k *Keyword) MarshalBinary() ([]byte, error) {
 			}
 		}
 	}
-	if len(k.docs) > math.MaxUint32 || len(order) > math.MaxUint32 || termBytes > math.MaxUint32 {
+	if uint64(len(k.docs)) > math.MaxUint32 || uint64(len(order)) > math.MaxUint32 || uint64(termBytes) > math.MaxUint32 || uint64(postings) > math.MaxUint32 {
 		return nil, fmt.Errorf("search: keyword index too large to encode")
 	}
 	lay := keywordLayout(uint64(len(k.docs)), uint64(len(order)), uint64(postings), uint64(termBytes))
@@ -224,7 +224,7 @@ func (k *Keyword) MarshalBinary() ([]byte, error) {
 			le.PutUint16(b[out+4:], p.tf)
 			out += 8
 		}
-		le.PutUint64(b[lay.postEnds+8*uint64(i):], (out-lay.postings)/8)
+		le.PutUint32(b[lay.postEnds+4*uint64(i):], uint32((out-lay.postings)/8))
 	}
 	le.PutUint32(b[lay.crc:], crc32.Checksum(b[:lay.crc], castagnoli))
 	return b, nil
@@ -248,7 +248,7 @@ func keywordLayout(slots, terms, postings, termBytes uint64) layout {
 	l.lengths = keywordHeader
 	l.termEnds = l.lengths + 4*slots
 	l.postEnds = l.termEnds + 4*terms
-	l.blob = l.postEnds + 8*terms
+	l.blob = l.postEnds + 4*terms
 	l.postings = (l.blob + termBytes + 7) &^ 7
 	l.crc = l.postings + 8*postings
 	l.size = l.crc + 4
@@ -332,14 +332,30 @@ func decodeKeyword(data []byte, shared bool) (*Keyword, error) {
 		fresh.totalLength += int64(v - 1)
 	}
 
-	f := &frozen{blob: string(data[lay.blob : lay.blob+termBytes]), termEnds: make([]uint32, terms), postEnds: make([]uint32, terms)}
+	// In place when allowed: the offsets are little-endian uint32s at
+	// 4-aligned offsets and the term blob is never written.
+	inPlace := shared && littleEndian && uintptr(unsafe.Pointer(unsafe.SliceData(data)))%8 == 0
+	f := &frozen{}
+	if inPlace && terms > 0 {
+		f.termEnds = unsafe.Slice((*uint32)(unsafe.Pointer(&data[lay.termEnds])), terms)
+		f.postEnds = unsafe.Slice((*uint32)(unsafe.Pointer(&data[lay.postEnds])), terms)
+	} else {
+		f.termEnds, f.postEnds = make([]uint32, terms), make([]uint32, terms)
+		for i := range f.termEnds {
+			f.termEnds[i] = le.Uint32(data[lay.termEnds+4*uint64(i):])
+			f.postEnds[i] = le.Uint32(data[lay.postEnds+4*uint64(i):])
+		}
+	}
+	if inPlace && termBytes > 0 {
+		f.blob = unsafe.String(&data[lay.blob], termBytes)
+	} else {
+		f.blob = string(data[lay.blob : lay.blob+termBytes])
+	}
 	start := uint32(0)
-	for i := range f.termEnds {
-		end := le.Uint32(data[lay.termEnds+4*uint64(i):])
+	for i, end := range f.termEnds {
 		if end <= start || uint64(end) > termBytes {
 			return nil, badIndex("term %d: bytes %d to %d", i, start, end)
 		}
-		f.termEnds[i] = end
 		if i > 0 && f.term(int32(i-1)) >= f.term(int32(i)) {
 			return nil, badIndex("terms %q, %q out of order", f.term(int32(i-1)), f.term(int32(i)))
 		}
@@ -350,7 +366,7 @@ func decodeKeyword(data []byte, shared bool) (*Keyword, error) {
 	}
 
 	raw := data[lay.postings:lay.crc]
-	if shared && postings > 0 && littleEndian && uintptr(unsafe.Pointer(&raw[0]))%unsafe.Alignof(posting{}) == 0 {
+	if inPlace && postings > 0 {
 		f.arena = unsafe.Slice((*posting)(unsafe.Pointer(&raw[0])), postings)
 	} else {
 		f.arena = make([]posting, postings)
@@ -360,8 +376,8 @@ func decodeKeyword(data []byte, shared bool) (*Keyword, error) {
 	}
 	fresh.df = make([]int32, terms)
 	from := uint64(0)
-	for i := range f.postEnds {
-		to := le.Uint64(data[lay.postEnds+8*uint64(i):])
+	for i, end := range f.postEnds {
+		to := uint64(end)
 		if to <= from || to > postings {
 			return nil, badIndex("term %q: postings %d to %d", f.term(int32(i)), from, to)
 		}
@@ -372,7 +388,6 @@ func decodeKeyword(data []byte, shared bool) (*Keyword, error) {
 			}
 			previous = p.slot
 		}
-		f.postEnds[i] = uint32(to)
 		fresh.df[i] = int32(to - from)
 		from = to
 	}
