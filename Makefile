@@ -37,7 +37,7 @@ bindings: setup
 	@# generate writes the runtime files 755 and build writes them 644; keep one.
 	chmod 644 frontend/src/bridge/wailsjs/runtime/*
 
-## test: Go vet and tests (native and WebAssembly), frontend type check and tests, desktop smoke and end-to-end tests
+## test: Go vet and tests (native and WebAssembly), frontend type check and tests, desktop smoke and end-to-end tests, web edition end-to-end tests
 test: setup bindings
 	go vet ./...
 	go test -timeout $(GO_TEST_TIMEOUT) ./...
@@ -45,6 +45,7 @@ test: setup bindings
 	cd frontend && npm run check && npm test
 	bash scripts/desktop-smoke.sh
 	bash scripts/e2e-desktop.sh
+	bash scripts/e2e-web.sh
 
 # The engine compiled to WebAssembly (the browser edition), its tests run
 # under node, which gives the program a real file system: go test -exec runs

@@ -47,8 +47,12 @@ const g = globalThis as unknown as EngineGlobals;
 const started = performance.now();
 const post = (m: FromWorker, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(m, transfer);
 
+/** Set while another tab holds the workspace: the downloads go on meanwhile, but the page is told it waits. */
+let waitingForLock = false;
+
 function boot(state: BootState) {
-  post({ type: 'boot', state: { ...state, ms: Math.round(performance.now() - started) } });
+  const phase = waitingForLock && state.phase === 'download' ? 'waiting' : state.phase;
+  post({ type: 'boot', state: { ...state, phase, ms: Math.round(performance.now() - started) } });
 }
 
 // The file system and process Go's runtime expects, installed before
@@ -207,8 +211,10 @@ async function takeLock(): Promise<void> {
       return new Promise<void>(() => {}); // held until the tab goes
     }).then(() => {
       if (got) return;
+      waitingForLock = true;
       boot({ phase: 'waiting', loaded: 0, total: 0 });
       void locks.request(LOCK, () => {
+        waitingForLock = false;
         resolve();
         return new Promise<void>(() => {});
       });
