@@ -46,9 +46,9 @@ export function downloadText(name: string, text: string, type: string) {
 }
 
 /** Why this browser cannot run the web edition, or null when it can. */
-export function unsupported(): string | null {
+export function unsupported(needWorker = true): string | null {
   if (typeof WebAssembly !== 'object') return 'This browser cannot run WebAssembly, which Loom’s engine needs. Use a current Chrome, Edge, Firefox or Safari.';
-  if (typeof Worker === 'undefined') return 'This browser cannot run Web Workers, which Loom’s engine runs in.';
+  if (needWorker && typeof Worker === 'undefined') return 'This browser cannot run Web Workers, which Loom’s engine runs in.';
   if (typeof indexedDB === 'undefined')
     return 'The browser’s storage (IndexedDB) is not available, so Loom could not keep a workspace here. Private windows and some privacy settings turn it off.';
   return null;
@@ -83,7 +83,7 @@ export function createWebWorkbench(opts: { base?: string; worker?: () => Worker 
   }
 
   function start() {
-    const why = unsupported();
+    const why = unsupported(!opts.worker);
     if (why) {
       setBoot({ phase: 'failed', loaded: 0, total: 0, error: why });
       return;

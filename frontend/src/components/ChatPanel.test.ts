@@ -82,3 +82,47 @@ describe('ChatPanel', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('chat-empty')).toBeTruthy();
   });
 });
+
+describe('ChatPanel Ollama URL (web edition)', { timeout: 30_000 }, () => {
+  it('shows where Ollama is looked for and sets another URL', async () => {
+    const wb = new FakeWorkbench();
+    const ollama = new OllamaStore(wb);
+    await ollama.refresh();
+    const chat = new ChatStore(wb, ollama, undefined, { schedule: (f) => f(), streamId: () => 's' });
+    const onollamaurl = vi.fn();
+    render(ChatPanel, { chat, ollama, onollamaurl });
+    const input = screen.getByTestId('ollama-url') as HTMLInputElement;
+    expect(input.value).toBe('http://127.0.0.1:11434');
+    expect((screen.getByTestId('ollama-url-use') as HTMLButtonElement).disabled).toBe(true);
+    await fireEvent.focus(input);
+    await fireEvent.input(input, { target: { value: 'http://10.0.0.5:11434' } });
+    await fireEvent.submit(screen.getByTestId('ollama-url-form'));
+    expect(onollamaurl).toHaveBeenCalledWith('http://10.0.0.5:11434');
+  });
+
+  it('has no URL field on the desktop', async () => {
+    const wb = new FakeWorkbench({ edition: 'desktop' });
+    const ollama = new OllamaStore(wb);
+    const chat = new ChatStore(wb, ollama);
+    render(ChatPanel, { chat, ollama });
+    expect(screen.queryByTestId('ollama-url')).toBeNull();
+  });
+
+  it('shows the CORS advice the engine gives when Ollama refuses the page', async () => {
+    const wb = new FakeWorkbench();
+    wb.ollamaStatus = {
+      url: 'http://127.0.0.1:11434',
+      up: false,
+      models: [],
+      problem: 'The page could not reach Ollama at http://127.0.0.1:11434: it is not running, or it refused this page (CORS).',
+      fix: 'Start Ollama allowing this page: `OLLAMA_ORIGINS=http://127.0.0.1:8080 ollama serve`, then press Retry.',
+    };
+    const ollama = new OllamaStore(wb);
+    await ollama.refresh();
+    const chat = new ChatStore(wb, ollama);
+    render(ChatPanel, { chat, ollama, onollamaurl: () => {} });
+    const status = screen.getByTestId('ollama-status');
+    expect(status.textContent).toContain('CORS');
+    expect(status.querySelector('code')?.textContent).toBe('OLLAMA_ORIGINS=http://127.0.0.1:8080 ollama serve');
+  });
+});

@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { configure, fireEvent, render, screen } from '@testing-library/svelte';
+import LibraryPanel from './LibraryPanel.svelte';
+import { FakeWorkbench } from '../bridge/fake';
+import { LibraryStore } from '../lib/stores/library.svelte';
+import { readText } from '../lib/upload';
+
+configure({ asyncUtilTimeout: 5000 });
+const slow = { timeout: 5000 };
+
+async function setup(edition: 'desktop' | 'web', documents = [{ name: 'a.md', text: '# Alpha\n\nAbout alpha.' }]) {
+  const wb = new FakeWorkbench({ edition, documents });
+  const library = new LibraryStore(wb);
+  library.start();
+  await library.refresh();
+  render(LibraryPanel, { library, workbench: wb, edition });
+  return { wb, library };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
+
+describe('LibraryPanel workspace file', { timeout: 30_000 }, () => {
+  it('web: exports the workspace as a downloaded .json', async () => {
+    const created: Blob[] = [];
+    // jsdom has no object URLs.
+    vi.stubGlobal('URL', Object.assign(class extends URL {}, { createObjectURL: (b: Blob) => (created.push(b), 'blob:x'), revokeObjectURL: () => {} }));
+    const clicks: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicks.push(this.download);
+    });
+    await setup('web');
+    expect((screen.getByTestId('import-workspace') as HTMLButtonElement).disabled).toBe(true); // not empty
+    await fireEvent.click(screen.getByTestId('export-workspace'));
+    await vi.waitFor(() => expect(clicks).toHaveLength(1), slow);
+    expect(clicks[0]).toMatch(/^loom-workspace-\d{4}-\d\d-\d\d\.json$/);
+    expect(await readText(created[0])).toContain('fake-workspace');
+    expect(screen.getByTestId('workspace-file-status').textContent).toContain('Exported');
+  });
+
+  it('desktop: saves the export through the engine’s save dialog', async () => {
+    const { wb } = await setup('desktop');
+    await fireEvent.click(screen.getByTestId('export-workspace'));
+    await vi.waitFor(() => expect(wb.saved).toHaveLength(1), slow);
+    expect(wb.saved[0].text).toContain('fake-workspace');
+  });
+
+  it('imports a workspace file into an empty workspace and lists its documents', async () => {
+    const source = new FakeWorkbench({ documents: [{ name: 'b.md', text: '# Beta\n\nAbout beta.' }, { name: 'c.md', text: '# Gamma\n\nGamma.' }] });
+    const text = await source.exportWorkspace();
+    const { wb } = await setup('web', []);
+    const file = new File([text], 'loom-workspace.json', { type: 'application/json' });
+    await fireEvent.change(screen.getByTestId('import-input'), { target: { files: [file] } });
+    await vi.waitFor(() => expect(screen.getByTestId('workspace-file-status').textContent).toContain('Imported 2 documents'), slow);
+    expect(wb.imported).toEqual([text]);
+    await vi.waitFor(() => expect(screen.getAllByTestId('document-item')).toHaveLength(2), slow);
+  });
+
+  it('says why an import failed', async () => {
+    await setup('web', []);
+    const file = new File(['not json'], 'notes.json');
+    await fireEvent.change(screen.getByTestId('import-input'), { target: { files: [file] } });
+    await vi.waitFor(() => expect(screen.getByRole('alert').textContent).toContain('This is not a Loom workspace file.'), slow);
+  });
+});
