@@ -311,14 +311,15 @@ func noveltyOrder(cs []*Candidate, lambda float64) {
 	}
 	rest := append([]*Candidate(nil), cs...)
 	out := cs[:0]
-	var chosen []*Candidate
+	var last *Candidate
+	reds := make([]float64, len(rest)) // each one's largest cosine to the chosen so far
 	for len(rest) > 0 {
 		bi, bu := 0, -1.0
 		for i, c := range rest {
-			red := 0.0
-			for _, s := range chosen {
-				red = math.Max(red, cosine(c.Vec, s.Vec))
+			if last != nil {
+				reds[i] = math.Max(reds[i], cosine(c.Vec, last.Vec))
 			}
+			red := reds[i]
 			c.Signals.Novelty = round4(clamp01(1 - red))
 			u := c.Score * (1 - lambda*(1-c.Signals.Novelty))
 			if u > bu {
@@ -326,9 +327,10 @@ func noveltyOrder(cs []*Candidate, lambda float64) {
 			}
 		}
 		c := rest[bi]
-		chosen = append(chosen, c)
+		last = c
 		out = append(out, c)
 		rest = append(rest[:bi], rest[bi+1:]...)
+		reds = append(reds[:bi], reds[bi+1:]...)
 	}
 }
 
