@@ -171,7 +171,7 @@ export function createWebWorkbench(opts: { base?: string; worker?: () => Worker 
 
   start();
 
-  return {
+  const wb: WebWorkbench = {
     edition: 'web',
     workspaceDir: () => call<string>('WorkspaceDir'),
     stats: async () => statsFromGo(await call<GoStats>('Stats')),
@@ -242,4 +242,8 @@ export function createWebWorkbench(opts: { base?: string; worker?: () => Worker 
         send({ type: 'flush', id });
       }),
   };
+  // A handle for the console and the benchmark (frontend/e2e/web-bench.mjs):
+  // loomWorkbench.query({question, budget}) and so on.
+  if (typeof window !== 'undefined' && !opts.worker) (window as unknown as { loomWorkbench?: WebWorkbench }).loomWorkbench = wb;
+  return wb;
 }

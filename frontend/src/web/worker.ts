@@ -87,6 +87,10 @@ let persist: Persist | null = null;
 let engineError: string | null = null;
 let resolveStarted!: () => void;
 const engineStarted = new Promise<void>((r) => (resolveStarted = r));
+/** Rejects if the Go program ends (a panic): calls in flight would otherwise never settle. */
+let rejectExited!: (e: Error) => void;
+const engineExited = new Promise<never>((_, reject) => (rejectExited = reject));
+engineExited.catch(() => {});
 
 /** Files are saved a moment after reads too (the engine keeps caches), and at once after writes. */
 let flushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -240,6 +244,7 @@ async function start(base: string, ollamaURL: string, origin: string) {
     await takeLock();
     const [wasm, table] = await assets;
 
+    const tDownloaded = performance.now();
     boot({ phase: 'restore', loaded: 0, total: 0 });
     persist = new Persist(db, memfs, WORKSPACE_ROOT);
     const restored = await persist.restore();
@@ -252,10 +257,13 @@ async function start(base: string, ollamaURL: string, origin: string) {
     go.env = { HOME: WORKSPACE_ROOT, TMPDIR: '/tmp' };
     const ready = new Promise<void>((resolve) => (g.loomReady = resolve));
     g.loomEmit = (event, data) => post({ type: 'event', event, data });
+    const tRestored = performance.now();
     const { instance } = await WebAssembly.instantiate(wasm as Uint8Array<ArrayBuffer>, go.importObject);
+    const tCompiled = performance.now();
     const exited = go.run(instance).then(() => {
       engineError = `The engine stopped.${stderrTail.length ? ` Its last words: ${stderrTail.slice(-8).join('\n')}` : ''}`;
       boot({ phase: 'failed', loaded: 0, total: 0, error: engineError });
+      rejectExited(new Error(engineError));
     });
     await Promise.race([ready, exited]);
     if (engineError) throw new Error(engineError);
@@ -263,6 +271,10 @@ async function start(base: string, ollamaURL: string, origin: string) {
       throw new Error(typeof e === 'string' ? (JSON.parse(e).message ?? e) : String(e));
     });
     resolveStarted();
+    const t = performance.now();
+    console.log(
+      `loom: engine ready in ${Math.round(t - started)} ms (fetch ${Math.round(tDownloaded - started)}, restore ${Math.round(tRestored - tDownloaded)} ms for ${restored.files} files, compile ${Math.round(tCompiled - tRestored)}, start and open ${Math.round(t - tCompiled)})`,
+    );
     boot({ phase: 'ready', loaded: 0, total: 0 });
     scheduleFlush(500); // the folders the engine made on opening
   } catch (e) {
@@ -284,9 +296,14 @@ async function call(id: number, method: string, args: string) {
   }
   let reply: FromWorker;
   try {
-    reply = { type: 'result', id, ok: true, json: await g.loomCall(method, args) };
+    reply = { type: 'result', id, ok: true, json: await Promise.race([g.loomCall(method, args), engineExited]) };
   } catch (e) {
-    reply = { type: 'result', id, ok: false, error: typeof e === 'string' ? e : failure('Something went wrong inside Loom.', String(e)) };
+    reply = {
+      type: 'result',
+      id,
+      ok: false,
+      error: typeof e === 'string' ? e : failure(engineError ?? 'Something went wrong inside Loom.', String(e)),
+    };
   }
   if (WRITES.has(method)) await flush();
   else scheduleFlush();
