@@ -52,7 +52,7 @@ type retrieval struct {
 // are 800 KB a question, which the garbage collector would otherwise chase).
 type scratch struct {
 	kw, cos, fused []float32
-	seen                []bool
+	seen           []bool
 }
 
 func (r *retrieval) getScratch(n int) *scratch {

@@ -176,7 +176,9 @@ func dispatch(a *bind.App, method, argsJSON string) (string, error) {
 // clipboard belong to the page there, so the page never asks for them.
 type webShell struct{}
 
-func (webShell) LogInfo(_ context.Context, message string) { js.Global().Get("console").Call("log", "loom: "+message) }
+func (webShell) LogInfo(_ context.Context, message string) {
+	js.Global().Get("console").Call("log", "loom: "+message)
+}
 func (webShell) LogError(_ context.Context, message string) {
 	js.Global().Get("console").Call("error", "loom: "+message)
 }

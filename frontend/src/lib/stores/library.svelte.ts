@@ -151,14 +151,15 @@ export class LibraryStore {
     try {
       const report = await start();
       if (report.job) this.endedJobs.add(report.job);
-      if (this.progress?.job) this.endedJobs.add(this.progress.job);
+      const seen = this.progress as IngestProgress | null; // set by events meanwhile
+      if (seen?.job) this.endedJobs.add(seen.job);
       this.report = report;
       this.finishProgress(report);
       return report;
     } catch (reason) {
       this.ingestError = toWorkbenchError(reason);
-      if (this.progress?.job) this.endedJobs.add(this.progress.job);
       const p = this.progress as IngestProgress | null;
+      if (p?.job) this.endedJobs.add(p.job);
       if (p) this.progress = { ...p, finished: true, current: '' };
       return null;
     } finally {
