@@ -6,6 +6,8 @@
 //   - query latency p50/p99 at ~1k and ~10k content nodes: synthetic
 //     markdown ingested with ingestUploads, then `query` calls with a
 //     budget of 4000 timed in the page (window.loomWorkbench)
+//   - reopening the largest of those workspaces (reload: restore from
+//     IndexedDB, start, open) and what IndexedDB holds
 //
 //   node frontend/e2e/web-bench.mjs            (after make web)
 //
@@ -170,6 +172,20 @@ try {
     });
     log(JSON.stringify(result.query.at(-1)));
   }
+  // Reopen the largest workspace: restore from IndexedDB, start, open.
+  const before = await page.evaluate(() => window.loomWorkbench.stats());
+  await page.evaluate(() => window.loomWorkbench.flush()); // what the last queries wrote, saved
+  const t = Date.now();
+  await page.reload();
+  await ready(page);
+  const after = await page.evaluate(() => window.loomWorkbench.stats());
+  const tti = Date.now() - t;
+  const same = ['documents', 'contentNodes', 'conceptNodes', 'edges', 'tokens'].every((k) => after[k] === before[k]);
+  result.reopen = { content_nodes: after.contentNodes, same, tti_ms: tti };
+  if (!same) result.reopen.stats = { before, after };
+  const estimate = await page.evaluate(() => navigator.storage.estimate());
+  result.reopen.storage_bytes = estimate.usageDetails?.indexedDB ?? estimate.usage;
+  log('reopen', JSON.stringify(result.reopen));
   await ctx.close();
 } finally {
   await browser.close();

@@ -92,9 +92,16 @@ let rejectExited!: (e: Error) => void;
 const engineExited = new Promise<never>((_, reject) => (rejectExited = reject));
 engineExited.catch(() => {});
 
-/** Files are saved a moment after reads too (the engine keeps caches), and at once after writes. */
+/**
+ * Files are saved at once after the calls that write (before the page
+ * hears back), and a moment after any other call: queries write too (the
+ * engine records what they derive), and a reload right after one would
+ * lose that (a worker is stopped with its page; the flush asked for on
+ * pagehide may not finish). 50 ms lets a burst of calls share one flush;
+ * flushes coalesce while one runs.
+ */
 let flushTimer: ReturnType<typeof setTimeout> | undefined;
-function scheduleFlush(ms = 1500) {
+function scheduleFlush(ms = 50) {
   clearTimeout(flushTimer);
   flushTimer = setTimeout(() => void flush(), ms);
 }
