@@ -175,6 +175,10 @@ try {
   // Reopen the largest workspace: restore from IndexedDB, start, open.
   const before = await page.evaluate(() => window.loomWorkbench.stats());
   await page.evaluate(() => window.loomWorkbench.flush()); // what the last queries wrote, saved
+  const engineLog = [];
+  page.on('console', (m) => {
+    if (m.text().startsWith('loom:')) engineLog.push(m.text());
+  });
   const t = Date.now();
   await page.reload();
   await ready(page);
@@ -185,7 +189,8 @@ try {
   if (!same) result.reopen.stats = { before, after };
   const estimate = await page.evaluate(() => navigator.storage.estimate());
   result.reopen.storage_bytes = estimate.usageDetails?.indexedDB ?? estimate.usage;
-  log('reopen', JSON.stringify(result.reopen));
+  result.reopen.engine = engineLog.find((l) => l.includes('engine ready'));
+  log('reopen', JSON.stringify(result.reopen), engineLog.join(' | '));
   await ctx.close();
 } finally {
   await browser.close();

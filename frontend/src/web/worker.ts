@@ -283,7 +283,11 @@ async function start(base: string, ollamaURL: string, origin: string) {
       `loom: engine ready in ${Math.round(t - started)} ms (fetch ${Math.round(tDownloaded - started)}, restore ${Math.round(tRestored - tDownloaded)} ms for ${restored.files} files, compile ${Math.round(tCompiled - tRestored)}, start and open ${Math.round(t - tCompiled)})`,
     );
     boot({ phase: 'ready', loaded: 0, total: 0 });
-    scheduleFlush(500); // the folders the engine made on opening
+    scheduleFlush(); // the folders the engine made on opening
+    // The engine also writes outside calls (query-side changes 2 s after a
+    // query, background work after open): look for changes every second
+    // (a walk of the file tree; nothing is written when nothing changed).
+    setInterval(() => void flush(), 1000);
   } catch (e) {
     engineError = e instanceof Error ? e.message : String(e);
     boot({ phase: 'failed', loaded: 0, total: 0, error: engineError });
