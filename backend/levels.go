@@ -300,6 +300,9 @@ func (w *Workbench) persistPending(ctx context.Context) error {
 		return fmt.Errorf("save access times and summaries: %w", err)
 	}
 	w.meta = meta
+	if cachesOnPersist {
+		w.saveCaches()
+	}
 	return nil
 }
 

@@ -644,7 +644,10 @@ func (a *App) SaveMarkdown(suggestedName, text string) (string, error) {
 	if name == "" {
 		name = "loom-prompt"
 	}
-	if !strings.HasSuffix(strings.ToLower(name), ".md") {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".md", ".markdown", ".json", ".txt":
+		// a name that says what it holds (the workspace file is .json)
+	default:
 		name += ".md"
 	}
 	path, err := a.shell.SaveFile(a.ctx, "Save the prompt as markdown", name)

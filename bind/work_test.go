@@ -304,6 +304,10 @@ func TestCopyAndSave(t *testing.T) {
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Equal(t, "# Prompt\n", string(b))
+
+	path, err = app.SaveMarkdown("loom-workspace-2026-11-22.json", "{}")
+	require.NoError(t, err)
+	assert.Equal(t, "loom-workspace-2026-11-22.json", filepath.Base(path), "a workspace file keeps its .json")
 }
 
 func TestExportImportMovesAWorkspace(t *testing.T) {
