@@ -181,15 +181,7 @@ func (w *Workbench) writeUpload(f Upload) (string, error) {
 		return "", &uploadError{name: f.Name, problem: "the file is not UTF-8 text (binary files are not ingested)"}
 	}
 	p := filepath.Join(w.UploadsDir(), filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return "", &uploadError{name: f.Name, problem: "could not store it in the workspace: " + err.Error()}
-	}
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, []byte(f.Text), 0o644); err != nil {
-		return "", &uploadError{name: f.Name, problem: "could not store it in the workspace: " + err.Error()}
-	}
-	if err := os.Rename(tmp, p); err != nil {
-		os.Remove(tmp)
+	if err := writeFileAtomic(p, []byte(f.Text)); err != nil {
 		return "", &uploadError{name: f.Name, problem: "could not store it in the workspace: " + err.Error()}
 	}
 	return p, nil

@@ -288,12 +288,20 @@ func (w *Workbench) writeContent(hash, text string) error {
 	if _, err := os.Stat(p); err == nil {
 		return nil
 	}
-	if err := os.Mkdir(filepath.Dir(p), 0o755); err != nil && !os.IsExist(err) {
+	return writeFileAtomic(p, []byte(text))
+}
+
+// writeFileAtomic writes data to path through a temporary file and a
+// rename (making the folder if needed), so a crash never leaves a
+// truncated file under the real name.
+func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		os.Remove(tmp)
 		return err
 	}
-	return os.Rename(tmp, p)
+	return os.Rename(tmp, path)
 }
