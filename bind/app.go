@@ -107,26 +107,28 @@ type App struct {
 // NewApp returns an App that reports through shell and opens workspaces with
 // the engine.
 func NewApp(shell Shell) *App {
-	return &App{
-		shell: shell,
-		open: func(ctx context.Context, dir string) (workspace, error) {
-			return backend.Open(ctx, dir, backend.WithModelWindow(modelWindow))
-		},
+	a := &App{
+		shell:      shell,
 		defaultDir: func() (string, error) { return backend.DefaultWorkspaceDir("default") },
 		newClient:  func() (*chat.Client, error) { return chat.New(os.Getenv(OllamaEnv)) },
 		ready:      make(chan struct{}),
 		stopping:   make(chan struct{}),
 		ctx:        context.Background(),
 	}
+	a.open = func(ctx context.Context, dir string) (workspace, error) {
+		return backend.Open(ctx, dir, backend.WithModelWindow(a.modelWindow))
+	}
+	return a
 }
 
 // WebConfig sets up an App for the web edition (cmd/loom-web): the
 // workspace folder in the page's file system, how to open it (the offline
-// embedder's table is fetched by the page), and the Ollama URL the person
-// configured in the page.
+// embedder's table is fetched by the page; Open must pass on the options
+// it is given: they let a query name a model), and the Ollama URL the
+// person configured in the page.
 type WebConfig struct {
 	Dir       string
-	Open      func(ctx context.Context, dir string) (*backend.Workbench, error)
+	Open      func(ctx context.Context, dir string, opts ...backend.Option) (*backend.Workbench, error)
 	OllamaURL func() string
 }
 
@@ -135,7 +137,9 @@ func NewWebApp(shell Shell, cfg WebConfig) *App {
 	a := NewApp(shell)
 	a.web = true
 	a.defaultDir = func() (string, error) { return cfg.Dir, nil }
-	a.open = func(ctx context.Context, dir string) (workspace, error) { return cfg.Open(ctx, dir) }
+	a.open = func(ctx context.Context, dir string) (workspace, error) {
+		return cfg.Open(ctx, dir, backend.WithModelWindow(a.modelWindow))
+	}
 	if cfg.OllamaURL != nil {
 		a.newClient = func() (*chat.Client, error) { return chat.New(cfg.OllamaURL()) }
 	}
@@ -217,26 +221,15 @@ func (a *App) WorkspaceDir() (string, error) {
 
 // Stats counts what the open workspace holds.
 func (a *App) Stats() (backend.Stats, error) {
-	if err := a.waitReady(); err != nil {
-		return backend.Stats{}, err
-	}
-	if a.openErr != nil {
-		return backend.Stats{}, a.openErr
-	}
-	a.benchMu.RLock()
-	defer a.benchMu.RUnlock()
-	if a.bench == nil {
-		return backend.Stats{}, &Error{Code: CodeClosed, Message: "The workspace is closed because Loom is shutting down."}
-	}
-	stats, err := a.bench.Stats(a.ctx)
-	if err != nil {
-		return backend.Stats{}, &Error{
-			Code:    CodeStatsFailed,
-			Message: "Loom could not count what the workspace at " + a.dir + " holds.",
-			Err:     err,
+	var stats backend.Stats
+	err := a.use(func(ws workspace) (err error) {
+		stats, err = ws.Stats(a.ctx)
+		if err != nil {
+			return &Error{Code: CodeStatsFailed, Message: "Loom could not count what the workspace at " + a.dir + " holds.", Err: err}
 		}
-	}
-	return stats, nil
+		return nil
+	})
+	return stats, err
 }
 
 func (a *App) waitReady() error {

@@ -378,9 +378,10 @@ func capitalise(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// modelWindow asks Ollama for a model's window (query with a model named).
-func modelWindow(ctx context.Context, model string) (int, error) {
-	client, err := chat.New(os.Getenv(OllamaEnv))
+// modelWindow asks Ollama for a model's window (query with a model named),
+// through the same client the chat uses.
+func (a *App) modelWindow(ctx context.Context, model string) (int, error) {
+	client, err := a.newClient()
 	if err != nil {
 		return 0, err
 	}

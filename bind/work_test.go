@@ -347,8 +347,8 @@ func TestWebOllamaAdviceNamesCORS(t *testing.T) {
 	SetPageOrigin("http://127.0.0.1:8080")
 	t.Cleanup(func() { SetPageOrigin("") })
 	app := NewWebApp(&fakeShell{}, WebConfig{Dir: t.TempDir(), OllamaURL: func() string { return url },
-		Open: func(ctx context.Context, dir string) (*backend.Workbench, error) {
-			return backend.Open(ctx, dir, backend.WithEmbedder(synthetic.New()))
+		Open: func(ctx context.Context, dir string, opts ...backend.Option) (*backend.Workbench, error) {
+			return backend.Open(ctx, dir, append(opts, backend.WithEmbedder(synthetic.New()))...)
 		}})
 	app.Startup(t.Context())
 	t.Cleanup(func() { app.Shutdown(context.Background()) })
@@ -357,4 +357,24 @@ func TestWebOllamaAdviceNamesCORS(t *testing.T) {
 	assert.False(t, st.Up)
 	assert.Contains(t, st.Problem, "CORS")
 	assert.Contains(t, st.Fix, "OLLAMA_ORIGINS=http://127.0.0.1:8080")
+}
+
+// A question that names a model gets the model's window from the Ollama
+// the App is configured with — in the web edition too (its Open is given
+// the option that asks).
+func TestWebQueryWithAModelAsksTheConfiguredOllama(t *testing.T) {
+	url := fakeOllama(t)
+	app := NewWebApp(&fakeShell{}, WebConfig{Dir: t.TempDir(), OllamaURL: func() string { return url },
+		Open: func(ctx context.Context, dir string, opts ...backend.Option) (*backend.Workbench, error) {
+			return backend.Open(ctx, dir, append(opts, backend.WithEmbedder(synthetic.New()))...)
+		}})
+	app.Startup(t.Context())
+	t.Cleanup(func() { app.Shutdown(context.Background()) })
+	_, err := app.IngestPaths([]string{"../testdata/fixture/notes"})
+	require.NoError(t, err)
+
+	v, err := app.Query(backend.QueryRequest{Question: "How does staleness decay?", Model: "llama3.2"})
+	require.NoError(t, err)
+	assert.Equal(t, 8192, v.Result.Budget.Window, "the fake Ollama's llama.context_length")
+	assert.Contains(t, v.Result.Budget.WindowSource, "llama3.2")
 }

@@ -97,8 +97,8 @@ func initWorkspace(_ js.Value, args []js.Value) any {
 			return "", fmt.Errorf("the page's file system: %w", err)
 		}
 		a := bind.NewWebApp(webShell{}, bind.WebConfig{Dir: WorkspaceDir,
-			Open: func(ctx context.Context, dir string) (*backend.Workbench, error) {
-				return backend.Open(ctx, dir, backend.WithEmbedder(emb))
+			Open: func(ctx context.Context, dir string, opts ...backend.Option) (*backend.Workbench, error) {
+				return backend.Open(ctx, dir, append(opts, backend.WithEmbedder(emb))...)
 			}})
 		a.Startup(context.Background())
 		appMu.Lock()

@@ -21,8 +21,8 @@ import (
 // Wails on the desktop: JSON arguments in, JSON results or an ErrorPayload out.
 func TestDispatchCallsTheBindingLayer(t *testing.T) {
 	a := bind.NewWebApp(webShell{}, bind.WebConfig{Dir: t.TempDir(),
-		Open: func(ctx context.Context, dir string) (*backend.Workbench, error) {
-			return backend.Open(ctx, dir, backend.WithEmbedder(synthetic.New()))
+		Open: func(ctx context.Context, dir string, opts ...backend.Option) (*backend.Workbench, error) {
+			return backend.Open(ctx, dir, append(opts, backend.WithEmbedder(synthetic.New()))...)
 		}})
 	a.Startup(context.Background())
 	defer a.Shutdown(context.Background())
