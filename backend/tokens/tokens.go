@@ -31,7 +31,8 @@ var (
 // BPE is a Counter backed by a tiktoken table.
 type BPE struct {
 	name string
-	enc  *tiktoken.Tiktoken
+	fast *cl100k            // cl100k_base: the hand-written pre-split
+	enc  *tiktoken.Tiktoken // other encodings
 }
 
 var _ Counter = (*BPE)(nil)
@@ -50,6 +51,15 @@ func New(encoding string) (*BPE, error) {
 	l, _ := cache.LoadOrStore(encoding, new(loading))
 	ld := l.(*loading)
 	ld.once.Do(func() {
+		if encoding == DefaultEncoding {
+			ranks, err := tiktoken_loader.NewOfflineLoader().LoadTiktokenBpe(encoding + ".tiktoken")
+			if err != nil {
+				ld.err = fmt.Errorf("load token table %s: %w", encoding, err)
+				return
+			}
+			ld.bpe = &BPE{name: encoding, fast: &cl100k{ranks: ranks}}
+			return
+		}
 		loaderOnce.Do(func() { tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader()) })
 		enc, err := tiktoken.GetEncoding(encoding)
 		if err != nil {
@@ -80,6 +90,9 @@ func Default() *BPE {
 func (b *BPE) Count(text string) int {
 	if text == "" {
 		return 0
+	}
+	if b.fast != nil {
+		return b.fast.count(text)
 	}
 	return len(b.enc.EncodeOrdinary(text))
 }
