@@ -386,13 +386,8 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 	if allow == nil && len(r.free) == 0 && len(p.cos) == len(r.ids) {
 		// Every slot counts: no per-slot test (the same sum, in the same
 		// order, as below).
-		cosMax := float32(-1)
-		for _, c := range p.cos {
-			sum += float64(c)
-			if c > cosMax {
-				cosMax = c
-			}
-		}
+		var cosMax float32
+		sum, cosMax = sumMax(p.cos)
 		cnt, p.cosMax = len(p.cos), float64(cosMax)
 	} else {
 		for i, c := range p.cos {
@@ -427,18 +422,7 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 	if rng := p.cosMax - p.cosFloor; rng > 0 {
 		vecScale = float32(vw / rng)
 	}
-	floor := float32(p.cosFloor)
-	kw, cos := p.kw[:len(fused)], p.cos[:len(fused)]
-	for i := range fused {
-		v := kw[i] * kwScale
-		if c := cos[i] - floor; c > 0 {
-			v += c * vecScale
-		}
-		if v > 1 { // min(v, 1): v is never NaN
-			v = 1
-		}
-		fused[i] = v
-	}
+	fuse(fused, p.kw[:len(fused)], p.cos[:len(fused)], kwScale, vecScale, float32(p.cosFloor))
 	limit := req.Candidates
 	if limit <= 0 {
 		limit = 100
@@ -489,13 +473,7 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 				}
 			}
 		}
-		sort.Slice(extra, func(i, j int) bool {
-			if extra[i].Score != extra[j].Score {
-				return extra[i].Score > extra[j].Score
-			}
-			return extra[i].Slot < extra[j].Slot
-		})
-		for _, h := range extra[:min(len(extra), max(10, limit/5))] {
+		for _, h := range search.Best(extra, max(10, limit/5)) {
 			p.slots = append(p.slots, h.Slot)
 		}
 	}

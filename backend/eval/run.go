@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/loomwork/loom/backend"
@@ -141,6 +142,7 @@ func Run(ctx context.Context, wb *backend.Workbench, qs []Query, o Options) (*Re
 				qr.Missed = append(qr.Missed, ref)
 			}
 		}
+		slices.Sort(qr.Missed) // the same report from run to run
 		qr.NDCG10, qr.Recall100, qr.MRR10 = NDCG(ranked, q.Relevant, 10), RecallAt(ranked, q.Relevant, 100), MRR(ranked, q.Relevant, 10)
 		rep.PerQuery = append(rep.PerQuery, qr)
 		ms = append(ms, qr.Ms)

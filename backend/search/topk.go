@@ -118,3 +118,27 @@ func TopK(scores []float32, limit int, allow func(int32) bool) []Hit {
 	}
 	return top.sorted()
 }
+
+// Best returns the limit best of hits (higher score first, ties to the
+// lower slot), in that order: the first limit of hits sorted, without
+// sorting all of them.
+func Best(hits []Hit, limit int) []Hit {
+	if limit <= 0 {
+		return nil
+	}
+	t := newTopHits(limit)
+	for _, h := range hits {
+		t.offer(h)
+	}
+	out := t.heap
+	slices.SortFunc(out, func(a, b Hit) int {
+		if better(a, b) {
+			return -1
+		}
+		if better(b, a) {
+			return 1
+		}
+		return 0
+	})
+	return out
+}

@@ -59,3 +59,37 @@ func TestTopKMatchesFullSort(t *testing.T) {
 		assert.Equal(t, all[:min(limit, len(all))], got, "limit %d", limit)
 	}
 }
+
+func TestBestIsTheSortedPrefix(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	for trial := range 200 {
+		n := r.IntN(300)
+		hits := make([]Hit, n)
+		for i := range hits {
+			// Few distinct scores, so ties (broken by slot) are common.
+			hits[i] = Hit{Slot: int32(r.IntN(1000)), Score: float32(r.IntN(8))}
+		}
+		limit := r.IntN(40)
+		sorted := slices.Clone(hits)
+		slices.SortStableFunc(sorted, func(a, b Hit) int {
+			switch {
+			case better(a, b):
+				return -1
+			case better(b, a):
+				return 1
+			}
+			return 0
+		})
+		want := sorted[:min(limit, n)]
+		got := Best(slices.Clone(hits), limit)
+		if len(want) == 0 {
+			want = nil
+		}
+		if len(got) == 0 {
+			got = nil
+		}
+		if !slices.Equal(want, got) {
+			t.Fatalf("trial %d: Best(%d of %d) = %v, want %v", trial, limit, n, got, want)
+		}
+	}
+}
