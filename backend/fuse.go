@@ -60,16 +60,13 @@ func sumMax(xs []float32) (float64, float32) {
 	return sum, m
 }
 
-// fuse writes each slot's semantic relevance (assemble.Semantic, in one
-// tight loop): min(1, kw·kwScale + max(0, cos−floor)·vecScale).
+// fuse writes each slot's semantic relevance (fuseOne) into fused.
 func fuse(fused, kw, cos []float32, kwScale, vecScale, floor float32) {
 	blocks(len(fused), func(_, start, end int) {
 		f, k, c := fused[start:end], kw[start:end], cos[start:end]
 		k, c = k[:len(f)], c[:len(f)]
 		for i := range f {
-			// Branch-free: the signs are random, and a mispredicted
-			// branch a slot cost more than the arithmetic.
-			f[i] = min(k[i]*kwScale+max(c[i]-floor, 0)*vecScale, 1)
+			f[i] = fuseOne(k[i], c[i], kwScale, vecScale, floor)
 		}
 	})
 }

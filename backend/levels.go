@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/loomwork/loom/backend/abstract"
@@ -53,12 +55,22 @@ func (r *retrieval) indexNodes() {
 // or newly made summary/essence (cached as an analysis node linked to its
 // source), or the source's best-matching chunks. It sets the candidate's
 // size for that level to the real count. Callers hold w.mu.
-func (w *Workbench) textAt(ctx context.Context, c *assemble.Candidate, l assemble.Level, terms []string, count assemble.Counter) (string, error) {
+func (w *Workbench) textAt(ctx context.Context, c *assemble.Candidate, l assemble.Level, terms []string, count assemble.Counter, read func(hash string) (string, error)) (string, error) {
 	n := w.index.nodes[c.ID]
 	if n == nil {
 		return "", fmt.Errorf("node %s is gone", c.ID)
 	}
-	text, err := w.Content(n.ContentHash)
+	if read == nil {
+		read = w.Content
+	}
+	if l == assemble.Summary || l == assemble.Essence {
+		if a := w.retr.analysisOf(n.ID, abstract.Level(l)); a != nil {
+			if t, err := read(a.ContentHash); err == nil {
+				return t, nil
+			}
+		}
+	}
+	text, err := read(n.ContentHash)
 	if err != nil {
 		return "", err
 	}
@@ -71,11 +83,6 @@ func (w *Workbench) textAt(ctx context.Context, c *assemble.Candidate, l assembl
 		return t, nil
 	case assemble.Summary, assemble.Essence:
 		lvl := abstract.Level(l)
-		if a := w.retr.analysisOf(n.ID, lvl); a != nil {
-			if t, err := w.Content(a.ContentHash); err == nil {
-				return t, nil
-			}
-		}
 		limit := c.SummaryTokens
 		if l == assemble.Essence {
 			limit = c.EssenceTokens
@@ -355,4 +362,50 @@ func (w *Workbench) Pin(ctx context.Context, ids []string, pinned bool) error {
 	}
 	w.meta = meta
 	return nil
+}
+
+// prefetch reads, on a few goroutines, the stored texts that textAt will
+// read for the candidates at their levels (a summary's own text when it
+// is cached, else the node's), and returns a reader that serves them
+// from memory and anything else from disk: a context's dozen or two
+// files are read at once instead of one after the other.
+func (w *Workbench) prefetch(cs []*assemble.Candidate) func(hash string) (string, error) {
+	var hashes []string
+	for _, c := range cs {
+		n := w.index.nodes[c.ID]
+		if n == nil {
+			continue
+		}
+		if c.Level == assemble.Summary || c.Level == assemble.Essence {
+			if a := w.retr.analysisOf(n.ID, abstract.Level(c.Level)); a != nil {
+				hashes = append(hashes, a.ContentHash)
+				continue
+			}
+		}
+		hashes = append(hashes, n.ContentHash)
+	}
+	texts := make([]string, len(hashes))
+	errs := make([]error, len(hashes))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(len(hashes), 4) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(hashes); i = int(next.Add(1) - 1) {
+				texts[i], errs[i] = w.Content(hashes[i])
+			}
+		})
+	}
+	wg.Wait()
+	got := make(map[string]string, len(hashes))
+	for i, h := range hashes {
+		if errs[i] == nil {
+			got[h] = texts[i]
+		}
+	}
+	return func(hash string) (string, error) {
+		if t, ok := got[hash]; ok {
+			return t, nil
+		}
+		return w.Content(hash) // not prefetched, or failed: the error comes from here
+	}
 }

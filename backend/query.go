@@ -262,8 +262,10 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 	if !req.NoCatalog && strategy == StrategyLoom {
 		catalog = w.catalog(pool)
 	}
+	var read func(hash string) (string, error) // the prefetched texts
+	opts.Prefetch = func(cs []*assemble.Candidate) { read = w.prefetch(cs) }
 	text := func(c *assemble.Candidate, l assemble.Level) (string, error) {
-		return w.textAt(ctx, c, l, pool.terms, count)
+		return w.textAt(ctx, c, l, pool.terms, count, read)
 	}
 	var asm *assemble.Assembly
 	if strategy == StrategyWholeFile {
@@ -338,13 +340,16 @@ type pool struct {
 	kwMax    float64
 	cosMax   float64
 	cosFloor float64 // cosine that counts as no evidence: the mean over the workspace
-	kwW      float64
-	slots    []int32
-	pinned   map[string]bool
-	seeds    []ConceptHit
-	dist     map[string]int // concept → hops from the seeds
-	sc       *scratch       // per-slot arrays, returned by release
-	fused    []float32      // semantic relevance of every slot
+	// fuse's parameters, for slots made exact later
+	kwScale, vecScale, floor float32
+	kwW                      float64
+	slots                    []int32
+	pinned                   map[string]bool
+	seeds                    []ConceptHit
+	dist                     map[string]int // concept → hops from the seeds
+	sc                       *scratch       // per-slot arrays, returned by release
+	fused                    []float32      // semantic relevance of every slot
+	est                      *estimate      // non-nil when cos holds estimates for some slots
 }
 
 func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryRequest, strategy Strategy, cfg assemble.Config) *pool {
@@ -365,7 +370,6 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 		}
 	}
 	p.kwMax = float64(kwMax)
-	r.vec.ScoreAll(qv, p.cos)
 	var allow func(int32) bool
 	if req.Scope != "" && req.Scope != "all" {
 		in := make([]bool, n) // the scope's slots, from its documents
@@ -383,13 +387,29 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 	var sum float64
 	cnt := 0
 	p.cosMax = -1
-	if allow == nil && len(r.free) == 0 && len(p.cos) == len(r.ids) {
-		// Every slot counts: no per-slot test (the same sum, in the same
-		// order, as below).
+	every := allow == nil && len(r.free) == 0 && len(p.cos) == len(r.ids)
+	var bound []float32
+	var atLeast float32
+	if every {
+		bound, atLeast, every = r.vec.Estimate(qv, p.cos)
+		every = every && len(bound) == len(p.cos) // else some slot has no row: scan
+	}
+	if every {
+		// Every slot counts, and the vectors have a quantised copy: cos
+		// holds estimates within bound of the cosines (see
+		// search.Vectors.Estimate); every decision below that reads one
+		// first makes it exact where the bound could change the outcome.
+		p.est = &estimate{qv: qv, bound: bound, exact: p.sc.exact}
+		sum, cnt = r.vec.SumCosine(qv), len(p.cos)
+		p.cosMax = float64(p.exactMax(atLeast))
+	} else if allow == nil && len(r.free) == 0 && len(p.cos) == len(r.ids) {
+		// Every slot counts: no per-slot test.
+		r.vec.ScoreAll(qv, p.cos)
 		var cosMax float32
 		sum, cosMax = sumMax(p.cos)
 		cnt, p.cosMax = len(p.cos), float64(cosMax)
 	} else {
+		r.vec.ScoreAll(qv, p.cos)
 		for i, c := range p.cos {
 			if (allow == nil || allow(int32(i))) && r.ids[i] != "" {
 				sum += float64(c)
@@ -422,12 +442,22 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 	if rng := p.cosMax - p.cosFloor; rng > 0 {
 		vecScale = float32(vw / rng)
 	}
-	fuse(fused, p.kw[:len(fused)], p.cos[:len(fused)], kwScale, vecScale, float32(p.cosFloor))
+	p.kwScale, p.vecScale, p.floor = kwScale, vecScale, float32(p.cosFloor)
+	if p.est != nil {
+		p.fuseEstimated()
+	} else {
+		fuse(fused, p.kw[:len(fused)], p.cos[:len(fused)], kwScale, vecScale, p.floor)
+	}
 	limit := req.Candidates
 	if limit <= 0 {
 		limit = 100
 	}
-	hits := search.TopK(fused, limit, allow)
+	var hits []search.Hit
+	if p.est != nil {
+		hits = p.exactTop(true, nil, limit)
+	} else {
+		hits = search.TopK(fused, limit, allow)
+	}
 	seen := p.sc.seen
 	for _, h := range hits {
 		p.slots = append(p.slots, h.Slot)
@@ -464,17 +494,32 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 		p.bfs()
 		// Graph expansion: the best nodes about a seed concept join the
 		// pool even when neither search ranked them high enough.
-		var extra []search.Hit
+		var from []int32
 		for _, s := range p.seeds {
 			for _, sl := range r.conceptSlots[s.ID] {
-				if fused[sl] > 0 && !seen[sl] && (allow == nil || allow(sl)) {
-					extra = append(extra, search.Hit{Slot: sl, Score: fused[sl]})
-					seen[sl] = true
+				if !seen[sl] && (allow == nil || allow(sl)) {
+					from = append(from, sl)
+					seen[sl] = true // each slot once
 				}
 			}
 		}
-		for _, h := range search.Best(extra, max(10, limit/5)) {
+		for _, sl := range from {
+			seen[sl] = false
+		}
+		var extra []search.Hit
+		if p.est != nil {
+			extra = p.exactTop(false, from, max(10, limit/5))
+		} else {
+			for _, sl := range from {
+				if fused[sl] > 0 {
+					extra = append(extra, search.Hit{Slot: sl, Score: fused[sl]})
+				}
+			}
+			extra = search.Best(extra, max(10, limit/5))
+		}
+		for _, h := range extra {
 			p.slots = append(p.slots, h.Slot)
+			seen[h.Slot] = true
 		}
 	}
 	// Pinned nodes: in the workspace, or for this question.
@@ -502,7 +547,7 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 func (p *pool) release() {
 	if p.sc != nil {
 		p.r.putScratch(p.sc)
-		p.sc, p.kw, p.cos, p.fused = nil, nil, nil, nil
+		p.sc, p.kw, p.cos, p.fused, p.est = nil, nil, nil, nil, nil
 	}
 }
 
@@ -522,7 +567,16 @@ func (p *pool) addSeed(id string, sim float64) {
 // normalised to the query's best (the vector part above the workspace's
 // mean cosine, which embedders like GloVe put well above 0), as computed
 // for every slot in newPool.
-func (p *pool) semantic(s int32) float64 { return float64(p.fused[s]) }
+func (p *pool) semantic(s int32) float64 {
+	p.exactify(s)
+	return float64(p.fused[s])
+}
+
+// cosine is a slot's cosine with the question.
+func (p *pool) cosine(s int32) float64 {
+	p.exactify(s)
+	return float64(p.cos[s])
+}
 
 // bfs fills dist with hop counts over related edges from the seeds.
 func (p *pool) bfs() {
@@ -577,7 +631,7 @@ func (p *pool) candidates(budget int, wts assemble.Weights) []*assemble.Candidat
 		n := ix.nodes[id]
 		d := ix.docs[n.DocID]
 		c := &assemble.Candidate{ID: id, Ref: n.Ref, Ancestors: n.Ancestors, Title: nodeTitle(d, n), Source: string(n.Kind), Tokens: n.Tokens,
-			Keyword: round4(float64(p.kw[s])), Cosine: round4(float64(p.cos[s])), Pinned: p.pinned[id], Hops: -1,
+			Keyword: round4(float64(p.kw[s])), Cosine: round4(p.cosine(s)), Pinned: p.pinned[id], Hops: -1,
 			Vec: p.r.vec.Row(s)}
 		if d != nil {
 			c.Document, c.Collection = d.Path, d.Collection

@@ -52,15 +52,18 @@ type retrieval struct {
 // are 800 KB a question, which the garbage collector would otherwise chase).
 type scratch struct {
 	kw, cos, fused []float32
-	seen           []bool
+	lo             []float32 // lowest possible relevance (see estimate)
+	seen, exact    []bool
 }
 
 func (r *retrieval) getScratch(n int) *scratch {
 	if sc, ok := r.scratch.Get().(*scratch); ok && len(sc.seen) == n {
 		clear(sc.seen)
+		clear(sc.exact)
 		return sc
 	}
-	return &scratch{kw: make([]float32, n), cos: make([]float32, n), fused: make([]float32, n), seen: make([]bool, n)}
+	return &scratch{kw: make([]float32, n), cos: make([]float32, n), fused: make([]float32, n),
+		lo: make([]float32, n), seen: make([]bool, n), exact: make([]bool, n)}
 }
 
 func (r *retrieval) putScratch(sc *scratch) { r.scratch.Put(sc) }

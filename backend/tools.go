@@ -99,7 +99,7 @@ func (w *Workbench) Expand(ctx context.Context, nodeID, level string) (chat.Tool
 		if c.SummaryTokens == 0 && c.EssenceTokens == 0 {
 			l = assemble.Detailed // too small to condense
 		}
-		text, err := w.textAt(ctx, c, l, nil, count)
+		text, err := w.textAt(ctx, c, l, nil, count, nil)
 		if err != nil {
 			return chat.ToolResult{}, err
 		}

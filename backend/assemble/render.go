@@ -178,6 +178,9 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 	for attempt := 0; ; attempt++ {
 		o.Budget = budget
 		sel := Select(cands, o)
+		if o.Prefetch != nil {
+			o.Prefetch(sel.Loaded)
+		}
 		blocks := make([]Block, 0, len(sel.Loaded))
 		for _, c := range sel.Loaded {
 			t, err := text(c, c.Level)

@@ -3,6 +3,7 @@ package assemble
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -140,6 +141,10 @@ type SelectOptions struct {
 	Oversize float64
 	// Novelty is the MMR trade-off λ: utility = score × (1 − λ·redundancy).
 	Novelty float64
+	// Prefetch, when set, is told which nodes are about to load (at their
+	// Level) before Assemble asks for their texts one by one, so that the
+	// text source can read them at once.
+	Prefetch func(loaded []*Candidate)
 }
 
 // Select runs the loading decision tree (seed §6.2) over ranked candidates:
@@ -369,46 +374,41 @@ func knapsack(cs []*Candidate, capacity int, oversize, lambda float64) []knapPic
 			opts[i] = append(opts[i], option{l, w, val * retention[l]})
 		}
 	}
-	// best[i][w]: best value with the first i candidates in weight ≤ w.
-	best := make([][]float64, len(cs)+1)
-	choice := make([][]int8, len(cs)+1)
-	for i := range best {
-		best[i] = make([]float64, W+1)
-		choice[i] = make([]int8, W+1)
-	}
-	for i := 1; i <= len(cs); i++ {
-		for w := 0; w <= W; w++ {
-			best[i][w], choice[i][w] = best[i-1][w], -1
-			for k, op := range opts[i-1] {
-				if op.w <= w {
-					if v := best[i-1][w-op.w] + op.v; v > best[i][w]+1e-12 {
-						best[i][w], choice[i][w] = v, int8(k)
-					}
+	// best[w]: the best value of the candidates so far within weight w (one
+	// row, rolled forward); choice[i][w]: the option candidate i takes
+	// there (−1: none). Options are tried in order at each weight, each
+	// against the best so far, as the textbook recurrence does.
+	prev, best := make([]float64, W+1), make([]float64, W+1)
+	choice := make([]int8, len(cs)*(W+1))
+	for i := range cs {
+		ch := choice[i*(W+1) : (i+1)*(W+1)]
+		copy(best, prev)
+		for w := range ch {
+			ch[w] = -1
+		}
+		for k, op := range opts[i] {
+			from := prev[:W+1-op.w]
+			to, chk := best[op.w:], ch[op.w:]
+			for w, b := range from {
+				if v := b + op.v; v > to[w]+1e-12 {
+					to[w], chk[w] = v, int8(k)
 				}
 			}
 		}
+		prev, best = best, prev
 	}
 	var picks []knapPick
 	w := W
-	for i := len(cs); i >= 1; i-- {
-		if k := choice[i][w]; k >= 0 {
-			op := opts[i-1][k]
-			picks = append(picks, knapPick{cs[i-1], op.level})
+	for i := len(cs) - 1; i >= 0; i-- {
+		if k := choice[i*(W+1)+w]; k >= 0 {
+			op := opts[i][k]
+			picks = append(picks, knapPick{cs[i], op.level})
 			w -= op.w
 		}
 	}
-	// Load in utility order (the order of cs).
-	sort.SliceStable(picks, func(a, b int) bool { return indexOf(cs, picks[a].c) < indexOf(cs, picks[b].c) })
+	// Load in utility order (the order of cs): picked last to first.
+	slices.Reverse(picks)
 	return picks
-}
-
-func indexOf(cs []*Candidate, c *Candidate) int {
-	for i, x := range cs {
-		if x == c {
-			return i
-		}
-	}
-	return -1
 }
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }

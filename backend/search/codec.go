@@ -491,7 +491,7 @@ func (v *Vectors) UnmarshalBinary(data []byte) error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.dim, v.data, v.present, v.live = n, matrix, present, live
-	v.sk = nil // rebuilt from the new rows on first need
-	v.due.Store(v.sketchDue())
+	v.sk, v.q = nil, nil // rebuilt from the new rows on first need
+	v.due.Store(v.prepareDue())
 	return nil
 }

@@ -106,8 +106,14 @@ func (v *Vectors) Prepare() {
 	if v.sketchDue() {
 		v.buildSketch()
 	}
+	if v.quantDue() {
+		v.buildQuant()
+	}
 	v.due.Store(false)
 }
+
+// prepareDue: Prepare has work to do.
+func (v *Vectors) prepareDue() bool { return v.sketchDue() || v.quantDue() }
 
 // Prepared reports whether ScoreAll runs at full speed: no sketch is due
 // to be built or refitted.
@@ -551,6 +557,6 @@ func (v *Vectors) UnmarshalSketch(data []byte) error {
 		}
 	}
 	v.sk = sk
-	v.due.Store(v.sketchDue())
+	v.due.Store(v.prepareDue())
 	return nil
 }

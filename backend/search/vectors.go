@@ -35,7 +35,8 @@ type Vectors struct {
 	present []bool    // by slot
 	live    int
 	sk      *sketch     // nil until built (see sketch.go)
-	due     atomic.Bool // the sketch should be built or refitted
+	q       *quant      // nil until built (see quant.go)
+	due     atomic.Bool // the sketch or the quantised copy should be built
 
 	scratch sync.Pool // *[]float32 score buffers for Search
 }
@@ -90,6 +91,9 @@ func (v *Vectors) Set(slot int32, vec []float32) {
 		v.data = append(v.data, make([]float32, grow*v.dim)...)
 	}
 	row := v.data[int(slot)*v.dim : (int(slot)+1)*v.dim]
+	if v.q != nil && v.present[slot] {
+		v.q.add(row, -1)
+	}
 	normalise(row, vec)
 	if !v.present[slot] {
 		v.present[slot] = true
@@ -98,7 +102,12 @@ func (v *Vectors) Set(slot int32, vec []float32) {
 	if v.sk != nil {
 		v.sk.set(slot, row, len(v.present))
 	}
-	v.due.Store(v.sketchDue())
+	if v.q != nil {
+		v.q.grow(len(v.present))
+		v.q.quantise(slot, row)
+		v.q.add(row, 1)
+	}
+	v.due.Store(v.prepareDue())
 }
 
 // SetRows stores normalised copies of vecs[i] as the rows of slots[i], as
@@ -137,6 +146,16 @@ func (v *Vectors) SetRows(slots []int32, vecs [][]float32) {
 		}
 		seen[slot] = true
 	}
+	if v.q != nil { // take the rows being replaced out of the sum
+		clear(seen)
+		for _, slot := range slots {
+			if v.present[slot] && !seen[slot] {
+				v.q.add(v.data[int(slot)*v.dim:(int(slot)+1)*v.dim], -1)
+			}
+			seen[slot] = true
+		}
+		clear(seen)
+	}
 	fill := func(from, to int) {
 		var dst, src [4][]float32
 		k := 0
@@ -172,7 +191,18 @@ func (v *Vectors) SetRows(slots []int32, vecs [][]float32) {
 			v.sk.set(slot, v.data[int(slot)*v.dim:(int(slot)+1)*v.dim], len(v.present))
 		}
 	}
-	v.due.Store(v.sketchDue())
+	if v.q != nil {
+		v.q.grow(len(v.present))
+		for _, slot := range slots {
+			if !seen[slot] {
+				row := v.data[int(slot)*v.dim : (int(slot)+1)*v.dim]
+				v.q.quantise(slot, row)
+				v.q.add(row, 1)
+			}
+			seen[slot] = true
+		}
+	}
+	v.due.Store(v.prepareDue())
 }
 
 // normalise writes src/‖src‖ into dst, or zeros when src is zero. The norm
@@ -229,6 +259,10 @@ func (v *Vectors) Remove(slot int32) {
 	if slot < 0 || int(slot) >= len(v.present) || !v.present[slot] {
 		return
 	}
+	if v.q != nil {
+		v.q.add(v.data[int(slot)*v.dim:(int(slot)+1)*v.dim], -1)
+		v.q.quantise(slot, v.data[int(slot)*v.dim : (int(slot)+1)*v.dim][:0])
+	}
 	clear(v.data[int(slot)*v.dim : (int(slot)+1)*v.dim])
 	v.present[slot] = false
 	v.live--
@@ -278,9 +312,7 @@ func (v *Vectors) ScoreAll(q []float32, out []float32) {
 	}
 	v.mu.RLock()
 	defer v.mu.RUnlock()
-	if len(q) != v.dim {
-		panic(fmt.Sprintf("search: query of dimension %d for %d-dimensional vectors", len(q), v.dim))
-	}
+	v.checkDim(q)
 	unit := make([]float32, len(q))
 	normalise(unit, q)
 	rows := min(len(v.present), len(out))

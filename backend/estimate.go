@@ -1,0 +1,177 @@
+package backend
+
+import (
+	"math"
+	"sync"
+
+	"github.com/loomwork/loom/backend/search"
+)
+
+// estimate is the state of a pool whose cosines came from the vectors'
+// quantised copy (search.Vectors.Estimate): cos[s] is within bound[s] of
+// the exact cosine, and exact where exact[s]. The pool ranks exactly all
+// the same: every decision that reads a slot's relevance first makes
+// exact the slots whose bounds could change the outcome — the best cosine
+// (for the scale), the top slots, graph expansion's picks — and any slot
+// read later (a candidate's signals, a parent's relevance) on first read.
+// So a query returns what the full float32 scan would, reading a quarter
+// of the bytes (TestEstimatedPoolRanksExactly).
+type estimate struct {
+	qv    []float32
+	bound []float32 // the vectors' own (read only)
+	exact []bool
+}
+
+// relu is max(x, 0) for a number, without a branch (the signs of c − floor
+// are random, and a mispredicted branch a slot cost more than the
+// arithmetic): the sign bit, spread, masks x out.
+func relu(x float32) float32 {
+	b := math.Float32bits(x)
+	return math.Float32frombits(b &^ uint32(int32(b)>>31))
+}
+
+// fuseOne is a slot's semantic relevance (assemble.Semantic):
+// min(1, kw·kwScale + max(0, cos−floor)·vecScale). Every computation of
+// it goes through here, so the estimated and the exact paths agree bit for
+// bit (the conversions also keep a compiler from fusing multiply and add).
+// It is monotone in cos, which bounds a slot's relevance from its cosine's
+// bounds.
+func fuseOne(kw, cos, kwScale, vecScale, floor float32) float32 {
+	v := float32(kw*kwScale) + float32(relu(cos-floor)*vecScale)
+	if v > 1 { // v is never NaN
+		v = 1
+	}
+	return v
+}
+
+// exactify makes the slots' cosines and relevance exact.
+func (p *pool) exactify(slots ...int32) {
+	e := p.est
+	if e == nil {
+		return
+	}
+	todo := slots[:0:0]
+	for _, s := range slots {
+		if !e.exact[s] {
+			todo = append(todo, s)
+		}
+	}
+	if len(todo) == 0 {
+		return
+	}
+	p.r.vec.Cosines(e.qv, todo, p.cos)
+	for _, s := range todo {
+		e.exact[s] = true
+		if p.fused != nil {
+			p.fused[s] = fuseOne(p.kw[s], p.cos[s], p.kwScale, p.vecScale, p.floor)
+		}
+	}
+}
+
+// collect returns, in slot order, the slots below n for which keep holds,
+// scanning in blocks on both cores.
+func collect(n int, keep func(i int) bool) []int32 {
+	parts := make([][]int32, (n+fuseBlock-1)/fuseBlock)
+	blocks(n, func(b, start, end int) {
+		for i := start; i < end; i++ {
+			if keep(i) {
+				parts[b] = append(parts[b], int32(i))
+			}
+		}
+	})
+	var out []int32
+	for _, part := range parts {
+		out = append(out, part...)
+	}
+	return out
+}
+
+// exactMax returns the largest cosine, exactly, given atLeast, the largest
+// lower bound: only rows whose upper bound reaches it can hold the
+// maximum.
+func (p *pool) exactMax(atLeast float32) float32 {
+	cos, bound := p.cos, p.est.bound
+	at := collect(len(cos), func(i int) bool { return cos[i]+bound[i] >= atLeast })
+	p.exactify(at...)
+	top := float32(-1)
+	for _, s := range at {
+		top = max(top, cos[s])
+	}
+	return top
+}
+
+// fuseEstimated is fuse, plus each slot's lowest possible relevance given
+// its cosine's bound.
+func (p *pool) fuseEstimated() {
+	f, lo, kw, cos, bound := p.fused, p.sc.lo[:len(p.fused)], p.kw[:len(p.fused)], p.cos[:len(p.fused)], p.est.bound[:len(p.fused)]
+	ks, vs, floor := p.kwScale, p.vecScale, p.floor
+	blocks(len(f), func(_, start, end int) {
+		for i := start; i < end; i++ {
+			f[i] = fuseOne(kw[i], cos[i], ks, vs, floor)
+			lo[i] = fuseOne(kw[i], cos[i]-bound[i], ks, vs, floor)
+		}
+	})
+}
+
+// exactTop returns what search.TopK of the exact relevance would, among
+// the given slots (every slot when all): the limit best with a positive
+// relevance, best first, ties to the lower slot. A slot's relevance lies
+// between its value at cos−bound and at cos+bound; a slot whose upper
+// value is below the limit-th best lower value cannot make the cut, and
+// the rest are made exact and ranked.
+func (p *pool) exactTop(all bool, slots []int32, limit int) []search.Hit {
+	if limit <= 0 || (!all && len(slots) == 0) {
+		return nil
+	}
+	cos, bound, kw := p.cos, p.est.bound, p.kw
+	ks, vs, floor := p.kwScale, p.vecScale, p.floor
+	hi := func(s int) float32 { return fuseOne(kw[s], cos[s]+bound[s], ks, vs, floor) }
+	// The cut: the limit-th best lower value (0 when fewer are positive:
+	// then any slot that may be positive stays in).
+	var cut float32
+	var in []int32
+	if all {
+		lo := p.sc.lo[:len(cos)] // from fuseEstimated
+		// The limit best of each half, on two cores, then of both.
+		half := (len(lo) + 1) / 2
+		var tops [2][]search.Hit
+		topOf := func(b int) {
+			start := b * half
+			tops[b] = search.TopK(lo[start:min(len(lo), start+half)], limit, nil)
+			for i := range tops[b] {
+				tops[b][i].Slot += int32(start)
+			}
+		}
+		var wg sync.WaitGroup
+		wg.Go(func() { topOf(1) })
+		topOf(0)
+		wg.Wait()
+		if top := search.Best(append(tops[0], tops[1]...), limit); len(top) == limit {
+			cut = top[limit-1].Score
+		}
+		in = collect(len(cos), func(i int) bool { h := hi(i); return h > 0 && h >= cut })
+	} else {
+		lows := make([]search.Hit, 0, len(slots))
+		for _, s := range slots {
+			if l := fuseOne(kw[s], cos[s]-bound[s], ks, vs, floor); l > 0 {
+				lows = append(lows, search.Hit{Slot: s, Score: l})
+			}
+		}
+		if top := search.Best(lows, limit); len(top) == limit {
+			cut = top[limit-1].Score
+		}
+		for _, s := range slots {
+			if h := hi(int(s)); h > 0 && h >= cut {
+				in = append(in, s)
+			}
+		}
+	}
+	p.exactify(in...)
+	hits := make([]search.Hit, 0, len(in))
+	for _, s := range in {
+		if f := p.fused[s]; f > 0 {
+			hits = append(hits, search.Hit{Slot: s, Score: f})
+		}
+	}
+	return search.Best(hits, limit)
+}

@@ -1,0 +1,86 @@
+//go:build !js
+
+package backend
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/loomwork/loom/backend/synth"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestEstimatedPoolRanksExactly runs the same questions on two copies of
+// one workspace, one scanning the float32 vectors and one ranking on the
+// quantised copy's estimates (made exact where a bound could matter):
+// every result — candidates, scores, signals, what loaded, the prompt —
+// must be the same.
+func TestEstimatedPoolRanksExactly(t *testing.T) {
+	ctx := context.Background()
+	corpus, exactDir := t.TempDir(), filepath.Join(t.TempDir(), "ws")
+	require.NoError(t, synth.Generate(corpus, 1500, 3))
+	wb := openBolt(t, exactDir)
+	rep, err := wb.Ingest(ctx, []string{corpus}, IngestOptions{})
+	require.NoError(t, err)
+	require.Empty(t, rep.Errors)
+	require.NoError(t, wb.Close())
+	estDir := filepath.Join(t.TempDir(), "ws")
+	require.NoError(t, os.CopyFS(estDir, os.DirFS(exactDir)))
+
+	exact, est := openBolt(t, exactDir), openBolt(t, estDir)
+	defer exact.Close()
+	defer est.Close()
+	re, err := exact.retrieval(ctx)
+	require.NoError(t, err)
+	r, err := est.retrieval(ctx)
+	require.NoError(t, err)
+	r.vec.Quantise()
+	require.Empty(t, r.free, "every slot holds a node: the estimated path applies")
+	probe := make([]float32, r.vec.Slots())
+	_, _, ok := r.vec.Estimate(make([]float32, r.vec.Dim()), probe)
+	require.True(t, ok)
+	_, _, ok = re.vec.Estimate(make([]float32, re.vec.Dim()), probe)
+	require.False(t, ok, "1,500 rows are below QuantMinRows: the other copy scans exactly")
+
+	// The estimates spare work: one question makes only a few rows exact.
+	e, err := est.embedder(ctx)
+	require.NoError(t, err)
+	qv, err := e.Embed(ctx, []string{synth.Questions(1, 3)[0]})
+	require.NoError(t, err)
+	p := newPool(est, r, synth.Questions(1, 3)[0], qv[0], QueryRequest{}, StrategyLoom, est.ranking)
+	require.NotNil(t, p.est)
+	exactRows := 0
+	for _, x := range p.est.exact {
+		if x {
+			exactRows++
+		}
+	}
+	p.release()
+	t.Logf("rows made exact: %d of %d", exactRows, len(probe))
+	assert.Less(t, exactRows, len(probe)/4)
+
+	questions := append(synth.Questions(60, 3), "what", "the of and", "zzzz unknown words")
+	for _, req := range []QueryRequest{
+		{Budget: 4000},
+		{Budget: 1500, Level: "detailed", Candidates: 30},
+		{Budget: 8000, Purpose: "explore", Candidates: 250},
+	} {
+		for _, q := range questions {
+			req.Question = q
+			a, err := exact.Query(ctx, req)
+			require.NoError(t, err, q)
+			b, err := est.Query(ctx, req)
+			require.NoError(t, err, q)
+			a.Timing, b.Timing = Timing{}, Timing{}
+			ja, _ := json.Marshal(a)
+			jb, _ := json.Marshal(b)
+			if !assert.JSONEq(t, string(ja), string(jb), "question %q, budget %d", q, req.Budget) {
+				return
+			}
+		}
+	}
+}
