@@ -20,6 +20,7 @@ type estimate struct {
 	qv    []float32
 	bound []float32 // the vectors' own (read only)
 	exact []bool
+	top   []search.Hit // the best slots by estimated relevance (fuseEstimated)
 }
 
 // relu is max(x, 0) for a number, without a branch (the signs of c − floor
@@ -68,17 +69,11 @@ func (p *pool) exactify(slots ...int32) {
 	}
 }
 
-// collect returns, in slot order, the slots below n for which keep holds,
-// scanning in blocks on both cores.
-func collect(n int, keep func(i int) bool) []int32 {
+// gather runs scan over the slots below n in blocks on both cores and
+// returns the slots the blocks picked, in slot order.
+func gather(n int, scan func(start, end int, picked []int32) []int32) []int32 {
 	parts := make([][]int32, (n+fuseBlock-1)/fuseBlock)
-	blocks(n, func(b, start, end int) {
-		for i := start; i < end; i++ {
-			if keep(i) {
-				parts[b] = append(parts[b], int32(i))
-			}
-		}
-	})
+	blocks(n, func(b, start, end int) { parts[b] = scan(start, end, nil) })
 	var out []int32
 	for _, part := range parts {
 		out = append(out, part...)
@@ -91,7 +86,15 @@ func collect(n int, keep func(i int) bool) []int32 {
 // maximum.
 func (p *pool) exactMax(atLeast float32) float32 {
 	cos, bound := p.cos, p.est.bound
-	at := collect(len(cos), func(i int) bool { return cos[i]+bound[i] >= atLeast })
+	at := gather(len(cos), func(start, end int, picked []int32) []int32 {
+		c, b := cos[start:end], bound[start:end]
+		for i := range c {
+			if c[i]+b[i] >= atLeast {
+				picked = append(picked, int32(start+i))
+			}
+		}
+		return picked
+	})
 	p.exactify(at...)
 	top := float32(-1)
 	for _, s := range at {
@@ -100,17 +103,29 @@ func (p *pool) exactMax(atLeast float32) float32 {
 	return top
 }
 
-// fuseEstimated is fuse, plus each slot's lowest possible relevance given
-// its cosine's bound.
-func (p *pool) fuseEstimated() {
-	f, lo, kw, cos, bound := p.fused, p.sc.lo[:len(p.fused)], p.kw[:len(p.fused)], p.cos[:len(p.fused)], p.est.bound[:len(p.fused)]
+// fuseEstimated is fuse over the estimates, and the limit best slots by
+// estimated relevance (each half of the slots on one core).
+func (p *pool) fuseEstimated(limit int) {
+	f, kw, cos := p.fused, p.kw[:len(p.fused)], p.cos[:len(p.fused)]
 	ks, vs, floor := p.kwScale, p.vecScale, p.floor
-	blocks(len(f), func(_, start, end int) {
-		for i := start; i < end; i++ {
-			f[i] = fuseOne(kw[i], cos[i], ks, vs, floor)
-			lo[i] = fuseOne(kw[i], cos[i]-bound[i], ks, vs, floor)
+	half := (len(f) + 1) / 2
+	var tops [2][]search.Hit
+	run := func(h int) {
+		start, end := h*half, min(len(f), (h+1)*half)
+		bf, bk, bc := f[start:end], kw[start:end], cos[start:end]
+		for i := range bf {
+			bf[i] = fuseOne(bk[i], bc[i], ks, vs, floor)
 		}
-	})
+		tops[h] = search.TopK(bf, limit, nil)
+		for i := range tops[h] {
+			tops[h][i].Slot += int32(start)
+		}
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { run(1) })
+	run(0)
+	wg.Wait()
+	p.est.top = search.Best(append(tops[0], tops[1]...), limit)
 }
 
 // exactTop returns what search.TopK of the exact relevance would, among
@@ -125,31 +140,37 @@ func (p *pool) exactTop(all bool, slots []int32, limit int) []search.Hit {
 	}
 	cos, bound, kw := p.cos, p.est.bound, p.kw
 	ks, vs, floor := p.kwScale, p.vecScale, p.floor
-	hi := func(s int) float32 { return fuseOne(kw[s], cos[s]+bound[s], ks, vs, floor) }
 	// The cut: the limit-th best lower value (0 when fewer are positive:
 	// then any slot that may be positive stays in).
 	var cut float32
 	var in []int32
 	if all {
-		lo := p.sc.lo[:len(cos)] // from fuseEstimated
-		// The limit best of each half, on two cores, then of both.
-		half := (len(lo) + 1) / 2
-		var tops [2][]search.Hit
-		topOf := func(b int) {
-			start := b * half
-			tops[b] = search.TopK(lo[start:min(len(lo), start+half)], limit, nil)
-			for i := range tops[b] {
-				tops[b][i].Slot += int32(start)
+		// The limit best by estimate are limit slots whose lowest
+		// values are all at or above their least: a cut no higher than
+		// the limit-th best lowest value overall, so a safe one.
+		if top := p.est.top; len(top) == limit { // from fuseEstimated
+			cut = float32(math.Inf(1))
+			for _, h := range top {
+				cut = min(cut, fuseOne(kw[h.Slot], cos[h.Slot]-bound[h.Slot], ks, vs, floor))
 			}
+			cut = max(cut, 0)
 		}
-		var wg sync.WaitGroup
-		wg.Go(func() { topOf(1) })
-		topOf(0)
-		wg.Wait()
-		if top := search.Best(append(tops[0], tops[1]...), limit); len(top) == limit {
-			cut = top[limit-1].Score
-		}
-		in = collect(len(cos), func(i int) bool { h := hi(i); return h > 0 && h >= cut })
+		fused := p.fused
+		in = gather(len(cos), func(start, end int, picked []int32) []int32 {
+			f, c, b, k := fused[start:end], cos[start:end], bound[start:end], kw[start:end]
+			for i := range f {
+				// A slot's highest value is at most its estimate plus
+				// bound·vecScale (fuseOne is vecScale-Lipschitz in the
+				// cosine), plus rounding: most slots stop at this test.
+				if f[i]+b[i]*vs+1e-6 < cut {
+					continue
+				}
+				if h := fuseOne(k[i], c[i]+b[i], ks, vs, floor); h > 0 && h >= cut {
+					picked = append(picked, int32(start+i))
+				}
+			}
+			return picked
+		})
 	} else {
 		lows := make([]search.Hit, 0, len(slots))
 		for _, s := range slots {
@@ -161,7 +182,7 @@ func (p *pool) exactTop(all bool, slots []int32, limit int) []search.Hit {
 			cut = top[limit-1].Score
 		}
 		for _, s := range slots {
-			if h := hi(int(s)); h > 0 && h >= cut {
+			if h := fuseOne(kw[s], cos[s]+bound[s], ks, vs, floor); h > 0 && h >= cut {
 				in = append(in, s)
 			}
 		}

@@ -443,14 +443,14 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 		vecScale = float32(vw / rng)
 	}
 	p.kwScale, p.vecScale, p.floor = kwScale, vecScale, float32(p.cosFloor)
-	if p.est != nil {
-		p.fuseEstimated()
-	} else {
-		fuse(fused, p.kw[:len(fused)], p.cos[:len(fused)], kwScale, vecScale, p.floor)
-	}
 	limit := req.Candidates
 	if limit <= 0 {
 		limit = 100
+	}
+	if p.est != nil {
+		p.fuseEstimated(limit)
+	} else {
+		fuse(fused, p.kw[:len(fused)], p.cos[:len(fused)], kwScale, vecScale, p.floor)
 	}
 	var hits []search.Hit
 	if p.est != nil {
