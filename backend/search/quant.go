@@ -115,23 +115,20 @@ func (q *quant) add(row []float32, sign float64) {
 func (q *quant) quantise(slot int32, row []float32) {
 	codes := q.codes[int(slot)*q.stride : (int(slot)+1)*q.stride]
 	clear(codes)
-	var top float64
-	for _, x := range row {
-		top = max(top, math.Abs(float64(x)))
-	}
+	top := float64(absMax(row))
 	if top == 0 || math.IsNaN(top) || math.IsInf(top, 0) {
 		q.scale[slot], q.bound[slot] = 0, 0 // a zero row scores exactly 0
 		return
 	}
 	scale := float32(top / 127)
+	inv := float32(127 / top)
 	var errSq, codeSq float64
 	for j, x := range row {
-		c := math.Round(float64(x) / float64(scale))
-		c = max(-127, min(127, c))
-		codes[j] = int8(c)
-		d := float64(x) - c*float64(scale)
+		c := roundCode(x * inv)
+		codes[j] = c
+		d := float64(x) - float64(c)*float64(scale)
 		errSq += d * d
-		codeSq += c * c
+		codeSq += float64(c) * float64(c)
 	}
 	// |estimate − exact| ≤ ‖q‖·‖row − scale·codes‖ (‖q‖ ≤ 1 + 2⁻²⁰ for a
 	// float32 unit vector), plus the float32 rounding of the kernel's sum
@@ -144,6 +141,27 @@ func (q *quant) quantise(slot int32, row []float32) {
 		float64(len(row)+2)*u*1.01
 	q.bound[slot] = float32(b * (1 + 1.0/(1<<20)))
 	q.scale[slot] = scale
+}
+
+// absMax is the largest |x| of row (0 for none; NaN rows give 0 or a
+// number, callers check).
+func absMax(row []float32) float32 {
+	var top float32
+	for _, x := range row {
+		if a := math.Float32frombits(math.Float32bits(x) &^ (1 << 31)); a > top {
+			top = a
+		}
+	}
+	return top
+}
+
+// roundCode rounds x (|x| ≤ 127, give or take rounding) to the nearest
+// int8, halves away from zero, without a branch: x plus ±0.5 by x's sign,
+// truncated. Any rounding would do (the bound is measured on the codes
+// made); this one is fast (quantising 50,000 rows takes milliseconds).
+func roundCode(x float32) int8 {
+	half := math.Float32frombits(0x3f000000 | math.Float32bits(x)&0x80000000)
+	return int8(max(-127, min(127, int32(x+half))))
 }
 
 // Estimate writes into est an estimate of the cosine between q and every

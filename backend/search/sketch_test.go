@@ -294,6 +294,7 @@ func BenchmarkSketch(b *testing.B) {
 		pca := v.sk
 		random := &sketch{k: SketchDim, fitted: v.live, basis: randomOrthonormal(768, SketchDim), rows: make([]float32, len(pca.rows))}
 		random.project(v.data, random.rows, len(v.present), v.dim)
+		random.quantise(0, len(v.present), len(v.present))
 		for _, kind := range []struct {
 			name string
 			sk   *sketch
