@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
 )
@@ -265,6 +266,10 @@ func (k *Keyword) termOf(id int32) string {
 	return k.terms[id]
 }
 
+// parallelPostings: from this many postings a ScoreAll splits its slots
+// between two goroutines (below, a query takes well under 0.1 ms).
+const parallelPostings = 8192
+
 func (k *Keyword) postingsOf(id int32) []posting {
 	if k.fz != nil {
 		return k.fz.list(id)
@@ -457,6 +462,14 @@ func (k *Keyword) resolve(terms []string) []queryTerm {
 //
 // with w_t the term's count in the query. The caller holds the read lock.
 func (k *Keyword) scoreInto(query []queryTerm, acc []float32, touched *[]int32) {
+	k.scoreRange(query, acc, touched, 0, math.MaxInt32)
+}
+
+// scoreRange is scoreInto for the slots in [lo, hi) only: every posting
+// list is read, but only those slots' scores are written, each adding its
+// terms in the query's order as scoreInto does, so that two goroutines can
+// score the two halves of the slots into one acc and get the same sums.
+func (k *Keyword) scoreRange(query []queryTerm, acc []float32, touched *[]int32, lo, hi int32) {
 	if k.live == 0 {
 		return
 	}
@@ -477,6 +490,9 @@ func (k *Keyword) scoreInto(query []queryTerm, acc []float32, touched *[]int32) 
 		idf := math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 		weight := float32(idf*(k1+1)) * q.weight
 		for _, p := range list {
+			if p.slot < lo || p.slot >= hi {
+				continue
+			}
 			d := &docs[p.slot]
 			if d.gen != p.gen {
 				continue
@@ -609,7 +625,20 @@ func (k *Keyword) ScoreAll(terms []string, out []float32) float32 {
 	k.mu.RLock()
 	query := k.resolve(terms)
 	if slots := len(k.docs); len(out) >= slots {
-		k.scoreInto(query, out, nil)
+		// Long posting lists: each half of the slots on its own core
+		// (the random reads and writes are the cost, not the lists).
+		postings := 0
+		for _, q := range query {
+			postings += len(k.postingsOf(q.id))
+		}
+		if half := int32(slots / 2); postings >= parallelPostings && runtime.GOMAXPROCS(0) > 1 {
+			var wg sync.WaitGroup
+			wg.Go(func() { k.scoreRange(query, out, nil, half, math.MaxInt32) })
+			k.scoreRange(query, out, nil, 0, half)
+			wg.Wait()
+		} else {
+			k.scoreInto(query, out, nil)
+		}
 	} else {
 		s := k.getScratch(slots)
 		k.scoreInto(query, s.acc, nil)

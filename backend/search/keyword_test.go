@@ -2,7 +2,9 @@ package search
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -236,4 +238,58 @@ func TestAddScaledMatchesDense(t *testing.T) {
 		require.Equal(t, wantBest, best)
 	}
 	assert.Zero(t, k.AddScaled([]string{"absent-term"}, 1, make([]float32, k.Slots())))
+}
+
+// TestKeywordScoreAllSplitMatchesSerial: with long posting lists ScoreAll
+// scores the two halves of the slots on two goroutines; every score must be
+// the one the serial scan gives, bit for bit (slots re-set out of order,
+// so lists are not sorted by slot and hold stale postings).
+func TestKeywordScoreAllSplitMatchesSerial(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	r := rand.New(rand.NewPCG(7, 8))
+	vocab := make([]string, 300)
+	for i := range vocab {
+		vocab[i] = fmt.Sprintf("w%d", i)
+	}
+	doc := func() []string {
+		terms := make([]string, 5+r.IntN(40))
+		for i := range terms {
+			terms[i] = vocab[int(float64(len(vocab))*math.Pow(r.Float64(), 3))] // skewed: long lists
+		}
+		return terms
+	}
+	k := NewKeyword(DefaultBM25)
+	const slots = 12_000
+	for s := range int32(slots) {
+		k.Set(s, doc())
+	}
+	for range 2000 {
+		k.Set(int32(r.IntN(slots)), doc())
+	}
+	for range 200 {
+		k.Remove(int32(r.IntN(slots)))
+	}
+	for _, q := range [][]string{{"w0", "w1", "w2"}, {"w3", "w250", "w0", "w0"}, {"w299"}, {"w1", "nope"}} {
+		query := k.resolve(q)
+		postings := 0
+		for _, qt := range query {
+			postings += len(k.postingsOf(qt.id))
+		}
+		want := make([]float32, slots)
+		k.scoreInto(query, want, nil)
+		got := make([]float32, slots)
+		best := k.ScoreAll(q, got)
+		require.Equal(t, want, got, "query %v (%d postings)", q, postings)
+		top := float32(0)
+		for _, x := range want {
+			top = max(top, x)
+		}
+		assert.Equal(t, top, best)
+	}
+	query := k.resolve([]string{"w0", "w1"})
+	n := 0
+	for _, qt := range query {
+		n += len(k.postingsOf(qt.id))
+	}
+	assert.GreaterOrEqual(t, n, parallelPostings, "the test reaches the split")
 }
