@@ -84,3 +84,52 @@ func TestEstimatedPoolRanksExactly(t *testing.T) {
 		}
 	}
 }
+
+// TestPinnedNodeAboutASeedConceptIsKept: graph expansion considers every
+// node about a seed concept but keeps only the best few; a pinned node
+// among the others must still join the pool (it once did not: considering
+// a node marked it as already in the pool).
+func TestPinnedNodeAboutASeedConceptIsKept(t *testing.T) {
+	ctx := context.Background()
+	corpus, dir := t.TempDir(), t.TempDir()
+	require.NoError(t, synth.Generate(corpus, 600, 5))
+	wb := openBolt(t, dir)
+	defer wb.Close()
+	rep, err := wb.Ingest(ctx, []string{corpus}, IngestOptions{})
+	require.NoError(t, err)
+	require.Empty(t, rep.Errors)
+
+	q := synth.Questions(1, 5)[0]
+	req := QueryRequest{Question: q, Budget: 3000, Candidates: 5}
+	res, err := wb.Query(ctx, req)
+	require.NoError(t, err)
+	require.NotEmpty(t, res.Seeds)
+	in := map[string]bool{}
+	for _, c := range res.Candidates {
+		in[c.ID] = true
+	}
+	r, err := wb.retrieval(ctx)
+	require.NoError(t, err)
+	var pin string
+	for _, s := range res.Seeds {
+		for _, sl := range r.conceptSlots[s.ID] {
+			if id := r.ids[sl]; !in[id] {
+				pin = id
+			}
+		}
+	}
+	require.NotEmpty(t, pin, "a node about a seed concept outside the pool")
+
+	req.Pin = []string{pin}
+	res, err = wb.Query(ctx, req)
+	require.NoError(t, err)
+	var got bool
+	for _, c := range res.Candidates {
+		if c.ID == pin {
+			got = true
+			assert.True(t, c.Pinned)
+			assert.True(t, c.Loaded, "pinned nodes load first")
+		}
+	}
+	assert.True(t, got, "the pinned node %s is a candidate", pin)
+}
