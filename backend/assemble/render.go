@@ -22,9 +22,9 @@ func Manifest(loaded []*Candidate, relevant, notLoaded int) string {
 }
 
 // Clean keeps a title from breaking the manifest's one-line brackets.
-func Clean(s string) string {
-	return strings.NewReplacer("\n", " ", "\r", " ", "|", "/", "[", "(", "]", ")").Replace(strings.TrimSpace(s))
-}
+func Clean(s string) string { return cleaner.Replace(strings.TrimSpace(s)) }
+
+var cleaner = strings.NewReplacer("\n", " ", "\r", " ", "|", "/", "[", "(", "]", ")")
 
 // BlockHeader introduces one loaded node in the context: its id (for
 // citations and the expand tool), title, reference and level.
