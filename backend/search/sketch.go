@@ -243,15 +243,19 @@ func (v *Vectors) scoreSketch(unit, out []float32, rows int) []int32 {
 				blas32.Vector{N: v.dim, Inc: 1, Data: unit})
 		}
 	}
-	// The rescored rows are scattered: two goroutines overlap their
-	// memory latency (1,562 rows of 3 KB at 50,000 rows).
-	if half := len(best) / 2; half >= 512 && runtime.GOMAXPROCS(0) > 1 {
-		var wg sync.WaitGroup
-		wg.Go(func() { rescore(best[half:]) })
-		rescore(best[:half])
-		wg.Wait()
-	} else {
+	// The rescored rows are scattered (1,562 rows of 3 KB at 50,000
+	// rows): up to four goroutines overlap their memory latency.
+	parts := min(4, len(best)/256)
+	if parts <= 1 || runtime.GOMAXPROCS(0) == 1 {
 		rescore(best)
+	} else {
+		var wg sync.WaitGroup
+		per := (len(best) + parts - 1) / parts
+		for start := per; start < len(best); start += per {
+			wg.Go(func() { rescore(best[start:min(len(best), start+per)]) })
+		}
+		rescore(best[:per])
+		wg.Wait()
 	}
 	return best
 }
