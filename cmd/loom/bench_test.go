@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -84,4 +87,49 @@ func TestBenchUsage(t *testing.T) {
 		_, _, err := runCLI(t, args...)
 		assert.Equal(t, 2, exitCode(err), "%v", args)
 	}
+}
+
+// TestBenchDirStartsEachRunFromTheIngest: with --dir the second run reuses
+// the ingest, but its queries start from the workspace as the ingest left
+// it (queries write summaries; a first pass over summaries made by an
+// earlier run would be a repeat).
+func TestBenchDirStartsEachRunFromTheIngest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests a 1,000-node workspace")
+	}
+	dir := t.TempDir()
+	contentFiles := func(ws string) int {
+		n := 0
+		require.NoError(t, filepath.WalkDir(filepath.Join(ws, "content"), func(_ string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				n++
+			}
+			return err
+		}))
+		return n
+	}
+	args := []string{"bench", "--nodes", "1000", "--dims", "offline", "--queries", "40", "--format", "json", "--dir", dir}
+	out, _, err := runCLI(t, args...)
+	require.NoError(t, err)
+	var first BenchReport
+	require.NoError(t, json.Unmarshal([]byte(out), &first))
+	require.Len(t, first.Runs, 1)
+	assert.False(t, first.Runs[0].Reused)
+	run := filepath.Join(dir, "n1000-seed1-offline_glove-6b-100d-sif")
+	ingested, afterFirst := contentFiles(filepath.Join(run, "ws.ingested")), contentFiles(filepath.Join(run, "ws"))
+	require.Greater(t, afterFirst, ingested, "the queries made summaries")
+
+	// What the first run's queries left must be gone when the second asks.
+	left := filepath.Join(run, "ws", "content", "left-by-the-first-run")
+	require.NoError(t, os.WriteFile(left, []byte("x"), 0o644))
+
+	out, _, err = runCLI(t, args...)
+	require.NoError(t, err)
+	assert.NoFileExists(t, left)
+	var second BenchReport
+	require.NoError(t, json.Unmarshal([]byte(out), &second))
+	assert.True(t, second.Runs[0].Reused)
+	assert.Equal(t, afterFirst, contentFiles(filepath.Join(run, "ws")), "the same summaries made again, from none")
+	assert.Equal(t, ingested, contentFiles(filepath.Join(run, "ws.ingested")), "the kept ingest is left as it was")
+	assert.Equal(t, first.Runs[0].Query.LoadedMean, second.Runs[0].Query.LoadedMean)
 }
