@@ -55,19 +55,27 @@ func (r *retrieval) indexNodes() {
 // or newly made summary/essence (cached as an analysis node linked to its
 // source), or the source's best-matching chunks. It sets the candidate's
 // size for that level to the real count. Callers hold w.mu.
-func (w *Workbench) textAt(ctx context.Context, c *assemble.Candidate, l assemble.Level, terms []string, count assemble.Counter, read func(hash string) (string, error)) (string, error) {
+func (w *Workbench) textAt(ctx context.Context, c *assemble.Candidate, l assemble.Level, terms []string, count assemble.Counter, pre *prefetched) (string, error) {
 	n := w.index.nodes[c.ID]
 	if n == nil {
 		return "", fmt.Errorf("node %s is gone", c.ID)
 	}
-	if read == nil {
-		read = w.Content
-	}
+	read := pre.read(w)
 	if l == assemble.Summary || l == assemble.Essence {
-		if a := w.retr.analysisOf(n.ID, abstract.Level(l)); a != nil {
+		lvl := abstract.Level(l)
+		if a := w.retr.analysisOf(n.ID, lvl); a != nil {
 			if t, err := read(a.ContentHash); err == nil {
 				return t, nil
 			}
+		}
+		if m, ok := pre.madeFor(n.ID, lvl); ok { // made and stored ahead
+			if l == assemble.Summary {
+				c.SummaryTokens = m.tokens
+			} else {
+				c.EssenceTokens = m.tokens
+			}
+			w.recordAnalysis(n, lvl, m.text, m.hash, m.tokens, m.by)
+			return m.text, nil
 		}
 	}
 	text, err := read(n.ContentHash)
@@ -124,13 +132,18 @@ func (w *Workbench) summarize(ctx context.Context, text string, l abstract.Level
 	return t, abstract.MadeBy(s, err), nil
 }
 
-// cacheAnalysis adds a summary node to the index now and queues its write
-// (an analysis node in the source's document, with a derived edge).
+// cacheAnalysis adds a summary node to the index now and queues the writes
+// of its text (stageContent) and of the node (an analysis node in the
+// source's document, with a derived edge).
 func (w *Workbench) cacheAnalysis(src *model.ContentNode, l abstract.Level, text string, tokens int, by string) error {
 	h := textHash(text)
-	if err := w.writeContent(h, text); err != nil {
-		return fmt.Errorf("store summary: %w", err)
-	}
+	w.stageContent(h, text)
+	w.recordAnalysis(src, l, text, h, tokens, by)
+	return nil
+}
+
+// recordAnalysis is cacheAnalysis once the text is stored under hash h.
+func (w *Workbench) recordAnalysis(src *model.ContentNode, l abstract.Level, text, h string, tokens int, by string) {
 	now := w.cfg.clock()
 	a := model.ContentNode{ID: "n-" + shortHash(src.ID, string(l), by), DocID: src.DocID, Ref: src.Ref,
 		Ancestors: src.Ancestors, HeadingPath: src.HeadingPath, LineStart: src.LineStart, LineEnd: src.LineEnd,
@@ -150,7 +163,6 @@ func (w *Workbench) cacheAnalysis(src *model.ContentNode, l abstract.Level, text
 	w.retr.analysis[src.ID][string(l)] = a.ID
 	w.pending.analysis = append(w.pending.analysis, pendingAnalysis{node: a, edge: e})
 	w.schedulePersist()
-	return nil
 }
 
 // bestChunks keeps the paragraphs of text that share the most terms with
@@ -264,9 +276,13 @@ func (w *Workbench) persistPending(ctx context.Context) error {
 	ix := w.index
 	var write graphdb.Write
 	byDoc := map[string]*graphdb.DocWrite{}
+	unstored := w.flushStaged() // the texts first: the store names them
 	for _, pa := range w.pending.analysis {
 		if ix.nodes[pa.node.ID] == nil || ix.nodes[pa.edge.To] == nil || ix.docs[pa.node.DocID] == nil {
 			continue // its source went away meanwhile
+		}
+		if unstored[pa.node.ContentHash] != nil {
+			continue // its text could not be stored: made again when needed
 		}
 		dw := byDoc[pa.node.DocID]
 		if dw == nil {
@@ -364,48 +380,118 @@ func (w *Workbench) Pin(ctx context.Context, ids []string, pinned bool) error {
 	return nil
 }
 
-// prefetch reads, on a few goroutines, the stored texts that textAt will
-// read for the candidates at their levels (a summary's own text when it
-// is cached, else the node's), and returns a reader that serves them
-// from memory and anything else from disk: a context's dozen or two
-// files are read at once instead of one after the other.
-func (w *Workbench) prefetch(cs []*assemble.Candidate) func(hash string) (string, error) {
-	var hashes []string
+// prefetched is what prefetch read and made ahead of a context's texts.
+type prefetched struct {
+	texts map[string]string // stored texts by hash
+	made  map[madeKey]made  // summaries made (and stored) ahead
+}
+
+type madeKey struct {
+	node  string
+	level abstract.Level
+}
+
+type made struct {
+	text, hash, by string
+	tokens         int
+}
+
+// read returns a reader of stored texts: from memory what was prefetched,
+// the rest (or what failed) from disk. A nil p reads from disk.
+func (p *prefetched) read(w *Workbench) func(hash string) (string, error) {
+	if p == nil {
+		return w.Content
+	}
+	return func(hash string) (string, error) {
+		if t, ok := p.texts[hash]; ok {
+			return t, nil
+		}
+		return w.Content(hash)
+	}
+}
+
+func (p *prefetched) madeFor(node string, l abstract.Level) (made, bool) {
+	if p == nil {
+		return made{}, false
+	}
+	m, ok := p.made[madeKey{node, l}]
+	return m, ok
+}
+
+// prefetch does, on four goroutines, the slow part of fetching the texts
+// of the nodes about to load: it reads what textAt will read (a summary's
+// own text when one is cached, else the node's), and, with the extractive
+// summariser, makes and stores the summaries and essences not made yet
+// (the first time a node loads at those levels: ~0.4 ms each, ten a
+// question on a fresh workspace). textAt then records what was made, in
+// the loading order, as if it had made it. An Ollama summariser is left
+// to textAt, one request at a time.
+func (w *Workbench) prefetch(ctx context.Context, cs []*assemble.Candidate) *prefetched {
+	type job struct {
+		hash  string // the stored text to read
+		node  *model.ContentNode
+		level abstract.Level // a summary to make from it, if set
+		limit int
+	}
+	var jobs []job
 	for _, c := range cs {
 		n := w.index.nodes[c.ID]
 		if n == nil {
 			continue
 		}
 		if c.Level == assemble.Summary || c.Level == assemble.Essence {
-			if a := w.retr.analysisOf(n.ID, abstract.Level(c.Level)); a != nil {
-				hashes = append(hashes, a.ContentHash)
+			lvl := abstract.Level(c.Level)
+			if a := w.retr.analysisOf(n.ID, lvl); a != nil {
+				jobs = append(jobs, job{hash: a.ContentHash})
+				continue
+			}
+			if w.cfg.summarizer == nil {
+				limit := c.SummaryTokens
+				if c.Level == assemble.Essence {
+					limit = c.EssenceTokens
+				}
+				jobs = append(jobs, job{hash: n.ContentHash, node: n, level: lvl, limit: limit})
 				continue
 			}
 		}
-		hashes = append(hashes, n.ContentHash)
+		jobs = append(jobs, job{hash: n.ContentHash})
 	}
-	texts := make([]string, len(hashes))
-	errs := make([]error, len(hashes))
+	count, err := w.countFunc()
+	if err != nil {
+		count = nil // summaries are then made by textAt, which reports it
+	}
+	texts := make([]string, len(jobs))
+	errs := make([]error, len(jobs))
+	sums := make([]*made, len(jobs))
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(len(hashes), 4) {
+	for range min(len(jobs), 4) {
 		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(hashes); i = int(next.Add(1) - 1) {
-				texts[i], errs[i] = w.Content(hashes[i])
+			for i := int(next.Add(1) - 1); i < len(jobs); i = int(next.Add(1) - 1) {
+				j := jobs[i]
+				texts[i], errs[i] = w.Content(j.hash)
+				if errs[i] != nil || j.level == "" || count == nil {
+					continue
+				}
+				s := abstract.Extractive{Count: abstract.Counter(count)}
+				t, err := s.Summarize(ctx, texts[i], j.level, j.limit)
+				if err != nil {
+					continue // textAt tries again and reports it
+				}
+				sums[i] = &made{text: t, hash: textHash(t), by: abstract.MadeBy(s, nil), tokens: count(t)}
 			}
 		})
 	}
 	wg.Wait()
-	got := make(map[string]string, len(hashes))
-	for i, h := range hashes {
+	p := &prefetched{texts: make(map[string]string, len(jobs)), made: map[madeKey]made{}}
+	for i, j := range jobs {
 		if errs[i] == nil {
-			got[h] = texts[i]
+			p.texts[j.hash] = texts[i]
+		}
+		if m := sums[i]; m != nil {
+			w.stageContent(m.hash, m.text)
+			p.made[madeKey{j.node.ID, j.level}] = *m
 		}
 	}
-	return func(hash string) (string, error) {
-		if t, ok := got[hash]; ok {
-			return t, nil
-		}
-		return w.Content(hash) // not prefetched, or failed: the error comes from here
-	}
+	return p
 }

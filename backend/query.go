@@ -262,10 +262,10 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 	if !req.NoCatalog && strategy == StrategyLoom {
 		catalog = w.catalog(pool)
 	}
-	var read func(hash string) (string, error) // the prefetched texts
-	opts.Prefetch = func(cs []*assemble.Candidate) { read = w.prefetch(cs) }
+	var pre *prefetched // the texts read and summaries made ahead
+	opts.Prefetch = func(cs []*assemble.Candidate) { pre = w.prefetch(ctx, cs) }
 	text := func(c *assemble.Candidate, l assemble.Level) (string, error) {
-		return w.textAt(ctx, c, l, pool.terms, count, read)
+		return w.textAt(ctx, c, l, pool.terms, count, pre)
 	}
 	var asm *assemble.Assembly
 	if strategy == StrategyWholeFile {

@@ -15,8 +15,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/loomwork/loom/backend/abstract"
@@ -72,6 +74,9 @@ type Workbench struct {
 	cachedGen int64
 	// sysTokens caches token counts of system prompts and short strings.
 	sysTokens map[string]int
+	// stage holds summaries' texts until the background writer stores
+	// them (see stage.go); it has its own lock.
+	stage stage
 }
 
 // Option configures Open.
@@ -274,6 +279,9 @@ func (w *Workbench) Content(hash string) (string, error) {
 	if len(hash) < 3 {
 		return "", fmt.Errorf("bad content hash %q", hash)
 	}
+	if t, ok := w.stage.text(hash); ok {
+		return t, nil
+	}
 	b, err := os.ReadFile(w.contentPath(hash))
 	if err != nil {
 		return "", fmt.Errorf("read content %s: %w", hash, err)
@@ -291,6 +299,9 @@ func (w *Workbench) writeContent(hash, text string) error {
 	return writeFileAtomic(p, []byte(text))
 }
 
+// tmpSeq numbers temporary files.
+var tmpSeq atomic.Uint64
+
 // writeFileAtomic writes data to path through a temporary file and a
 // rename (making the folder if needed), so a crash never leaves a
 // truncated file under the real name.
@@ -298,7 +309,9 @@ func writeFileAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
+	// A temporary name of its own: two goroutines may store the same text
+	// at once (summaries made in parallel).
+	tmp := path + "." + strconv.FormatUint(tmpSeq.Add(1), 36) + ".tmp"
 	if err := os.WriteFile(tmp, data, 0o644); err != nil {
 		os.Remove(tmp)
 		return err

@@ -522,7 +522,11 @@ func copyWorkspace(from, to string) error {
 		if err != nil {
 			return err
 		}
-		if _, err := io.Copy(out, in); err != nil {
+		_, err = io.Copy(out, in)
+		if err == nil {
+			err = out.Sync() // no write-back of the copy during the run
+		}
+		if err != nil {
 			out.Close()
 			return err
 		}
