@@ -20,7 +20,6 @@ type estimate struct {
 	qv    []float32
 	bound []float32 // the vectors' own (read only)
 	exact []bool
-	top   []search.Hit // the best slots by estimated relevance (fuseEstimated)
 }
 
 // relu is max(x, 0) for a number, without a branch (the signs of c − floor
@@ -103,11 +102,19 @@ func (p *pool) exactMax(atLeast float32) float32 {
 	return top
 }
 
-// fuseEstimated is fuse over the estimates, and the limit best slots by
-// estimated relevance (each half of the slots on one core).
-func (p *pool) fuseEstimated(limit int) {
-	f, kw, cos := p.fused, p.kw[:len(p.fused)], p.cos[:len(p.fused)]
+// topAll fuses every slot's estimated relevance and returns what
+// search.TopK of the exact relevance would: the limit best with a positive
+// relevance, best first, ties to the lower slot. A slot's relevance lies
+// between its value at cos−bound and at cos+bound (fuseOne is monotone in
+// the cosine). The limit best by estimate are limit slots whose lowest
+// values are all at or above their least, so that least is a cut no higher
+// than the limit-th best lowest value overall; a slot whose highest value
+// is below it cannot make the cut, and the rest are made exact and ranked.
+func (p *pool) topAll(limit int) []search.Hit {
+	f, kw, cos, bound := p.fused, p.kw[:len(p.fused)], p.cos[:len(p.fused)], p.est.bound[:len(p.fused)]
 	ks, vs, floor := p.kwScale, p.vecScale, p.floor
+	// Fuse, and the best by estimate of each half while it is in cache,
+	// one half on each core.
 	half := (len(f) + 1) / 2
 	var tops [2][]search.Hit
 	run := func(h int) {
@@ -125,71 +132,62 @@ func (p *pool) fuseEstimated(limit int) {
 	wg.Go(func() { run(1) })
 	run(0)
 	wg.Wait()
-	p.est.top = search.Best(append(tops[0], tops[1]...), limit)
+	var cut float32 // 0 when fewer are positive: any slot that may be stays in
+	if top := search.Best(append(tops[0], tops[1]...), limit); len(top) == limit {
+		cut = float32(math.Inf(1))
+		for _, h := range top {
+			cut = min(cut, fuseOne(kw[h.Slot], cos[h.Slot]-bound[h.Slot], ks, vs, floor))
+		}
+		cut = max(cut, 0)
+	}
+	in := gather(len(cos), func(start, end int, picked []int32) []int32 {
+		bf, c, b, k := f[start:end], cos[start:end], bound[start:end], kw[start:end]
+		for i := range bf {
+			// A slot's highest value is at most its estimate plus
+			// bound·vecScale (fuseOne is vecScale-Lipschitz in the
+			// cosine), plus rounding: most slots stop at this test.
+			if bf[i]+b[i]*vs+1e-6 < cut {
+				continue
+			}
+			if h := fuseOne(k[i], c[i]+b[i], ks, vs, floor); h > 0 && h >= cut {
+				picked = append(picked, int32(start+i))
+			}
+		}
+		return picked
+	})
+	return p.rankExact(in, limit)
 }
 
-// exactTop returns what search.TopK of the exact relevance would, among
-// the given slots (every slot when all): the limit best with a positive
-// relevance, best first, ties to the lower slot. A slot's relevance lies
-// between its value at cos−bound and at cos+bound; a slot whose upper
-// value is below the limit-th best lower value cannot make the cut, and
-// the rest are made exact and ranked.
-func (p *pool) exactTop(all bool, slots []int32, limit int) []search.Hit {
-	if limit <= 0 || (!all && len(slots) == 0) {
-		return nil
-	}
+// topOf is topAll among the given slots, whose relevance is fused already:
+// the cut is the limit-th best of their lowest values.
+func (p *pool) topOf(slots []int32, limit int) []search.Hit {
 	cos, bound, kw := p.cos, p.est.bound, p.kw
 	ks, vs, floor := p.kwScale, p.vecScale, p.floor
-	// The cut: the limit-th best lower value (0 when fewer are positive:
-	// then any slot that may be positive stays in).
-	var cut float32
-	var in []int32
-	if all {
-		// The limit best by estimate are limit slots whose lowest
-		// values are all at or above their least: a cut no higher than
-		// the limit-th best lowest value overall, so a safe one.
-		if top := p.est.top; len(top) == limit { // from fuseEstimated
-			cut = float32(math.Inf(1))
-			for _, h := range top {
-				cut = min(cut, fuseOne(kw[h.Slot], cos[h.Slot]-bound[h.Slot], ks, vs, floor))
-			}
-			cut = max(cut, 0)
-		}
-		fused := p.fused
-		in = gather(len(cos), func(start, end int, picked []int32) []int32 {
-			f, c, b, k := fused[start:end], cos[start:end], bound[start:end], kw[start:end]
-			for i := range f {
-				// A slot's highest value is at most its estimate plus
-				// bound·vecScale (fuseOne is vecScale-Lipschitz in the
-				// cosine), plus rounding: most slots stop at this test.
-				if f[i]+b[i]*vs+1e-6 < cut {
-					continue
-				}
-				if h := fuseOne(k[i], c[i]+b[i], ks, vs, floor); h > 0 && h >= cut {
-					picked = append(picked, int32(start+i))
-				}
-			}
-			return picked
-		})
-	} else {
-		lows := make([]search.Hit, 0, len(slots))
-		for _, s := range slots {
-			if l := fuseOne(kw[s], cos[s]-bound[s], ks, vs, floor); l > 0 {
-				lows = append(lows, search.Hit{Slot: s, Score: l})
-			}
-		}
-		if top := search.Best(lows, limit); len(top) == limit {
-			cut = top[limit-1].Score
-		}
-		for _, s := range slots {
-			if h := fuseOne(kw[s], cos[s]+bound[s], ks, vs, floor); h > 0 && h >= cut {
-				in = append(in, s)
-			}
+	lows := make([]search.Hit, 0, len(slots))
+	for _, s := range slots {
+		if l := fuseOne(kw[s], cos[s]-bound[s], ks, vs, floor); l > 0 {
+			lows = append(lows, search.Hit{Slot: s, Score: l})
 		}
 	}
-	p.exactify(in...)
-	hits := make([]search.Hit, 0, len(in))
-	for _, s := range in {
+	var cut float32
+	if top := search.Best(lows, limit); len(top) == limit {
+		cut = top[limit-1].Score
+	}
+	var in []int32
+	for _, s := range slots {
+		if h := fuseOne(kw[s], cos[s]+bound[s], ks, vs, floor); h > 0 && h >= cut {
+			in = append(in, s)
+		}
+	}
+	return p.rankExact(in, limit)
+}
+
+// rankExact makes the slots exact and returns the limit best with a
+// positive relevance.
+func (p *pool) rankExact(slots []int32, limit int) []search.Hit {
+	p.exactify(slots...)
+	hits := make([]search.Hit, 0, len(slots))
+	for _, s := range slots {
 		if f := p.fused[s]; f > 0 {
 			hits = append(hits, search.Hit{Slot: s, Score: f})
 		}

@@ -387,14 +387,15 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 	var sum float64
 	cnt := 0
 	p.cosMax = -1
-	every := allow == nil && len(r.free) == 0 && len(p.cos) == len(r.ids)
+	every := allow == nil && len(r.free) == 0 && len(p.cos) == len(r.ids) // every slot counts
 	var bound []float32
 	var atLeast float32
+	estimated := false
 	if every {
-		bound, atLeast, every = r.vec.Estimate(qv, p.cos)
-		every = every && len(bound) == len(p.cos) // else some slot has no row: scan
+		bound, atLeast, estimated = r.vec.Estimate(qv, p.cos)
+		estimated = estimated && len(bound) == len(p.cos) // else some slot has no row: scan
 	}
-	if every {
+	if estimated {
 		// Every slot counts, and the vectors have a quantised copy: cos
 		// holds estimates within bound of the cosines (see
 		// search.Vectors.Estimate); every decision below that reads one
@@ -402,8 +403,7 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 		p.est = &estimate{qv: qv, bound: bound, exact: p.sc.exact}
 		sum, cnt = r.vec.SumCosine(qv), len(p.cos)
 		p.cosMax = float64(p.exactMax(atLeast))
-	} else if allow == nil && len(r.free) == 0 && len(p.cos) == len(r.ids) {
-		// Every slot counts: no per-slot test.
+	} else if every { // no per-slot test
 		r.vec.ScoreAll(qv, p.cos)
 		var cosMax float32
 		sum, cosMax = sumMax(p.cos)
@@ -447,15 +447,11 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 	if limit <= 0 {
 		limit = 100
 	}
-	if p.est != nil {
-		p.fuseEstimated(limit)
-	} else {
-		fuse(fused, p.kw[:len(fused)], p.cos[:len(fused)], kwScale, vecScale, p.floor)
-	}
 	var hits []search.Hit
 	if p.est != nil {
-		hits = p.exactTop(true, nil, limit)
+		hits = p.topAll(limit)
 	} else {
+		fuse(fused, p.kw[:len(fused)], p.cos[:len(fused)], kwScale, vecScale, p.floor)
 		hits = search.TopK(fused, limit, allow)
 	}
 	seen := p.sc.seen
@@ -508,7 +504,7 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 		}
 		var extra []search.Hit
 		if p.est != nil {
-			extra = p.exactTop(false, from, max(10, limit/5))
+			extra = p.topOf(from, max(10, limit/5))
 		} else {
 			for _, sl := range from {
 				if fused[sl] > 0 {

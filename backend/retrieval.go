@@ -52,7 +52,6 @@ type retrieval struct {
 // are 800 KB a question, which the garbage collector would otherwise chase).
 type scratch struct {
 	kw, cos, fused []float32
-	lo             []float32 // lowest possible relevance (see estimate)
 	seen, exact    []bool
 }
 
@@ -63,7 +62,7 @@ func (r *retrieval) getScratch(n int) *scratch {
 		return sc
 	}
 	return &scratch{kw: make([]float32, n), cos: make([]float32, n), fused: make([]float32, n),
-		lo: make([]float32, n), seen: make([]bool, n), exact: make([]bool, n)}
+		seen: make([]bool, n), exact: make([]bool, n)}
 }
 
 func (r *retrieval) putScratch(sc *scratch) { r.scratch.Put(sc) }
