@@ -91,11 +91,7 @@ func (w *Workbench) textAt(ctx context.Context, c *assemble.Candidate, l assembl
 		return t, nil
 	case assemble.Summary, assemble.Essence:
 		lvl := abstract.Level(l)
-		limit := c.SummaryTokens
-		if l == assemble.Essence {
-			limit = c.EssenceTokens
-		}
-		t, by, err := w.summarize(ctx, text, lvl, limit)
+		t, by, err := w.summarize(ctx, text, lvl, limitAt(c, l))
 		if err != nil {
 			return "", err
 		}
@@ -124,12 +120,26 @@ func (w *Workbench) summarize(ctx context.Context, text string, l abstract.Level
 	if w.cfg.summarizer != nil {
 		s = w.cfg.summarizer
 	}
+	return summarizeWith(ctx, s, text, l, limit)
+}
+
+// summarizeWith asks s for text's summary or essence and names what made
+// it (s, or what s fell back to).
+func summarizeWith(ctx context.Context, s abstract.Summarizer, text string, l abstract.Level, limit int) (string, string, error) {
 	t, err := s.Summarize(ctx, text, l, limit)
 	var fb *abstract.FellBackError
 	if err != nil && !errors.As(err, &fb) {
 		return "", "", err
 	}
 	return t, abstract.MadeBy(s, err), nil
+}
+
+// limitAt is the token limit of a candidate's summary or essence.
+func limitAt(c *assemble.Candidate, l assemble.Level) int {
+	if l == assemble.Essence {
+		return c.EssenceTokens
+	}
+	return c.SummaryTokens
 }
 
 // cacheAnalysis adds a summary node to the index now and queues the writes
@@ -446,11 +456,7 @@ func (w *Workbench) prefetch(ctx context.Context, cs []*assemble.Candidate) *pre
 				continue
 			}
 			if w.cfg.summarizer == nil {
-				limit := c.SummaryTokens
-				if c.Level == assemble.Essence {
-					limit = c.EssenceTokens
-				}
-				jobs = append(jobs, job{hash: n.ContentHash, node: n, level: lvl, limit: limit})
+				jobs = append(jobs, job{hash: n.ContentHash, node: n, level: lvl, limit: limitAt(c, c.Level)})
 				continue
 			}
 		}
@@ -473,12 +479,11 @@ func (w *Workbench) prefetch(ctx context.Context, cs []*assemble.Candidate) *pre
 				if errs[i] != nil || j.level == "" || count == nil {
 					continue
 				}
-				s := abstract.Extractive{Count: abstract.Counter(count)}
-				t, err := s.Summarize(ctx, texts[i], j.level, j.limit)
+				t, by, err := summarizeWith(ctx, abstract.Extractive{Count: abstract.Counter(count)}, texts[i], j.level, j.limit)
 				if err != nil {
 					continue // textAt tries again and reports it
 				}
-				sums[i] = &made{text: t, hash: textHash(t), by: abstract.MadeBy(s, nil), tokens: count(t)}
+				sums[i] = &made{text: t, hash: textHash(t), by: by, tokens: count(t)}
 			}
 		})
 	}

@@ -309,8 +309,8 @@ func writeFileAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	// A temporary name of its own: two goroutines may store the same text
-	// at once (summaries made in parallel).
+	// A temporary name of its own: the stage's writer (stage.go) runs
+	// beside the workbench's other writes and may store the same text.
 	tmp := path + "." + strconv.FormatUint(tmpSeq.Add(1), 36) + ".tmp"
 	if err := os.WriteFile(tmp, data, 0o644); err != nil {
 		os.Remove(tmp)
