@@ -246,8 +246,9 @@ func benchOne(ctx context.Context, root string, n int, e embed.Embedder, thresho
 	prof, openProf *os.File, stderr io.Writer) (*BenchRun, error) {
 	run := &BenchRun{Nodes: n, Embedder: e.ID(), Dim: e.Dim(), ConceptThreshold: threshold, Files: len(synth.FileSections(n, seed))}
 	dir := filepath.Join(root, fmt.Sprintf("n%d-seed%d-%s", n, seed, strings.ReplaceAll(e.ID(), "/", "_")))
-	corpus, ws, done := filepath.Join(dir, "corpus"), filepath.Join(dir, "ws"), filepath.Join(dir, "ingested")
-	pristine := filepath.Join(dir, "ws.ingested") // the workspace as its ingest left it
+	corpus, ws := filepath.Join(dir, "corpus"), filepath.Join(dir, "ws")
+	// The workspace as its ingest left it, and the mark that it is whole.
+	pristine, done := filepath.Join(dir, "ws.ingested"), filepath.Join(dir, "ws.ingested.done")
 	opts := []backend.Option{backend.WithEmbedder(e), backend.WithConceptThreshold(threshold)}
 
 	runtime.GC()
@@ -255,9 +256,7 @@ func benchOne(ctx context.Context, root string, n int, e embed.Embedder, thresho
 	mem := startMemorySampler()
 	defer mem.stop()
 
-	_, errDone := os.Stat(done)
-	_, errPristine := os.Stat(pristine)
-	if errDone == nil && errPristine == nil {
+	if _, err := os.Stat(done); err == nil {
 		// Queries write (summaries, caches): start from the ingest's state.
 		if err := os.RemoveAll(ws); err != nil {
 			return nil, err
