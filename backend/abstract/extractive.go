@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Extractive summarises without a model: it keeps the source's most central
@@ -104,12 +105,12 @@ func (e Extractive) Summarize(ctx context.Context, text string, level Level, max
 
 // scores rates every unit of d; higher is more worth keeping.
 func (e Extractive) scores(d document) []float64 {
-	vocab := vocabulary{}
-	words := make([][]string, len(d.units))
+	var vocab vocabulary
+	words := make([][]int32, len(d.units))
 	vectors := make([]termVector, len(d.units))
 	for i, u := range d.units {
-		words[i] = terms(u.text)
-		vectors[i] = vocab.vector(words[i])
+		words[i] = vocab.termIDs(u.text)
+		vectors[i] = vectorOf(words[i])
 	}
 	centrality := make([]float64, len(d.units))
 	for i := range vectors {
@@ -120,7 +121,7 @@ func (e Extractive) scores(d document) []float64 {
 		}
 	}
 	most := slices.Max(centrality)
-	heading, query := terms(d.heading), terms(e.Query)
+	heading, query := vocab.termIDs(d.heading), vocab.termIDs(e.Query)
 	scores := make([]float64, len(d.units))
 	for i, u := range d.units {
 		s := 0.0
@@ -145,6 +146,22 @@ func (e Extractive) scores(d document) []float64 {
 
 // wordCount counts the words of s, not the pipes of a table row.
 func wordCount(s string) int {
+	n, counted := 0, false // counted: this field has been counted
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf:
+			return wordCountUnicode(s)
+		case c == ' ' || c >= '\t' && c <= '\r':
+			counted = false
+		case !counted && isASCIIWordByte(c):
+			n++
+			counted = true
+		}
+	}
+	return n
+}
+
+func wordCountUnicode(s string) int {
 	n := 0
 	for _, f := range strings.Fields(s) {
 		if strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
@@ -178,18 +195,19 @@ func ranked(scores []float64) []int {
 func (e Extractive) summary(d document, maxTokens int) string {
 	scores := e.scores(d)
 	order := ranked(scores)
+	m := newMeasure(e.Count, d.units)
 	var chosen []int
 	used := 0
 	for _, i := range order {
 		if len(chosen) > 0 && scores[i] <= 0 {
 			break // fragments only pad a summary that has something
 		}
-		if used+e.Count(d.units[i].piece()) > maxTokens+joinSlack {
+		if used+m.alone(i) > maxTokens+joinSlack {
 			continue
 		}
 		at, _ := slices.BinarySearch(chosen, i)
 		candidate := slices.Insert(slices.Clone(chosen), at, i)
-		n := e.Count(render(d.units, candidate))
+		n := m.rendered(candidate)
 		if n > maxTokens {
 			continue
 		}
@@ -201,13 +219,88 @@ func (e Extractive) summary(d document, maxTokens int) string {
 	return render(d.units, chosen)
 }
 
+// measure counts the tokens of renders of a document's units without
+// counting each whole render again. Pre-tokenisation (cl100k's and the
+// like) never runs a piece across a space or out of a line break into a
+// word, so a render's count is the sum of its units' counts each taken with
+// the space before it (a sentence after a sentence) and the line break
+// after it (before an item or a row). A unit that starts or ends with white
+// space breaks that rule; then every render is counted whole.
+// TestMeasureCountsRenders checks the rule on random renders.
+type measure struct {
+	count Counter
+	units []unit
+	whole bool
+	// counts[i][k]: unit i alone (k=0), after a space (1), before a line
+	// break (2), both (3); -1 when not yet counted.
+	counts [][4]int
+}
+
+func newMeasure(count Counter, units []unit) *measure {
+	m := &measure{count: count, units: units, counts: make([][4]int, len(units))}
+	for i, u := range units {
+		m.counts[i] = [4]int{-1, -1, -1, -1}
+		p := u.piece()
+		first, _ := utf8.DecodeRuneInString(p)
+		last, _ := utf8.DecodeLastRuneInString(p)
+		if p == "" || unicode.IsSpace(first) || unicode.IsSpace(last) {
+			m.whole = true
+		}
+	}
+	return m
+}
+
+// alone is the count of unit i by itself.
+func (m *measure) alone(i int) int { return m.at(i, 0) }
+
+func (m *measure) at(i, k int) int {
+	if n := m.counts[i][k]; n >= 0 {
+		return n
+	}
+	p := m.units[i].piece()
+	if k&1 != 0 {
+		p = " " + p
+	}
+	if k&2 != 0 {
+		p += "\n"
+	}
+	n := m.count(p)
+	m.counts[i][k] = n
+	return n
+}
+
+// rendered is the count of render(m.units, chosen).
+func (m *measure) rendered(chosen []int) int {
+	if m.whole {
+		return m.count(render(m.units, chosen))
+	}
+	n := 0
+	for k, i := range chosen {
+		variant := 0
+		if k > 0 && joinsWithSpace(m.units, chosen[k-1], i) {
+			variant |= 1
+		}
+		if k+1 < len(chosen) && !joinsWithSpace(m.units, i, chosen[k+1]) {
+			variant |= 2
+		}
+		n += m.at(i, variant)
+	}
+	return n
+}
+
+// joinsWithSpace reports whether render puts a space (not a line break)
+// between units a and b.
+func joinsWithSpace(units []unit, a, b int) bool {
+	return units[a].kind == sentence && units[b].kind == sentence
+}
+
 // render joins the chosen units (indexes ascending): sentences run on with
 // spaces, list items and table rows stand on lines of their own.
 func render(units []unit, chosen []int) string {
 	var b strings.Builder
 	for k, i := range chosen {
 		if k > 0 {
-			if units[i].kind == sentence && units[chosen[k-1]].kind == sentence {
+			if joinsWithSpace(units, chosen[k-1], i) {
 				b.WriteByte(' ')
 			} else {
 				b.WriteByte('\n')

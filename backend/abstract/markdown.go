@@ -62,6 +62,14 @@ type document struct {
 // after the first are left out (they are titles, not statements), and so
 // are HTML blocks, code blocks (their lines go to code) and thematic breaks.
 func readMarkdown(src string) document {
+	if d, ok := readPlain(src); ok {
+		return d
+	}
+	return parseMarkdown(src)
+}
+
+// parseMarkdown is readMarkdown through goldmark.
+func parseMarkdown(src string) document {
 	source := []byte(src)
 	root := markdownParser.Parse(text.NewReader(source))
 	var d document
@@ -332,4 +340,119 @@ func isAbbreviation(before string) bool {
 	}
 	r, size := utf8.DecodeRuneInString(word)
 	return size == len(word) && isUpper(r)
+}
+
+// readPlain reads a text that is plain paragraphs under at most one
+// leading ATX heading the way goldmark would, without parsing it (a
+// parse costs more than the rest of a summary). It declines (false) any
+// text where markdown could mean something: a character that can open
+// inline syntax, an entity or an escape; a line that can open a block
+// (indented, a list or quote marker, a fence, a setext underline, a later
+// heading); a control character or invalid UTF-8; anything linkify could
+// take for a link.
+// FuzzReadPlain holds it to goldmark's reading.
+func readPlain(src string) (document, bool) {
+	var d document
+	if !plainText(src) || !utf8.ValidString(src) {
+		return d, false
+	}
+	rest := src
+	if strings.HasPrefix(src, "#") {
+		line, after, _ := strings.Cut(src, "\n")
+		level := len(line) - len(strings.TrimLeft(line, "#"))
+		title := strings.Trim(line[level:], " ")
+		if level > 6 || level == len(line) || line[level] != ' ' || title == "" || strings.HasSuffix(title, "#") {
+			return d, false
+		}
+		d.heading = collapseSpaces(title)
+		rest = after
+	}
+	var para strings.Builder
+	flush := func() {
+		if para.Len() == 0 {
+			return
+		}
+		for i, sent := range splitSentences(collapseSpaces(para.String()), nil) {
+			d.units = append(d.units, unit{text: sent, kind: sentence, opensBlock: i == 0, codeShare: codeShare(sent)})
+		}
+		para.Reset()
+	}
+	for rest != "" {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		if line == "" {
+			flush()
+			continue
+		}
+		if !plainLine(line) {
+			return document{}, false
+		}
+		if para.Len() > 0 {
+			para.WriteByte(' ')
+		}
+		para.WriteString(line)
+	}
+	flush()
+	return d, true
+}
+
+// plainText reports whether src holds none of the characters and strings
+// that make markdown syntax inside a line.
+func plainText(src string) bool {
+	lead := len(src) - len(strings.TrimLeft(src, "#")) // a heading's marker
+	for i := lead; i < len(src); i++ {
+		c := src[i]
+		if c < ' ' && c != '\n' || c == 0x7f {
+			return false
+		}
+		switch c {
+		case '*', '_', '`', '[', ']', '<', '>', '&', '\\', '|', '~', '{', '}', '@', '#':
+			return false
+		case ':':
+			if strings.HasPrefix(src[i:], "://") {
+				return false
+			}
+		case 'w', 'W':
+			if len(src)-i >= 4 && strings.EqualFold(src[i:i+4], "www.") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// plainLine reports whether a paragraph line cannot open a block: it does
+// not start with white space, a list, quote or heading marker, a fence or
+// an underline, and is not an ordered-list item ("1." or "1)").
+func plainLine(line string) bool {
+	switch line[0] {
+	case ' ', '-', '+', '=', '#':
+		return false
+	}
+	digits := 0
+	for digits < len(line) && line[digits] >= '0' && line[digits] <= '9' {
+		digits++
+	}
+	if digits > 0 && digits < len(line) && (line[digits] == '.' || line[digits] == ')') {
+		return false
+	}
+	return strings.TrimSpace(line) != ""
+}
+
+// collapseSpaces makes every run of spaces one space and trims the ends,
+// as plainBuilder does (other white space is text to it).
+func collapseSpaces(s string) string {
+	s = strings.Trim(s, " ")
+	if !strings.Contains(s, "  ") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' && s[i-1] == ' ' {
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }

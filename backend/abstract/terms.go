@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // stopWords are left out of term vectors: they are in every sentence and
@@ -50,36 +51,110 @@ func singular(w string) string {
 	return w
 }
 
-// termVector is a term-frequency vector over a shared vocabulary: weights
-// by term id, ids ascending, so that sums run in one fixed order and the
-// scores come out the same on every run.
+// vocabulary numbers the terms of one document in the order they are
+// first seen, so that a unit's terms are small integers and comparing two
+// units never hashes a string.
+type vocabulary struct {
+	ids map[string]int32
+	buf []byte // the word being read, lower-cased
+}
+
+// termIDs returns the ids of the terms of s (see terms), in order, adding
+// new terms to the vocabulary. ASCII text is read without allocating a word;
+// other text goes through terms.
+func (v *vocabulary) termIDs(s string) []int32 {
+	if v.ids == nil {
+		v.ids = map[string]int32{}
+	}
+	var out []int32
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			for _, w := range terms(s) {
+				out = append(out, v.id(w))
+			}
+			return out
+		}
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		if !isASCIIWordByte(c) {
+			i++
+			continue
+		}
+		v.buf = v.buf[:0]
+		for ; i < len(s) && isASCIIWordByte(s[i]); i++ {
+			c := s[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			v.buf = append(v.buf, c)
+		}
+		if len(v.buf) < 2 || stopWords[string(v.buf)] {
+			continue
+		}
+		out = append(out, v.idBytes(singularBytes(v.buf)))
+	}
+	return out
+}
+
+func isASCIIWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// singularBytes is singular on a lower-case ASCII word; it may return a
+// prefix of w with "y" written over its last byte (w is scratch).
+func singularBytes(w []byte) []byte {
+	n := len(w)
+	switch {
+	case n > 4 && w[n-3] == 'i' && w[n-2] == 'e' && w[n-1] == 's':
+		w[n-3] = 'y'
+		return w[:n-2]
+	case n > 3 && w[n-1] == 's' && w[n-2] != 's' && w[n-2] != 'u' && w[n-2] != 'i':
+		return w[:n-1]
+	}
+	return w
+}
+
+func (v *vocabulary) id(w string) int32 {
+	id, ok := v.ids[w]
+	if !ok {
+		id = int32(len(v.ids))
+		v.ids[w] = id
+	}
+	return id
+}
+
+func (v *vocabulary) idBytes(w []byte) int32 {
+	if id, ok := v.ids[string(w)]; ok {
+		return id
+	}
+	return v.id(string(w))
+}
+
+// termVector is a term-frequency vector: weights by term id, ids
+// ascending, so that sums run in one fixed order and the scores come out
+// the same on every run.
 type termVector struct {
-	ids     []int
+	ids     []int32
 	weights []float64
 	norm    float64
 }
 
-// vocabulary numbers terms in the order they are first seen.
-type vocabulary map[string]int
-
-func (v vocabulary) vector(words []string) termVector {
-	counts := map[int]float64{}
-	for _, w := range words {
-		id, ok := v[w]
-		if !ok {
-			id = len(v)
-			v[w] = id
-		}
-		counts[id]++
-	}
+// vectorOf counts the term ids of a unit.
+func vectorOf(ids []int32) termVector {
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
 	var tv termVector
-	for id := range counts {
-		tv.ids = append(tv.ids, id)
+	for i := 0; i < len(sorted); {
+		j := i + 1
+		for j < len(sorted) && sorted[j] == sorted[i] {
+			j++
+		}
+		tv.ids = append(tv.ids, sorted[i])
+		tv.weights = append(tv.weights, float64(j-i))
+		i = j
 	}
-	slices.Sort(tv.ids)
-	for _, id := range tv.ids {
-		w := counts[id]
-		tv.weights = append(tv.weights, w)
+	for _, w := range tv.weights {
 		tv.norm += w * w
 	}
 	tv.norm = math.Sqrt(tv.norm)
@@ -107,26 +182,21 @@ func cosine(a, b termVector) float64 {
 	return dot / (a.norm * b.norm)
 }
 
-// overlap returns the share of the distinct words of want that occur in
+// overlap returns the share of the distinct terms of want that occur in
 // have, 0 when want is empty.
-func overlap(want, have []string) float64 {
-	if len(want) == 0 {
-		return 0
-	}
-	in := map[string]bool{}
-	for _, w := range have {
-		in[w] = true
-	}
-	seen := map[string]bool{}
-	hits := 0
-	for _, w := range want {
-		if seen[w] {
+func overlap(want, have []int32) float64 {
+	distinct, hits := 0, 0
+	for k, w := range want {
+		if slices.Contains(want[:k], w) {
 			continue
 		}
-		seen[w] = true
-		if in[w] {
+		distinct++
+		if slices.Contains(have, w) {
 			hits++
 		}
 	}
-	return float64(hits) / float64(len(seen))
+	if distinct == 0 {
+		return 0
+	}
+	return float64(hits) / float64(distinct)
 }

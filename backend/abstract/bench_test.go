@@ -1,0 +1,44 @@
+package abstract
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/loomwork/loom/backend/synth"
+	"github.com/loomwork/loom/backend/tokens"
+)
+
+// benchSections are sections of loom bench's synthetic corpus, the texts
+// a fresh workspace's first questions summarise.
+func benchSections(n int) []string {
+	var out []string
+	for i := 0; len(out) < n; i++ {
+		for _, s := range strings.Split(synth.File(i, 4, 1), "\n## ") {
+			out = append(out, "## "+strings.TrimPrefix(s, "# "))
+		}
+	}
+	return out[:n]
+}
+
+// BenchmarkExtractive makes the summary and the essence of a section at
+// their Target sizes, as a first question does for each oversized node.
+func BenchmarkExtractive(b *testing.B) {
+	count := tokens.Default().Count
+	e := Extractive{Count: Counter(count)}
+	secs := benchSections(64)
+	sizes := make([]int, len(secs))
+	for i, s := range secs {
+		sizes[i] = count(s)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		s, n := secs[i%len(secs)], sizes[i%len(secs)]
+		for _, l := range []Level{Summary, Essence} {
+			if _, err := e.Summarize(ctx, s, l, Target(l, n)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
