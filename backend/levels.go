@@ -116,12 +116,16 @@ func (w *Workbench) summarize(ctx context.Context, text string, l abstract.Level
 	if err != nil {
 		return "", "", err
 	}
-	var s abstract.Summarizer = abstract.Extractive{Count: abstract.Counter(count)}
+	var s abstract.Summarizer = abstract.Extractive{Count: abstract.Counter(count), Additive: w.additiveCount()}
 	if w.cfg.summarizer != nil {
 		s = w.cfg.summarizer
 	}
 	return summarizeWith(ctx, s, text, l, limit)
 }
+
+// additiveCount tells whether countFunc is cl100k_base's counter (see
+// abstract.Extractive's Additive): it is unless the options set another.
+func (w *Workbench) additiveCount() bool { return w.cfg.ingest.CountTokens == nil }
 
 // summarizeWith asks s for text's summary or essence and names what made
 // it (s, or what s fell back to).
@@ -466,6 +470,7 @@ func (w *Workbench) prefetch(ctx context.Context, cs []*assemble.Candidate) *pre
 	if err != nil {
 		count = nil // summaries are then made by textAt, which reports it
 	}
+	extractive := abstract.Extractive{Count: abstract.Counter(count), Additive: w.additiveCount()}
 	texts := make([]string, len(jobs))
 	errs := make([]error, len(jobs))
 	sums := make([]*made, len(jobs))
@@ -479,7 +484,7 @@ func (w *Workbench) prefetch(ctx context.Context, cs []*assemble.Candidate) *pre
 				if errs[i] != nil || j.level == "" || count == nil {
 					continue
 				}
-				t, by, err := summarizeWith(ctx, abstract.Extractive{Count: abstract.Counter(count)}, texts[i], j.level, j.limit)
+				t, by, err := summarizeWith(ctx, extractive, texts[i], j.level, j.limit)
 				if err != nil {
 					continue // textAt tries again and reports it
 				}

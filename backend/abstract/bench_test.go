@@ -25,7 +25,7 @@ func benchSections(n int) []string {
 // their Target sizes, as a first question does for each oversized node.
 func BenchmarkExtractive(b *testing.B) {
 	count := tokens.Default().Count
-	e := Extractive{Count: Counter(count)}
+	e := Extractive{Count: Counter(count), Additive: true}
 	secs := benchSections(64)
 	sizes := make([]int, len(secs))
 	for i, s := range secs {

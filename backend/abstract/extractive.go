@@ -33,6 +33,12 @@ type Extractive struct {
 	Count Counter
 	// Query, when set, favours sentences that share its words.
 	Query string
+	// Additive says that Count splits where a summary joins its units: for
+	// a and b that neither start nor end with white space, "a b" counts as
+	// "a" plus " b" and "a\nb" as "a\n" plus "b". cl100k_base's counter
+	// (tokens.Default) does. A summary is then measured unit by unit
+	// instead of counting every trial render whole; the result is the same.
+	Additive bool
 }
 
 var _ Summarizer = Extractive{}
@@ -195,7 +201,7 @@ func ranked(scores []float64) []int {
 func (e Extractive) summary(d document, maxTokens int) string {
 	scores := e.scores(d)
 	order := ranked(scores)
-	m := newMeasure(e.Count, d.units)
+	m := newMeasure(e.Count, d.units, e.Additive)
 	var chosen []int
 	used := 0
 	for _, i := range order {
@@ -220,13 +226,14 @@ func (e Extractive) summary(d document, maxTokens int) string {
 }
 
 // measure counts the tokens of renders of a document's units without
-// counting each whole render again. Pre-tokenisation (cl100k's and the
-// like) never runs a piece across a space or out of a line break into a
-// word, so a render's count is the sum of its units' counts each taken with
-// the space before it (a sentence after a sentence) and the line break
-// after it (before an item or a row). A unit that starts or ends with white
-// space breaks that rule; then every render is counted whole.
-// TestMeasureCountsRenders checks the rule on random renders.
+// counting each whole render again. An Additive counter's pre-tokenisation
+// (cl100k's) never runs a piece across a space or out of a line break into
+// a word, so a render's count is the sum of its units' counts each taken
+// with the space before it (a sentence after a sentence) and the line
+// break after it (before an item or a row). A unit that starts or ends
+// with white space breaks that rule; then, as with any other counter,
+// every render is counted whole. TestMeasureCountsRenders checks the rule
+// on random renders.
 type measure struct {
 	count Counter
 	units []unit
@@ -236,8 +243,8 @@ type measure struct {
 	counts [][4]int
 }
 
-func newMeasure(count Counter, units []unit) *measure {
-	m := &measure{count: count, units: units, counts: make([][4]int, len(units))}
+func newMeasure(count Counter, units []unit, additive bool) *measure {
+	m := &measure{count: count, units: units, whole: !additive, counts: make([][4]int, len(units))}
 	for i, u := range units {
 		m.counts[i] = [4]int{-1, -1, -1, -1}
 		p := u.piece()

@@ -66,6 +66,10 @@ func TestExtractiveNeverOverflows(t *testing.T) {
 		}
 		out, err := e.Summarize(context.Background(), text, level, maxTokens)
 		require.NoError(t, err, "case %d: bytes %d–%d, %s in %d tokens", i, start, end, level, maxTokens)
+		e.Additive = true // measured unit by unit: the same summary
+		same, err := e.Summarize(context.Background(), text, level, maxTokens)
+		require.NoError(t, err)
+		require.Equal(t, out, same, "case %d: bytes %d–%d, %s in %d tokens, measured by units", i, start, end, level, maxTokens)
 		require.NotEmpty(t, strings.TrimSpace(out), "case %d: bytes %d–%d, %s in %d tokens", i, start, end, level, maxTokens)
 		require.LessOrEqual(t, count(out), maxTokens, "case %d: bytes %d–%d, %s in %d tokens:\n%s", i, start, end, level, maxTokens, out)
 		if level == Essence {

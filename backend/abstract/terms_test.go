@@ -188,12 +188,14 @@ func TestScoresAsWrittenFirst(t *testing.T) {
 }
 
 // TestMeasureCountsRenders: the sum of the units' counts (with the space
-// before and the line break after each) is the count of the whole render,
+// before and the line break after each) is cl100k's count of the whole
+// render, and a counter that is not Additive counts it whole,
 // for random choices of units from the reference sections, the bench
 // corpus and random markdown with lists, tables, code spans, quotes,
 // numbers and non-ASCII text.
 func TestMeasureCountsRenders(t *testing.T) {
 	count := Counter(tokens.Default().Count)
+	estimate := func(s string) int { return (len(s) + 3) / 4 } // not additive
 	var texts []string
 	files, err := filepath.Glob(filepath.Join("testdata", "*.md"))
 	require.NoError(t, err)
@@ -226,7 +228,8 @@ func TestMeasureCountsRenders(t *testing.T) {
 		if len(d.units) == 0 {
 			continue
 		}
-		m := newMeasure(count, d.units)
+		m := newMeasure(count, d.units, true)
+		byLength := newMeasure(estimate, d.units, false)
 		for range 20 {
 			var chosen []int
 			for i := range d.units {
@@ -238,6 +241,7 @@ func TestMeasureCountsRenders(t *testing.T) {
 				continue
 			}
 			require.Equal(t, count(render(d.units, chosen)), m.rendered(chosen), "units %v of %q", chosen, s)
+			require.Equal(t, estimate(render(d.units, chosen)), byLength.rendered(chosen), "units %v of %q", chosen, s)
 			checked++
 		}
 	}

@@ -131,7 +131,7 @@ func summarizer(model, url string) (abstract.Summarizer, error) {
 	}
 	count := tokens.Default().Count
 	return &abstract.Ollama{Client: api.NewClient(base, http.DefaultClient), Model: model, Count: count,
-		Fallback: abstract.Extractive{Count: count}}, nil
+		Fallback: abstract.Extractive{Count: count, Additive: true}}, nil
 }
 
 // stringList is a repeatable string flag.
