@@ -224,7 +224,8 @@ func TestQueryOutputReservationFollowsComplexity(t *testing.T) {
 
 // TestSummariesAreCachedAsAnalysisNodes: a tight budget at summary level
 // makes summaries, stores them as analysis nodes derived from their
-// sources, and a reopened workspace finds them again.
+// sources (their texts in the pack), and a reopened workspace finds them
+// again.
 func TestSummariesAreCachedAsAnalysisNodes(t *testing.T) {
 	notes := copyFixture(t)
 	long := "# Window arithmetic\n\n## Budget calculation\n\n" + strings.Repeat(
@@ -272,6 +273,11 @@ func TestSummariesAreCachedAsAnalysisNodes(t *testing.T) {
 		assert.Equal(t, model.KindAnalysis, a.Kind)
 		assert.Equal(t, "summary", a.Level)
 		assert.Equal(t, c.ID, a.Source)
+		text, err := wb.Content(a.ContentHash)
+		require.NoError(t, err, "the text of %s's summary is stored", c.Ref)
+		assert.Equal(t, a.ContentHash, textHash(text))
+		_, err = os.Stat(wb.contentPath(a.ContentHash))
+		assert.ErrorIs(t, err, os.ErrNotExist, "kept in %s, not in a file of its own", PackFile)
 	}
 	res2, err := wb.Query(context.Background(), q)
 	require.NoError(t, err)

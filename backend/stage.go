@@ -5,10 +5,10 @@ import (
 )
 
 // stage is where the texts of summaries made during a question wait to
-// be stored: the question goes on while a background goroutine writes
-// them one after the other. Creating a file costs ~0.1 ms here, far more
-// when several goroutines create files in the same folders at once, and a
-// fresh workspace's first questions make ten summaries each. Content reads
+// be stored: the question goes on while a background goroutine appends
+// them to the workspace's pack (pack.go) one after the other, or writes a
+// file for each if the pack cannot be written. A fresh workspace's first
+// questions make ten summaries each. Content reads
 // a staged text from memory; persistPending waits until the writer has
 // stored every staged text before it commits the summaries' nodes, so the
 // store never names a text that is not on disk (a crash before then loses
@@ -67,7 +67,10 @@ func (w *Workbench) drainStage() {
 		s.queue = s.queue[1:]
 		t := s.texts[h]
 		s.mu.Unlock()
-		err := w.writeContent(h, t)
+		err := w.pack.add(h, t)
+		if err != nil { // a pack that cannot be written: a file of its own
+			err = w.writeContent(h, t)
+		}
 		s.mu.Lock()
 		if err == nil {
 			delete(s.texts, h)

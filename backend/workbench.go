@@ -75,8 +75,9 @@ type Workbench struct {
 	// sysTokens caches token counts of system prompts and short strings.
 	sysTokens map[string]int
 	// stage holds summaries' texts until the background writer stores
-	// them (see stage.go); it has its own lock.
+	// them (see stage.go) in pack (pack.go); each has its own lock.
 	stage stage
+	pack  pack
 }
 
 // Option configures Open.
@@ -184,7 +185,8 @@ func Open(ctx context.Context, dir string, opts ...Option) (*Workbench, error) {
 		store.Close()
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
-	return &Workbench{dir: dir, cfg: cfg, store: store, meta: meta, ranking: ranking, cachedGen: -1}, nil
+	return &Workbench{dir: dir, cfg: cfg, store: store, meta: meta, ranking: ranking, cachedGen: -1,
+		pack: pack{path: filepath.Join(dir, PackFile)}}, nil
 }
 
 // ConfigFile is the workspace's settings file; its "ranking" section holds
@@ -224,6 +226,7 @@ func (w *Workbench) Close() error {
 	errs = append(errs, w.persistPending(context.Background()))
 	w.saveCaches()
 	w.closed = true
+	errs = append(errs, w.pack.close())
 	if w.vecs != nil {
 		errs = append(errs, w.vecs.Close())
 	}
@@ -281,6 +284,9 @@ func (w *Workbench) Content(hash string) (string, error) {
 	}
 	if t, ok := w.stage.text(hash); ok {
 		return t, nil
+	}
+	if t, ok, err := w.pack.read(hash); ok || err != nil {
+		return t, err
 	}
 	b, err := os.ReadFile(w.contentPath(hash))
 	if err != nil {

@@ -79,7 +79,13 @@ func (Extractive) ID() string { return ExtractiveID }
 // tokens as measured by e.Count. A Summary of a text that already fits is
 // the text itself.
 func (e Extractive) Summarize(ctx context.Context, text string, level Level, maxTokens int) (string, error) {
-	answer, done, err := checkRequest(e.Count, text, level, maxTokens)
+	atLeast := 0
+	if e.Additive && level == Summary {
+		// Such a counter gives every run of non-space characters a token
+		// at least (no piece joins two of them).
+		atLeast = fieldCount(text, maxTokens+1)
+	}
+	answer, done, err := checkRequest(e.Count, text, level, maxTokens, atLeast)
 	if err != nil {
 		return "", fmt.Errorf("summarise with %s: %w", ExtractiveID, err)
 	}
@@ -173,6 +179,22 @@ func wordCountUnicode(s string) int {
 		if strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
 			n++
 		}
+	}
+	return n
+}
+
+// fieldCount counts the runs of non-space characters in s (as
+// strings.Fields splits it), stopping at limit.
+func fieldCount(s string, limit int) int {
+	n, in := 0, false
+	for _, r := range s {
+		space := unicode.IsSpace(r)
+		if !space && !in {
+			if n++; n >= limit {
+				return n
+			}
+		}
+		in = !space
 	}
 	return n
 }

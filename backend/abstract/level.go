@@ -128,7 +128,10 @@ func MadeBy(s Summarizer, err error) string {
 // checkRequest validates what every Summarizer is asked. It returns done
 // with the answer when the request needs no summarising at all: a Detailed
 // text that fits, or a Summary of a text that already fits.
-func checkRequest(count Counter, text string, level Level, maxTokens int) (answer string, done bool, err error) {
+//
+// atLeast is a count text is known to reach (0 if none is known): a
+// summary of a text above maxTokens is made without counting the text.
+func checkRequest(count Counter, text string, level Level, maxTokens, atLeast int) (answer string, done bool, err error) {
 	if count == nil {
 		return "", false, errors.New("no token Counter: set Count (tokens.Default().Count)")
 	}
@@ -150,7 +153,7 @@ func checkRequest(count Counter, text string, level Level, maxTokens int) (answe
 	default:
 		return "", false, fmt.Errorf("unknown abstraction level %q: want detailed, summary or essence", string(level))
 	}
-	if level == Summary && count(text) <= maxTokens {
+	if level == Summary && atLeast <= maxTokens && count(text) <= maxTokens {
 		return text, true, nil
 	}
 	return "", false, nil

@@ -56,7 +56,7 @@ func canonicalModel(name string) string {
 // the text itself, without asking Ollama. If the caller's ctx ends, its
 // error is returned and Fallback is not tried.
 func (o *Ollama) Summarize(ctx context.Context, text string, level Level, maxTokens int) (string, error) {
-	answer, done, err := checkRequest(o.Count, text, level, maxTokens)
+	answer, done, err := checkRequest(o.Count, text, level, maxTokens, 0)
 	if err != nil {
 		return "", fmt.Errorf("summarise with %s: %w", o.ID(), err)
 	}

@@ -258,3 +258,21 @@ func TestWordCount(t *testing.T) {
 		require.Equal(t, wordCountUnicode(s), wordCount(s), "%q", s)
 	}
 }
+
+// TestFieldsBoundTokens: cl100k gives every run of non-space characters a
+// token at least, which lets an Additive summary skip counting a text that
+// cannot fit; fieldCount counts those runs as strings.Fields does.
+func TestFieldsBoundTokens(t *testing.T) {
+	count := tokens.Default().Count
+	r := rand.New(rand.NewPCG(13, 14))
+	texts := benchSections(50)
+	for range 3000 {
+		texts = append(texts, randomText(r), plainish(r))
+	}
+	for _, s := range texts {
+		n := len(strings.Fields(s))
+		require.Equal(t, n, fieldCount(s, n+1), "%q", s)
+		require.Equal(t, min(n, 3), fieldCount(s, 3), "%q", s)
+		require.LessOrEqual(t, n, count(s), "%q", s)
+	}
+}

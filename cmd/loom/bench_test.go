@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/loomwork/loom/backend"
 )
 
 func TestBenchJSON(t *testing.T) {
@@ -98,15 +101,14 @@ func TestBenchDirStartsEachRunFromTheIngest(t *testing.T) {
 		t.Skip("ingests a 1,000-node workspace")
 	}
 	dir := t.TempDir()
-	contentFiles := func(ws string) int {
-		n := 0
-		require.NoError(t, filepath.WalkDir(filepath.Join(ws, "content"), func(_ string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
-				n++
-			}
-			return err
-		}))
-		return n
+	// Summaries' texts go to the workspace's pack.
+	packSize := func(ws string) int64 {
+		st, err := os.Stat(filepath.Join(ws, backend.PackFile))
+		if errors.Is(err, fs.ErrNotExist) {
+			return 0
+		}
+		require.NoError(t, err)
+		return st.Size()
 	}
 	args := []string{"bench", "--nodes", "1000", "--dims", "offline", "--queries", "40", "--format", "json", "--dir", dir}
 	out, _, err := runCLI(t, args...)
@@ -116,7 +118,7 @@ func TestBenchDirStartsEachRunFromTheIngest(t *testing.T) {
 	require.Len(t, first.Runs, 1)
 	assert.False(t, first.Runs[0].Reused)
 	run := filepath.Join(dir, "n1000-seed1-offline_glove-6b-100d-sif")
-	ingested, afterFirst := contentFiles(filepath.Join(run, "ws.ingested")), contentFiles(filepath.Join(run, "ws"))
+	ingested, afterFirst := packSize(filepath.Join(run, "ws.ingested")), packSize(filepath.Join(run, "ws"))
 	require.Greater(t, afterFirst, ingested, "the queries made summaries")
 
 	// What the first run's queries left must be gone when the second asks.
@@ -129,7 +131,7 @@ func TestBenchDirStartsEachRunFromTheIngest(t *testing.T) {
 	var second BenchReport
 	require.NoError(t, json.Unmarshal([]byte(out), &second))
 	assert.True(t, second.Runs[0].Reused)
-	assert.Equal(t, afterFirst, contentFiles(filepath.Join(run, "ws")), "the same summaries made again, from none")
-	assert.Equal(t, ingested, contentFiles(filepath.Join(run, "ws.ingested")), "the kept ingest is left as it was")
+	assert.Equal(t, afterFirst, packSize(filepath.Join(run, "ws")), "the same summaries made again, from none")
+	assert.Equal(t, ingested, packSize(filepath.Join(run, "ws.ingested")), "the kept ingest is left as it was")
 	assert.Equal(t, first.Runs[0].Query.LoadedMean, second.Runs[0].Query.LoadedMean)
 }

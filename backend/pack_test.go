@@ -1,0 +1,185 @@
+package backend
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func packTexts(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("Summary %d: the budget loads what matters. ünïcödé %s", i, string(make([]byte, i%7)))
+	}
+	return out
+}
+
+// TestPackStoresAndReopens: texts read back from the same pack and from a
+// reopened one; storing a text twice writes it once; a hash that is not
+// SHA-256 is refused; a missing pack is empty, not an error.
+func TestPackStoresAndReopens(t *testing.T) {
+	path := filepath.Join(t.TempDir(), PackFile)
+	p := &pack{path: path}
+	_, ok, err := p.read(textHash("nothing yet"))
+	require.NoError(t, err)
+	assert.False(t, ok)
+	_, err = os.Stat(path)
+	assert.ErrorIs(t, err, os.ErrNotExist, "reading makes no file")
+
+	texts := append(packTexts(50), "")
+	for _, s := range texts {
+		require.NoError(t, p.add(textHash(s), s))
+	}
+	st, err := os.Stat(path)
+	require.NoError(t, err)
+	require.NoError(t, p.add(textHash(texts[3]), texts[3]))
+	st2, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Equal(t, st.Size(), st2.Size(), "a text already stored is not written again")
+	assert.ErrorContains(t, p.add("abc", "x"), "not a SHA-256 hash")
+	require.NoError(t, p.close())
+
+	for _, q := range []*pack{p, {path: path}} { // closed and read again; another reader
+		for _, s := range texts {
+			got, ok, err := q.read(textHash(s))
+			require.NoError(t, err)
+			require.True(t, ok, "%q", s)
+			assert.Equal(t, s, got)
+		}
+		require.NoError(t, q.close())
+	}
+}
+
+// TestPackSurvivesATornOrDamagedTail: a record cut short (a crash in the
+// middle of an append) or changed on disk ends the pack there: the texts
+// before it read back, the ones from it on are missing (and remade when
+// needed), and the next append cuts the file back and goes on.
+func TestPackSurvivesATornOrDamagedTail(t *testing.T) {
+	texts := packTexts(10)
+	for _, damage := range []string{"torn", "flipped", "huge length"} {
+		t.Run(damage, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), PackFile)
+			p := &pack{path: path}
+			for _, s := range texts {
+				require.NoError(t, p.add(textHash(s), s))
+			}
+			eighth := p.at[textHash(texts[7])].off - packHeader // the 8th record's start
+			require.NoError(t, p.close())
+			b, err := os.ReadFile(path)
+			require.NoError(t, err)
+			switch damage {
+			case "torn":
+				b = b[:len(b)-5]
+			case "flipped":
+				b[eighth+packHeader+2] ^= 0x20
+			case "huge length":
+				b[eighth+3] = 0xff
+			}
+			require.NoError(t, os.WriteFile(path, b, 0o644))
+
+			q := &pack{path: path}
+			lost := 7
+			if damage == "torn" {
+				lost = 9
+			}
+			for i, s := range texts {
+				got, ok, err := q.read(textHash(s))
+				require.NoError(t, err)
+				if i < lost {
+					require.True(t, ok, "text %d before the damage", i)
+					assert.Equal(t, s, got)
+				} else {
+					assert.False(t, ok, "text %d from the damage on", i)
+				}
+			}
+			more := "a summary made after the crash"
+			require.NoError(t, q.add(textHash(more), more))
+			require.NoError(t, q.add(textHash(texts[9]), texts[9])) // made again
+			require.NoError(t, q.close())
+
+			r := &pack{path: path}
+			for _, s := range append(texts[:lost:lost], more, texts[9]) {
+				got, ok, err := r.read(textHash(s))
+				require.NoError(t, err)
+				require.True(t, ok, "%q after the repair", s)
+				assert.Equal(t, s, got)
+			}
+			require.NoError(t, r.close())
+		})
+	}
+}
+
+// TestPackConcurrentReadsAndAppends: readers and one writer at once (run
+// with -race in CI's race pass).
+func TestPackConcurrentReadsAndAppends(t *testing.T) {
+	p := &pack{path: filepath.Join(t.TempDir(), PackFile)}
+	defer p.close()
+	texts := packTexts(300)
+	for _, s := range texts[:100] {
+		require.NoError(t, p.add(textHash(s), s))
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for _, s := range texts[100:] {
+			assert.NoError(t, p.add(textHash(s), s))
+		}
+	})
+	for range 4 {
+		wg.Go(func() {
+			for _, s := range texts[:100] {
+				got, ok, err := p.read(textHash(s))
+				assert.NoError(t, err)
+				assert.True(t, ok)
+				assert.Equal(t, s, got)
+			}
+		})
+	}
+	wg.Wait()
+	for _, s := range texts {
+		got, ok, err := p.read(textHash(s))
+		require.NoError(t, err)
+		require.True(t, ok)
+		require.Equal(t, s, got)
+	}
+}
+
+// TestLostSummaryTextsAreMadeAgain: when the pack loses its records (cut
+// short by a crash), a reopened workspace answers the same question,
+// making the summaries again instead of failing on their missing texts.
+func TestLostSummaryTextsAreMadeAgain(t *testing.T) {
+	notes := copyFixture(t)
+	long := "# Window arithmetic\n\n## Budget calculation\n\n" + strings.Repeat(
+		"The loadable budget is the model's window minus the system prompt, minus the output reservation, minus the manifest. "+
+			"Whatever remains is filled with the most relevant nodes, highest score first.\n\n", 6)
+	require.NoError(t, os.WriteFile(filepath.Join(notes, "window.md"), []byte(long), 0o644))
+	dir := t.TempDir()
+	wb := openBolt(t, dir)
+	_, err := wb.Ingest(context.Background(), []string{notes}, IngestOptions{})
+	require.NoError(t, err)
+	q := QueryRequest{Question: "How is the loadable budget calculated from the window?", Budget: 300, Level: "summary", NoTouch: true}
+	res, err := wb.Query(context.Background(), q)
+	require.NoError(t, err)
+	require.NoError(t, wb.Close())
+	st, err := os.Stat(filepath.Join(dir, PackFile))
+	require.NoError(t, err)
+	require.Greater(t, st.Size(), int64(packHeader), "the summaries' texts are in the pack")
+	require.NoError(t, os.Truncate(filepath.Join(dir, PackFile), packHeader+3))
+
+	wb = openBolt(t, dir)
+	defer wb.Close()
+	again, err := wb.Query(context.Background(), q)
+	require.NoError(t, err)
+	assert.Equal(t, res.Prompt, again.Prompt, "the same summaries, made again")
+	require.NoError(t, wb.Close())
+	p := &pack{path: filepath.Join(dir, PackFile)}
+	defer p.close()
+	require.NoError(t, p.load())
+	assert.NotEmpty(t, p.at, "stored again")
+}
