@@ -106,7 +106,7 @@ func (w *Workbench) Group(ctx context.Context, collection string, docs []string,
 	if len(touch) == 0 {
 		return nil
 	}
-	meta, err := w.store.Apply(ctx, graphdb.Write{TouchDocs: touch, Meta: w.meta})
+	meta, err := w.apply(ctx, graphdb.Write{TouchDocs: touch, Meta: w.meta})
 	if err != nil {
 		w.index = nil
 		return fmt.Errorf("group documents: %w", err)

@@ -15,7 +15,7 @@ import (
 func (w *Workbench) ExportGraph(ctx context.Context, withContent bool) (*graphdb.GraphJSON, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	snap, err := w.store.Load(ctx)
+	snap, err := w.load(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +61,7 @@ func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
 	}
 	write := g.Writes()
 	write.Meta.Generation = 0
-	meta, err := w.store.Apply(ctx, write)
+	meta, err := w.apply(ctx, write)
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}

@@ -182,7 +182,7 @@ func (w *Workbench) loadIndex(ctx context.Context) (*index, error) {
 	}
 	fromStore := ix == nil
 	if fromStore {
-		snap, err := w.store.Load(ctx)
+		snap, err := w.load(ctx)
 		if err != nil {
 			return nil, err
 		}

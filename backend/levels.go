@@ -275,20 +275,56 @@ func (w *Workbench) schedulePersist() {
 	w.pending.timer = true
 	afterFunc(persistDelay, func() {
 		w.mu.Lock()
-		defer w.mu.Unlock()
 		w.pending.timer = false
-		_ = w.persistPending(context.Background())
+		write, ok := w.pendingWrite()
+		if !ok {
+			w.mu.Unlock()
+			return
+		}
+		// The commit (a bolt transaction and its sync, ~1–100 ms) runs
+		// without w.mu, so questions go on meanwhile. storeMu, taken
+		// before w.mu is let go, keeps every other write (which holds
+		// w.mu, then waits for storeMu) behind this one.
+		w.storeMu.Lock()
+		w.mu.Unlock()
+		beforeBackgroundCommit()
+		meta, err := w.store.Apply(context.Background(), write)
+		if err == nil {
+			w.bgCommit = meta
+		}
+		w.storeMu.Unlock()
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if !w.closed {
+			_ = w.persisted(meta, err)
+		}
 	})
 }
+
+// beforeBackgroundCommit is a test hook: it runs as the background
+// persist's commit starts, without w.mu.
+var beforeBackgroundCommit = func() {}
 
 // persistPending writes access times and summaries in one transaction.
 // Callers hold w.mu.
 func (w *Workbench) persistPending(ctx context.Context) error {
-	if w.index == nil || w.closed || (len(w.pending.touched) == 0 && len(w.pending.analysis) == 0) {
+	write, ok := w.pendingWrite()
+	if !ok {
 		return nil
 	}
-	ix := w.index
+	meta, err := w.apply(ctx, write)
+	return w.persisted(meta, err)
+}
+
+// pendingWrite takes the pending access times and summaries as one write,
+// once the summaries' texts are stored (the store names them); false when
+// there is nothing to write. Callers hold w.mu.
+func (w *Workbench) pendingWrite() (graphdb.Write, bool) {
 	var write graphdb.Write
+	if w.index == nil || w.closed || (len(w.pending.touched) == 0 && len(w.pending.analysis) == 0) {
+		return write, false
+	}
+	ix := w.index
 	byDoc := map[string]*graphdb.DocWrite{}
 	unstored := w.flushStaged() // the texts first: the store names them
 	for _, pa := range w.pending.analysis {
@@ -326,17 +362,26 @@ func (w *Workbench) persistPending(ctx context.Context) error {
 	}
 	w.pending.touched, w.pending.analysis = nil, nil
 	if len(write.Documents) == 0 && len(write.Touch) == 0 {
-		return nil
+		return write, false
 	}
 	if w.vecs != nil && w.emb != nil {
 		write.Meta = ix.meta(w.emb.ID())
 	}
-	meta, err := w.store.Apply(ctx, write)
+	return write, true
+}
+
+// persisted records the outcome of committing a pendingWrite. Callers
+// hold w.mu.
+func (w *Workbench) persisted(meta model.Meta, err error) error {
 	if err != nil {
 		w.index = nil // rebuild from the store on next use
 		return fmt.Errorf("save access times and summaries: %w", err)
 	}
-	w.meta = meta
+	// A write that waited for this one's commit may have recorded its
+	// newer facts already.
+	if meta.Generation > w.meta.Generation {
+		w.meta = meta
+	}
 	if cachesOnPersist {
 		w.saveCaches()
 	}
@@ -385,7 +430,7 @@ func (w *Workbench) Pin(ctx context.Context, ids []string, pinned bool) error {
 			}
 		}
 	}
-	meta, err := w.store.Apply(ctx, graphdb.Write{Touch: touch, Meta: w.meta})
+	meta, err := w.apply(ctx, graphdb.Write{Touch: touch, Meta: w.meta})
 	if err != nil {
 		w.index = nil
 		return fmt.Errorf("pin: %w", err)

@@ -117,7 +117,7 @@ func TestPackSurvivesATornOrDamagedTail(t *testing.T) {
 }
 
 // TestPackConcurrentReadsAndAppends: readers and one writer at once (run
-// with -race in CI's race pass).
+// it with -race after changing pack.go).
 func TestPackConcurrentReadsAndAppends(t *testing.T) {
 	p := &pack{path: filepath.Join(t.TempDir(), PackFile)}
 	defer p.close()

@@ -526,7 +526,7 @@ func (w *Workbench) flush(ctx context.Context, ix *index, b *batch) error {
 		return fmt.Errorf("store vectors: %w", err)
 	}
 	b.write.Meta = ix.meta(w.emb.ID())
-	meta, err := w.store.Apply(ctx, b.write)
+	meta, err := w.apply(ctx, b.write)
 	if err != nil {
 		w.index = nil // the index ran ahead of the store: rebuild it on next use
 		return err

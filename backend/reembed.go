@@ -134,7 +134,7 @@ func (w *Workbench) reembedLocked(ctx context.Context, e embed.Embedder) error {
 	nix := indexFromSnapshot(snap)
 	nix.linker = linker
 	write.Meta = nix.meta(e.ID())
-	meta, err := w.store.Apply(ctx, write)
+	meta, err := w.apply(ctx, write)
 	if err != nil {
 		w.emb = oldEmb
 		w.index = nil

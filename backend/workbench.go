@@ -56,6 +56,15 @@ type Workbench struct {
 	store   *graphdb.Store
 	counter tokens.Counter
 
+	// storeMu serialises the store's transactions (apply, load). It is
+	// taken after mu, which orders the writes; only the background persist
+	// lets go of mu while its transaction commits (schedulePersist).
+	storeMu sync.Mutex
+	// bgCommit is what the background persist's last commit made the
+	// workspace facts (guarded by storeMu), for Close, which may run
+	// before that goroutine can record them.
+	bgCommit model.Meta
+
 	mu      sync.Mutex // guards everything below and serialises writes
 	meta    model.Meta
 	emb     embed.Embedder
@@ -224,14 +233,35 @@ func (w *Workbench) Close() error {
 		return nil
 	}
 	errs = append(errs, w.persistPending(context.Background()))
+	w.storeMu.Lock() // waits for a background commit in flight
+	if w.bgCommit.Generation > w.meta.Generation {
+		w.meta = w.bgCommit
+	}
+	w.storeMu.Unlock()
 	w.saveCaches()
 	w.closed = true
 	errs = append(errs, w.pack.close())
 	if w.vecs != nil {
 		errs = append(errs, w.vecs.Close())
 	}
+	w.storeMu.Lock() // after a background commit in flight
 	errs = append(errs, w.store.Close())
+	w.storeMu.Unlock()
 	return errors.Join(errs...)
+}
+
+// apply commits a write to the store. Callers hold w.mu.
+func (w *Workbench) apply(ctx context.Context, write graphdb.Write) (model.Meta, error) {
+	w.storeMu.Lock()
+	defer w.storeMu.Unlock()
+	return w.store.Apply(ctx, write)
+}
+
+// load reads the whole graph from the store. Callers hold w.mu.
+func (w *Workbench) load(ctx context.Context) (*graphdb.Snapshot, error) {
+	w.storeMu.Lock()
+	defer w.storeMu.Unlock()
+	return w.store.Load(ctx)
 }
 
 // embedder returns the embedder, resolving it on first use, and opens its
