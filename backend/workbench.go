@@ -87,6 +87,8 @@ type Workbench struct {
 	// them (see stage.go) in pack (pack.go); each has its own lock.
 	stage stage
 	pack  pack
+	// texts caches stored texts read lately (textcache.go).
+	texts textCache
 }
 
 // Option configures Open.
@@ -315,14 +317,22 @@ func (w *Workbench) Content(hash string) (string, error) {
 	if t, ok := w.stage.text(hash); ok {
 		return t, nil
 	}
-	if t, ok, err := w.pack.read(hash); ok || err != nil {
-		return t, err
+	if t, ok := w.texts.get(hash); ok {
+		return t, nil
 	}
-	b, err := os.ReadFile(w.contentPath(hash))
+	t, ok, err := w.pack.read(hash)
 	if err != nil {
-		return "", fmt.Errorf("read content %s: %w", hash, err)
+		return "", err
 	}
-	return string(b), nil
+	if !ok {
+		b, err := os.ReadFile(w.contentPath(hash))
+		if err != nil {
+			return "", fmt.Errorf("read content %s: %w", hash, err)
+		}
+		t = string(b)
+	}
+	w.texts.put(hash, t)
+	return t, nil
 }
 
 // writeContent stores text under its hash, atomically (temp file + rename),
