@@ -55,6 +55,12 @@ func TestStagedTextsAreReadableThenStored(t *testing.T) {
 	b, err := os.ReadFile(wb2.contentPath(hf))
 	require.NoError(t, err, "stored in a file of its own")
 	assert.Equal(t, filed, string(b))
+	wb2.texts = textCache{} // read it from disk, through the pack that cannot be read
+	got, err = wb2.Content(hf)
+	require.NoError(t, err, "a pack that cannot be read does not hide texts in files")
+	assert.Equal(t, filed, got)
+	_, err = wb2.Content(textHash("never stored"))
+	assert.ErrorContains(t, err, PackFile, "a text found nowhere names both places")
 	require.Len(t, failed, 1)
 	assert.Error(t, failed[hb])
 	got, err = wb2.Content(hb)

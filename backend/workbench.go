@@ -320,13 +320,13 @@ func (w *Workbench) Content(hash string) (string, error) {
 	if t, ok := w.texts.get(hash); ok {
 		return t, nil
 	}
-	t, ok, err := w.pack.read(hash)
-	if err != nil {
-		return "", err
-	}
-	if !ok {
+	t, ok, perr := w.pack.read(hash)
+	if !ok { // not in the pack, or the pack cannot be read: texts in files still can
 		b, err := os.ReadFile(w.contentPath(hash))
 		if err != nil {
+			if perr != nil {
+				return "", fmt.Errorf("read content %s: %w (and %v)", hash, err, perr)
+			}
 			return "", fmt.Errorf("read content %s: %w", hash, err)
 		}
 		t = string(b)
