@@ -21,6 +21,9 @@ func benchSections(n int) []string {
 	return out[:n]
 }
 
+// benchLevels are the levels BenchmarkExtractive makes.
+var benchLevels = []Level{Summary, Essence}
+
 // BenchmarkExtractive makes the summary and the essence of a section at
 // their Target sizes, as a first question does for each oversized node.
 func BenchmarkExtractive(b *testing.B) {
@@ -35,10 +38,18 @@ func BenchmarkExtractive(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		s, n := secs[i%len(secs)], sizes[i%len(secs)]
-		for _, l := range []Level{Summary, Essence} {
+		for _, l := range benchLevels {
 			if _, err := e.Summarize(ctx, s, l, Target(l, n)); err != nil {
 				b.Fatal(err)
 			}
 		}
 	}
+}
+
+// BenchmarkExtractiveSummary makes only the summary, as a question does
+// for a node it loads at that level.
+func BenchmarkExtractiveSummary(b *testing.B) {
+	benchLevels = []Level{Summary}
+	defer func() { benchLevels = []Level{Summary, Essence} }()
+	BenchmarkExtractive(b)
 }

@@ -117,7 +117,11 @@ func (e Extractive) Summarize(ctx context.Context, text string, level Level, max
 
 // scores rates every unit of d; higher is more worth keeping.
 func (e Extractive) scores(d document) []float64 {
-	var vocab vocabulary
+	size := 0
+	for _, u := range d.units {
+		size += len(u.text)
+	}
+	vocab := vocabulary{ids: make(map[string]int32, size/10)} // about one new term in ten bytes; no regrowth
 	words := make([][]int32, len(d.units))
 	vectors := make([]termVector, len(d.units))
 	for i, u := range d.units {
@@ -230,7 +234,7 @@ func (e Extractive) summary(d document, maxTokens int) string {
 		if len(chosen) > 0 && scores[i] <= 0 {
 			break // fragments only pad a summary that has something
 		}
-		if used+m.alone(i) > maxTokens+joinSlack {
+		if m.over(i, maxTokens+joinSlack-used) {
 			continue
 		}
 		at, _ := slices.BinarySearch(chosen, i)
@@ -257,16 +261,17 @@ func (e Extractive) summary(d document, maxTokens int) string {
 // every render is counted whole. TestMeasureCountsRenders checks the rule
 // on random renders.
 type measure struct {
-	count Counter
-	units []unit
-	whole bool
+	count    Counter
+	units    []unit
+	additive bool
+	whole    bool
 	// counts[i][k]: unit i alone (k=0), after a space (1), before a line
 	// break (2), both (3); -1 when not yet counted.
 	counts [][4]int
 }
 
 func newMeasure(count Counter, units []unit, additive bool) *measure {
-	m := &measure{count: count, units: units, whole: !additive, counts: make([][4]int, len(units))}
+	m := &measure{count: count, units: units, additive: additive, whole: !additive, counts: make([][4]int, len(units))}
 	for i, u := range units {
 		m.counts[i] = [4]int{-1, -1, -1, -1}
 		p := u.piece()
@@ -279,8 +284,16 @@ func newMeasure(count Counter, units []unit, additive bool) *measure {
 	return m
 }
 
-// alone is the count of unit i by itself.
-func (m *measure) alone(i int) int { return m.at(i, 0) }
+// over reports whether unit i by itself counts more than room tokens. An
+// Additive counter gives each run of non-space characters a token at
+// least, so a unit with more words than room is over without counting it
+// (most units, once a summary is nearly full).
+func (m *measure) over(i, room int) bool {
+	if m.additive && fieldCount(m.units[i].piece(), room+1) > room {
+		return true
+	}
+	return m.at(i, 0) > room
+}
 
 func (m *measure) at(i, k int) int {
 	if n := m.counts[i][k]; n >= 0 {

@@ -402,12 +402,13 @@ func plainText(src string) bool {
 	lead := len(src) - len(strings.TrimLeft(src, "#")) // a heading's marker
 	for i := lead; i < len(src); i++ {
 		c := src[i]
-		if c < ' ' && c != '\n' || c == 0x7f {
+		switch plainBytes[c] {
+		case plainOK:
+			continue
+		case plainNo:
 			return false
 		}
 		switch c {
-		case '*', '_', '`', '[', ']', '<', '>', '&', '\\', '|', '~', '{', '}', '@', '#':
-			return false
 		case ':':
 			if strings.HasPrefix(src[i:], "://") {
 				return false
@@ -421,12 +422,36 @@ func plainText(src string) bool {
 	return true
 }
 
+// What a byte means to plainText: nothing, the end of plain text, or a
+// look at what follows.
+const (
+	plainOK = iota
+	plainNo
+	plainLook
+)
+
+var plainBytes = func() (t [256]uint8) {
+	for c := range 0x20 {
+		t[c] = plainNo // control characters
+	}
+	t['\n'] = plainOK
+	t[0x7f] = plainNo
+	for _, c := range []byte("*_`[]<>&\\|~{}@#") {
+		t[c] = plainNo
+	}
+	for _, c := range []byte(":wW") {
+		t[c] = plainLook
+	}
+	return t
+}()
+
 // plainLine reports whether a paragraph line cannot open a block: it does
-// not start with white space, a list, quote or heading marker, a fence or
-// an underline, and is not an ordered-list item ("1." or "1)").
+// not start with white space, a list, quote or heading marker, a fence, an
+// underline or a table's delimiter row (":-" under a line makes a table of
+// one column), and is not an ordered-list item ("1." or "1)").
 func plainLine(line string) bool {
 	switch line[0] {
-	case ' ', '-', '+', '=', '#':
+	case ' ', '-', '+', '=', '#', ':':
 		return false
 	}
 	digits := 0

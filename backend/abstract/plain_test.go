@@ -72,7 +72,7 @@ func TestReadPlainIsGoldmark(t *testing.T) {
 		_, ok := readPlain(s)
 		assert.True(t, ok, "bench section %q", s)
 	}
-	for _, s := range []string{"*a*", "# T\n\n- item", "a\n===", "a [b](c)", "AT&amp;T", "    code", "x\n> q", "see www.x.org", "#T", "# T #"} {
+	for _, s := range []string{"*a*", "# T\n\n- item", "a\n===", "a [b](c)", "AT&amp;T", "    code", "x\n> q", "see www.x.org", "#T", "# T #", "0\n:-"} {
 		_, ok := readPlain(s)
 		assert.False(t, ok, "%q", s)
 	}
