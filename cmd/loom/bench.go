@@ -294,6 +294,11 @@ func benchOne(ctx context.Context, root string, n int, e embed.Embedder, thresho
 		if err := copyWorkspace(ws, pristine); err != nil {
 			return nil, fmt.Errorf("bench: keep the ingested workspace: %w", err)
 		}
+		// As the restored copies are synced (copyWorkspace): the ingest's
+		// own writes reach the disk before the clock starts.
+		if err := syncFS(ws); err != nil {
+			return nil, fmt.Errorf("bench: sync %s: %w", ws, err)
+		}
 		if err := os.WriteFile(done, nil, 0o644); err != nil {
 			return nil, err
 		}
