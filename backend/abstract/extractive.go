@@ -121,7 +121,7 @@ func (e Extractive) scores(d document) []float64 {
 	for _, u := range d.units {
 		size += len(u.text)
 	}
-	vocab := vocabulary{ids: make(map[string]int32, size/10)} // about one new term in ten bytes; no regrowth
+	vocab := vocabulary{ids: make(map[string]int32, size/10)} // sized for a new term in every ten bytes or so
 	words := make([][]int32, len(d.units))
 	vectors := make([]termVector, len(d.units))
 	for i, u := range d.units {
