@@ -42,6 +42,7 @@ type pack struct {
 	size   int64 // end of the last good record
 	end    int64 // end of the file when read (> size: a torn or bad tail)
 	buf    []byte
+	shut   bool // closed once: a late preload does not open the file again
 }
 
 type packEntry struct {
@@ -106,6 +107,15 @@ func (p *pack) load() error {
 		p.size += packHeader + int64(n)
 	}
 	return nil
+}
+
+// preload reads the index now (errors surface at the first read or add).
+func (p *pack) preload() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.shut {
+		_ = p.load()
+	}
 }
 
 // read returns the text stored under hash, if the pack has it.
@@ -181,5 +191,6 @@ func (p *pack) close() error {
 		err = p.f.Close()
 	}
 	p.f, p.loaded, p.err, p.at, p.buf, p.size, p.end = nil, false, nil, nil, nil, 0, 0
+	p.shut = true
 	return err
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -182,4 +183,21 @@ func TestLostSummaryTextsAreMadeAgain(t *testing.T) {
 	defer p.close()
 	require.NoError(t, p.load())
 	assert.NotEmpty(t, p.at, "stored again")
+}
+
+// TestWarmReadsThePackIndex: Warm starts reading the pack's index, so the
+// first question does not.
+func TestWarmReadsThePackIndex(t *testing.T) {
+	dir := t.TempDir()
+	p := &pack{path: filepath.Join(dir, PackFile)}
+	require.NoError(t, p.add(textHash("kept"), "kept"))
+	require.NoError(t, p.close())
+	wb := openBolt(t, dir)
+	defer wb.Close()
+	require.NoError(t, wb.Warm(context.Background()))
+	require.Eventually(t, func() bool {
+		wb.pack.mu.Lock()
+		defer wb.pack.mu.Unlock()
+		return wb.pack.loaded && len(wb.pack.at) == 1
+	}, 10*time.Second, 5*time.Millisecond)
 }
