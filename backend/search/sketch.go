@@ -237,24 +237,25 @@ func (v *Vectors) scoreSketch(unit, out []float32, rows int) []int32 {
 		kernel(q, sk.codes[start*sk.cstride:end*sk.cstride], sk.cscale[start:end], out[start:end], sk.cstride)
 	})
 	best := v.bestBySketch(out[:rows], sk.rescoreFor(rows))
-	rescore := func(part []int32) {
-		for _, slot := range part {
-			out[slot] = blas32.Dot(blas32.Vector{N: v.dim, Inc: 1, Data: v.data[int(slot)*v.dim : (int(slot)+1)*v.dim]},
-				blas32.Vector{N: v.dim, Inc: 1, Data: unit})
+	exact := make([]float32, len(best))
+	rescore := func(from, to int) {
+		rowsKernel(unit, v.data, best[from:to], exact[from:to])
+		for i, slot := range best[from:to] {
+			out[slot] = exact[from+i]
 		}
 	}
 	// The rescored rows are scattered (1,562 rows of 3 KB at 50,000
 	// rows): up to four goroutines overlap their memory latency.
 	parts := min(4, len(best)/256)
 	if parts <= 1 || runtime.GOMAXPROCS(0) == 1 {
-		rescore(best)
+		rescore(0, len(best))
 	} else {
 		var wg sync.WaitGroup
 		per := (len(best) + parts - 1) / parts
 		for start := per; start < len(best); start += per {
-			wg.Go(func() { rescore(best[start:min(len(best), start+per)]) })
+			wg.Go(func() { rescore(start, min(len(best), start+per)) })
 		}
-		rescore(best[:per])
+		rescore(0, per)
 		wg.Wait()
 	}
 	return best
