@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,4 +34,18 @@ func copyFixture(t *testing.T) string {
 		require.NoError(t, os.WriteFile(filepath.Join(dst, skip, "x.md"), []byte("# skipped\n\nnever ingested\n"), 0o644))
 	}
 	return dst
+}
+
+// copyFixtureWithLongSection is copyFixture plus window.md, whose one
+// section is too long for a tight budget: a question about it at summary
+// level makes a summary.
+func copyFixtureWithLongSection(t *testing.T) string {
+	t.Helper()
+	notes := copyFixture(t)
+	long := "# Window arithmetic\n\n## Budget calculation\n\n" + strings.Repeat(
+		"The loadable budget is the model's window minus the system prompt, minus the output reservation, minus the manifest. "+
+			"The output reservation starts at thirty percent and grows with the question's complexity. "+
+			"Whatever remains is filled with the most relevant nodes, highest score first.\n\n", 6)
+	require.NoError(t, os.WriteFile(filepath.Join(notes, "window.md"), []byte(long), 0o644))
+	return notes
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -48,13 +47,19 @@ func TestPackStoresAndReopens(t *testing.T) {
 	require.NoError(t, p.close())
 
 	for _, q := range []*pack{p, {path: path}} { // closed and read again; another reader
-		for _, s := range texts {
-			got, ok, err := q.read(textHash(s))
-			require.NoError(t, err)
-			require.True(t, ok, "%q", s)
-			assert.Equal(t, s, got)
-		}
+		requireInPack(t, q, texts...)
 		require.NoError(t, q.close())
+	}
+}
+
+// requireInPack fails unless p reads back every text.
+func requireInPack(t *testing.T, p *pack, texts ...string) {
+	t.Helper()
+	for _, s := range texts {
+		got, ok, err := p.read(textHash(s))
+		require.NoError(t, err)
+		require.True(t, ok, "%q is in the pack", s)
+		require.Equal(t, s, got)
 	}
 }
 
@@ -105,13 +110,8 @@ func TestPackSurvivesATornOrDamagedTail(t *testing.T) {
 			require.NoError(t, q.add(textHash(texts[9]), texts[9])) // made again
 			require.NoError(t, q.close())
 
-			r := &pack{path: path}
-			for _, s := range append(texts[:lost:lost], more, texts[9]) {
-				got, ok, err := r.read(textHash(s))
-				require.NoError(t, err)
-				require.True(t, ok, "%q after the repair", s)
-				assert.Equal(t, s, got)
-			}
+			r := &pack{path: path} // after the repair
+			requireInPack(t, r, append(texts[:lost:lost], more, texts[9])...)
 			require.NoError(t, r.close())
 		})
 	}
@@ -143,42 +143,38 @@ func TestPackConcurrentReadsAndAppends(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	for _, s := range texts {
-		got, ok, err := p.read(textHash(s))
-		require.NoError(t, err)
-		require.True(t, ok)
-		require.Equal(t, s, got)
-	}
+	requireInPack(t, p, texts...)
 }
 
 // TestLostSummaryTextsAreMadeAgain: when the pack loses its records (cut
 // short by a crash), a reopened workspace answers the same question,
 // making the summaries again instead of failing on their missing texts.
 func TestLostSummaryTextsAreMadeAgain(t *testing.T) {
-	notes := copyFixture(t)
-	long := "# Window arithmetic\n\n## Budget calculation\n\n" + strings.Repeat(
-		"The loadable budget is the model's window minus the system prompt, minus the output reservation, minus the manifest. "+
-			"Whatever remains is filled with the most relevant nodes, highest score first.\n\n", 6)
-	require.NoError(t, os.WriteFile(filepath.Join(notes, "window.md"), []byte(long), 0o644))
+	notes := copyFixtureWithLongSection(t)
 	dir := t.TempDir()
-	wb := openBolt(t, dir)
+	clock := WithClock(func() time.Time { return fixedNow })
+	wb := openBolt(t, dir, clock)
 	_, err := wb.Ingest(context.Background(), []string{notes}, IngestOptions{})
 	require.NoError(t, err)
 	q := QueryRequest{Question: "How is the loadable budget calculated from the window?", Budget: 300, Level: "summary", NoTouch: true}
-	res, err := wb.Query(context.Background(), q)
+	_, err = wb.Query(context.Background(), q)
 	require.NoError(t, err)
 	require.NoError(t, wb.Close())
 	st, err := os.Stat(filepath.Join(dir, PackFile))
 	require.NoError(t, err)
 	require.Greater(t, st.Size(), int64(packHeader), "the summaries' texts are in the pack")
+	intact := filepath.Join(t.TempDir(), "intact") // the same workspace, its pack whole
+	require.NoError(t, os.CopyFS(intact, os.DirFS(dir)))
 	require.NoError(t, os.Truncate(filepath.Join(dir, PackFile), packHeader+3))
 
-	wb = openBolt(t, dir)
-	defer wb.Close()
-	again, err := wb.Query(context.Background(), q)
-	require.NoError(t, err)
-	assert.Equal(t, res.Prompt, again.Prompt, "the same summaries, made again")
-	require.NoError(t, wb.Close())
+	answer := func(dir string) string {
+		wb := openBolt(t, dir, clock)
+		defer wb.Close()
+		res, err := wb.Query(context.Background(), q)
+		require.NoError(t, err)
+		return res.Prompt
+	}
+	assert.Equal(t, answer(intact), answer(dir), "the same summaries, made again")
 	p := &pack{path: filepath.Join(dir, PackFile)}
 	defer p.close()
 	require.NoError(t, p.load())

@@ -227,12 +227,7 @@ func TestQueryOutputReservationFollowsComplexity(t *testing.T) {
 // sources (their texts in the pack), and a reopened workspace finds them
 // again.
 func TestSummariesAreCachedAsAnalysisNodes(t *testing.T) {
-	notes := copyFixture(t)
-	long := "# Window arithmetic\n\n## Budget calculation\n\n" + strings.Repeat(
-		"The loadable budget is the model's window minus the system prompt, minus the output reservation, minus the manifest. "+
-			"The output reservation starts at thirty percent and grows with the question's complexity. "+
-			"Whatever remains is filled with the most relevant nodes, highest score first.\n\n", 6)
-	require.NoError(t, os.WriteFile(filepath.Join(notes, "window.md"), []byte(long), 0o644))
+	notes := copyFixtureWithLongSection(t)
 	dir := t.TempDir()
 	wb := openBolt(t, dir)
 	_, err := wb.Ingest(context.Background(), []string{notes}, IngestOptions{})
