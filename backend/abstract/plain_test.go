@@ -2,8 +2,6 @@ package abstract
 
 import (
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -47,13 +45,7 @@ func plainish(r *rand.Rand) string {
 func TestReadPlainIsGoldmark(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	texts := benchSections(300)
-	files, err := filepath.Glob(filepath.Join("testdata", "*.md"))
-	require.NoError(t, err)
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		require.NoError(t, err)
-		texts = append(texts, string(b))
-	}
+	texts = append(texts, fixtureTexts(t)...)
 	for range 20000 {
 		texts = append(texts, plainish(r))
 	}

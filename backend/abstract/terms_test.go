@@ -3,8 +3,6 @@ package abstract
 import (
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -157,14 +155,7 @@ func stringScores(e Extractive, d document) []float64 {
 // ones bit for bit, on the reference sections, the bench corpus and random
 // text, with and without a query.
 func TestScoresAsWrittenFirst(t *testing.T) {
-	var texts []string
-	files, err := filepath.Glob(filepath.Join("testdata", "*.md"))
-	require.NoError(t, err)
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		require.NoError(t, err)
-		texts = append(texts, string(b))
-	}
+	texts := fixtureTexts(t)
 	texts = append(texts, benchSections(200)...)
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 300 {
@@ -196,14 +187,7 @@ func TestScoresAsWrittenFirst(t *testing.T) {
 func TestMeasureCountsRenders(t *testing.T) {
 	count := Counter(tokens.Default().Count)
 	estimate := func(s string) int { return (len(s) + 3) / 4 } // not additive
-	var texts []string
-	files, err := filepath.Glob(filepath.Join("testdata", "*.md"))
-	require.NoError(t, err)
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		require.NoError(t, err)
-		texts = append(texts, string(b))
-	}
+	texts := fixtureTexts(t)
 	texts = append(texts, benchSections(100)...)
 	r := rand.New(rand.NewPCG(5, 6))
 	blocks := []func() string{
