@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/gob"
+	"math/rand/v2"
 	"os"
 	"sort"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/search"
 )
 
 // ingestedFixture ingests the fixture notes into a bolt workspace, closes
@@ -203,4 +205,74 @@ func TestRebuildGraphOrder(t *testing.T) {
 	assert.Equal(t, relAdj, r.relAdj)
 	assert.Equal(t, concept, r.concept)
 	assert.Equal(t, conceptSlots, r.conceptSlots)
+}
+
+// TestRowsCache: Close writes the vectors' rows cache; a reopened
+// workspace maps it instead of reading the vector log, and answers exactly
+// as it does without it. A missing, damaged, stale or foreign cache (the
+// same slot table, other vectors) is not used, the answers are the same,
+// and Close writes a good one again.
+func TestRowsCache(t *testing.T) {
+	ctx := context.Background()
+	dir := ingestedFixture(t)
+	wb := openBolt(t, dir)
+	require.NoError(t, wb.Warm(ctx))
+	path, key := wb.rowsCachePath(), wb.retr.tableKey()
+	assert.Equal(t, string(key), wb.rowsKey, "the ingest's cache was adopted")
+	vecs := wb.retr.vec
+	require.NoError(t, wb.Close())
+	good, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.True(t, bytes.HasPrefix(good, key))
+
+	want := askFixture(t, dir)
+	require.NoError(t, os.Remove(path))
+	assert.Equal(t, want, askFixture(t, dir), "without the cache")
+	adopted := func() bool {
+		wb := openBolt(t, dir)
+		defer wb.Close()
+		require.NoError(t, wb.Warm(ctx))
+		return wb.rowsKey != ""
+	}
+	require.True(t, adopted(), "Close wrote it again")
+	got, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Equal(t, good, got)
+
+	// Other vectors in the same slots, with good checksums: caught by the
+	// spot check against the log.
+	foreign := search.NewVectors(vecs.Dim())
+	r := rand.New(rand.NewPCG(1, 2))
+	for s := range int32(vecs.Slots()) {
+		if vecs.Has(s) {
+			v := make([]float32, vecs.Dim())
+			for i := range v {
+				v[i] = float32(r.NormFloat64())
+			}
+			foreign.Set(s, v)
+		}
+	}
+	var buf bytes.Buffer
+	buf.Write(good[:rowsHeader])
+	require.NoError(t, foreign.WriteRows(&buf))
+
+	staleKey := bytes.Clone(key)
+	staleKey[len(staleKey)-1] ^= 1
+	damage := map[string][]byte{
+		"one byte changed": func() []byte { b := bytes.Clone(good); b[len(b)/2] ^= 0x20; return b }(),
+		"truncated":        good[:len(good)*2/3],
+		"header only":      good[:rowsHeader],
+		"empty":            nil,
+		"another table":    append(append(bytes.Clone(staleKey), good[len(staleKey):rowsHeader]...), good[rowsHeader:]...),
+		"other vectors":    buf.Bytes(),
+	}
+	for name, b := range damage {
+		t.Run(name, func(t *testing.T) {
+			require.NoError(t, os.WriteFile(path, b, 0o644))
+			assert.False(t, adopted(), "a bad cache is not adopted")
+			require.NoError(t, os.WriteFile(path, b, 0o644))
+			assert.Equal(t, want, askFixture(t, dir))
+			assert.True(t, adopted(), "and is written again")
+		})
+	}
 }

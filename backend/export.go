@@ -72,7 +72,7 @@ func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
 	var hashes []string
 	seedVec := map[string][]float32{}
 	for _, n := range g.ContentNodes {
-		if _, ok := w.vecs.Get(contentKey(n.ContentHash)); ok {
+		if w.vecs.Has(contentKey(n.ContentHash)) {
 			continue
 		}
 		need = append(need, ingest.EmbedText(n.HeadingPath, texts[n.ID]))

@@ -287,6 +287,11 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 	res.PromptTokens = asm.Split.System + asm.Split.Question + asm.Split.Context - asm.Split.Free + 2
 	res.Loaded, res.Relevant, res.NotLoaded = len(asm.Selection.Loaded), asm.Selection.Relevant, asm.Selection.NotLoaded
 	res.Candidates = cands
+	for _, c := range cands {
+		// Vec is a row of the vector matrix, which may be a mapped file
+		// (adoptRows): it is not to outlive the question.
+		c.Vec = nil
+	}
 	if !req.NoTouch {
 		w.touch(asm.Selection.Loaded)
 	}

@@ -46,6 +46,7 @@ type retrieval struct {
 	pins     map[string]bool
 	children map[string][]string // section → its subsections
 	scratch  sync.Pool
+	key      []byte // tableKey, once computed; add and remove clear it
 }
 
 // scratch holds one query's per-slot arrays (reused: at 50k nodes they
@@ -107,6 +108,7 @@ func bigrams(terms []string) []string {
 const headingBoost = 2
 
 func (r *retrieval) add(n *model.ContentNode, terms []string, vec []float32) {
+	r.key = nil
 	s, ok := r.slot[n.ID]
 	if !ok {
 		if k := len(r.free); k > 0 {
@@ -130,6 +132,7 @@ func (r *retrieval) remove(id string) {
 	if !ok {
 		return
 	}
+	r.key = nil
 	r.kw.Remove(s)
 	r.phr.Remove(s)
 	r.vec.Remove(s)
@@ -189,7 +192,13 @@ func (w *Workbench) liveRetrieval(ix *index) *retrieval {
 // generation (best effort: a missing cache only makes the next open
 // slower). Callers hold w.mu.
 func (w *Workbench) saveCaches() {
-	if w.cfg.memory || w.index == nil || w.cachedGen == w.meta.Generation {
+	if w.cfg.memory || w.index == nil {
+		return
+	}
+	if r := w.liveRetrieval(w.index); r != nil {
+		w.saveRows(r) // keyed to the slot table, not the generation
+	}
+	if w.cachedGen == w.meta.Generation {
 		return // nothing changed since the caches were read or written
 	}
 	_ = w.index.saveCache(w.cachePath(), w.meta)
@@ -243,25 +252,38 @@ func (w *Workbench) retrievalWith(ctx context.Context, pre func() (*searchCache,
 			return nil, err
 		}
 	}
-	// All rows at once: the matrix grows once, and rows are normalised
-	// in parallel; the concept graph is built meanwhile.
-	slots, rows := make([]int32, 0, len(r.ids)), make([][]float32, 0, len(r.ids))
-	for s, id := range r.ids {
-		if id != "" {
-			if v, ok := w.vecs.Get(contentKey(ix.nodes[id].ContentHash)); ok {
-				slots, rows = append(slots, int32(s)), append(rows, v)
-			}
-		}
-	}
+	// The vectors, from the matrix cache when it was made for this slot
+	// table, else from the log; the concept graph is built meanwhile.
 	var graph sync.WaitGroup
 	graph.Go(r.rebuildGraph)
-	r.vec.SetRows(slots, rows)
+	if w.cfg.memory || !w.adoptRows(r) {
+		w.fillRows(r)
+	}
 	graph.Wait()
 	w.retr = r
 	if !w.cfg.memory && !fromCache {
 		_ = r.saveCache(w.searchCachePath(), w.meta.Generation)
 	}
 	return r, nil
+}
+
+// fillRows sets every slot's vector from the log, all rows at once: the
+// matrix grows once, and rows are normalised in parallel.
+func (w *Workbench) fillRows(r *retrieval) {
+	dim := w.vecs.Dim()
+	slots := make([]int32, 0, len(r.ids))
+	arena := make([]float32, len(r.ids)*dim)
+	rows := make([][]float32, 0, len(r.ids))
+	for s, id := range r.ids {
+		if id == "" {
+			continue
+		}
+		row := arena[len(rows)*dim : (len(rows)+1)*dim]
+		if w.vecs.Read(contentKey(r.ix.nodes[id].ContentHash), row) {
+			slots, rows = append(slots, int32(s)), append(rows, row)
+		}
+	}
+	r.vec.SetRows(slots, rows)
 }
 
 // buildKeywords reads every searchable node's text and indexes it, in

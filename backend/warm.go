@@ -1,21 +1,26 @@
 package backend
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
 	"hash/fnv"
+	"math"
 	"os"
 	"path/filepath"
 	"sync"
 
+	"github.com/loomwork/loom/backend/mapfile"
+	"github.com/loomwork/loom/backend/search"
 	"github.com/loomwork/loom/backend/tokens"
 )
 
 // Warm makes the workspace ready to answer questions at full speed: it
 // loads the working index and the query index (keyword postings from
-// search.cache, vectors from the vector log, the concept graph) and
+// search.cache, vectors from the rows cache or else the vector log, the
+// concept graph) and
 // readies the vector scan (the low-dimensional sketch of vectors above 128
 // dimensions, read from the sketch cache beside the vectors or built and
 // saved there), all of which the first Query would otherwise do. It also
@@ -72,7 +77,7 @@ func (w *Workbench) prepareVectors(r *retrieval) {
 		return
 	}
 	path := w.sketchCachePath()
-	key := sketchCacheKey(r.ids)
+	key := r.tableKey()
 	if b, err := os.ReadFile(path); err == nil && bytes.HasPrefix(b, key) {
 		if r.vec.UnmarshalSketch(b[len(key):]) == nil && r.vec.Prepared() {
 			return
@@ -85,6 +90,115 @@ func (w *Workbench) prepareVectors(r *retrieval) {
 			_ = os.Rename(tmp, path)
 		}
 	}
+}
+
+// rowsCachePath sits beside the embedder's vector log.
+func (w *Workbench) rowsCachePath() string {
+	return filepath.Join(w.dir, "vectors", safeName(w.emb.ID())+".rows")
+}
+
+// rowsHeader is the room before the matrix in the rows cache: its key
+// (sketchCacheKey), then zeros, so that the rows of the mapped file are
+// aligned.
+const rowsHeader = 64
+
+// adoptRows makes the rows cache r's vectors when it was made for r's slot
+// table (search.Vectors.AdoptRows), mapping it copy-on-write; false when it
+// is missing, stale or damaged, and then r is unchanged. Callers hold w.mu.
+func (w *Workbench) adoptRows(r *retrieval) bool {
+	f, err := os.Open(w.rowsCachePath())
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || st.Size() < rowsHeader {
+		return false
+	}
+	m, err := mapfile.Open(f, st.Size(), true)
+	if err != nil {
+		return false
+	}
+	key, b := r.tableKey(), m.Bytes()
+	if !bytes.HasPrefix(b, key) || r.vec.AdoptRows(b[rowsHeader:], func() { _ = m.Close() }) != nil {
+		_ = m.Close()
+		return false
+	}
+	if !w.rowsMatchLog(r) {
+		// Not these vectors after all: start again (the mapping is
+		// released with the discarded matrix).
+		r.vec = search.NewVectors(w.emb.Dim())
+		return false
+	}
+	w.rowsKey = string(key)
+	return true
+}
+
+// rowsMatchLog spot-checks adopted rows against the vector log, as
+// UnmarshalSketch does a sketch: on an even sample of slots, a row is
+// present exactly when the log holds the node's vector, and is that vector
+// normalised.
+func (w *Workbench) rowsMatchLog(r *retrieval) bool {
+	const checks = 64
+	buf := make([]float32, w.vecs.Dim())
+	for s := 0; s < len(r.ids); s += max(1, len(r.ids)/checks) {
+		id := r.ids[s]
+		has := id != "" && w.vecs.Read(contentKey(r.ix.nodes[id].ContentHash), buf)
+		if has != r.vec.Has(int32(s)) {
+			return false
+		}
+		if !has {
+			continue
+		}
+		var dot, norm float64
+		for i, x := range r.vec.Row(int32(s)) {
+			dot += float64(x) * float64(buf[i])
+			norm += float64(buf[i]) * float64(buf[i])
+		}
+		if norm > 0 && dot/math.Sqrt(norm) < 0.9999 {
+			return false
+		}
+	}
+	return true
+}
+
+// saveRows writes the rows cache unless it is already r's (best effort: a
+// missing cache only makes the next open slower). It is written when the
+// slot table changes (an ingest, a removal), not when texts or access times
+// do. Callers hold w.mu.
+func (w *Workbench) saveRows(r *retrieval) {
+	key := r.tableKey()
+	if w.rowsKey == string(key) {
+		return
+	}
+	// Every build of the query index tries the cache on disk (adoptRows),
+	// so one not adopted is missing, stale or damaged.
+	path := w.rowsCachePath()
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	hdr := make([]byte, rowsHeader)
+	copy(hdr, key)
+	_, err = bw.Write(hdr)
+	err = errors.Join(err, r.vec.WriteRows(bw), bw.Flush(), f.Close())
+	if err != nil {
+		_ = os.Remove(tmp)
+		return
+	}
+	if os.Rename(tmp, path) == nil {
+		w.rowsKey = string(key)
+	}
+}
+
+// tableKey is sketchCacheKey of r's slot table, computed once.
+func (r *retrieval) tableKey() []byte {
+	if r.key == nil {
+		r.key = sketchCacheKey(r.ids)
+	}
+	return r.key
 }
 
 // sketchCachePath sits beside the embedder's vector log.

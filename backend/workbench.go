@@ -81,6 +81,9 @@ type Workbench struct {
 	// cachedGen is the generation the on-disk caches were read or written
 	// at (-1: unknown).
 	cachedGen int64
+	// rowsKey is the slot table the rows cache on disk was made for, once
+	// read or written (see saveRows).
+	rowsKey string
 	// sysTokens caches token counts of system prompts and short strings.
 	sysTokens map[string]int
 	// stage holds summaries' texts until the background writer stores

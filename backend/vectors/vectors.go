@@ -16,42 +16,52 @@ import (
 	"os"
 	"sync"
 	"unsafe"
+
+	"github.com/loomwork/loom/backend/mapfile"
 )
 
 const magic = "LOOMVEC1"
 
+const hdrLen = len(magic) + 4
+
 // Log is an open vector log for one embedder.
+//
+// The records found at open are not decoded: the file is mapped (package
+// mapfile) and an index keeps where each key's floats are, so opening a log
+// of 50,000 vectors of 768 dimensions (150 MB) costs a pass that checks
+// every record's checksum, not a copy of the file into the heap. Records
+// appended since open are kept in memory.
 type Log struct {
-	mu   sync.RWMutex
-	f    *os.File
-	w    *bufio.Writer
-	dim  int
-	vecs map[string][]float32
+	mu    sync.RWMutex
+	f     *os.File
+	w     *bufio.Writer
+	dim   int
+	m     *mapfile.Map         // the file up to its last intact record at open
+	at    map[string]int       // key → offset of its floats in m
+	fresh map[string][]float32 // appended since open
 }
 
 // Open opens or creates the log at path for vectors of dimension dim,
-// loading every intact record.
+// indexing every intact record; a torn or damaged tail is cut off.
 func Open(path string, dim int) (*Log, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("open vectors %s: %w", path, err)
 	}
-	l := &Log{f: f, dim: dim, vecs: map[string][]float32{}}
+	l := &Log{f: f, dim: dim, fresh: map[string][]float32{}}
 	good, err := l.load()
 	if err != nil {
+		l.release()
 		f.Close()
 		return nil, fmt.Errorf("read vectors %s: %w", path, err)
 	}
-	if err := f.Truncate(good); err != nil {
+	if err := l.cut(good); err != nil {
+		l.release()
 		f.Close()
-		return nil, err
-	}
-	if _, err := f.Seek(good, io.SeekStart); err != nil {
-		f.Close()
-		return nil, err
+		return nil, fmt.Errorf("cut the damaged tail of vectors %s: %w", path, err)
 	}
 	if good == 0 {
-		hdr := make([]byte, len(magic)+4)
+		hdr := make([]byte, hdrLen)
 		copy(hdr, magic)
 		binary.LittleEndian.PutUint32(hdr[len(magic):], uint32(dim))
 		if _, err := f.Write(hdr); err != nil {
@@ -63,154 +73,77 @@ func Open(path string, dim int) (*Log, error) {
 	return l, nil
 }
 
-// load reads records and returns the offset after the last intact one.
-// A goroutine reads the file in large blocks while this one checks and
-// decodes the records of the block before into large shared arenas (no
-// allocation per vector, no copy of the whole file): at 50,000 vectors of
-// 768 dimensions (150 MB) this is a large part of opening a workspace.
-func (l *Log) load() (int64, error) {
+// load maps the file, indexes its records and returns the offset after
+// the last intact one.
+func (l *Log) load() (int, error) {
 	st, err := l.f.Stat()
 	if err != nil {
 		return 0, err
 	}
-	const hdrLen = int64(len(magic) + 4)
 	size := st.Size()
-	if size < hdrLen {
+	if size < int64(hdrLen) {
+		l.at = map[string]int{}
 		return 0, nil // empty or torn header: start over
 	}
-	hdr := make([]byte, hdrLen)
-	if _, err := l.f.ReadAt(hdr, 0); err != nil {
+	if l.m, err = mapfile.Open(l.f, size, false); err != nil {
 		return 0, err
 	}
-	if string(hdr[:len(magic)]) != magic {
+	data := l.m.Bytes()
+	if string(data[:len(magic)]) != magic {
 		return 0, errors.New("not a Loom vector log")
 	}
-	if d := int(binary.LittleEndian.Uint32(hdr[len(magic):])); d != l.dim {
+	if d := int(binary.LittleEndian.Uint32(data[len(magic):])); d != l.dim {
 		return 0, fmt.Errorf("vectors have dimension %d, expected %d", d, l.dim)
 	}
-
 	body := 4 * l.dim
-	// Size the map and the first arena from the file: records are
-	// 2+len(key)+4·dim+4 bytes, keys mostly a content hash of 66.
-	expect := int(min((size-hdrLen)/int64(2+64+body+4), 1<<24))
-	l.vecs = make(map[string][]float32, max(expect, 0))
-	var arena []float32
-	arenaRows := max(expect+expect/16, 64)
-	good := hdrLen // offset after the last intact record
-	// record checks and stores one whole record; false if it is damaged.
-	record := func(rec []byte) bool {
-		klen := int(binary.LittleEndian.Uint16(rec))
-		key, data := rec[2:2+klen], rec[2+klen:2+klen+body]
-		if crc32.ChecksumIEEE(rec[2:2+klen+body]) != binary.LittleEndian.Uint32(rec[2+klen+body:]) {
-			return false
+	// Records are 2+len(key)+4·dim+4 bytes, keys mostly a content hash of 66.
+	l.at = make(map[string]int, min(len(data)/(2+64+body+4), 1<<24))
+	off := hdrLen
+	for off+2 <= len(data) {
+		klen := int(binary.LittleEndian.Uint16(data[off:]))
+		end := off + 2 + klen + body + 4
+		if end > len(data) {
+			break // a torn record
 		}
-		if len(arena) < l.dim {
-			arena = make([]float32, arenaRows*l.dim)
-			arenaRows = 1024 // records beyond the estimate
+		rec := data[off+2 : end-4]
+		if crc32.ChecksumIEEE(rec) != binary.LittleEndian.Uint32(data[end-4:]) {
+			break // damaged: it and everything after it are dropped
 		}
-		v := arena[:l.dim:l.dim]
-		arena = arena[l.dim:]
-		decodeFloats(v, data)
-		l.vecs[string(key)] = v
-		good += int64(len(rec))
-		return true
+		l.at[string(rec[:klen])] = off + 2 + klen
+		off = end
 	}
-	recLen := func(b []byte) int { return 2 + int(binary.LittleEndian.Uint16(b)) + body + 4 }
+	return off, nil
+}
 
-	blocks := readBlocks(l.f, hdrLen, size)
-	defer blocks.stop()
-	var carry []byte // the start of a record that runs into the next block
-	for b := range blocks.out {
-		if b.err != nil {
-			return 0, b.err
-		}
-		data := b.data
-		if len(carry) > 0 {
-			if len(carry) < 2 { // the record's length itself was cut
-				take := min(2-len(carry), len(data))
-				carry, data = append(carry, data[:take]...), data[take:]
-				if len(carry) < 2 {
-					blocks.done(b)
-					continue
-				}
-			}
-			take := min(recLen(carry)-len(carry), len(data))
-			carry, data = append(carry, data[:take]...), data[take:]
-			if len(carry) == recLen(carry) {
-				if !record(carry) {
-					return good, nil
-				}
-				carry = carry[:0]
-			}
-		}
-		for len(data) >= 2 && recLen(data) <= len(data) {
-			n := recLen(data)
-			if !record(data[:n]) {
-				return good, nil
-			}
-			data = data[n:]
-		}
-		carry = append(carry, data...)
-		blocks.done(b)
+// cut truncates the file at good when it holds more (a torn or damaged
+// tail), mapping only the intact part, and positions appends at good.
+func (l *Log) cut(good int) error {
+	st, err := l.f.Stat()
+	if err != nil {
+		return err
 	}
-	return good, nil // a torn record at the end, if any, is dropped
-}
-
-// blockReader reads a file's bytes in order, in large blocks, on its own
-// goroutine, two blocks ahead of the reader.
-type blockReader struct {
-	out  chan block
-	free chan []byte
-	quit chan struct{}
-}
-
-type block struct {
-	data []byte
-	buf  []byte
-	err  error
-}
-
-// blockSize is the read size (a variable for tests).
-var blockSize = 4 << 20
-
-func readBlocks(f *os.File, from, to int64) *blockReader {
-	r := &blockReader{out: make(chan block, 2), free: make(chan []byte, 3), quit: make(chan struct{})}
-	for range 3 {
-		r.free <- make([]byte, blockSize)
-	}
-	go func() {
-		defer close(r.out)
-		for off := from; off < to; {
-			var buf []byte
-			select {
-			case buf = <-r.free:
-			case <-r.quit:
-				return
-			}
-			n, err := f.ReadAt(buf[:min(int64(len(buf)), to-off)], off)
-			if n == 0 && err != nil {
-				select {
-				case r.out <- block{err: err}:
-				case <-r.quit:
-				}
-				return
-			}
-			off += int64(n)
-			select {
-			case r.out <- block{data: buf[:n], buf: buf}:
-			case <-r.quit:
-				return
+	if st.Size() > int64(good) {
+		l.release()
+		if err := l.f.Truncate(int64(good)); err != nil {
+			return err
+		}
+		if good > 0 {
+			if l.m, err = mapfile.Open(l.f, int64(good), false); err != nil {
+				return err
 			}
 		}
-	}()
-	return r
+	}
+	_, err = l.f.Seek(int64(good), io.SeekStart)
+	return err
 }
 
-// done hands a block's buffer back for reuse.
-func (r *blockReader) done(b block) { r.free <- b.buf }
-
-// stop ends the reading goroutine (once the reader is done with out).
-func (r *blockReader) stop() { close(r.quit) }
+// release unmaps the file.
+func (l *Log) release() {
+	if l.m != nil {
+		_ = l.m.Close()
+		l.m = nil
+	}
+}
 
 // decodeFloats fills v from little-endian float32s.
 func decodeFloats(v []float32, data []byte) {
@@ -235,15 +168,52 @@ func (l *Log) Dim() int { return l.dim }
 func (l *Log) Len() int {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	return len(l.vecs)
+	return len(l.at) + len(l.fresh)
 }
 
-// Get returns the vector for key (shared: do not modify).
+// Get returns the vector for key. Do not modify it: a vector appended
+// since open is shared.
 func (l *Log) Get(key string) ([]float32, bool) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	v, ok := l.vecs[key]
-	return v, ok
+	if v, ok := l.fresh[key]; ok {
+		return v, true
+	}
+	off, ok := l.at[key]
+	if !ok || l.m == nil { // unknown, or the log is closed
+		return nil, false
+	}
+	v := make([]float32, l.dim)
+	decodeFloats(v, l.m.Bytes()[off:off+4*l.dim])
+	return v, true
+}
+
+// Read copies the vector for key into dst (of length Dim), without
+// allocating.
+func (l *Log) Read(key string, dst []float32) bool {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if v, ok := l.fresh[key]; ok {
+		copy(dst, v)
+		return true
+	}
+	off, ok := l.at[key]
+	ok = ok && l.m != nil
+	if ok {
+		decodeFloats(dst[:l.dim], l.m.Bytes()[off:off+4*l.dim])
+	}
+	return ok
+}
+
+// Has reports whether key holds a vector.
+func (l *Log) Has(key string) bool {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	_, ok := l.at[key]
+	if !ok {
+		_, ok = l.fresh[key]
+	}
+	return ok
 }
 
 // Put appends a vector unless key already holds one. Call Flush before
@@ -257,7 +227,10 @@ func (l *Log) Put(key string, v []float32) error {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if _, ok := l.vecs[key]; ok {
+	if _, ok := l.at[key]; ok {
+		return nil
+	}
+	if _, ok := l.fresh[key]; ok {
 		return nil
 	}
 	rec := make([]byte, 2+len(key)+4*l.dim+4)
@@ -270,7 +243,7 @@ func (l *Log) Put(key string, v []float32) error {
 	if _, err := l.w.Write(rec); err != nil {
 		return err
 	}
-	l.vecs[key] = append([]float32(nil), v...)
+	l.fresh[key] = append([]float32(nil), v...)
 	return nil
 }
 
@@ -281,11 +254,13 @@ func (l *Log) Flush() error {
 	return l.w.Flush()
 }
 
-// Close flushes and closes the file.
+// Close flushes and closes the file. Vectors returned by Get stay valid;
+// the log holds no vector afterwards.
 func (l *Log) Close() error {
-	if err := l.Flush(); err != nil {
-		l.f.Close()
-		return err
-	}
-	return l.f.Close()
+	err := l.Flush()
+	l.mu.Lock()
+	l.release()
+	l.at, l.fresh = nil, nil
+	l.mu.Unlock()
+	return errors.Join(err, l.f.Close())
 }
