@@ -3,6 +3,8 @@ package assemble
 import (
 	"math"
 	"time"
+
+	"gonum.org/v1/gonum/blas/blas32"
 )
 
 // Level is how much of a node is loaded (context-query.md): Detailed is the
@@ -117,14 +119,14 @@ func Density(share, bestShare float64) float64 {
 	return clamp01(share / bestShare)
 }
 
-// cosine of two unit vectors (0 when either is missing).
+// cosine of two unit vectors (0 when either is missing). The dot product
+// is gonum's (SIMD assembly on amd64, arm64): novelty takes it between
+// every pair of relevant candidates, ~0.4 ms a question at 768
+// dimensions with a plain loop, whose one float32 sum waits on each
+// addition.
 func cosine(a, b []float32) float64 {
 	if len(a) == 0 || len(a) != len(b) {
 		return 0
 	}
-	var s float32
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return float64(s)
+	return float64(blas32.Dot(blas32.Vector{N: len(a), Inc: 1, Data: a}, blas32.Vector{N: len(b), Inc: 1, Data: b}))
 }
