@@ -44,15 +44,22 @@ type Block struct {
 
 // ContextText joins the manifest, the catalog (may be "") and the blocks.
 func ContextText(manifest, catalog string, blocks []Block) string {
+	headers := make([]string, len(blocks))
+	size := len(manifest) + 2 + len(catalog)
+	for i, bl := range blocks {
+		headers[i] = BlockHeader(bl.Candidate)
+		size += 3 + len(headers[i]) + len(bl.Text)
+	}
 	var b strings.Builder
+	b.Grow(size) // one allocation: the context is ~16 KB at a budget of 4,000
 	b.WriteString(manifest)
 	if catalog != "" {
 		b.WriteString("\n\n")
 		b.WriteString(catalog)
 	}
-	for _, bl := range blocks {
+	for i, bl := range blocks {
 		b.WriteString("\n\n")
-		b.WriteString(BlockHeader(bl.Candidate))
+		b.WriteString(headers[i])
 		b.WriteString("\n")
 		b.WriteString(strings.TrimSpace(bl.Text))
 	}
@@ -65,6 +72,7 @@ func QuestionText(q string) string { return "Question: " + strings.TrimSpace(q) 
 // Prompt is the whole prompt as a model (or the clipboard) gets it.
 func Prompt(system, context, question string) string {
 	var b strings.Builder
+	b.Grow(len(system) + len(context) + len(question) + 16)
 	if system != "" {
 		b.WriteString(system)
 		b.WriteString("\n\n")
@@ -195,7 +203,6 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 			sel.Used += c.LoadedTokens
 		}
 		manifest := Manifest(sel.Loaded, sel.Relevant, sel.NotLoaded)
-		ctxText := ContextText(manifest, "", blocks)
 		// Counting the whole context is the query's largest cost, so add
 		// up its parts: each block's size is known, and a part counted
 		// alone never takes fewer tokens than inside the whole, since parts
@@ -208,7 +215,7 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 			total += count(BlockHeader(bl.Candidate)) + bl.Candidate.LoadedTokens + 3
 		}
 		if total > split.Context {
-			total = count(ctxText)
+			total = count(ContextText(manifest, "", blocks))
 		}
 		if total > split.Context { // BPE merges at the seams: take a little more room
 			if attempt < 4 && budget > 0 {

@@ -89,6 +89,11 @@ type BenchQuery struct {
 	// Phases is the mean of QueryResult.Timing per phase, in ms.
 	Phases     BenchPhases `json:"phases_mean_ms"`
 	LoadedMean float64     `json:"loaded_mean"`
+	// AllocKiB is the heap allocated per question (the garbage
+	// collector's work), GCCycles the collections during the pass (a
+	// question that runs beside one is slower).
+	AllocKiB float64 `json:"alloc_kib"`
+	GCCycles uint32  `json:"gc_cycles"`
 }
 
 // BenchPhases mirrors backend.Timing in milliseconds.
@@ -382,6 +387,8 @@ func askAll(ctx context.Context, wb *backend.Workbench, questions []string) (Ben
 	lat := make([]float64, 0, len(questions))
 	var phases BenchPhases
 	loaded := 0
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
 	for _, q := range questions {
 		t := time.Now()
 		res, err := wb.Query(ctx, backend.QueryRequest{Question: q, Budget: benchBudget, NoTouch: true})
@@ -397,8 +404,10 @@ func askAll(ctx context.Context, wb *backend.Workbench, questions []string) (Ben
 		phases.Assemble += float64(tm.Assemble) / 1000
 		loaded += res.Loaded
 	}
+	runtime.ReadMemStats(&after)
 	k := float64(len(lat))
 	out := BenchQuery{Count: len(lat), FirstMS: round2(lat[0]), LoadedMean: round2(float64(loaded) / k),
+		AllocKiB: round2(float64(after.TotalAlloc-before.TotalAlloc) / 1024 / k), GCCycles: after.NumGC - before.NumGC,
 		Phases: BenchPhases{Classify: round2(phases.Classify / k), Candidates: round2(phases.Candidates / k), Score: round2(phases.Score / k),
 			Select: round2(phases.Select / k), Assemble: round2(phases.Assemble / k)}}
 	sum := 0.0
