@@ -121,13 +121,14 @@ func (e Extractive) scores(d document) []float64 {
 	for _, u := range d.units {
 		size += len(u.text)
 	}
-	vocab := vocabulary{ids: make(map[string]int32, size/10)} // sized for a new term in every ten bytes or so
+	// Sized for a new term in every ten bytes or so, and a term in every
+	// six.
+	vocab := vocabulary{ids: make(map[string]int32, size/10), all: make([]int32, 0, size/6)}
 	words := make([][]int32, len(d.units))
-	vectors := make([]termVector, len(d.units))
 	for i, u := range d.units {
 		words[i] = vocab.termIDs(u.text)
-		vectors[i] = vectorOf(words[i])
 	}
+	vectors := vectorsOf(words)
 	centrality := make([]float64, len(d.units))
 	for i := range vectors {
 		for j := i + 1; j < len(vectors); j++ {

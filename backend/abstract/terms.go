@@ -56,7 +56,8 @@ func singular(w string) string {
 // units never hashes a string.
 type vocabulary struct {
 	ids map[string]int32
-	buf []byte // the word being read, lower-cased
+	buf []byte  // the word being read, lower-cased
+	all []int32 // the ids termIDs returned, one after the other
 }
 
 // termIDs returns the ids of the terms of s (see terms), in order, adding
@@ -66,13 +67,16 @@ func (v *vocabulary) termIDs(s string) []int32 {
 	if v.ids == nil {
 		v.ids = map[string]int32{}
 	}
-	var out []int32
+	// The ids go to one arena for the whole document, not a slice each.
+	start := len(v.all)
+	out := v.all
+	defer func() { v.all = out }()
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			for _, w := range terms(s) {
 				out = append(out, v.id(w))
 			}
-			return out
+			return out[start:len(out):len(out)]
 		}
 	}
 	for i := 0; i < len(s); {
@@ -94,7 +98,7 @@ func (v *vocabulary) termIDs(s string) []int32 {
 		}
 		out = append(out, v.idBytes(singularBytes(v.buf)))
 	}
-	return out
+	return out[start:len(out):len(out)]
 }
 
 func isASCIIWordByte(c byte) bool {
@@ -141,24 +145,39 @@ type termVector struct {
 }
 
 // vectorOf counts the term ids of a unit.
-func vectorOf(ids []int32) termVector {
-	sorted := slices.Clone(ids)
-	slices.Sort(sorted)
-	var tv termVector
-	for i := 0; i < len(sorted); {
-		j := i + 1
-		for j < len(sorted) && sorted[j] == sorted[i] {
-			j++
+func vectorOf(ids []int32) termVector { return vectorsOf([][]int32{ids})[0] }
+
+// vectorsOf is vectorOf of each unit, in two arenas for them all.
+func vectorsOf(units [][]int32) []termVector {
+	total, longest := 0, 0
+	for _, ids := range units {
+		total, longest = total+len(ids), max(longest, len(ids))
+	}
+	allIDs, allWeights := make([]int32, 0, total), make([]float64, 0, total)
+	buf := make([]int32, longest)
+	out := make([]termVector, len(units))
+	for u, ids := range units {
+		sorted := buf[:len(ids)]
+		copy(sorted, ids)
+		slices.Sort(sorted)
+		start := len(allIDs)
+		for i := 0; i < len(sorted); {
+			j := i + 1
+			for j < len(sorted) && sorted[j] == sorted[i] {
+				j++
+			}
+			allIDs = append(allIDs, sorted[i])
+			allWeights = append(allWeights, float64(j-i))
+			i = j
 		}
-		tv.ids = append(tv.ids, sorted[i])
-		tv.weights = append(tv.weights, float64(j-i))
-		i = j
+		tv := termVector{ids: allIDs[start:len(allIDs):len(allIDs)], weights: allWeights[start:len(allWeights):len(allWeights)]}
+		for _, w := range tv.weights {
+			tv.norm += w * w
+		}
+		tv.norm = math.Sqrt(tv.norm)
+		out[u] = tv
 	}
-	for _, w := range tv.weights {
-		tv.norm += w * w
-	}
-	tv.norm = math.Sqrt(tv.norm)
-	return tv
+	return out
 }
 
 // cosine returns the cosine similarity of two vectors, 0 if either is empty.
