@@ -192,13 +192,7 @@ func (w *Workbench) liveRetrieval(ix *index) *retrieval {
 // generation (best effort: a missing cache only makes the next open
 // slower). Callers hold w.mu.
 func (w *Workbench) saveCaches() {
-	if w.cfg.memory || w.index == nil {
-		return
-	}
-	if r := w.liveRetrieval(w.index); r != nil {
-		w.saveRows(r) // keyed to the slot table, not the generation
-	}
-	if w.cachedGen == w.meta.Generation {
+	if w.cfg.memory || w.index == nil || w.cachedGen == w.meta.Generation {
 		return // nothing changed since the caches were read or written
 	}
 	_ = w.index.saveCache(w.cachePath(), w.meta)

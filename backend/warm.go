@@ -163,9 +163,9 @@ func (w *Workbench) rowsMatchLog(r *retrieval) bool {
 }
 
 // saveRows writes the rows cache unless it is already r's (best effort: a
-// missing cache only makes the next open slower). It is written when the
-// slot table changes (an ingest, a removal), not when texts or access times
-// do. Callers hold w.mu.
+// missing cache only makes the next open slower). Close calls it: the
+// file is rewritten when the slot table changed (an ingest, a removal),
+// not when texts or access times did. Callers hold w.mu.
 func (w *Workbench) saveRows(r *retrieval) {
 	key := r.tableKey()
 	if w.rowsKey == string(key) {

@@ -244,6 +244,12 @@ func (w *Workbench) Close() error {
 	}
 	w.storeMu.Unlock()
 	w.saveCaches()
+	if r := w.liveRetrieval(w.index); r != nil && !w.cfg.memory {
+		// The rows cache (150 MB at 50,000 vectors of 768) is written
+		// here only, not after every ingest: keyed to the slot table, it
+		// is rewritten when that changed.
+		w.saveRows(r)
+	}
 	w.closed = true
 	errs = append(errs, w.pack.close())
 	if w.vecs != nil {
