@@ -279,8 +279,9 @@ func (v *Vectors) Has(slot int32) bool {
 }
 
 // Row returns the normalised vector of slot, or nil if it has none. The
-// slice shares the matrix's storage: do not modify it, and do not keep it
-// across a Set or Remove of the same slot.
+// slice shares the matrix's storage: do not modify it, do not keep it
+// across a Set or Remove of the same slot, and, when the rows were adopted
+// from a mapped file (AdoptRows), not past v's life.
 func (v *Vectors) Row(slot int32) []float32 {
 	v.mu.RLock()
 	defer v.mu.RUnlock()
