@@ -69,14 +69,12 @@ func (v *vocabulary) termIDs(s string) []int32 {
 	}
 	// The ids go to one arena for the whole document, not a slice each.
 	start := len(v.all)
-	out := v.all
-	defer func() { v.all = out }()
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			for _, w := range terms(s) {
-				out = append(out, v.id(w))
+				v.all = append(v.all, v.id(w))
 			}
-			return out[start:len(out):len(out)]
+			return v.all[start:len(v.all):len(v.all)]
 		}
 	}
 	for i := 0; i < len(s); {
@@ -96,9 +94,9 @@ func (v *vocabulary) termIDs(s string) []int32 {
 		if len(v.buf) < 2 || stopWords[string(v.buf)] {
 			continue
 		}
-		out = append(out, v.idBytes(singularBytes(v.buf)))
+		v.all = append(v.all, v.idBytes(singularBytes(v.buf)))
 	}
-	return out[start:len(out):len(out)]
+	return v.all[start:len(v.all):len(v.all)]
 }
 
 func isASCIIWordByte(c byte) bool {

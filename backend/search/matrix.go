@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"unsafe"
 )
@@ -34,6 +35,8 @@ const (
 )
 
 func pad64(n int) int { return (n + 63) &^ 63 }
+
+func nonZero(b byte) bool { return b != 0 }
 
 // WriteRows writes the rows for AdoptRows. The output is valid only for
 // the same vectors in the same slots; the caller keys it to them.
@@ -116,15 +119,12 @@ func (v *Vectors) AdoptRows(data []byte, release func()) error {
 	dim, slots, block, blocks := f[0], f[1], f[2], f[3]
 	sumsEnd := matrixHeader + pad64(4*blocks)
 	presenceEnd := sumsEnd + pad64(slots)
-	if dim != v.dim || block <= 0 || len(data) < sumsEnd || len(data) < presenceEnd ||
-		(len(data)-presenceEnd)/4/max(dim, 1) != slots || len(data) != presenceEnd+4*slots*dim ||
+	if dim != v.dim || block <= 0 || len(data) != presenceEnd+4*slots*dim ||
 		blocks != (len(data)-sumsEnd+block-1)/block {
 		return fmt.Errorf("adopt rows: %w", badIndex("%d bytes for %d rows of %d (here %d), %d blocks of %d", len(data), slots, dim, v.dim, blocks, block))
 	}
-	for _, b := range append(data[24:matrixHeader:matrixHeader], data[matrixHeader+4*blocks:sumsEnd]...) {
-		if b != 0 {
-			return fmt.Errorf("adopt rows: %w", badIndex("padding is not zero"))
-		}
+	if slices.ContainsFunc(data[24:matrixHeader], nonZero) || slices.ContainsFunc(data[matrixHeader+4*blocks:sumsEnd], nonZero) {
+		return fmt.Errorf("adopt rows: %w", badIndex("padding is not zero"))
 	}
 	body := data[sumsEnd:]
 	bad := make([]bool, blocks)

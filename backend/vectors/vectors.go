@@ -49,13 +49,13 @@ func Open(path string, dim int) (*Log, error) {
 		return nil, fmt.Errorf("open vectors %s: %w", path, err)
 	}
 	l := &Log{f: f, dim: dim, fresh: map[string][]float32{}}
-	good, err := l.load()
+	good, size, err := l.load()
 	if err != nil {
 		l.release()
 		f.Close()
 		return nil, fmt.Errorf("read vectors %s: %w", path, err)
 	}
-	if err := l.cut(good); err != nil {
+	if err := l.cut(good, size); err != nil {
 		l.release()
 		f.Close()
 		return nil, fmt.Errorf("cut the damaged tail of vectors %s: %w", path, err)
@@ -74,26 +74,26 @@ func Open(path string, dim int) (*Log, error) {
 }
 
 // load maps the file, indexes its records and returns the offset after
-// the last intact one.
-func (l *Log) load() (int, error) {
+// the last intact one, and the file's size.
+func (l *Log) load() (good int, size int64, err error) {
 	st, err := l.f.Stat()
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	size := st.Size()
+	size = st.Size()
 	if size < int64(hdrLen) {
 		l.at = map[string]int{}
-		return 0, nil // empty or torn header: start over
+		return 0, size, nil // empty or torn header: start over
 	}
 	if l.m, err = mapfile.Open(l.f, size, false); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	data := l.m.Bytes()
 	if string(data[:len(magic)]) != magic {
-		return 0, errors.New("not a Loom vector log")
+		return 0, 0, errors.New("not a Loom vector log")
 	}
 	if d := int(binary.LittleEndian.Uint32(data[len(magic):])); d != l.dim {
-		return 0, fmt.Errorf("vectors have dimension %d, expected %d", d, l.dim)
+		return 0, 0, fmt.Errorf("vectors have dimension %d, expected %d", d, l.dim)
 	}
 	body := 4 * l.dim
 	// Records are 2+len(key)+4·dim+4 bytes, keys mostly a content hash of 66.
@@ -112,17 +112,15 @@ func (l *Log) load() (int, error) {
 		l.at[string(rec[:klen])] = off + 2 + klen
 		off = end
 	}
-	return off, nil
+	return off, size, nil
 }
 
-// cut truncates the file at good when it holds more (a torn or damaged
-// tail), mapping only the intact part, and positions appends at good.
-func (l *Log) cut(good int) error {
-	st, err := l.f.Stat()
-	if err != nil {
-		return err
-	}
-	if st.Size() > int64(good) {
+// cut truncates the file (of size bytes) at good when it holds more (a
+// torn or damaged tail), mapping only the intact part, and positions
+// appends at good.
+func (l *Log) cut(good int, size int64) error {
+	if size > int64(good) {
+		var err error
 		l.release()
 		if err := l.f.Truncate(int64(good)); err != nil {
 			return err
@@ -133,7 +131,7 @@ func (l *Log) cut(good int) error {
 			}
 		}
 	}
-	_, err = l.f.Seek(int64(good), io.SeekStart)
+	_, err := l.f.Seek(int64(good), io.SeekStart)
 	return err
 }
 
