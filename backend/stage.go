@@ -8,8 +8,8 @@ import (
 // be stored: the question goes on while a background goroutine appends
 // them to the workspace's pack (pack.go) one after the other, or writes a
 // file for each if the pack cannot be written. A fresh workspace's first
-// questions make ten summaries each. Content reads
-// a staged text from memory; persistPending waits until the writer has
+// questions make ten summaries each. Content reads a staged text from
+// memory; persistPending waits until the writer has
 // stored every staged text before it commits the summaries' nodes, so the
 // store never names a text that is not on disk (a crash before then loses
 // summaries not yet committed, which are made again when next needed).

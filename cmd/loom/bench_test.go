@@ -66,6 +66,8 @@ func TestBenchJSON(t *testing.T) {
 		assert.Less(t, q.MaxMS, 10_000.0, "a query at 1,000 nodes takes far less than 10 s")
 		assert.Positive(t, q.LoadedMean, "questions load context")
 		assert.Positive(t, q.Phases.Candidates)
+		assert.Positive(t, q.AllocKiB, "a question allocates")
+		assert.Less(t, q.AllocKiB, 100_000.0, "per question, not in all")
 		assert.Equal(t, 20, r.Repeat.Count)
 		assert.Positive(t, r.Repeat.P50MS)
 		m := r.Memory
