@@ -26,6 +26,7 @@ import (
 	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/embed/offline"
 	"github.com/loomwork/loom/backend/ingest"
+	"github.com/loomwork/loom/backend/mapfile"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/tokens"
 	"github.com/loomwork/loom/backend/vectors"
@@ -331,7 +332,7 @@ func (w *Workbench) Content(hash string) (string, error) {
 	}
 	t, ok, perr := w.pack.read(hash)
 	if !ok { // not in the pack, or the pack cannot be read: texts in files still can
-		b, err := os.ReadFile(w.contentPath(hash))
+		b, err := mapfile.ReadFile(w.contentPath(hash))
 		if err != nil {
 			if perr != nil {
 				return "", fmt.Errorf("read content %s: %w (and %v)", hash, err, perr)

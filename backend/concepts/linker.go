@@ -5,10 +5,8 @@
 package concepts
 
 import (
-	"cmp"
 	"slices"
 	"sort"
-	"strings"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
@@ -125,26 +123,36 @@ func (l *Linker) Nearest(vec []float32, k int) []Match {
 			sims[i] = Dot(vec, l.vecs[i*l.dim:(i+1)*l.dim])
 		}
 	}
-	out := make([]Match, len(l.ids))
+	// The k best by a bounded insertion: sorting all the concepts (with a
+	// string comparison per step) cost as much as the product.
+	out := make([]Match, 0, min(k, len(l.ids))+1)
 	for i, id := range l.ids {
-		out[i] = Match{id, float64(sims[i])}
-	}
-	slices.SortFunc(out, func(a, b Match) int {
-		if a.Sim != b.Sim {
-			return cmp.Compare(b.Sim, a.Sim)
+		m := Match{id, float64(sims[i])}
+		if len(out) == k && !better(m, out[k-1]) {
+			continue
 		}
-		return strings.Compare(a.ID, b.ID)
-	})
-	return out[:min(k, len(out))]
+		at := len(out)
+		for at > 0 && better(m, out[at-1]) {
+			at--
+		}
+		out = slices.Insert(out, at, m)
+		if len(out) > k {
+			out = out[:k]
+		}
+	}
+	return out
+}
+
+// better orders matches best first: higher similarity, then the smaller id.
+func better(a, b Match) bool {
+	if a.Sim != b.Sim {
+		return a.Sim > b.Sim
+	}
+	return a.ID < b.ID
 }
 
 func sortMatches(m []Match) {
-	sort.Slice(m, func(i, j int) bool {
-		if m[i].Sim != m[j].Sim {
-			return m[i].Sim > m[j].Sim
-		}
-		return m[i].ID < m[j].ID
-	})
+	sort.Slice(m, func(i, j int) bool { return better(m[i], m[j]) })
 }
 
 // Dot is the inner product (the cosine of unit vectors), unrolled by four.

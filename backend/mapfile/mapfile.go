@@ -64,3 +64,20 @@ func (m *Map) Close() error {
 	}
 	return nil
 }
+
+// ReadFile returns the contents of a file that is replaced, never written
+// in place (Loom's stored texts), as os.ReadFile does but in fewer system
+// calls where the platform allows: open, fstat, read and close. os.ReadFile
+// also registers the file with the network poller, which fails for a
+// regular file, and reads once more to see the end. A question on a fresh
+// workspace reads twenty-odd stored texts, and under a virtual machine
+// each call costs microseconds: 5 µs a read against 11. It reads what the
+// size said, so a file growing meanwhile is read short; what is not a
+// regular file, or says it is empty, is read by os.ReadFile. Errors are
+// *fs.PathError, as os.ReadFile's.
+func ReadFile(path string) ([]byte, error) {
+	if b, ok, err := readFile(path); ok {
+		return b, err
+	}
+	return os.ReadFile(path)
+}

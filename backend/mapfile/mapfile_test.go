@@ -2,6 +2,9 @@ package mapfile
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -72,5 +75,40 @@ func TestPrivateMapWritesStayInMemory(t *testing.T) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Error("a private map's write reached the file")
+	}
+}
+
+// ReadFile reads what os.ReadFile reads, and fails as it does.
+func TestReadFileAsOSReadFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, size := range []int{1, 7, 4096, 1 << 20} {
+		p := filepath.Join(dir, fmt.Sprint("f", size))
+		want := make([]byte, size)
+		for i := range want {
+			want[i] = byte(i*7 + size)
+		}
+		if err := os.WriteFile(p, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadFile(p)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("size %d: %d bytes, %v", size, len(got), err)
+		}
+	}
+	empty := filepath.Join(dir, "empty")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadFile(empty); err != nil || len(got) != 0 {
+		t.Fatalf("empty: %q, %v", got, err)
+	}
+	missing := filepath.Join(dir, "missing")
+	_, err := ReadFile(missing)
+	var pe *fs.PathError
+	if !errors.Is(err, fs.ErrNotExist) || !errors.As(err, &pe) || pe.Path != missing {
+		t.Fatalf("missing file: %v", err)
+	}
+	if _, err := ReadFile(dir); err == nil {
+		t.Fatal("a folder was read")
 	}
 }
