@@ -525,6 +525,21 @@ func (w *Workbench) flush(ctx context.Context, ix *index, b *batch) error {
 		w.index = nil
 		return fmt.Errorf("store vectors: %w", err)
 	}
+	// The texts and vectors reach the disk before the transaction that
+	// names them: after a power cut the graph never points at a text the
+	// disk lost (rename makes a file whole or absent, not durable). Texts
+	// already there count too: an earlier ingest that failed before its
+	// commit may have written them.
+	if len(b.contents) > 0 || len(b.vecs) > 0 {
+		paths := make([]string, 0, len(b.contents)+1)
+		for h := range b.contents {
+			paths = append(paths, w.contentPath(h))
+		}
+		if err := syncWorkspace(w.dir, append(paths, w.vecs.Path())); err != nil {
+			w.index = nil
+			return fmt.Errorf("store content: %w", err)
+		}
+	}
 	b.write.Meta = ix.meta(w.emb.ID())
 	meta, err := w.apply(ctx, b.write)
 	if err != nil {
@@ -563,6 +578,9 @@ func (ix *index) meta(embedder string) model.Meta {
 	}
 	return m
 }
+
+// syncWorkspace is syncStored, or a test's stand-in.
+var syncWorkspace = syncStored
 
 // writeContents writes content files with a few goroutines: the cost is
 // file-system latency, not CPU.

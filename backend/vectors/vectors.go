@@ -162,6 +162,9 @@ var littleEndian = func() bool {
 // Dim is the vector dimension.
 func (l *Log) Dim() int { return l.dim }
 
+// Path is the log's file.
+func (l *Log) Path() string { return l.f.Name() }
+
 // Len is the number of distinct keys.
 func (l *Log) Len() int {
 	l.mu.RLock()

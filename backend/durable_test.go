@@ -1,0 +1,88 @@
+//go:build !js
+
+package backend
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestIngestSyncsTextsBeforeTheGraphNamesThem: an ingest's texts and
+// vectors are made durable before the transaction that names them
+// commits, so a power cut cannot leave a node whose text the disk lost;
+// when that sync fails, nothing is committed and the same ingest succeeds
+// later.
+func TestIngestSyncsTextsBeforeTheGraphNamesThem(t *testing.T) {
+	notes := copyFixture(t)
+	ctx := context.Background()
+	old := syncWorkspace
+	t.Cleanup(func() { syncWorkspace = old })
+
+	// A failing sync: the ingest fails and the workspace stays empty.
+	wb := openBolt(t, t.TempDir())
+	defer wb.Close()
+	syncWorkspace = func(string, []string) error { return errors.New("disk gone") }
+	res, err := wb.Ingest(ctx, []string{notes}, IngestOptions{})
+	if err == nil {
+		err = errors.Join(res.Errors...)
+	}
+	require.ErrorContains(t, err, "disk gone")
+	st, err := wb.Stats(ctx)
+	require.NoError(t, err)
+	assert.Zero(t, st.Documents, "a document was committed although its texts were not synced")
+
+	// A working sync: it is called before the commit, with every new text
+	// written whole, and the vector log.
+	var synced []string
+	calls := 0
+	syncWorkspace = func(dir string, paths []string) error {
+		calls++
+		assert.Equal(t, wb.Dir(), dir)
+		assert.Zero(t, wb.meta.Documents, "the graph named the texts before they were synced")
+		for _, p := range paths {
+			_, err := os.Stat(p)
+			assert.NoError(t, err, "synced a file that is not there")
+		}
+		synced = append(synced, paths...)
+		return old(dir, paths)
+	}
+	res, err = wb.Ingest(ctx, []string{notes}, IngestOptions{})
+	require.NoError(t, err)
+	require.Empty(t, res.Errors)
+	require.Positive(t, calls)
+	assert.Contains(t, synced, wb.vecs.Path())
+	st, err = wb.Stats(ctx)
+	require.NoError(t, err)
+	require.Positive(t, st.Documents)
+	for _, n := range wb.index.nodes {
+		assert.Contains(t, synced, wb.contentPath(n.ContentHash), "node %s's text was not synced", n.ID)
+		text, err := wb.Content(n.ContentHash)
+		require.NoError(t, err)
+		assert.NotEmpty(t, text)
+	}
+}
+
+// syncEach, the other systems' syncStored, syncs files and their folders
+// and names what it could not sync.
+func TestSyncEach(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for _, name := range []string{"a", "b", "c"} {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(name), 0o644))
+		paths = append(paths, p)
+	}
+	require.NoError(t, syncEach(paths))
+	require.NoError(t, syncEach(nil))
+	missing := filepath.Join(dir, "missing")
+	err := syncEach(append(paths, missing))
+	require.ErrorIs(t, err, fs.ErrNotExist)
+	require.ErrorContains(t, err, missing)
+}
