@@ -2,6 +2,9 @@
 
 package backend
 
+// SyncFileSystem does nothing and reports false: there is no syncfs here.
+func SyncFileSystem(string) (bool, error) { return false, nil }
+
 // syncStored: the WebAssembly edition keeps its workspace in memory
 // (frontend/src/web/memfs.ts), where there is no disk cache to flush.
 func syncStored(string, []string) error { return nil }
