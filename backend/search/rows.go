@@ -7,6 +7,9 @@ import "gonum.org/v1/gonum/blas/blas32"
 // has it, else dotRowsGo.
 var rowsKernel = dotRowsGo
 
+// rowsSIMD reports that rowsKernel is the AVX2 kernel (for its test).
+var rowsSIMD bool
+
 func dotRowsGo(q, data []float32, slots []int32, out []float32) {
 	dim := len(q)
 	for i, s := range slots {

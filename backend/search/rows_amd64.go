@@ -9,6 +9,7 @@ func dotRowsAVX2(q *float32, base *float32, slots *int32, out *float32, n int, d
 
 func init() {
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
+		rowsSIMD = true
 		rowsKernel = func(q, data []float32, slots []int32, out []float32) {
 			dim := len(q)
 			if len(slots) == 0 || dim%32 != 0 {

@@ -130,15 +130,5 @@ func Best(hits []Hit, limit int) []Hit {
 	for _, h := range hits {
 		t.offer(h)
 	}
-	out := t.heap
-	slices.SortFunc(out, func(a, b Hit) int {
-		if better(a, b) {
-			return -1
-		}
-		if better(b, a) {
-			return 1
-		}
-		return 0
-	})
-	return out
+	return t.sorted()
 }
