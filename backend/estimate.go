@@ -68,7 +68,7 @@ func (p *pool) exactify(slots ...int32) {
 	}
 }
 
-// gather runs scan over the slots below n in blocks on both cores and
+// gather runs scan over the slots below n in blocks (on every core, through blocks) and
 // returns the slots the blocks picked, in slot order.
 func gather(n int, scan func(start, end int, picked []int32) []int32) []int32 {
 	parts := make([][]int32, (n+fuseBlock-1)/fuseBlock)

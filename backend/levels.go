@@ -101,9 +101,7 @@ func (w *Workbench) textAt(ctx context.Context, c *assemble.Candidate, l assembl
 		} else {
 			c.EssenceTokens = got
 		}
-		if err := w.cacheAnalysis(n, lvl, t, got, by); err != nil {
-			return "", err
-		}
+		w.cacheAnalysis(n, lvl, t, got, by)
 		return t, nil
 	}
 	return "", fmt.Errorf("no text at level %q", l)
@@ -149,11 +147,10 @@ func limitAt(c *assemble.Candidate, l assemble.Level) int {
 // cacheAnalysis adds a summary node to the index now and queues the writes
 // of its text (stageContent) and of the node (an analysis node in the
 // source's document, with a derived edge).
-func (w *Workbench) cacheAnalysis(src *model.ContentNode, l abstract.Level, text string, tokens int, by string) error {
+func (w *Workbench) cacheAnalysis(src *model.ContentNode, l abstract.Level, text string, tokens int, by string) {
 	h := textHash(text)
 	w.stageContent(h, text)
 	w.recordAnalysis(src, l, text, h, tokens, by)
-	return nil
 }
 
 // recordAnalysis is cacheAnalysis once the text is stored under hash h.

@@ -142,10 +142,7 @@ type termVector struct {
 	norm    float64
 }
 
-// vectorOf counts the term ids of a unit.
-func vectorOf(ids []int32) termVector { return vectorsOf([][]int32{ids})[0] }
-
-// vectorsOf is vectorOf of each unit, in two arenas for them all.
+// vectorsOf counts the term ids of each unit, in two arenas for them all.
 func vectorsOf(units [][]int32) []termVector {
 	total, longest := 0, 0
 	for _, ids := range units {

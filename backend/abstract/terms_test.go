@@ -186,7 +186,6 @@ func TestScoresAsWrittenFirst(t *testing.T) {
 // numbers and non-ASCII text.
 func TestMeasureCountsRenders(t *testing.T) {
 	count := Counter(tokens.Default().Count)
-	estimate := func(s string) int { return (len(s) + 3) / 4 } // not additive
 	texts := fixtureTexts(t)
 	texts = append(texts, benchSections(100)...)
 	r := rand.New(rand.NewPCG(5, 6))
@@ -213,7 +212,9 @@ func TestMeasureCountsRenders(t *testing.T) {
 			continue
 		}
 		m := newMeasure(count, d.units, true)
-		byLength := newMeasure(estimate, d.units, false)
+		if m.whole {
+			continue // every render is counted whole: nothing to check
+		}
 		for range 20 {
 			var chosen []int
 			for i := range d.units {
@@ -225,7 +226,6 @@ func TestMeasureCountsRenders(t *testing.T) {
 				continue
 			}
 			require.Equal(t, count(render(d.units, chosen)), m.rendered(chosen), "units %v of %q", chosen, s)
-			require.Equal(t, estimate(render(d.units, chosen)), byLength.rendered(chosen), "units %v of %q", chosen, s)
 			checked++
 		}
 	}
