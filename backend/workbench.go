@@ -53,6 +53,7 @@ type Stats struct {
 // writes are serialised.
 type Workbench struct {
 	dir     string
+	tempDir bool // dir is a temporary folder Open made; Close removes it
 	cfg     config
 	store   *graphdb.Store
 	counter tokens.Counter
@@ -173,10 +174,21 @@ func Open(ctx context.Context, dir string, opts ...Option) (*Workbench, error) {
 		}
 		d, err := os.MkdirTemp("", "loom-mem-*")
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("open workspace in memory: %w", err)
 		}
 		dir = d
+		w, err := open(ctx, dir, cfg)
+		if err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
+		w.tempDir = true
+		return w, nil
 	}
+	return open(ctx, dir, cfg)
+}
+
+func open(ctx context.Context, dir string, cfg config) (*Workbench, error) {
 	if err := os.MkdirAll(filepath.Join(dir, "content"), 0o755); err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
@@ -259,6 +271,9 @@ func (w *Workbench) Close() error {
 	w.storeMu.Lock() // after a background commit in flight
 	errs = append(errs, w.store.Close())
 	w.storeMu.Unlock()
+	if w.tempDir {
+		errs = append(errs, os.RemoveAll(w.dir))
+	}
 	return errors.Join(errs...)
 }
 

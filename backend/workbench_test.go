@@ -103,6 +103,28 @@ func TestIngestFixtureBuildsGraph(t *testing.T) {
 	}
 }
 
+// An in-memory workspace opened without a folder keeps its texts in a
+// temporary one; Close removes it, and a folder the caller named is kept.
+func TestInMemoryRemovesOnlyItsOwnTemporaryFolder(t *testing.T) {
+	ctx := context.Background()
+	notes := copyFixture(t)
+	wb := openBolt(t, "", InMemory())
+	tmp := wb.Dir()
+	_, err := wb.Ingest(ctx, []string{notes}, IngestOptions{})
+	require.NoError(t, err)
+	require.DirExists(t, filepath.Join(tmp, "content"))
+	require.NoError(t, wb.Close())
+	assert.NoDirExists(t, tmp, "Close removes the temporary folder Open made")
+	require.NoError(t, wb.Close(), "a second Close is a no-op")
+
+	mine := t.TempDir()
+	wb = openBolt(t, mine, InMemory())
+	_, err = wb.Ingest(ctx, []string{notes}, IngestOptions{})
+	require.NoError(t, err)
+	require.NoError(t, wb.Close())
+	assert.DirExists(t, filepath.Join(mine, "content"), "a folder the caller named is theirs")
+}
+
 func TestGoldenGraphJSON(t *testing.T) {
 	ctx := context.Background()
 	notes := copyFixture(t)
