@@ -28,7 +28,7 @@ var ErrBadIndex = errors.New("search: malformed index data")
 const (
 	keywordMagic   = "LOOMBM25"
 	vectorsMagic   = "LOOMVECS"
-	keywordVersion = 3
+	keywordVersion = 4
 	vectorsVersion = 1
 	// maxDim bounds what a corrupt header can make UnmarshalBinary allocate;
 	// embedding models stay far below it.

@@ -26,6 +26,13 @@ func TestTerms(t *testing.T) {
 		{"ideographs split per character", "東京", []string{"東", "京"}},
 		{"identifiers and numbers kept whole", "node_id v2.5.7 3.14", []string{"node_id", "v2.5.7", "3.14"}},
 		{"hyphens split words", "e-mail", []string{"e", "mail"}},
+		{"camel case split into words", "ContextResult maxTokens", []string{"context", "result", "max", "token"}},
+		{"snake case split into words", "total_tokens relevance_score_max", []string{"total", "token", "relev", "score", "max"}},
+		{"an acronym ends before a capitalised word", "HTTPServer parseJSONBody", []string{"http", "server", "pars", "json", "bodi"}},
+		{"split words are stemmed and stopped alone", "TheBudgets", []string{"budget"}},
+		{"split only when every word has three letters", "mRNA scFv MyD88 node_id x_1 __init__ getX", []string{"mrna", "scfv", "myd88", "node_id", "x_1", "__init__", "getx"}},
+		{"a word that grows when lower-cased leaves the next alone", "kappaȺ_value", Terms("kappaȺ value")},
+		{"possessive after a split", "ContextQuery's fields", []string{"context", "queri", "field"}},
 		{"porter stemming", "running runs connection connected", []string{"run", "run", "connect", "connect"}},
 	}
 	for _, tt := range tests {
