@@ -86,3 +86,58 @@ func TestSyncEach(t *testing.T) {
 	require.ErrorIs(t, err, fs.ErrNotExist)
 	require.ErrorContains(t, err, missing)
 }
+
+// An ingest interrupted while writing a text leaves its temporary file in
+// content/; the next open's first ingest removes such files, and keeps
+// this process's own (which may be writes in flight) and every stored text.
+func TestIngestSweepsTemporaryFilesAnInterruptedIngestLeft(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	notes := copyFixture(t)
+	wb := openBolt(t, dir)
+	_, err := wb.Ingest(ctx, []string{notes}, IngestOptions{})
+	require.NoError(t, err)
+	require.NoError(t, wb.Close())
+	stored := storedTexts(t, dir)
+	require.NotEmpty(t, stored)
+
+	sub := filepath.Dir(stored[0])
+	left := []string{
+		filepath.Join(sub, filepath.Base(stored[0])+".7.tmp"),        // the naming before process tags
+		filepath.Join(sub, filepath.Base(stored[0])+".p1-2-3.tmp"),   // another process's
+		filepath.Join(dir, "content", "zz", "0123456789.p9-9-9.tmp"), // a folder of its own
+	}
+	own := filepath.Join(sub, filepath.Base(stored[0])+"."+tmpTag+"-999.tmp")
+	for _, p := range append(left, own) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte("half a tex"), 0o644))
+	}
+
+	wb = openBolt(t, dir)
+	extra := filepath.Join(t.TempDir(), "extra.md")
+	require.NoError(t, os.WriteFile(extra, []byte("# Extra\n\nA note added after the crash.\n"), 0o644))
+	rep, err := wb.Ingest(ctx, []string{extra}, IngestOptions{})
+	require.NoError(t, err)
+	require.Empty(t, rep.Errors)
+	require.NoError(t, wb.Close()) // waits for the sweep
+	for _, p := range left {
+		assert.NoFileExists(t, p, "a leftover temporary file is removed")
+	}
+	assert.FileExists(t, own, "this process's temporary files are not touched")
+	after := storedTexts(t, dir)
+	assert.Subset(t, after, stored, "every stored text is kept")
+	assert.Greater(t, len(after), len(stored), "the new note's text is stored")
+}
+
+// storedTexts lists the stored texts under dir/content (no temporary files).
+func storedTexts(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	require.NoError(t, filepath.WalkDir(filepath.Join(dir, "content"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && filepath.Ext(p) != ".tmp" {
+			out = append(out, p)
+		}
+		return err
+	}))
+	return out
+}

@@ -96,6 +96,12 @@ func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptio
 	if _, err := w.retrieval(ctx); err != nil {
 		return nil, err
 	}
+	if !w.swept && !w.cfg.memory {
+		// Leftovers of an ingest that was interrupted, swept once per
+		// open, beside this ingest (a listing of every content folder).
+		w.swept = true
+		w.bg.Go(func() { w.sweepTemps() })
+	}
 	rep := &IngestReport{Embedder: e.ID()}
 	files, errs := ingest.Walk(paths)
 	rep.Errors = append(rep.Errors, errs...)

@@ -76,7 +76,8 @@ type Workbench struct {
 	ranking assemble.Config
 	pending pendingWrites
 	closed  bool
-	// bg counts answers being indexed in the background; convMu guards
+	// bg counts answers being indexed in the background and the sweep of
+	// leftover temporary files (sweepTemps); convMu guards
 	// the conversation files, the audit log and the calibration file.
 	bg     sync.WaitGroup
 	convMu sync.Mutex
@@ -94,6 +95,8 @@ type Workbench struct {
 	pack  pack
 	// texts caches stored texts read lately (textcache.go).
 	texts textCache
+	// swept is set once the first ingest has started sweepTemps.
+	swept bool
 }
 
 // Option configures Open.
@@ -370,8 +373,12 @@ func (w *Workbench) writeContent(hash, text string) error {
 	return writeFileAtomic(p, []byte(text))
 }
 
-// tmpSeq numbers temporary files.
-var tmpSeq atomic.Uint64
+// tmpSeq numbers temporary files; tmpTag marks this process's, so that
+// sweepTemps can tell them from those a crashed process left behind.
+var (
+	tmpSeq atomic.Uint64
+	tmpTag = "p" + strconv.FormatUint(uint64(os.Getpid()), 36) + "-" + strconv.FormatUint(uint64(time.Now().UnixNano()), 36)
+)
 
 // writeFileAtomic writes data to path through a temporary file and a
 // rename (making the folder if needed), so a crash never leaves a
@@ -382,10 +389,43 @@ func writeFileAtomic(path string, data []byte) error {
 	}
 	// A temporary name of its own: the stage's writer (stage.go) runs
 	// beside the workbench's other writes and may store the same text.
-	tmp := path + "." + strconv.FormatUint(tmpSeq.Add(1), 36) + ".tmp"
+	tmp := path + "." + tmpTag + "-" + strconv.FormatUint(tmpSeq.Add(1), 36) + ".tmp"
 	if err := os.WriteFile(tmp, data, 0o644); err != nil {
 		os.Remove(tmp)
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// sweepTemps removes the temporary files of stored texts that a process
+// stopped in the middle of writeFileAtomic left in content/: every
+// "*.tmp" there not named with this process's tag. The workspace is
+// this process's alone while it is open (a second one fails to open the
+// graph store), so no other writer's file can be in flight. It returns how
+// many files it removed.
+func (w *Workbench) sweepTemps() int {
+	root := filepath.Join(w.dir, "content")
+	dirs, err := os.ReadDir(root)
+	if err != nil {
+		return 0
+	}
+	mine := "." + tmpTag + "-"
+	removed := 0
+	for _, d := range dirs {
+		if !d.IsDir() {
+			continue
+		}
+		sub := filepath.Join(root, d.Name())
+		names, err := os.ReadDir(sub)
+		if err != nil {
+			continue
+		}
+		for _, n := range names {
+			name := n.Name()
+			if strings.HasSuffix(name, ".tmp") && !strings.Contains(name, mine) && os.Remove(filepath.Join(sub, name)) == nil {
+				removed++
+			}
+		}
+	}
+	return removed
 }
