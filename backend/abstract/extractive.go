@@ -128,22 +128,34 @@ func (e Extractive) scores(d document) []float64 {
 	for i, u := range d.units {
 		words[i] = vocab.termIDs(u.text)
 	}
-	vectors := vectorsOf(words)
-	centrality := make([]float64, len(d.units))
+	heading, query := vocab.termIDs(d.heading), vocab.termIDs(e.Query)
+	return combine(d, centrality(vectorsOf(words)), heading, query, words, overlap)
+}
+
+// centrality is each unit's summed cosine to every other unit.
+func centrality(vectors []termVector) []float64 {
+	c := make([]float64, len(vectors))
 	for i := range vectors {
 		for j := i + 1; j < len(vectors); j++ {
-			c := cosine(vectors[i], vectors[j])
-			centrality[i] += c
-			centrality[j] += c
+			cos := cosine(vectors[i], vectors[j])
+			c[i] += cos
+			c[j] += cos
 		}
 	}
-	most := slices.Max(centrality)
-	heading, query := vocab.termIDs(d.heading), vocab.termIDs(e.Query)
+	return c
+}
+
+// combine rates each unit from its centrality (relative to the most
+// central), its place, its overlap with the heading's and the question's
+// terms, and penalties for fragments, nesting and code. It is generic in
+// the terms' type so that the test's string version shares it.
+func combine[T any](d document, central []float64, heading, query []T, words [][]T, overlap func(want, have []T) float64) []float64 {
+	most := slices.Max(central)
 	scores := make([]float64, len(d.units))
 	for i, u := range d.units {
 		s := 0.0
 		if most > 0 {
-			s = centrality[i] / most
+			s = central[i] / most
 		}
 		if i < len(leadBonus) {
 			s += leadBonus[i]

@@ -119,36 +119,7 @@ func stringScores(e Extractive, d document) []float64 {
 		words[i] = terms(u.text)
 		vectors[i] = vector(words[i])
 	}
-	centrality := make([]float64, len(d.units))
-	for i := range vectors {
-		for j := i + 1; j < len(vectors); j++ {
-			c := cosine(vectors[i], vectors[j])
-			centrality[i] += c
-			centrality[j] += c
-		}
-	}
-	most := slices.Max(centrality)
-	heading, query := terms(d.heading), terms(e.Query)
-	scores := make([]float64, len(d.units))
-	for i, u := range d.units {
-		s := 0.0
-		if most > 0 {
-			s = centrality[i] / most
-		}
-		if i < len(leadBonus) {
-			s += leadBonus[i]
-		}
-		if u.opensBlock {
-			s += blockLeadBonus
-		}
-		s += headingWeight*overlap(heading, words[i]) + queryWeight*overlap(query, words[i])
-		if wordCount(u.text) < fragmentWords || len(words[i]) < 2 {
-			s -= fragmentPenalty
-		}
-		s -= nestedPenalty*float64(u.depth) + codePenalty*u.codeShare
-		scores[i] = s
-	}
-	return scores
+	return combine(d, centrality(vectors), terms(d.heading), terms(e.Query), words, overlap)
 }
 
 // TestScoresAsWrittenFirst: the integer-id scores equal the string-based
