@@ -58,6 +58,9 @@ func (w *Workbench) Collections(ctx context.Context) ([]CollectionInfo, error) {
 // takes them out of it (add false). Scoped searches and questions then
 // include or leave them out.
 func (w *Workbench) Group(ctx context.Context, collection string, docs []string, add bool) error {
+	if err := w.writable("collection " + collection); err != nil {
+		return err
+	}
 	collection = strings.TrimSpace(collection)
 	if collection == "" || strings.ContainsAny(collection, "/\\\n") {
 		return fmt.Errorf("collection name %q: use a plain name", collection)

@@ -103,6 +103,9 @@ type Conversation struct {
 // background. On failure the partial answer is saved and returned with
 // the error.
 func (w *Workbench) Chat(ctx context.Context, client *chat.Client, req ChatRequest) (*ChatTurn, error) {
+	if err := w.writable("chat (it keeps the conversation in the workspace)"); err != nil {
+		return nil, err
+	}
 	if client == nil {
 		return nil, errors.New("chat: no Ollama client")
 	}
@@ -423,6 +426,9 @@ func (w *Workbench) saveCalibration(client *chat.Client) error {
 // output nodes), linked to concepts like any other node. Re-indexing the
 // same path replaces it.
 func (w *Workbench) IndexText(ctx context.Context, collection, path, text string, kind model.Kind, provenance string) ([]string, error) {
+	if err := w.writable("index " + path); err != nil {
+		return nil, err
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {

@@ -37,6 +37,9 @@ func (w *Workbench) ExportGraph(ctx context.Context, withContent bool) (*graphdb
 // from the file's content map, or from this workspace's content/ folder.
 // Vectors are recomputed with the workspace's embedder.
 func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error {
+	if err := w.writable("import"); err != nil {
+		return err
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.meta.Documents > 0 || w.meta.ContentNodes > 0 {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/gob"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -34,6 +35,9 @@ type index struct {
 	out        map[string][]model.Edge
 	aboutCount map[string]int // content links per concept
 	linker     *concepts.Linker
+	// saved are the workspace facts of an index read from index.cache
+	// (what a read-only open beside a writer reports).
+	saved model.Meta
 }
 
 func newIndex() *index {
@@ -132,6 +136,10 @@ func (ix *index) saveCache(path string, meta model.Meta) error {
 	return os.Rename(tmp, path)
 }
 
+// anyGeneration asks loadCache for the index cache whatever its
+// generation (a read-only open beside the process that writes the store).
+const anyGeneration = -1
+
 // loadCache reads the index cache when it was made at generation, else
 // returns nil. The concepts come in the snapshot's order.
 func loadCache(path string, generation int64) (*index, []model.Concept) {
@@ -152,10 +160,13 @@ func loadCache(path string, generation int64) (*index, []model.Concept) {
 	}
 	defer f.Close()
 	var c cacheFile
-	if err := gob.NewDecoder(bufio.NewReaderSize(f, 1<<20)).Decode(&c); err != nil || c.Generation != generation || c.Snapshot == nil {
+	if err := gob.NewDecoder(bufio.NewReaderSize(f, 1<<20)).Decode(&c); err != nil || (c.Generation != generation && generation != anyGeneration) || c.Snapshot == nil {
 		return nil, nil
 	}
-	return indexFromSnapshot(c.Snapshot), c.Snapshot.Concepts
+	ix := indexFromSnapshot(c.Snapshot)
+	ix.saved = c.Snapshot.Meta
+	ix.saved.Generation = c.Generation
+	return ix, c.Snapshot.Concepts
 }
 
 // loadIndex builds the working index: from the cache when it matches the
@@ -171,7 +182,9 @@ func (w *Workbench) loadIndex(ctx context.Context) (*index, error) {
 		known []model.Concept
 		wg    sync.WaitGroup
 	)
-	if !w.cfg.memory {
+	if w.saved != nil { // read-only beside a writer: the index it saved
+		ix, known = w.saved, w.savedConcepts
+	} else if !w.cfg.memory {
 		path, generation := w.cachePath(), w.meta.Generation
 		wg.Go(func() { ix, known = loadCache(path, generation) })
 	}
@@ -197,7 +210,7 @@ func (w *Workbench) loadIndex(ctx context.Context) (*index, error) {
 		}
 	}
 	w.index = ix
-	if fromStore && !w.cfg.memory {
+	if fromStore && w.keepsFiles() {
 		_ = ix.saveCache(w.cachePath(), w.meta)
 	}
 	if !w.cfg.memory && w.searchCacheValid() {
@@ -219,12 +232,13 @@ func contentKey(hash string) string { return "h:" + hash }
 // index.cache holds the working index of one generation in a flat binary
 // layout (gob took a quarter of a second at 50,000 nodes):
 //
-//	"LOOMIDX1", generation (uint64 LE), payload length (uint64 LE),
+//	"LOOMIDX2", generation (uint64 LE), payload length (uint64 LE),
 //	CRC-32C of the 24 bytes before it and the payload (uint32 LE), 0 (uint32)
-//	payload: a table of every distinct string, then documents, document →
-//	nodes, content nodes, concepts and edges (grouped by source, in the
-//	snapshot's order), each field a varint, a string's number in the
-//	table, a float64 or a time's MarshalBinary bytes.
+//	payload: a table of every distinct string, then the workspace facts
+//	(JSON, length first), documents, document → nodes, content nodes,
+//	concepts and edges (grouped by source, in the snapshot's order), each
+//	field a varint, a string's number in the table, a float64 or a time's
+//	MarshalBinary bytes.
 //
 // A stale, truncated or corrupt file fails the generation, length or
 // checksum test and the index is read from the store instead. The codec
@@ -232,7 +246,7 @@ func contentKey(hash string) string { return "h:" + hash }
 // checks at start-up that those are all the fields there are, and if a
 // field was added without the codec learning it, the cache is written and
 // read with gob instead, so nothing is silently dropped.
-const indexCacheMagic = "LOOMIDX1"
+const indexCacheMagic = "LOOMIDX2"
 
 const indexCacheHeader = 32
 
@@ -318,6 +332,12 @@ func encodeIndexCache(s *graphdb.Snapshot, generation int64) ([]byte, error) {
 			terr = err
 		}
 	}
+	facts, err := json.Marshal(s.Meta)
+	if err != nil {
+		return nil, err
+	}
+	e.uint(uint64(len(facts)))
+	e.b = append(e.b, facts...)
 	e.uint(uint64(len(s.Documents)))
 	for i := range s.Documents {
 		d := &s.Documents[i]
@@ -547,7 +567,7 @@ func (d *idxDecoder) time() time.Time {
 // concepts in the snapshot's order.
 func decodeIndexCache(b []byte, generation int64) (*index, []model.Concept, error) {
 	le := binary.LittleEndian
-	if len(b) < indexCacheHeader+4 || string(b[:8]) != indexCacheMagic || int64(le.Uint64(b[8:])) != generation ||
+	if len(b) < indexCacheHeader+4 || string(b[:8]) != indexCacheMagic || (int64(le.Uint64(b[8:])) != generation && generation != anyGeneration) ||
 		le.Uint64(b[16:]) != uint64(len(b)-indexCacheHeader) || le.Uint32(b[28:]) != 0 ||
 		crc32.Update(crc32.Checksum(b[:24], castagnoli), castagnoli, b[indexCacheHeader:]) != le.Uint32(b[24:]) {
 		return nil, nil, errBadIndexCache
@@ -578,6 +598,12 @@ func decodeIndexCache(b []byte, generation int64) (*index, []model.Concept, erro
 	}
 
 	ix := newIndex()
+	facts := d.count()
+	if d.err != nil || json.Unmarshal(d.b[:facts], &ix.saved) != nil {
+		return nil, nil, errBadIndexCache
+	}
+	d.b = d.b[facts:]
+	ix.saved.Generation = int64(le.Uint64(b[8:]))
 	var strArena []string
 	docs := make([]model.Document, d.count())
 	ix.docs, ix.docByKey = make(map[string]*model.Document, len(docs)), make(map[string]string, len(docs))

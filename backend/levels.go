@@ -266,6 +266,9 @@ func (w *Workbench) touch(loaded []*assemble.Candidate) {
 const persistDelay = 2 * time.Second
 
 func (w *Workbench) schedulePersist() {
+	if w.readOnly != "" { // kept in memory for this session
+		return
+	}
 	if w.pending.timer || (len(w.pending.touched) == 0 && len(w.pending.analysis) == 0) {
 		return
 	}
@@ -305,6 +308,9 @@ var beforeBackgroundCommit = func() {}
 // persistPending writes access times and summaries in one transaction.
 // Callers hold w.mu.
 func (w *Workbench) persistPending(ctx context.Context) error {
+	if w.readOnly != "" {
+		return nil
+	}
 	write, ok := w.pendingWrite()
 	if !ok {
 		return nil
@@ -389,6 +395,9 @@ func (w *Workbench) persisted(meta model.Meta, err error) error {
 // first (pinned = true) or not, and writes it at once. Unknown ids are an
 // error naming them.
 func (w *Workbench) Pin(ctx context.Context, ids []string, pinned bool) error {
+	if err := w.writable("pin"); err != nil {
+		return err
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	ix, err := w.loadIndex(ctx)

@@ -82,6 +82,9 @@ func docSource(d *model.Document) string {
 // and the concepts only they were about, in one transaction. Unknown ids
 // are an error naming them, and then nothing is removed.
 func (w *Workbench) RemoveDocuments(ctx context.Context, ids []string) error {
+	if err := w.writable("remove"); err != nil {
+		return err
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	ix, err := w.loadIndex(ctx)
@@ -150,6 +153,9 @@ func (w *Workbench) UploadsDir() string { return filepath.Join(w.dir, "uploads")
 // A name that would leave that folder, or text that is not UTF-8, is
 // reported for that file and the rest go on.
 func (w *Workbench) IngestUploads(ctx context.Context, files []Upload, opts IngestOptions) (*IngestReport, error) {
+	if err := w.writable("ingest"); err != nil {
+		return nil, err
+	}
 	var paths []string
 	var bad []error
 	for _, f := range files {

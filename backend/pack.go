@@ -32,7 +32,8 @@ const PackFile = "summaries.pack"
 // A text lost that way is made again from its source when next needed:
 // the summary node naming it finds no text and is remade (textAt).
 type pack struct {
-	path string
+	path     string
+	readOnly bool // opened for reading only; add fails
 
 	mu     sync.Mutex
 	loaded bool
@@ -66,7 +67,11 @@ func (p *pack) load() error {
 	}
 	p.loaded = true
 	p.at = map[string]packEntry{}
-	f, err := os.OpenFile(p.path, os.O_RDWR, 0)
+	flag := os.O_RDWR
+	if p.readOnly {
+		flag = os.O_RDONLY
+	}
+	f, err := os.OpenFile(p.path, flag, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // made by the first append
 	}
@@ -147,6 +152,9 @@ func (p *pack) add(hash, text string) error {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.readOnly {
+		return fmt.Errorf("store a text in %s: %w", p.path, ErrReadOnly)
+	}
 	if err := p.load(); err != nil {
 		return err
 	}

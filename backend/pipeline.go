@@ -73,6 +73,9 @@ const (
 // the rest go on. Cancelling ctx stops after committing the documents
 // already processed.
 func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptions) (*IngestReport, error) {
+	if err := w.writable("ingest"); err != nil {
+		return nil, err
+	}
 	start := w.cfg.clock()
 	wall := time.Now()
 	w.mu.Lock()

@@ -192,7 +192,7 @@ func (w *Workbench) liveRetrieval(ix *index) *retrieval {
 // generation (best effort: a missing cache only makes the next open
 // slower). Callers hold w.mu.
 func (w *Workbench) saveCaches() {
-	if w.cfg.memory || w.index == nil || w.cachedGen == w.meta.Generation {
+	if !w.keepsFiles() || w.index == nil || w.cachedGen == w.meta.Generation {
 		return // nothing changed since the caches were read or written
 	}
 	_ = w.index.saveCache(w.cachePath(), w.meta)
@@ -255,7 +255,7 @@ func (w *Workbench) retrievalWith(ctx context.Context, pre func() (*searchCache,
 	}
 	graph.Wait()
 	w.retr = r
-	if !w.cfg.memory && !fromCache {
+	if w.keepsFiles() && !fromCache {
 		_ = r.saveCache(w.searchCachePath(), w.meta.Generation)
 	}
 	return r, nil

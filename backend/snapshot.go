@@ -1,6 +1,9 @@
 package backend
 
 import (
+	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/loomwork/loom/graphdb"
@@ -15,20 +18,96 @@ const SnapshotFile = "graph.snapshot"
 // does not build; tests set it to run the browser edition's store natively.
 var snapshotGraph = !graphdb.HasBolt
 
+// GraphDir is the workspace folder that holds the bolt store.
+const GraphDir = "graph"
+
+// ErrInUse is returned by Open when another process holds the workspace
+// for writing (and by writes on a workspace opened read-only because of
+// it); ErrReadOnly by writes on a workspace opened read-only.
+var (
+	ErrInUse    = errors.New("the workspace is in use by another Loom process (close it, or use another --workspace)")
+	ErrReadOnly = errors.New("the workspace is open read-only")
+)
+
 // openGraph opens the workspace's graph store: a plain memory store with
 // InMemory (nothing persisted, on every platform), else the bolt store in
 // <dir>/graph, or, where bolt does not build (GOOS=js), the memory store
 // kept in <dir>/graph.snapshot.
-func openGraph(dir string, memory bool) (*graphdb.Store, error) {
+//
+// A bolt store is made when the workspace has none; one whose creation an
+// older Loom left unfinished is made again when nothing else in the
+// workspace depends on it. A store that is missing or damaged in a
+// workspace that holds data is an error that says how to repair it:
+// making an empty graph there would hide the data behind it.
+func openGraph(dir string, memory, readOnly bool) (*graphdb.Store, error) {
 	if memory {
 		return graphdb.OpenMemory(), nil
 	}
 	if snapshotGraph {
 		return graphdb.OpenSnapshot(filepath.Join(dir, SnapshotFile))
 	}
-	gdir := filepath.Join(dir, "graph")
-	if err := checkNotLocked(filepath.Join(gdir, "indexes.bolt")); err != nil {
-		return nil, err
+	gdir := filepath.Join(dir, GraphDir)
+	s, err := graphdb.OpenBolt(gdir, graphdb.BoltOptions{ReadOnly: readOnly})
+	var unfinished *graphdb.UnfinishedError
+	switch {
+	case err == nil:
+		if !readOnly {
+			graphdb.SweepUnfinished(gdir)
+		}
+		return s, nil
+	case errors.Is(err, graphdb.ErrInUse):
+		return nil, ErrInUse
+	case errors.Is(err, graphdb.ErrNoGraph), errors.As(err, &unfinished):
+		if what := workspaceData(dir); what != "" {
+			if unfinished != nil {
+				return nil, &DamagedError{Workspace: dir, File: unfinished.Path, Problem: unfinished.Problem + ", yet the workspace holds " + what}
+			}
+			return nil, &DamagedError{Workspace: dir, File: gdir, Problem: "the graph store is missing, yet the workspace holds " + what}
+		}
+		if readOnly { // a workspace never written: an empty graph
+			return graphdb.OpenMemory(), nil
+		}
+		if err := graphdb.CreateBolt(gdir); err != nil {
+			return nil, err
+		}
+		return openGraph(dir, false, false)
 	}
-	return graphdb.OpenBolt(gdir)
+	var damaged *graphdb.DamagedError
+	if errors.As(err, &damaged) {
+		return nil, &DamagedError{Workspace: dir, File: damaged.Path, Problem: damaged.Problem}
+	}
+	return nil, err
+}
+
+// workspaceData names what the workspace holds besides its graph ("" for
+// nothing): the index cache, stored texts or vectors.
+func workspaceData(dir string) string {
+	if st, err := os.Stat(filepath.Join(dir, "index.cache")); err == nil && st.Size() > 0 {
+		return "a saved index (index.cache)"
+	}
+	for _, sub := range []string{"content", "vectors"} {
+		entries, err := os.ReadDir(filepath.Join(dir, sub))
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if info, err := e.Info(); err == nil && (e.IsDir() || info.Size() > 0) {
+				return "stored texts and vectors (" + sub + "/)"
+			}
+		}
+	}
+	return ""
+}
+
+// DamagedError is a workspace file that cannot be read; Open returns it
+// for a damaged graph store. Its message says how to get out.
+type DamagedError struct {
+	Workspace string
+	File      string
+	Problem   string
+}
+
+func (e *DamagedError) Error() string {
+	return fmt.Sprintf("%s: %s; run `loom doctor --workspace %s` to see what is readable and `loom repair --workspace %s` to salvage it into a new workspace",
+		e.File, e.Problem, e.Workspace, e.Workspace)
 }

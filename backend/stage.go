@@ -43,8 +43,8 @@ func (w *Workbench) stageContent(hash, text string) {
 		s.texts[hash] = text
 		s.queue = append(s.queue, hash)
 	}
-	start := !s.running
-	s.running = true
+	start := !s.running && w.readOnly == "" // read-only: kept in memory
+	s.running = s.running || start
 	s.mu.Unlock()
 	if start {
 		s.done.Add(1)

@@ -84,6 +84,9 @@ func (w *Workbench) prepareVectors(r *retrieval) {
 		}
 	}
 	r.vec.Prepare()
+	if !w.keepsFiles() {
+		return
+	}
 	if blob, ok := r.vec.MarshalSketch(); ok {
 		tmp := path + ".tmp"
 		if err := os.WriteFile(tmp, append(key, blob...), 0o644); err == nil {

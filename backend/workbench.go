@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/loomwork/loom/backend/abstract"
@@ -97,13 +98,21 @@ type Workbench struct {
 	texts textCache
 	// swept is set once the first ingest has started sweepTemps.
 	swept bool
+	// readOnly says why the workspace is open read-only ("" when it is
+	// writable); saved is then the index read from index.cache while
+	// another process writes the store, with its concepts in order.
+	readOnly      string
+	saved         *index
+	savedConcepts []model.Concept
 }
 
 // Option configures Open.
 type Option func(*config)
 
 type config struct {
-	memory      bool
+	memory           bool
+	readOnly         bool
+	readOnlyWhenBusy bool
 	embedder    embed.Embedder
 	resolveEmb  func(ctx context.Context) (embed.Embedder, string, error)
 	clock       func() time.Time
@@ -112,6 +121,33 @@ type config struct {
 	contentRoot string
 	modelWindow func(ctx context.Context, model string) (int, error)
 	summarizer  abstract.Summarizer
+}
+
+// ReadOnly opens the workspace for reading only: nothing in its folder is
+// written (a read-only folder works), other readers and a writer may have
+// it open at the same time, and writes fail with ErrReadOnly. Beside a
+// writer it reads the index that writer saved last.
+func ReadOnly() Option { return func(c *config) { c.readOnly = true } }
+
+// ReadOnlyWhenBusy opens the workspace for writing when it can, and
+// read-only (see ReadOnly) when another process holds it or its folder
+// cannot be written; ReadOnlyReason says which.
+func ReadOnlyWhenBusy() Option { return func(c *config) { c.readOnlyWhenBusy = true } }
+
+// ReadOnlyReason says why the workspace is open read-only, or "" when it
+// is writable.
+func (w *Workbench) ReadOnlyReason() string { return w.readOnly }
+
+// keepsFiles tells whether the workspace writes its files: not in memory,
+// not read-only.
+func (w *Workbench) keepsFiles() bool { return !w.cfg.memory && w.readOnly == "" }
+
+// writable fails when the workspace is open read-only, naming the write.
+func (w *Workbench) writable(what string) error {
+	if w.readOnly == "" {
+		return nil
+	}
+	return fmt.Errorf("%s: %w (%s)", what, ErrReadOnly, w.readOnly)
 }
 
 // WithModelWindow tells queries how to read a model's context window
@@ -192,6 +228,33 @@ func Open(ctx context.Context, dir string, opts ...Option) (*Workbench, error) {
 }
 
 func open(ctx context.Context, dir string, cfg config) (*Workbench, error) {
+	if cfg.readOnly {
+		return openReadOnly(ctx, dir, cfg, "opened read-only")
+	}
+	w, err := openWritable(ctx, dir, cfg)
+	if err != nil && cfg.readOnlyWhenBusy {
+		if why := busyReason(err); why != "" {
+			return openReadOnly(ctx, dir, cfg, why)
+		}
+	}
+	return w, err
+}
+
+// busyReason says why a workspace that could not be opened for writing
+// can still be read ("" when it cannot).
+func busyReason(err error) string {
+	switch {
+	case errors.Is(err, ErrInUse):
+		return "another Loom process is using it"
+	case errors.Is(err, graphdb.ErrReadOnlyFS), errors.Is(err, syscall.EROFS):
+		return "its folder is on a read-only file system"
+	case errors.Is(err, graphdb.ErrPermission), errors.Is(err, os.ErrPermission):
+		return "its files cannot be written (permission denied)"
+	}
+	return ""
+}
+
+func openWritable(ctx context.Context, dir string, cfg config) (*Workbench, error) {
 	if err := os.MkdirAll(filepath.Join(dir, "content"), 0o755); err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
@@ -206,7 +269,7 @@ func open(ctx context.Context, dir string, cfg config) (*Workbench, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
-	store, err := openGraph(dir, cfg.memory) // snapshot.go
+	store, err := openGraph(dir, cfg.memory, false) // snapshot.go
 	if err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
@@ -217,6 +280,42 @@ func open(ctx context.Context, dir string, cfg config) (*Workbench, error) {
 	}
 	return &Workbench{dir: dir, cfg: cfg, store: store, meta: meta, ranking: ranking, cachedGen: -1,
 		pack: pack{path: filepath.Join(dir, PackFile)}}, nil
+}
+
+// openReadOnly opens the workspace without writing anything in it: the
+// graph store read-only (shared with other readers), or, while another
+// process writes it, the index that process last saved (index.cache),
+// which holds the whole graph as of that save. Access times and the
+// summaries questions make are kept in memory only.
+func openReadOnly(ctx context.Context, dir string, cfg config, why string) (*Workbench, error) {
+	if _, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
+	}
+	ranking, err := assemble.LoadConfig(filepath.Join(dir, ConfigFile))
+	if err != nil {
+		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
+	}
+	w := &Workbench{dir: dir, cfg: cfg, ranking: ranking, cachedGen: -1, readOnly: why,
+		pack: pack{path: filepath.Join(dir, PackFile), readOnly: true}}
+	store, err := openGraph(dir, cfg.memory, true)
+	switch {
+	case err == nil:
+		w.store = store
+		if w.meta, err = store.Meta(ctx); err != nil {
+			store.Close()
+			return nil, fmt.Errorf("open workspace %s: %w", dir, err)
+		}
+	case errors.Is(err, ErrInUse):
+		ix, known := loadCache(w.cachePath(), anyGeneration)
+		if ix == nil {
+			return nil, fmt.Errorf("open workspace %s: %w, and it has no saved index to read meanwhile (try again once that process has finished its ingest or closed)", dir, ErrInUse)
+		}
+		w.store, w.meta, w.saved, w.savedConcepts = graphdb.OpenMemory(), ix.saved, ix, known
+		w.readOnly = why + "; reading the index it saved last"
+	default:
+		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
+	}
+	return w, nil
 }
 
 // ConfigFile is the workspace's settings file; its "ranking" section holds
@@ -260,7 +359,7 @@ func (w *Workbench) Close() error {
 	}
 	w.storeMu.Unlock()
 	w.saveCaches()
-	if r := w.liveRetrieval(w.index); r != nil && !w.cfg.memory {
+	if r := w.liveRetrieval(w.index); r != nil && w.keepsFiles() {
 		// The rows cache (150 MB at 50,000 vectors of 768) is written
 		// here only, not after every ingest: keyed to the slot table, it
 		// is rewritten when that changed.
@@ -314,7 +413,11 @@ func (w *Workbench) embedder(ctx context.Context) (embed.Embedder, error) {
 		}
 		e = off
 	}
-	vl, err := vectors.Open(filepath.Join(w.dir, "vectors", safeName(e.ID())+".vec"), e.Dim())
+	open := vectors.Open
+	if w.readOnly != "" {
+		open = vectors.OpenReadOnly
+	}
+	vl, err := open(filepath.Join(w.dir, "vectors", safeName(e.ID())+".vec"), e.Dim())
 	if err != nil {
 		return nil, err
 	}

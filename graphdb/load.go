@@ -24,22 +24,69 @@ type Snapshot struct {
 
 // Load reads every quad once and rebuilds the graph. It is the slow path
 // (used when the working-index cache is missing or stale); stats and the
-// query path never call it.
-func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
-	snap := &Snapshot{DocNodes: map[string][]string{}}
-	var err error
-	if snap.Meta, err = s.Meta(ctx); err != nil {
+// query path never call it. A quad that cannot be read whole makes the
+// store *DamagedError (Salvage reads around such quads).
+func (s *Store) Load(ctx context.Context) (snap *Snapshot, err error) {
+	leave, err := s.enter()
+	defer leave()
+	if err != nil {
 		return nil, err
 	}
+	defer s.guard(&err)
+	snap, lost, err := s.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if lost.Quads > 0 {
+		d := &DamagedError{Path: s.path, Problem: fmt.Sprintf("%d of its quads cannot be read (%s)", lost.Quads, lost.First)}
+		s.broken = d
+		return nil, d
+	}
+	return snap, nil
+}
+
+// Lost is what a read of the store had to leave out.
+type Lost struct {
+	// Quads could not be read whole; First says why the first one failed.
+	Quads int
+	First string
+	// Attrs are nodes whose attributes did not parse.
+	Attrs []string
+}
+
+// load reads the graph; quads or attributes that cannot be read are
+// counted in lost rather than failing the read. Callers hold s.mu.
+func (s *Store) load(ctx context.Context) (*Snapshot, Lost, error) {
+	var lost Lost
+	snap := &Snapshot{DocNodes: map[string][]string{}}
+	var err error
+	if snap.Meta, err = s.meta(ctx); err != nil {
+		lost.Quads++
+		lost.First = "the workspace facts: " + err.Error()
+	}
+	before := cayleyErrors.Load()
 	it := s.qs.QuadsAllIterator()
 	defer it.Close()
 	for it.Next(ctx) {
 		q := s.qs.Quad(it.Result())
+		if q.Subject == nil || q.Predicate == nil || q.Object == nil {
+			lost.Quads++
+			if lost.First == "" {
+				lost.First = "a quad refers to values that are gone"
+				if msg := lastCayleyError(before); msg != "" {
+					lost.First = msg
+				}
+			}
+			continue
+		}
 		subj := idOf(q.Subject)
 		switch q.Predicate {
 		case predAttrs:
 			if err := snap.addAttrs(subj, literal(q.Object)); err != nil {
-				return nil, err
+				lost.Attrs = append(lost.Attrs, subj)
+				if lost.First == "" {
+					lost.First = err.Error()
+				}
 			}
 		case predHas:
 			snap.DocNodes[subj] = append(snap.DocNodes[subj], idOf(q.Object))
@@ -48,10 +95,13 @@ func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
 		}
 	}
 	if err := it.Err(); err != nil {
-		return nil, fmt.Errorf("read graph: %w", err)
+		return nil, lost, fmt.Errorf("read graph: %w", err)
+	}
+	if len(lost.Attrs) > 0 {
+		lost.Quads += len(lost.Attrs)
 	}
 	snap.Sort()
-	return snap, nil
+	return snap, lost, nil
 }
 
 func (snap *Snapshot) addAttrs(id, js string) error {

@@ -109,9 +109,12 @@ func (s *Store) restore(g *GraphJSON) error {
 // saveSnapshot writes the whole graph to the snapshot file atomically.
 // Callers hold s.mu.
 func (s *Store) saveSnapshot(ctx context.Context) error {
-	snap, err := s.Load(ctx)
+	snap, lost, err := s.load(ctx)
 	if err != nil {
 		return err
+	}
+	if lost.Quads > 0 {
+		return fmt.Errorf("write graph snapshot %s: %d quads cannot be read (%s)", s.snapshot, lost.Quads, lost.First)
 	}
 	tmp := s.snapshot + ".tmp"
 	f, err := os.Create(tmp)

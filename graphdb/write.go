@@ -8,6 +8,7 @@ import (
 	"github.com/cayleygraph/cayley/graph"
 	"github.com/cayleygraph/quad"
 
+	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/model"
 )
 
@@ -40,9 +41,33 @@ type Write struct {
 }
 
 // Apply commits w and returns the meta as stored (with the new generation).
-func (s *Store) Apply(ctx context.Context, w Write) (model.Meta, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *Store) Apply(ctx context.Context, w Write) (meta model.Meta, err error) {
+	leave, err := s.enter()
+	defer leave()
+	if err != nil {
+		return model.Meta{}, err
+	}
+	if s.readOnly {
+		return model.Meta{}, ErrReadOnly
+	}
+	defer s.guard(&err)
+	if s.kv != nil {
+		// One bolt transaction for the whole write, whatever Cayley
+		// transactions it takes (boltkv.go); the reads below see it.
+		if err := s.kv.begin(); err != nil {
+			return model.Meta{}, fmt.Errorf("commit graph write: %w", err)
+		}
+		defer func() {
+			if err != nil {
+				s.kv.rollback()
+				s.reopenCayley()
+			}
+		}()
+	}
+	return s.apply(ctx, w)
+}
+
+func (s *Store) apply(ctx context.Context, w Write) (model.Meta, error) {
 	var del, add []quad.Quad
 
 	// Removals: the subject side of every id, plus the object side for
@@ -127,6 +152,9 @@ func (s *Store) Apply(ctx context.Context, w Write) (model.Meta, error) {
 	add = append(add, quad.Make(iriWorkspace, predMeta, quad.String(b), nil))
 
 	deltas := netDeltas(del, add)
+	if s.kv != nil {
+		return meta, s.commitBolt(deltas)
+	}
 	if s.snapshot != "" {
 		// Only the changes that take effect, so that inverse can undo them.
 		var err error
@@ -148,6 +176,34 @@ func (s *Store) Apply(ctx context.Context, w Write) (model.Meta, error) {
 		}
 	}
 	return meta, nil
+}
+
+// commitBolt applies deltas in the open batch, removals first, then
+// additions, as two Cayley transactions (see boltKV for why), and commits
+// the batch.
+func (s *Store) commitBolt(deltas []graph.Delta) error {
+	split := 0
+	for split < len(deltas) && deltas[split].Action == graph.Delete {
+		split++ // netDeltas puts every deletion first
+	}
+	opts := graph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true}
+	if split > 0 {
+		if err := s.qs.ApplyDeltas(deltas[:split], opts); err != nil {
+			return fmt.Errorf("commit graph write: %w", err)
+		}
+	}
+	crash.At("graph-between-removals-and-additions")
+	if split < len(deltas) {
+		if err := s.qs.ApplyDeltas(deltas[split:], opts); err != nil {
+			return fmt.Errorf("commit graph write: %w", err)
+		}
+	}
+	crash.At("graph-before-commit")
+	if err := s.kv.commit(); err != nil {
+		return fmt.Errorf("commit graph write to %s: %w", s.path, err)
+	}
+	crash.At("graph-after-commit")
+	return nil
 }
 
 // netDeltas drops quads that are both deleted and added (Cayley applies

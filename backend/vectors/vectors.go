@@ -33,7 +33,8 @@ const hdrLen = len(magic) + 4
 // appended since open are kept in memory.
 type Log struct {
 	mu    sync.RWMutex
-	f     *os.File
+	path  string
+	f     *os.File // nil for a read-only log whose file does not exist
 	w     *bufio.Writer
 	dim   int
 	m     *mapfile.Map         // the file up to its last intact record at open
@@ -48,7 +49,7 @@ func Open(path string, dim int) (*Log, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open vectors %s: %w", path, err)
 	}
-	l := &Log{f: f, dim: dim, fresh: map[string][]float32{}}
+	l := &Log{path: path, f: f, dim: dim, fresh: map[string][]float32{}}
 	good, size, err := l.load()
 	if err != nil {
 		l.release()
@@ -72,6 +73,30 @@ func Open(path string, dim int) (*Log, error) {
 	l.w = bufio.NewWriterSize(f, 1<<20)
 	return l, nil
 }
+
+// OpenReadOnly opens the log at path for reading: the file is never
+// written (nor created: a missing file is an empty log), a torn or damaged
+// tail is left where it is for the writer to cut, and Put fails.
+func OpenReadOnly(path string, dim int) (*Log, error) {
+	l := &Log{path: path, dim: dim, fresh: map[string][]float32{}, at: map[string]int{}}
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return l, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open vectors %s: %w", path, err)
+	}
+	l.f = f
+	if _, _, err := l.load(); err != nil {
+		l.release()
+		f.Close()
+		return nil, fmt.Errorf("read vectors %s: %w", path, err)
+	}
+	return l, nil
+}
+
+// ErrReadOnly is Put's error on a log opened with OpenReadOnly.
+var ErrReadOnly = errors.New("the vector log is open read-only")
 
 // load maps the file, indexes its records and returns the offset after
 // the last intact one, and the file's size.
@@ -163,7 +188,7 @@ var littleEndian = func() bool {
 func (l *Log) Dim() int { return l.dim }
 
 // Path is the log's file.
-func (l *Log) Path() string { return l.f.Name() }
+func (l *Log) Path() string { return l.path }
 
 // Len is the number of distinct keys.
 func (l *Log) Len() int {
@@ -226,6 +251,9 @@ func (l *Log) Put(key string, v []float32) error {
 	if len(key) > math.MaxUint16 {
 		return fmt.Errorf("vector key too long")
 	}
+	if l.w == nil {
+		return fmt.Errorf("store a vector in %s: %w", l.path, ErrReadOnly)
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if _, ok := l.at[key]; ok {
@@ -252,6 +280,9 @@ func (l *Log) Put(key string, v []float32) error {
 func (l *Log) Flush() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.w == nil {
+		return nil
+	}
 	return l.w.Flush()
 }
 
@@ -263,5 +294,8 @@ func (l *Log) Close() error {
 	l.release()
 	l.at, l.fresh = nil, nil
 	l.mu.Unlock()
+	if l.f == nil {
+		return err
+	}
 	return errors.Join(err, l.f.Close())
 }
