@@ -113,14 +113,14 @@ type config struct {
 	memory           bool
 	readOnly         bool
 	readOnlyWhenBusy bool
-	embedder    embed.Embedder
-	resolveEmb  func(ctx context.Context) (embed.Embedder, string, error)
-	clock       func() time.Time
-	threshold   float64 // 0: per-embedder default
-	ingest      ingest.Options
-	contentRoot string
-	modelWindow func(ctx context.Context, model string) (int, error)
-	summarizer  abstract.Summarizer
+	embedder         embed.Embedder
+	resolveEmb       func(ctx context.Context) (embed.Embedder, string, error)
+	clock            func() time.Time
+	threshold        float64 // 0: per-embedder default
+	ingest           ingest.Options
+	contentRoot      string
+	modelWindow      func(ctx context.Context, model string) (int, error)
+	summarizer       abstract.Summarizer
 }
 
 // ReadOnly opens the workspace for reading only: nothing in its folder is
