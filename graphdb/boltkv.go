@@ -68,19 +68,24 @@ func (k *boltKV) begin() error {
 // commit commits the open batch.
 func (k *boltKV) commit() error {
 	tx := k.outer
-	k.outer = nil
 	if tx == nil {
 		return errors.New("graph store: no batch is open")
 	}
-	return tx.Commit()
+	err := tx.Commit() // a panic inside leaves the batch to rollback
+	k.outer = nil
+	return err
 }
 
-// rollback abandons the open batch, if any.
+// rollback abandons the open batch, if any, whatever state a panic left
+// it in: bolt holds its writer's lock until the transaction ends.
 func (k *boltKV) rollback() {
-	if tx := k.outer; tx != nil {
-		k.outer = nil
-		_ = tx.Rollback()
+	tx := k.outer
+	if tx == nil {
+		return
 	}
+	k.outer = nil
+	defer func() { _ = recover() }()
+	_ = tx.Rollback()
 }
 
 // boltTx is one transaction, or a part of the open batch (joined): then

@@ -95,7 +95,7 @@ func (s *Store) load(ctx context.Context) (*Snapshot, Lost, error) {
 		}
 	}
 	if err := it.Err(); err != nil {
-		return nil, lost, fmt.Errorf("read graph: %w", err)
+		return nil, lost, &DamagedError{Path: s.path, Problem: "reading its quads failed (" + err.Error() + ")"}
 	}
 	if len(lost.Attrs) > 0 {
 		lost.Quads += len(lost.Attrs)

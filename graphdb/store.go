@@ -214,7 +214,7 @@ func (s *Store) meta(ctx context.Context) (model.Meta, error) {
 	}
 	var stored metaAttrs
 	if err := json.Unmarshal([]byte(literal(q.Object)), &stored); err != nil {
-		return m, fmt.Errorf("read workspace meta: %w", err)
+		return m, &DamagedError{Path: s.path, Problem: "its workspace facts cannot be read (" + err.Error() + ")"}
 	}
 	if stored.Schema != SchemaVersion {
 		return m, fmt.Errorf("workspace graph has schema version %d; this Loom reads version %d", stored.Schema, SchemaVersion)

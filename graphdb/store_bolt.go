@@ -65,6 +65,7 @@ func OpenBolt(dir string, o BoltOptions) (*Store, error) {
 
 // openBoltFile opens the bolt file, naming it and the problem on failure.
 func openBoltFile(path string, readOnly bool, wait time.Duration) (db *bolt.DB, err error) {
+	defer protect()()
 	defer func() { // bbolt checks meta pages, not every page it maps
 		if r := recover(); r != nil {
 			db, err = nil, &DamagedError{Path: path, Problem: fmt.Sprint(r)}
@@ -91,6 +92,7 @@ func openBoltFile(path string, readOnly bool, wait time.Duration) (db *bolt.DB, 
 // openCayley opens Cayley's quad store on the open bolt file, guarded
 // against a damaged file like every other call.
 func (s *Store) openCayley() (err error) {
+	defer protect()()
 	defer s.guard(&err)
 	qs, err := cayleykv.New(s.kv, cayleyOptions)
 	if err == nil {

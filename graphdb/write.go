@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/cayleygraph/cayley/graph"
 	"github.com/cayleygraph/quad"
@@ -61,6 +62,9 @@ func (s *Store) Apply(ctx context.Context, w Write) (meta model.Meta, err error)
 			if err != nil {
 				s.kv.rollback()
 				s.reopenCayley()
+				if !strings.Contains(err.Error(), s.path) {
+					err = fmt.Errorf("write graph store %s: %w", s.path, err)
+				}
 			}
 		}()
 	}
@@ -189,13 +193,13 @@ func (s *Store) commitBolt(deltas []graph.Delta) error {
 	opts := graph.IgnoreOpts{IgnoreDup: true, IgnoreMissing: true}
 	if split > 0 {
 		if err := s.qs.ApplyDeltas(deltas[:split], opts); err != nil {
-			return fmt.Errorf("commit graph write: %w", err)
+			return fmt.Errorf("commit graph write to %s: %w", s.path, err)
 		}
 	}
 	crash.At("graph-between-removals-and-additions")
 	if split < len(deltas) {
 		if err := s.qs.ApplyDeltas(deltas[split:], opts); err != nil {
-			return fmt.Errorf("commit graph write: %w", err)
+			return fmt.Errorf("commit graph write to %s: %w", s.path, err)
 		}
 	}
 	crash.At("graph-before-commit")
