@@ -171,7 +171,9 @@ type damage struct {
 
 func damages() []damage {
 	ds := []damage{
-		{"garbage", func(b []byte, _ int) []byte { return []byte("this is not a bolt file, just some text of the wrong kind and length...") }},
+		{"garbage", func(b []byte, _ int) []byte {
+			return []byte("this is not a bolt file, just some text of the wrong kind and length...")
+		}},
 		{"truncated to 10%", func(b []byte, ps int) []byte { return b[:max(len(b)/10, 2*ps)] }},
 		{"truncated to the meta pages", func(b []byte, ps int) []byte { return b[:2*ps] }},
 		{"truncated mid-page", func(b []byte, ps int) []byte { return b[:len(b)/2+ps/3] }},
