@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/graphdb"
 )
@@ -35,10 +36,18 @@ func (w *Workbench) ExportGraph(ctx context.Context, withContent bool) (*graphdb
 
 // ImportGraph loads a graph.json into an empty workspace. Node text comes
 // from the file's content map, or from this workspace's content/ folder.
-// Vectors are recomputed with the workspace's embedder.
+// Vectors are computed with the workspace's embedder. The file is checked
+// whole first (graphdb.GraphJSON.Validate): a file with dangling
+// references or impossible numbers is refused and nothing is stored. As
+// with an ingest, texts and vectors are on disk before the graph commit
+// that names them, so an import stopped at any moment leaves either an
+// empty workspace or the whole graph.
 func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error {
 	if err := w.writable("import"); err != nil {
 		return err
+	}
+	if err := g.Validate(); err != nil {
+		return fmt.Errorf("import: %w", err)
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -50,6 +59,7 @@ func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
 		return err
 	}
 	texts := make(map[string]string, len(g.ContentNodes))
+	contents := make(map[string]string, len(g.ContentNodes))
 	for _, n := range g.ContentNodes {
 		text, ok := g.Content[n.ContentHash]
 		if !ok {
@@ -57,23 +67,16 @@ func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
 				return fmt.Errorf("import: node %s has no text (export with --content): %w", n.ID, err)
 			}
 		}
-		if err := w.writeContent(n.ContentHash, text); err != nil {
-			return fmt.Errorf("import: %w", err)
-		}
 		texts[n.ID] = text
+		contents[n.ContentHash] = text
 	}
-	write := g.Writes()
-	write.Meta.Generation = 0
-	meta, err := w.apply(ctx, write)
-	if err != nil {
+	if err := w.writeContents(contents); err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
-	w.meta = meta
-	w.index = nil
+	crash.At("import-after-texts")
 	// Vectors for the nodes; concepts take their seed's vector.
 	var need []string
 	var hashes []string
-	seedVec := map[string][]float32{}
 	for _, n := range g.ContentNodes {
 		if w.vecs.Has(contentKey(n.ContentHash)) {
 			continue
@@ -92,6 +95,7 @@ func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
 			}
 		}
 	}
+	seedVec := map[string][]float32{}
 	for _, n := range g.ContentNodes {
 		v, _ := w.vecs.Get(contentKey(n.ContentHash))
 		seedVec[n.ID] = v
@@ -106,6 +110,25 @@ func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
 	if err := w.vecs.Flush(); err != nil {
 		return err
 	}
+	paths := []string{w.vecs.Path()}
+	for h := range contents {
+		paths = append(paths, w.contentPath(h))
+	}
+	if err := syncWorkspace(w.dir, paths); err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	crash.At("import-after-vectors")
+	write := g.Writes()
+	write.Meta = g.Facts()
+	if write.Meta.Embedder == "" {
+		write.Meta.Embedder = e.ID()
+	}
+	meta, err := w.apply(ctx, write)
+	if err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	w.meta = meta
+	w.index = nil
 	if _, err := w.loadIndex(ctx); err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/concepts"
 	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/model"
@@ -133,6 +134,7 @@ func (ix *index) saveCache(path string, meta model.Meta) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
+	crash.At("index-cache-before-rename")
 	return os.Rename(tmp, path)
 }
 

@@ -4,6 +4,7 @@ package backend
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/graphdb"
 )
 
@@ -78,5 +80,64 @@ func TestALostOrDamagedGraphBesideDataIsAnErrorWithAWayOut(t *testing.T) {
 			}
 			assert.Equal(t, before, filesOf(t, dir), "nothing was replaced")
 		})
+	}
+}
+
+// A stored text that went missing or was changed on disk costs its node,
+// not the question: the node is left out with the reason, the others load,
+// and the damage is named.
+func TestAMissingOrDamagedTextLeavesOneNodeOut(t *testing.T) {
+	for name, spoil := range map[string]func(path string){
+		"missing": func(path string) { require.NoError(t, os.Remove(path)) },
+		"damaged": func(path string) { require.NoError(t, os.WriteFile(path, []byte("other words entirely"), 0o644)) },
+	} {
+		for _, dropCaches := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, caches dropped %v", name, dropCaches), func(t *testing.T) {
+				ctx := context.Background()
+				dir := t.TempDir()
+				wb := openBolt(t, dir)
+				_, err := wb.Ingest(ctx, []string{copyFixture(t)}, IngestOptions{})
+				require.NoError(t, err)
+				q := QueryRequest{Question: "How is the loadable budget calculated?", Budget: 2000, NoTouch: true}
+				before, err := wb.Query(ctx, q)
+				require.NoError(t, err)
+				loaded := before.LoadedCandidates()
+				require.GreaterOrEqual(t, len(loaded), 2)
+				victim := loaded[0]
+				hash := wb.index.nodes[victim.ID].ContentHash
+				require.NoError(t, wb.Close())
+				spoil(filepath.Join(dir, "content", hash[:2], hash))
+				if dropCaches {
+					os.Remove(filepath.Join(dir, "index.cache"))
+					os.Remove(filepath.Join(dir, "search.cache"))
+				}
+
+				wb = openBolt(t, dir)
+				defer wb.Close()
+				res, err := wb.Query(ctx, q)
+				require.NoError(t, err, "the question is answered without the node")
+				require.NotEmpty(t, res.LoadedCandidates())
+				var got *assemble.Candidate
+				for _, c := range res.Candidates {
+					if c.ID == victim.ID {
+						got = c
+					}
+					if c.Loaded {
+						assert.NotEqual(t, victim.ID, c.ID)
+					}
+				}
+				require.NotNil(t, got, "the node is still a candidate")
+				assert.Contains(t, got.Unavailable, hash)
+				assert.Contains(t, got.Reason, "not loaded")
+				require.Len(t, res.Warnings, 1)
+				assert.Contains(t, res.Warnings[0], victim.ID)
+				assert.Contains(t, res.Warnings[0], "loom doctor")
+				assert.NotContains(t, res.Prompt, victim.ID, "the model is not told about it")
+				_, err = wb.Node(ctx, victim.ID)
+				var te *TextError
+				require.ErrorAs(t, err, &te)
+				assert.Equal(t, filepath.Join(dir, "content", hash[:2], hash), te.File)
+			})
+		}
 	}
 }

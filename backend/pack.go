@@ -11,6 +11,8 @@ import (
 	"io/fs"
 	"os"
 	"sync"
+
+	"github.com/loomwork/loom/backend/crash"
 )
 
 // PackFile is the file, in the workspace folder, that holds the texts of
@@ -180,6 +182,7 @@ func (p *pack) add(hash, text string) error {
 	rec = append(rec, text...)
 	binary.LittleEndian.PutUint32(rec[4:8], crc32.Checksum(rec[8:], packCRC))
 	p.buf = rec
+	crash.At("pack-append")
 	if _, err := p.f.WriteAt(rec, p.size); err != nil {
 		p.end = p.size + int64(len(rec)) // whatever was written is cut off next time
 		return fmt.Errorf("write %s: %w", p.path, err)

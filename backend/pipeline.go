@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/classify"
 	"github.com/loomwork/loom/backend/concepts"
 	"github.com/loomwork/loom/backend/embed"
@@ -187,6 +188,7 @@ func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptio
 		return rep, err
 	}
 	report("")
+	crash.At("ingest-before-caches")
 	w.saveCaches()
 	rep.Duration = time.Since(wall)
 	return rep, nil
@@ -520,6 +522,7 @@ func (w *Workbench) flush(ctx context.Context, ix *index, b *batch) error {
 			b.write.Remove = append(b.write.Remove, c)
 		}
 	}
+	crash.At("flush-start")
 	if err := w.writeContents(b.contents); err != nil {
 		w.index = nil
 		return fmt.Errorf("store content: %w", err)
@@ -530,10 +533,12 @@ func (w *Workbench) flush(ctx context.Context, ix *index, b *batch) error {
 			return err
 		}
 	}
+	crash.At("flush-after-texts")
 	if err := w.vecs.Flush(); err != nil {
 		w.index = nil
 		return fmt.Errorf("store vectors: %w", err)
 	}
+	crash.At("flush-after-vectors")
 	// The texts and vectors reach the disk before the transaction that
 	// names them: after a power cut the graph never points at a text the
 	// disk lost (rename makes a file whole or absent, not durable). Texts
@@ -549,6 +554,7 @@ func (w *Workbench) flush(ctx context.Context, ix *index, b *batch) error {
 			return fmt.Errorf("store content: %w", err)
 		}
 	}
+	crash.At("flush-after-sync")
 	b.write.Meta = ix.meta(w.emb.ID())
 	meta, err := w.apply(ctx, b.write)
 	if err != nil {

@@ -132,6 +132,9 @@ type QueryResult struct {
 	Seeds        []ConceptHit          `json:"seed_concepts"`
 	Candidates   []*assemble.Candidate `json:"candidates"`
 	Timing       Timing                `json:"timing"`
+	// Warnings name what the question could not use (a node whose stored
+	// text is missing or damaged), for the person, not the model.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // LoadedCandidates are the loaded candidates in load order.
@@ -288,6 +291,9 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 	res.Loaded, res.Relevant, res.NotLoaded = len(asm.Selection.Loaded), asm.Selection.Relevant, asm.Selection.NotLoaded
 	res.Candidates = cands
 	for _, c := range cands {
+		if c.Unavailable != "" {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s (%s) was left out: %s", c.ID, c.Ref, c.Unavailable))
+		}
 		// Vec is a row of the vector matrix, which may be a mapped file
 		// (adoptRows): it is not to outlive the question.
 		c.Vec = nil

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/loomwork/loom/backend/concepts"
+	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
@@ -113,6 +114,11 @@ func (w *Workbench) reembedLocked(ctx context.Context, e embed.Embedder) error {
 	if err := w.vecs.Flush(); err != nil {
 		return err
 	}
+	// The new vectors reach the disk before the commit that relies on them.
+	if err := syncWorkspace(w.dir, []string{w.vecs.Path()}); err != nil {
+		return fmt.Errorf("re-embed: %w", err)
+	}
+	crash.At("reembed-after-vectors")
 	oldEmb := w.emb
 	w.emb = e
 	snap := &graphdb.Snapshot{DocNodes: ix.docNodes}

@@ -17,6 +17,8 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/loomwork/loom/backend/assemble"
+	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/search"
@@ -300,6 +302,11 @@ func (w *Workbench) buildKeywords(ctx context.Context, r *retrieval) error {
 			defer wg.Done()
 			for i := range next {
 				text, err := w.Content(nodes[i].ContentHash)
+				if errors.Is(err, assemble.ErrUnavailable) {
+					// Found by its headings and vector only; a question
+					// that would load it says why it cannot.
+					text, err = "", nil
+				}
 				if err != nil {
 					errs[i] = err
 					continue
@@ -439,6 +446,7 @@ func (r *retrieval) saveCache(path string, generation int64) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
+	crash.At("search-cache-before-rename")
 	return os.Rename(tmp, path)
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/loomwork/loom/graphdb"
 )
@@ -29,6 +30,11 @@ var (
 	ErrReadOnly = errors.New("the workspace is open read-only")
 )
 
+// writerWait is how long a writer waits for the store: a reader holds it
+// while it opens (reading the index cache, or the whole graph when that is
+// stale), never longer.
+const writerWait = time.Second
+
 // openGraph opens the workspace's graph store: a plain memory store with
 // InMemory (nothing persisted, on every platform), else the bolt store in
 // <dir>/graph, or, where bolt does not build (GOOS=js), the memory store
@@ -47,7 +53,11 @@ func openGraph(dir string, memory, readOnly bool) (*graphdb.Store, error) {
 		return graphdb.OpenSnapshot(filepath.Join(dir, SnapshotFile))
 	}
 	gdir := filepath.Join(dir, GraphDir)
-	s, err := graphdb.OpenBolt(gdir, graphdb.BoltOptions{ReadOnly: readOnly})
+	o := graphdb.BoltOptions{ReadOnly: readOnly}
+	if !readOnly {
+		o.Wait = writerWait
+	}
+	s, err := graphdb.OpenBolt(gdir, o)
 	var unfinished *graphdb.UnfinishedError
 	switch {
 	case err == nil:

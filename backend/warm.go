@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/mapfile"
 	"github.com/loomwork/loom/backend/search"
 	"github.com/loomwork/loom/backend/tokens"
@@ -90,6 +91,7 @@ func (w *Workbench) prepareVectors(r *retrieval) {
 	if blob, ok := r.vec.MarshalSketch(); ok {
 		tmp := path + ".tmp"
 		if err := os.WriteFile(tmp, append(key, blob...), 0o644); err == nil {
+			crash.At("sketch-cache-before-rename")
 			_ = os.Rename(tmp, path)
 		}
 	}
@@ -191,6 +193,7 @@ func (w *Workbench) saveRows(r *retrieval) {
 		_ = os.Remove(tmp)
 		return
 	}
+	crash.At("rows-cache-before-rename")
 	if os.Rename(tmp, path) == nil {
 		w.rowsKey = string(key)
 	}

@@ -22,6 +22,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/abstract"
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/embed"
@@ -261,6 +262,7 @@ func openWritable(ctx context.Context, dir string, cfg config) (*Workbench, erro
 	if err := os.MkdirAll(filepath.Join(dir, "vectors"), 0o755); err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
+	crash.At("open-after-folders")
 	cfgPath := filepath.Join(dir, ConfigFile)
 	if err := assemble.WriteDefaultConfig(cfgPath); err != nil {
 		return nil, fmt.Errorf("open workspace %s: write %s: %w", dir, ConfigFile, err)
@@ -299,10 +301,16 @@ func openReadOnly(ctx context.Context, dir string, cfg config, why string) (*Wor
 		pack: pack{path: filepath.Join(dir, PackFile), readOnly: true}}
 	store, err := openGraph(dir, cfg.memory, true)
 	switch {
-	case err == nil:
+	case err == nil && store.Backend() != "bolt":
 		w.store = store
 		if w.meta, err = store.Meta(ctx); err != nil {
 			store.Close()
+			return nil, fmt.Errorf("open workspace %s: %w", dir, err)
+		}
+	case err == nil:
+		// The graph is read now and the store let go of: a reader holds
+		// bolt's shared lock, which keeps a writer out, only this long.
+		if err := w.readGraphOnce(ctx, store); err != nil {
 			return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 		}
 	case errors.Is(err, ErrInUse):
@@ -316,6 +324,27 @@ func openReadOnly(ctx context.Context, dir string, cfg config, why string) (*Wor
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
 	return w, nil
+}
+
+// readGraphOnce reads the workspace facts and the working index's graph
+// (from index.cache when it matches, else from the store), then closes the
+// store; the index is kept as w.saved.
+func (w *Workbench) readGraphOnce(ctx context.Context, store *graphdb.Store) error {
+	defer store.Close()
+	meta, err := store.Meta(ctx)
+	if err != nil {
+		return err
+	}
+	ix, known := loadCache(w.cachePath(), meta.Generation)
+	if ix == nil {
+		snap, err := store.Load(ctx)
+		if err != nil {
+			return err
+		}
+		ix, known = indexFromSnapshot(snap), snap.Concepts
+	}
+	w.store, w.meta, w.saved, w.savedConcepts = graphdb.OpenMemory(), meta, ix, known
+	return nil
 }
 
 // ConfigFile is the workspace's settings file; its "ranking" section holds
@@ -352,6 +381,7 @@ func (w *Workbench) Close() error {
 	if w.closed {
 		return nil
 	}
+	crash.At("close-start")
 	errs = append(errs, w.persistPending(context.Background()))
 	w.storeMu.Lock() // waits for a background commit in flight
 	if w.bgCommit.Generation > w.meta.Generation {
@@ -359,6 +389,7 @@ func (w *Workbench) Close() error {
 	}
 	w.storeMu.Unlock()
 	w.saveCaches()
+	crash.At("close-after-caches")
 	if r := w.liveRetrieval(w.index); r != nil && w.keepsFiles() {
 		// The rows cache (150 MB at 50,000 vectors of 768) is written
 		// here only, not after every ingest: keyed to the slot table, it
@@ -386,8 +417,16 @@ func (w *Workbench) apply(ctx context.Context, write graphdb.Write) (model.Meta,
 	return w.store.Apply(ctx, write)
 }
 
-// load reads the whole graph from the store. Callers hold w.mu.
+// load reads the whole graph from the store (read-only: from the index
+// read at open, the store being let go of). Callers hold w.mu.
 func (w *Workbench) load(ctx context.Context) (*graphdb.Snapshot, error) {
+	if w.saved != nil {
+		ix, err := w.loadIndex(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return ix.snapshot(w.meta), nil
+	}
 	w.storeMu.Lock()
 	defer w.storeMu.Unlock()
 	return w.store.Load(ctx)
@@ -440,7 +479,10 @@ func (w *Workbench) contentPath(hash string) string {
 	return filepath.Join(w.dir, "content", hash[:2], hash)
 }
 
-// Content returns the stored text of a content hash.
+// Content returns the stored text of a content hash. A text read from
+// disk is checked against its hash (texts are named by it): a missing or
+// changed text is a *TextError, which a question takes as "leave this node
+// out" (assemble.ErrUnavailable) rather than failing.
 func (w *Workbench) Content(hash string) (string, error) {
 	if len(hash) < 3 {
 		return "", fmt.Errorf("bad content hash %q", hash)
@@ -452,19 +494,41 @@ func (w *Workbench) Content(hash string) (string, error) {
 		return t, nil
 	}
 	t, ok, perr := w.pack.read(hash)
+	file := w.pack.path
 	if !ok { // not in the pack, or the pack cannot be read: texts in files still can
-		b, err := mapfile.ReadFile(w.contentPath(hash))
+		file = w.contentPath(hash)
+		b, err := mapfile.ReadFile(file)
 		if err != nil {
-			if perr != nil {
-				return "", fmt.Errorf("read content %s: %w (and %v)", hash, err, perr)
+			problem := "cannot be read (" + err.Error() + ")"
+			if errors.Is(err, os.ErrNotExist) {
+				problem = "is missing"
 			}
-			return "", fmt.Errorf("read content %s: %w", hash, err)
+			if perr != nil {
+				problem += " (and " + perr.Error() + ")"
+			}
+			return "", &TextError{Hash: hash, File: file, Problem: problem}
 		}
 		t = string(b)
+	}
+	if textHash(t) != hash {
+		return "", &TextError{Hash: hash, File: file, Problem: "is damaged: its bytes no longer match its hash"}
 	}
 	w.texts.put(hash, t)
 	return t, nil
 }
+
+// TextError is a stored text that is missing or damaged.
+type TextError struct {
+	Hash, File, Problem string
+}
+
+func (e *TextError) Error() string {
+	return fmt.Sprintf("the stored text %s %s (run `loom doctor` to check every text, `loom repair` to restore what the source files still hold)", e.File, e.Problem)
+}
+
+// Unwrap makes a TextError an assemble.ErrUnavailable: a question leaves
+// that node out.
+func (e *TextError) Unwrap() error { return assemble.ErrUnavailable }
 
 // writeContent stores text under its hash, atomically (temp file + rename),
 // so a crash never leaves a truncated file under a valid name.
@@ -497,6 +561,7 @@ func writeFileAtomic(path string, data []byte) error {
 		os.Remove(tmp)
 		return err
 	}
+	crash.At("file-before-rename")
 	return os.Rename(tmp, path)
 }
 

@@ -1,9 +1,12 @@
 package graphdb
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/loomwork/loom/backend/model"
 )
@@ -99,4 +102,128 @@ func (g *GraphJSON) Writes() Write {
 	}
 	w.Meta = g.Meta
 	return w
+}
+
+// Limits Validate holds a graph.json to: a section's tokens (a 32 MiB file
+// is under 10 million) and the problems it lists before it stops.
+const (
+	maxNodeTokens   = 1 << 26
+	maxListProblems = 8
+)
+
+// Validate checks that g describes a graph Loom can hold before anything
+// of it is stored: ids of the right kind and unique, every section in a
+// document of the file, every edge between things the file has (a link
+// may point at a document not ingested yet), token counts that are
+// possible, content hashes that are hashes, and, when the file carries
+// the texts, texts that match their hashes. The error lists the problems
+// (the first few, and how many there are).
+func (g *GraphJSON) Validate() error {
+	var problems []string
+	bad := func(format string, args ...any) {
+		problems = append(problems, fmt.Sprintf(format, args...))
+	}
+	kind := map[string]string{}
+	claim := func(id, want, what string) {
+		switch {
+		case len(id) < 3 || id[:2] != want:
+			bad("%s %q: its id must start with %q", what, id, want)
+		case kind[id] != "":
+			bad("%s %s: the id is used twice", what, id)
+		default:
+			kind[id] = what
+		}
+	}
+	for _, d := range g.Documents {
+		claim(d.ID, "d-", "document")
+		if d.Bytes < 0 {
+			bad("document %s: %d bytes", d.ID, d.Bytes)
+		}
+	}
+	for _, c := range g.ConceptNodes {
+		claim(c.ID, "c-", "concept")
+	}
+	for _, n := range g.ContentNodes {
+		claim(n.ID, "n-", "content node")
+	}
+	for _, n := range g.ContentNodes {
+		if kind[n.DocID] != "document" {
+			bad("content node %s: its document %q is not in the file", n.ID, n.DocID)
+		}
+		if n.Tokens < 0 || n.Tokens > maxNodeTokens {
+			bad("content node %s: %d tokens is not a possible size (0 to %d)", n.ID, n.Tokens, maxNodeTokens)
+		}
+		if n.LineStart < 0 || n.LineEnd < n.LineStart {
+			bad("content node %s: lines %d–%d", n.ID, n.LineStart, n.LineEnd)
+		}
+		if !isHash(n.ContentHash) {
+			bad("content node %s: %q is not a content hash (64 hex digits)", n.ID, n.ContentHash)
+		} else if text, ok := g.Content[n.ContentHash]; ok {
+			if sum := sha256.Sum256([]byte(text)); hex.EncodeToString(sum[:]) != n.ContentHash {
+				bad("content node %s: its text does not match its hash", n.ID)
+			}
+		}
+		for _, ref := range []struct{ field, id string }{{"parent", n.Parent}, {"source", n.Source}} {
+			if ref.id != "" && kind[ref.id] != "content node" {
+				bad("content node %s: its %s %s is not in the file", n.ID, ref.field, ref.id)
+			}
+		}
+	}
+	for _, c := range g.ConceptNodes {
+		if c.Seed != "" && kind[c.Seed] != "content node" {
+			bad("concept %s: its seed %s is not in the file", c.ID, c.Seed)
+		}
+	}
+	ends := map[model.EdgeKind][2]string{
+		model.EdgeAbout:   {"content node", "concept"},
+		model.EdgeRelated: {"concept", "concept"},
+		model.EdgeParent:  {"content node", "content node"},
+		model.EdgeDerived: {"content node", "content node"},
+		model.EdgeLinks:   {"content node", ""},
+	}
+	for _, e := range g.Edges {
+		want, ok := ends[e.Kind]
+		switch {
+		case !ok:
+			bad("edge %s → %s: unknown kind %q", e.From, e.To, e.Kind)
+		case kind[e.From] != want[0]:
+			bad("%s edge %s → %s: %s is not a %s in the file", e.Kind, e.From, e.To, e.From, want[0])
+		case want[1] != "" && kind[e.To] != want[1]:
+			bad("%s edge %s → %s: %s is not a %s in the file", e.Kind, e.From, e.To, e.To, want[1])
+		case e.Kind == model.EdgeLinks && (len(e.To) < 3 || e.To[:2] != "d-"):
+			bad("links edge %s → %s: a link points at a document id", e.From, e.To)
+		}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	n := len(problems)
+	if n > maxListProblems {
+		problems = append(problems[:maxListProblems], fmt.Sprintf("… and %d more", n-maxListProblems))
+	}
+	return fmt.Errorf("%d problem(s), nothing was imported: %s", n, strings.Join(problems, "; "))
+}
+
+// isHash tells whether s is a SHA-256 in lower-case hex.
+func isHash(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// Facts are the workspace facts of g counted from its contents (a file's
+// own metadata is not trusted for them).
+func (g *GraphJSON) Facts() model.Meta {
+	m := model.Meta{Documents: len(g.Documents), ContentNodes: len(g.ContentNodes), ConceptNodes: len(g.ConceptNodes),
+		Edges: len(g.Edges), Embedder: g.Meta.Embedder}
+	for _, n := range g.ContentNodes {
+		m.Tokens += int64(n.Tokens)
+	}
+	return m
 }

@@ -121,7 +121,8 @@ func sameCount(line string) string {
 
 // TextFunc returns a loaded candidate's text at level l. It may make the
 // text (a summary) and is expected to set the candidate's size for that
-// level to the real count.
+// level to the real count. An error wrapping ErrUnavailable leaves that
+// candidate out; any other fails the assembly.
 type TextFunc func(c *Candidate, l Level) (string, error)
 
 // Assembly is the assembled context of one question.
@@ -190,13 +191,24 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 			o.Prefetch(sel.Loaded)
 		}
 		blocks := make([]Block, 0, len(sel.Loaded))
+		lost := false
 		for _, c := range sel.Loaded {
 			t, err := text(c, c.Level)
+			if errors.Is(err, ErrUnavailable) {
+				// One node's text is gone or damaged: that node is left
+				// out and the selection made again without it.
+				c.Unavailable, lost = err.Error(), true
+				continue
+			}
 			if err != nil {
 				return nil, fmt.Errorf("load %s: %w", c.Ref, err)
 			}
 			c.LoadedTokens = c.tokensAt(c.Level)
 			blocks = append(blocks, Block{c, t})
+		}
+		if lost {
+			attempt--
+			continue
 		}
 		sel.Used = 0
 		for _, c := range sel.Loaded {
@@ -257,6 +269,11 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 		return a, nil
 	}
 }
+
+// ErrUnavailable marks a TextFunc error for a node whose text cannot be
+// read (missing, or damaged): Assemble leaves that node out, says why in
+// its Unavailable and Reason, and selects again, instead of failing.
+var ErrUnavailable = errors.New("its text cannot be read")
 
 // usageError is a bad request (as opposed to a failure).
 type usageError struct{ msg string }

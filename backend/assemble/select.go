@@ -43,6 +43,10 @@ type Candidate struct {
 	Level        Level  `json:"level,omitempty"`
 	LoadedTokens int    `json:"loaded_tokens,omitempty"`
 	Reason       string `json:"reason"`
+	// Unavailable says why the node's text cannot be read (set by
+	// Assemble when fetching it failed with ErrUnavailable): such a node is
+	// never loaded, whatever its score.
+	Unavailable string `json:"unavailable,omitempty"`
 	// Vec is the node's unit vector (novelty); not serialised.
 	Vec []float32 `json:"-"`
 	// Overhead is what loading costs beyond the text: its block header and
@@ -174,6 +178,8 @@ func Select(cands []*Candidate, o SelectOptions) Selection {
 	for _, c := range cands {
 		c.Loaded, c.Level, c.LoadedTokens, c.Reason = false, "", 0, ""
 		switch {
+		case c.Unavailable != "":
+			c.Reason = "not loaded: " + c.Unavailable
 		case c.Pinned:
 			sel.Relevant++
 		case c.Relevant:
@@ -184,7 +190,7 @@ func Select(cands []*Candidate, o SelectOptions) Selection {
 
 	// 1. Pinned: always upfront.
 	for _, c := range cands {
-		if !c.Pinned {
+		if !c.Pinned || c.Unavailable != "" {
 			continue
 		}
 		placed := false
@@ -259,6 +265,9 @@ func Select(cands []*Candidate, o SelectOptions) Selection {
 		}
 	}
 	for _, c := range cands {
+		if c.Unavailable != "" {
+			continue
+		}
 		if c.Pinned && !c.Loaded {
 			sel.NotLoaded++
 		}

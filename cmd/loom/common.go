@@ -56,6 +56,18 @@ func (w *workspaceFlags) openWith(ctx context.Context, stderr io.Writer, extra .
 	return backend.Open(ctx, dir, append(opts, extra...)...)
 }
 
+// openToRead opens the workspace for a command that only reads it: for
+// writing when it can (so summaries and access times are kept), else
+// read-only beside the process that holds it, or on a folder that cannot
+// be written, saying so on stderr.
+func (w *workspaceFlags) openToRead(ctx context.Context, stderr io.Writer, extra ...backend.Option) (*backend.Workbench, error) {
+	wb, err := w.openWith(ctx, stderr, append(extra, backend.ReadOnlyWhenBusy())...)
+	if err == nil && wb.ReadOnlyReason() != "" {
+		fmt.Fprintf(stderr, "reading %s read-only: %s (what this command learns, such as summaries, is not kept)\n", wb.Dir(), wb.ReadOnlyReason())
+	}
+	return wb, err
+}
+
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("loom "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)

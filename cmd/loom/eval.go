@@ -56,7 +56,11 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			ws.dir = tmp
 		}
 	}
-	wb, err := ws.open(ctx, stderr)
+	open := ws.openToRead
+	if corpus != "" { // --beir ingests its corpus
+		open = ws.openWith
+	}
+	wb, err := open(ctx, stderr)
 	if err != nil {
 		return err
 	}

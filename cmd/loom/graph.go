@@ -35,7 +35,11 @@ func cmdGraph(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if pos[0] == "import" && len(pos) != 2 {
 		return usageErr("graph import: give one graph.json file")
 	}
-	wb, err := ws.open(ctx, stderr)
+	open := ws.openToRead
+	if pos[0] == "import" {
+		open = ws.openWith
+	}
+	wb, err := open(ctx, stderr)
 	if err != nil {
 		return err
 	}

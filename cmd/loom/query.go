@@ -100,7 +100,7 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		opts = append(opts, backend.WithSummarizer(s))
 	}
-	wb, err := ws.openWith(ctx, stderr, opts...)
+	wb, err := ws.openToRead(ctx, stderr, opts...)
 	if err != nil {
 		return err
 	}
@@ -109,6 +109,9 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Purpose: qf.purpose, Level: qf.level, Strategy: qf.strategy, Scope: *scope, Pin: pins, NoTouch: *noTouch})
 	if err != nil {
 		return err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(stderr, "warning:", w)
 	}
 	if qf.format == "json" {
 		enc := json.NewEncoder(stdout)
