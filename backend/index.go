@@ -17,8 +17,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/concepts"
+	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/graphdb"

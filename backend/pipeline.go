@@ -14,9 +14,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/classify"
 	"github.com/loomwork/loom/backend/concepts"
+	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"

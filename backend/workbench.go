@@ -22,9 +22,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/abstract"
 	"github.com/loomwork/loom/backend/assemble"
+	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/embed/offline"
 	"github.com/loomwork/loom/backend/ingest"
