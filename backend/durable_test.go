@@ -37,6 +37,9 @@ func TestIngestSyncsTextsBeforeTheGraphNamesThem(t *testing.T) {
 	st, err := wb.Stats(ctx)
 	require.NoError(t, err)
 	assert.Zero(t, st.Documents, "a document was committed although its texts were not synced")
+	left, err := filepath.Glob(filepath.Join(wb.Dir(), "content", "*", "*"))
+	require.NoError(t, err)
+	assert.Empty(t, left, "a failed write takes back the texts it made (nothing names them)")
 
 	// A working sync: it is called before the commit, with every new text
 	// written whole, and the vector log.

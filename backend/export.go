@@ -70,9 +70,17 @@ func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
 		texts[n.ID] = text
 		contents[n.ContentHash] = text
 	}
-	if err := w.writeContents(contents); err != nil {
+	created, err := w.writeContents(contents)
+	if err != nil {
+		removeFiles(created)
 		return fmt.Errorf("import: %w", err)
 	}
+	committed := false
+	defer func() {
+		if !committed { // nothing names the texts this import made
+			removeFiles(created)
+		}
+	}()
 	crash.At("import-after-texts")
 	// Vectors for the nodes; concepts take their seed's vector.
 	var need []string
@@ -127,6 +135,7 @@ func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
+	committed = true
 	w.meta = meta
 	w.index = nil
 	if _, err := w.loadIndex(ctx); err != nil {

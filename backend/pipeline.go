@@ -523,20 +523,25 @@ func (w *Workbench) flush(ctx context.Context, ix *index, b *batch) error {
 		}
 	}
 	crash.At("flush-start")
-	if err := w.writeContents(b.contents); err != nil {
-		w.index = nil
-		return fmt.Errorf("store content: %w", err)
+	// A write that fails before its commit (a full disk, say) takes back
+	// the texts it made: nothing names them.
+	created, err := w.writeContents(b.contents)
+	failed := func(err error) error {
+		w.index = nil // the index ran ahead of the store: rebuild it on next use
+		removeFiles(created)
+		return err
+	}
+	if err != nil {
+		return failed(fmt.Errorf("store content: %w", err))
 	}
 	for _, kv := range b.vecs {
 		if err := w.vecs.Put(kv.key, kv.vec); err != nil {
-			w.index = nil
-			return err
+			return failed(err)
 		}
 	}
 	crash.At("flush-after-texts")
 	if err := w.vecs.Flush(); err != nil {
-		w.index = nil
-		return fmt.Errorf("store vectors: %w", err)
+		return failed(fmt.Errorf("store vectors: %w", err))
 	}
 	crash.At("flush-after-vectors")
 	// The texts and vectors reach the disk before the transaction that
@@ -550,16 +555,14 @@ func (w *Workbench) flush(ctx context.Context, ix *index, b *batch) error {
 			paths = append(paths, w.contentPath(h))
 		}
 		if err := syncWorkspace(w.dir, append(paths, w.vecs.Path())); err != nil {
-			w.index = nil
-			return fmt.Errorf("store content: %w", err)
+			return failed(fmt.Errorf("store content: %w", err))
 		}
 	}
 	crash.At("flush-after-sync")
 	b.write.Meta = ix.meta(w.emb.ID())
 	meta, err := w.apply(ctx, b.write)
 	if err != nil {
-		w.index = nil // the index ran ahead of the store: rebuild it on next use
-		return err
+		return failed(err)
 	}
 	w.meta = meta
 	return nil
@@ -597,25 +600,34 @@ func (ix *index) meta(embedder string) model.Meta {
 // syncWorkspace is syncStored, or a test's stand-in.
 var syncWorkspace = syncStored
 
-// writeContents writes content files with a few goroutines: the cost is
-// file-system latency, not CPU.
-func (w *Workbench) writeContents(contents map[string]string) error {
+// writeContents writes content files with a few goroutines (the cost is
+// file-system latency, not CPU) and returns the paths of the files it made,
+// those already there left out.
+func (w *Workbench) writeContents(contents map[string]string) ([]string, error) {
 	jobs := make(chan [2]string)
 	errs := make(chan error, 1)
-	var wg sync.WaitGroup
+	var (
+		mu      sync.Mutex
+		created []string
+		wg      sync.WaitGroup
+	)
 	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for j := range jobs {
-				if err := w.writeContent(j[0], j[1]); err != nil {
+				made, err := w.writeContent(j[0], j[1])
+				if made && err == nil {
+					mu.Lock()
+					created = append(created, w.contentPath(j[0]))
+					mu.Unlock()
+				}
+				if err != nil {
 					select {
 					case errs <- err:
 					default:
 					}
 				}
 			}
-		}()
+		})
 	}
 	for h, t := range contents {
 		jobs <- [2]string{h, t}
@@ -624,8 +636,15 @@ func (w *Workbench) writeContents(contents map[string]string) error {
 	wg.Wait()
 	select {
 	case err := <-errs:
-		return err
+		return created, err
 	default:
-		return nil
+		return created, nil
+	}
+}
+
+// removeFiles removes files a failed write made (best effort).
+func removeFiles(paths []string) {
+	for _, p := range paths {
+		os.Remove(p)
 	}
 }

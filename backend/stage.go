@@ -69,7 +69,7 @@ func (w *Workbench) drainStage() {
 		s.mu.Unlock()
 		err := w.pack.add(h, t)
 		if err != nil { // a pack that cannot be written: a file of its own
-			err = w.writeContent(h, t)
+			_, err = w.writeContent(h, t)
 		}
 		s.mu.Lock()
 		if err == nil {

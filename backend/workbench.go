@@ -531,13 +531,14 @@ func (e *TextError) Error() string {
 func (e *TextError) Unwrap() error { return assemble.ErrUnavailable }
 
 // writeContent stores text under its hash, atomically (temp file + rename),
-// so a crash never leaves a truncated file under a valid name.
-func (w *Workbench) writeContent(hash, text string) error {
+// so a crash never leaves a truncated file under a valid name. It says
+// whether it made the file (false: it was there).
+func (w *Workbench) writeContent(hash, text string) (bool, error) {
 	p := w.contentPath(hash)
 	if _, err := os.Stat(p); err == nil {
-		return nil
+		return false, nil
 	}
-	return writeFileAtomic(p, []byte(text))
+	return true, writeFileAtomic(p, []byte(text))
 }
 
 // tmpSeq numbers temporary files; tmpTag marks this process's, so that
