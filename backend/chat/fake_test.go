@@ -38,6 +38,9 @@ type fakeOllama struct {
 	scripts []script
 	// showStatus, when set, is returned by /api/show for every model.
 	showStatus int
+	// silent lists paths ("/api/show") that accept the request and never
+	// answer, as a stuck Ollama does.
+	silent []string
 
 	mu    sync.Mutex
 	raw   []map[string]any // every /api/chat body, as JSON
@@ -88,6 +91,10 @@ func (f *fakeOllama) requests() ([]api.ChatRequest, []map[string]any) {
 }
 
 func (f *fakeOllama) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if contains(f.silent, r.URL.Path) {
+		<-r.Context().Done() // until the client gives up
+		return
+	}
 	switch {
 	case r.Method == http.MethodGet && r.URL.Path == "/api/tags":
 		var models []map[string]any
