@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -92,6 +93,9 @@ func (f *fakeOllama) requests() ([]api.ChatRequest, []map[string]any) {
 
 func (f *fakeOllama) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if contains(f.silent, r.URL.Path) {
+		// Read the body first: only then does the server notice the
+		// client hanging up and end r.Context().
+		_, _ = io.Copy(io.Discard, r.Body)
 		<-r.Context().Done() // until the client gives up
 		return
 	}
