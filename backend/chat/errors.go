@@ -138,9 +138,13 @@ func (c *Client) gaveUp(what, model string, limit time.Duration, chunks int) *Er
 		loading = fmt.Sprintf(", and is model %s still loading (`ollama ps`)", model)
 	}
 	if chunks > 0 {
+		received := fmt.Sprintf("%d chunks", chunks)
+		if chunks == 1 {
+			received = "1 chunk"
+		}
 		return c.newError(ErrTimeout, model, nil,
-			"Ollama at %s stalled in the middle of its reply: it sent nothing new for %s after %d chunks (asked to %s), so Loom gave up; the partial answer is kept: check that Ollama is still running and not stuck (`ollama ps`), then ask again",
-			c.base, wait.Human(limit), chunks, what)
+			"Ollama at %s stalled in the middle of its reply: it sent nothing new for %s after %s (asked to %s), so Loom gave up; the partial answer is kept: check that Ollama is still running and not stuck (`ollama ps`), then ask again",
+			c.base, wait.Human(limit), received, what)
 	}
 	return c.newError(ErrTimeout, model, nil,
 		"Ollama at %s sent nothing for %s when asked to %s, so Loom gave up: is it running (`ollama serve`)%s?", c.base, wait.Human(limit), what, loading)
