@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -239,4 +240,20 @@ func TestTheSmallestBudgetAndWindowWork(t *testing.T) {
 		require.NoError(t, err, flags)
 		assert.Contains(t, errOut, "relevant nodes", flags)
 	}
+}
+
+// query --summary-model against an Ollama that never answers: the
+// summariser says it is waiting, gives up at its 2 minutes instead of
+// waiting for ever, and the extractive method fills in.
+func TestQuerySummaryModelSaysItIsWaitingAndFallsBack(t *testing.T) {
+	ws := ingestFixture(t)
+	srv, _ := fakeOllama(t, silent)
+	clock := useTestClock(t)
+	stop := clock.Drive(time.Second) // nothing will ever answer
+	out, errOut, err := runCLI(t, "query", "--workspace", ws, "--embedder", "offline", "--ollama-url", srv.URL,
+		"--summary-model", "gemma:2b", "--level", "summary", "--budget", "800", "How does staleness decay?")
+	stop()
+	require.NoError(t, err, errOut)
+	assert.Contains(t, out, "[Context loaded: ")
+	assert.Contains(t, errOut, "loom: Waiting for Ollama at "+srv.URL+" to summarise a section with model gemma:2b: nothing yet after 10 s; giving up after 2 min of silence.")
 }
