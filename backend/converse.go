@@ -17,6 +17,7 @@ import (
 
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/chat/wait"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
 )
@@ -54,6 +55,10 @@ type ChatRequest struct {
 	// OnContext is told the manifest and the loaded node ids once the
 	// context is assembled, before the model is asked.
 	OnContext func(manifest string, loaded []string) `json:"-"`
+	// OnWait is told while Ollama is silent (after 10 s, as stalled after
+	// 30 s and every 30 s after, until the client's idle timeout): see
+	// chat.Turn.OnWait. nil: the client's own notifier, if any.
+	OnWait func(wait.Notice) `json:"-"`
 }
 
 // ChatTurn is one question and its answer, with what was sent.
@@ -190,7 +195,7 @@ func (w *Workbench) Chat(ctx context.Context, client *chat.Client, req ChatReque
 		tools = nil
 	}
 	out, chatErr := client.Chat(ctx, chat.Turn{Model: req.Model, Window: window, System: system, History: history, Question: q,
-		Tools: tools, MaxToolRounds: req.MaxToolRounds, Count: count, OnToken: req.OnToken, OnToolCall: req.OnToolCall})
+		Tools: tools, MaxToolRounds: req.MaxToolRounds, Count: count, OnToken: req.OnToken, OnToolCall: req.OnToolCall, OnWait: req.OnWait})
 	turn.Answered = w.cfg.clock()
 	if out != nil {
 		turn.Answer, turn.Tools = out.Answer, out.ToolCalls

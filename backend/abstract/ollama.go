@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/ollama/ollama/api"
+
+	"github.com/loomwork/loom/backend/chat/wait"
 )
 
 // Ollama summarises with a model served by a local Ollama, through its
@@ -25,6 +27,11 @@ import (
 // that only needs text may treat ErrFellBack as success. Without Fallback a
 // failure is an *OllamaError naming the model and what to do.
 //
+// No wait is silent and none is endless: each request runs under a
+// wait.Watch, which tells Notify after 10 s without an answer, says
+// "stalled" at 30 s and every 30 s after, and gives the request up after
+// Timeout (default 2 minutes), a failure of kind ErrUnreachable.
+//
 // The fields are read, never written, so one Ollama may serve concurrent
 // calls.
 type Ollama struct {
@@ -36,10 +43,30 @@ type Ollama struct {
 	Count Counter
 	// Fallback summarises when Ollama fails; nil means report the failure.
 	Fallback Summarizer
-	// Timeout bounds one request to Ollama; when it passes, Ollama has
-	// failed (and Fallback runs with the caller's context). 0 means only
-	// ctx bounds it.
+	// Timeout gives up a request to Ollama that has heard nothing for this
+	// long; Ollama has then failed (and Fallback runs with the caller's
+	// context). 0 means DefaultTimeout.
 	Timeout time.Duration
+	// URL is Ollama's address as the person knows it, for notices and
+	// messages (optional: Client does not say).
+	URL string
+	// Wait sets when a waiting request speaks up (zero: after 10 s, and
+	// stalled at 30 s) and its clock; tests pass a waittest.Clock.
+	Wait wait.Options
+	// Notify receives those notices (nil: none). It is called from
+	// another goroutine and should not block.
+	Notify func(wait.Notice)
+}
+
+// DefaultTimeout is Ollama.Timeout when it is 0: generous, since the first
+// request may wait for the model to load.
+const DefaultTimeout = 2 * time.Minute
+
+func (o *Ollama) timeout() time.Duration {
+	if o.Timeout > 0 {
+		return o.Timeout
+	}
+	return DefaultTimeout
 }
 
 var _ Summarizer = (*Ollama)(nil)
@@ -102,12 +129,12 @@ func (o *Ollama) generate(ctx context.Context, text string, level Level, maxToke
 	if strings.TrimSpace(o.Model) == "" {
 		return "", o.fail(ErrModelMissing, nil, "no model named: set Ollama.Model, e.g. llama3.2")
 	}
-	reqCtx := ctx
-	if o.Timeout > 0 {
-		var cancel context.CancelFunc
-		reqCtx, cancel = context.WithTimeout(ctx, o.Timeout)
-		defer cancel()
+	task := "summarise a section with model " + o.Model
+	if level == Essence {
+		task = "state the essence of a section with model " + o.Model
 	}
+	reqCtx, watch := wait.Start(ctx, o.Wait, wait.Request{URL: o.URL, Model: o.Model, Task: task, Limit: o.timeout(), Notify: o.Notify})
+	defer watch.Stop()
 	req := &api.GenerateRequest{
 		Model:  o.Model,
 		Prompt: prompt(text, level, WordLimit(maxTokens)),
@@ -125,7 +152,11 @@ func (o *Ollama) generate(ctx context.Context, text string, level Level, maxToke
 		last, answered = r, true
 		return nil
 	})
+	watch.Stop()
 	if err != nil {
+		if ctx.Err() == nil && watch.GaveUp() {
+			return "", o.gaveUp(nil)
+		}
 		return "", o.classify(ctx, err)
 	}
 	switch {
@@ -177,7 +208,7 @@ func (o *Ollama) classify(ctx context.Context, err error) error {
 	case errors.As(err, &syntaxErr), errors.As(err, &typeErr):
 		return o.fail(ErrBadReply, err, fmt.Sprintf("Ollama's reply is not a generate response: %v", err))
 	case errors.Is(err, context.DeadlineExceeded):
-		return o.fail(ErrUnreachable, err, fmt.Sprintf("Ollama did not answer within %v: is it running (`ollama serve`) and is the model still loading?", o.Timeout))
+		return o.gaveUp(err)
 	case errors.As(err, &urlErr):
 		return o.fail(ErrUnreachable, err, fmt.Sprintf("Ollama is not reachable (%v): start it with `ollama serve`", urlErr.Err))
 	default:
@@ -185,6 +216,16 @@ func (o *Ollama) classify(ctx context.Context, err error) error {
 		// {"error": ...} line in a 2xx reply, as a bare error of that text.
 		return o.fail(ErrBadReply, err, fmt.Sprintf("Ollama sent an error or an unreadable reply: %s", brief(err.Error())))
 	}
+}
+
+// gaveUp is the failure of a request that heard nothing for the timeout.
+func (o *Ollama) gaveUp(cause error) *OllamaError {
+	server := "Ollama"
+	if o.URL != "" {
+		server = "Ollama at " + o.URL
+	}
+	return o.fail(ErrUnreachable, cause, fmt.Sprintf("%s did not answer within %s, so Loom gave up: is it running (`ollama serve`), and is model %s still loading (`ollama ps`)?",
+		server, wait.Human(o.timeout()), o.Model))
 }
 
 // brief quotes at most 120 bytes of s for a message.

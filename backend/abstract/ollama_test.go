@@ -16,6 +16,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/loomwork/loom/backend/chat/wait"
+	"github.com/loomwork/loom/backend/chat/wait/waittest"
 	"github.com/loomwork/loom/backend/tokens"
 )
 
@@ -269,10 +271,7 @@ func TestOllamaFailures(t *testing.T) {
 		{
 			name: "too slow",
 			reply: func(w http.ResponseWriter, r *http.Request, _ map[string]any) {
-				select {
-				case <-r.Context().Done():
-				case <-time.After(5 * time.Second):
-				}
+				<-r.Context().Done() // never answers: only the timeout can end the wait
 			},
 			timeout: 50 * time.Millisecond,
 			kind:    ErrUnreachable,
@@ -310,6 +309,29 @@ func TestOllamaFailures(t *testing.T) {
 			assert.Contains(t, err.Error(), "(summarised with extractive/v1 instead)")
 		})
 	}
+}
+
+// A summariser whose Ollama never answers says so at 10 s, calls it stalled
+// at 30 s and every 30 s after, and gives up at the default timeout even
+// though none was set (0 used to mean "wait for ever"). The test clock
+// moves only by ticks, and nothing can answer.
+func TestOllamaSummariserSaysItIsWaitingAndGivesUp(t *testing.T) {
+	o, srv := newOllama(t, &fakeOllama{reply: func(w http.ResponseWriter, r *http.Request, _ map[string]any) {
+		<-r.Context().Done()
+	}})
+	clock := waittest.NewClock()
+	var notices []wait.Notice
+	o.URL, o.Wait, o.Notify = srv.URL, wait.Options{Clock: clock}, func(n wait.Notice) { notices = append(notices, n) }
+	stop := clock.Drive(time.Second)
+	got, err := o.Summarize(context.Background(), readFixture(t, "loading-decision-tree.md"), Essence, 30)
+	stop()
+	assert.Empty(t, got)
+	require.ErrorIs(t, err, ErrUnreachable)
+	assert.Equal(t, "summarise with ollama/llama3.2: Ollama at "+srv.URL+" did not answer within 2 min, so Loom gave up: is it running (`ollama serve`), and is model llama3.2 still loading (`ollama ps`)?", err.Error())
+	require.Len(t, notices, 4, "10 s, 30 s, 1 min, 1 min 30 s")
+	assert.Equal(t, "Waiting for Ollama at "+srv.URL+" to state the essence of a section with model llama3.2: nothing yet after 10 s; giving up after 2 min of silence.", notices[0].Message)
+	assert.True(t, notices[1].Stalled)
+	assert.Equal(t, DefaultTimeout, notices[1].Limit)
 }
 
 func TestOllamaCallerCancelsNoFallback(t *testing.T) {

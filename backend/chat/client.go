@@ -19,8 +19,16 @@
 //		Tools:    workbenchTools, // nil: no tools
 //		Count:    tokens.Default().Count,
 //		OnToken:  func(s string) { fmt.Print(s) },
+//		OnWait:   func(n wait.Notice) { fmt.Fprintln(os.Stderr, n) },
 //	})
 //	// On error res still holds the partial answer and every tool call.
+//
+// No wait is silent and none is endless (package wait): a request that
+// hears nothing for 10 s says so through the notice callback (Turn.OnWait,
+// else WithNotify), a silence of 30 s is reported as stalled — the model may
+// be loading or stuck — and again every 30 s; a chat gives up after
+// DefaultIdleTimeout (5 min) without a streamed chunk, /api/tags and
+// /api/show after DefaultTimeout (30 s), with an *Error of kind ErrTimeout.
 //
 // Every failure is an [*Error] whose Kind (ErrUnreachable, ErrModelMissing,
 // ErrServer, ErrMalformed, ErrDropped, ErrTimeout, ErrTooLong) callers can
@@ -42,6 +50,8 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/ollama/ollama/envconfig"
+
+	"github.com/loomwork/loom/backend/chat/wait"
 )
 
 // Defaults for the options.
@@ -51,7 +61,8 @@ const (
 	// DefaultIdleTimeout is how long a chat may go without a single
 	// streamed chunk. It covers loading the model and reading the prompt
 	// before the first token, so it is generous; a long answer that keeps
-	// streaming is never cut.
+	// streaming is never cut. The person hears of the silence long before
+	// (after wait.DefaultNotice, and as stalled after wait.DefaultStall).
 	DefaultIdleTimeout = 5 * time.Minute
 )
 
@@ -62,6 +73,8 @@ type Client struct {
 	timeout time.Duration
 	idle    time.Duration
 	calib   *Calibration
+	wait    wait.Options
+	notify  func(wait.Notice)
 
 	mu     sync.Mutex
 	models map[string]ModelInfo // by canonical name, from /api/show
@@ -75,6 +88,8 @@ type options struct {
 	timeout time.Duration
 	idle    time.Duration
 	calib   *Calibration
+	wait    wait.Options
+	notify  func(wait.Notice)
 }
 
 // WithHTTPClient sets the HTTP client (default: a new client with no
@@ -83,12 +98,22 @@ type options struct {
 // malformed one.
 func WithHTTPClient(h *http.Client) Option { return func(o *options) { o.http = h } }
 
-// WithTimeout bounds each /api/tags and /api/show request (default 30s).
+// WithTimeout bounds each /api/tags and /api/show request (default 30 s).
 func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
 
 // WithIdleTimeout sets how long a chat request may wait for the next
 // streamed chunk, the first one included (default 5 minutes).
 func WithIdleTimeout(d time.Duration) Option { return func(o *options) { o.idle = d } }
+
+// WithWait sets when a waiting request speaks up (default: a notice after
+// 10 s of silence, stalled at 30 s and every 30 s after) and the clock it
+// counts with; tests pass a waittest.Clock.
+func WithWait(o wait.Options) Option { return func(opts *options) { opts.wait = o } }
+
+// WithNotify receives the notices of every request this client makes
+// (nil: none), unless a Turn sets its own OnWait. It is called from
+// another goroutine than the caller's and should not block.
+func WithNotify(f func(wait.Notice)) Option { return func(o *options) { o.notify = f } }
 
 // WithCalibration shares a Calibration (for example one loaded from disk)
 // instead of starting a new one.
@@ -121,7 +146,7 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 	}
 	return &Client{
 		api: api.NewClient(base, h), base: base,
-		timeout: o.timeout, idle: o.idle, calib: o.calib,
+		timeout: o.timeout, idle: o.idle, calib: o.calib, wait: o.wait, notify: o.notify,
 		models: map[string]ModelInfo{},
 	}, nil
 }

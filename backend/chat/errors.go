@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/ollama/ollama/api"
+
+	"github.com/loomwork/loom/backend/chat/wait"
 )
 
 // Kinds of failure. Every error this package returns, other than the
@@ -28,7 +30,9 @@ var (
 	ErrMalformed = errors.New("ollama malformed reply")
 	// ErrDropped: the stream ended before Ollama said it was done.
 	ErrDropped = errors.New("ollama connection dropped")
-	// ErrTimeout: Ollama sent nothing for the idle timeout.
+	// ErrTimeout: Ollama sent nothing within the limit — a chat stream
+	// for the idle timeout (before its first chunk, or stalled in the
+	// middle), /api/tags or /api/show for the request timeout.
 	ErrTimeout = errors.New("ollama timed out")
 	// ErrTooLong: the prompt does not fit the window; nothing was sent.
 	ErrTooLong = errors.New("prompt longer than the window")
@@ -107,7 +111,9 @@ func (c *Client) classify(ctx context.Context, what, model string, err error) er
 	case errors.As(err, &syntaxErr), errors.As(err, &typeErr):
 		return c.newError(ErrMalformed, model, err, "Ollama sent a malformed reply to %s: not the JSON it should be", what)
 	case errors.Is(err, context.DeadlineExceeded):
-		return c.timedOut(model, err, c.timeout)
+		e := c.gaveUp(what, model, c.timeout, 0)
+		e.Err = err
+		return e
 	case errors.As(err, &urlErr):
 		return c.unreachable(model, urlErr.Err)
 	default:
@@ -123,9 +129,25 @@ func (c *Client) httpError(what, model string, status api.StatusError) *Error {
 	return c.newError(ErrServer, model, nil, "Ollama at %s failed to %s: HTTP %d: %s", c.base, what, status.StatusCode, msg)
 }
 
-func (c *Client) timedOut(model string, cause error, d time.Duration) *Error {
-	return c.newError(ErrTimeout, model, cause,
-		"Ollama at %s sent nothing for %v: is it running (`ollama serve`), and is the model still loading?", c.base, d)
+// gaveUp is the error for a request its watch cancelled because nothing
+// came for limit (c.idle for a chat stream, c.timeout otherwise). chunks
+// is how many chunks of a stream arrived before the silence.
+func (c *Client) gaveUp(what, model string, limit time.Duration, chunks int) *Error {
+	loading := ""
+	if model != "" {
+		loading = fmt.Sprintf(", and is model %s still loading (`ollama ps`)", model)
+	}
+	if chunks > 0 {
+		received := fmt.Sprintf("%d chunks", chunks)
+		if chunks == 1 {
+			received = "1 chunk"
+		}
+		return c.newError(ErrTimeout, model, nil,
+			"Ollama at %s stalled in the middle of its reply: it sent nothing new for %s after %s (asked to %s), so Loom gave up; the partial answer is kept: check that Ollama is still running and not stuck (`ollama ps`), then ask again",
+			c.base, wait.Human(limit), received, what)
+	}
+	return c.newError(ErrTimeout, model, nil,
+		"Ollama at %s sent nothing for %s when asked to %s, so Loom gave up: is it running (`ollama serve`)%s?", c.base, wait.Human(limit), what, loading)
 }
 
 // classifyStream explains why a streamed /api/chat request ended without

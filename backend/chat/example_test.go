@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/chat/wait"
 )
 
 // notesTools is a toy Tools: a real one searches the workspace graph.
@@ -49,6 +50,8 @@ func Example_turn() {
 		Question: "When do access tokens expire?",
 		Tools:    notesTools{},
 		OnToken:  func(s string) { fmt.Print(s) },
+		// "Ollama at … has sent nothing for 30 s since it was asked to …"
+		OnWait: func(n wait.Notice) { fmt.Fprintln(os.Stderr, n.Message) },
 	})
 	var e *chat.Error
 	if errors.As(err, &e) {

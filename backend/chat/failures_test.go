@@ -12,6 +12,9 @@ import (
 	"github.com/ollama/ollama/api"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/loomwork/loom/backend/chat/wait"
+	"github.com/loomwork/loom/backend/chat/wait/waittest"
 )
 
 // TestChatFailures covers each way a chat can fail: the error's kind and
@@ -180,23 +183,104 @@ func TestChatFailureAfterToolsKeepsTheRecords(t *testing.T) {
 	assert.Equal(t, "Tokens expire", res.Messages[len(res.Messages)-1].Content)
 }
 
-func TestChatIdleTimeout(t *testing.T) {
-	release := make(chan struct{})
+// A stream that stops in the middle and never resumes is reported at 10 s,
+// as stalled at 30 s and every 30 s after, and given up at the idle
+// timeout with a typed error; the partial answer is kept. The clock moves
+// only once both chunks are in, so nothing here depends on timing.
+func TestChatReportsAStalledStreamAndGivesUpAtTheIdleTimeout(t *testing.T) {
 	f := &fakeOllama{models: standardModels(), scripts: []script{func(s *ndjson, req api.ChatRequest) {
-		s.content("Tokens ")
-		select { // then hang, as a stuck runner does
-		case <-release:
-		case <-s.ctx.Done():
-		}
+		s.content("Tokens ", "expire ")
+		<-s.ctx.Done() // then nothing, as a stuck runner does, until the client gives up
 	}}}
-	c := newClientFor(t, f, WithIdleTimeout(150*time.Millisecond))
-	defer close(release)
-	start := time.Now()
-	res, err := c.Chat(context.Background(), Turn{Model: "gemma:2b", Window: 4096, Question: "q?"})
+	clock := waittest.NewClock()
+	c := newClientFor(t, f, WithIdleTimeout(DefaultIdleTimeout), WithWait(wait.Options{Clock: clock}))
+	var notices []wait.Notice
+	stop := func() {}
+	res, err := c.Chat(context.Background(), Turn{Model: "gemma:2b", Window: 4096, Question: "q?",
+		OnToken: func(s string) {
+			if s == "expire " { // all that will come: let time run
+				stop = clock.Drive(time.Second)
+			}
+		},
+		OnWait: func(n wait.Notice) { notices = append(notices, n) },
+	})
+	stop()
+
 	require.ErrorIs(t, err, ErrTimeout)
-	assert.Contains(t, err.Error(), "sent nothing for 150ms")
-	assert.Equal(t, "Tokens ", res.Answer)
-	assert.Less(t, time.Since(start), 5*time.Second)
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, "timeout", e.Code())
+	assert.Equal(t, "gemma:2b", e.Model)
+	assert.Equal(t, c.URL(), e.URL)
+	assert.Contains(t, err.Error(), "Ollama at "+c.URL()+" stalled in the middle of its reply: it sent nothing new for 5 min after 2 chunks (asked to answer with model gemma:2b), so Loom gave up; the partial answer is kept")
+	assert.Equal(t, "Tokens expire ", res.Answer)
+
+	require.NotEmpty(t, notices)
+	assert.Equal(t, 10*time.Second, notices[0].Silent, "the first word comes at 10 s")
+	assert.False(t, notices[0].Stalled)
+	assert.True(t, notices[0].Midstream)
+	require.Greater(t, len(notices), 1)
+	stalled := notices[1]
+	assert.Equal(t, 30*time.Second, stalled.Silent, "a stalled stream is reported at 30 s")
+	assert.True(t, stalled.Stalled)
+	assert.Equal(t, "Ollama at "+c.URL()+" has sent nothing new for 30 s in the middle of its reply (asked to answer with model gemma:2b): it may be stuck; giving up after 5 min of silence.", stalled.Message)
+	assert.Equal(t, "gemma:2b", stalled.Model)
+	assert.Equal(t, DefaultIdleTimeout, stalled.Limit)
+	last := notices[len(notices)-1]
+	assert.Equal(t, 4*time.Minute+30*time.Second, last.Silent, "reminders every 30 s until the limit")
+	assert.Len(t, notices, 10)
+}
+
+// Nothing at all: the model may be loading. The client's own notifier
+// hears of it when the turn sets none.
+func TestChatReportsOllamaSendingNothingAndGivesUp(t *testing.T) {
+	f := &fakeOllama{models: standardModels(), silent: []string{"/api/chat"}}
+	clock := waittest.NewClock()
+	var notices []wait.Notice
+	c := newClientFor(t, f, WithIdleTimeout(2*time.Minute), WithWait(wait.Options{Clock: clock}),
+		WithNotify(func(n wait.Notice) { notices = append(notices, n) }))
+	stop := clock.Drive(time.Second) // nothing will ever arrive
+	res, err := c.Chat(context.Background(), Turn{Model: "gemma:2b", Window: 4096, Question: "q?"})
+	stop()
+
+	require.ErrorIs(t, err, ErrTimeout)
+	assert.Contains(t, err.Error(), "Ollama at "+c.URL()+" sent nothing for 2 min when asked to answer with model gemma:2b, so Loom gave up: is it running (`ollama serve`), and is model gemma:2b still loading (`ollama ps`)?")
+	assert.Empty(t, res.Answer)
+	require.Len(t, notices, 4, "10 s, 30 s, 1 min, 1 min 30 s")
+	assert.Equal(t, "Waiting for Ollama at "+c.URL()+" to answer with model gemma:2b: nothing yet after 10 s; giving up after 2 min of silence.", notices[0].Message)
+	assert.Equal(t, "Ollama at "+c.URL()+" has sent nothing for 30 s since it was asked to answer with model gemma:2b: the model may be loading or stuck; giving up after 2 min of silence.", notices[1].Message)
+}
+
+// /api/show and /api/tags are short requests: a word at 10 s, then the
+// request timeout.
+func TestModelInfoSaysItIsWaitingAndGivesUp(t *testing.T) {
+	for _, tc := range []struct {
+		name, path, what string
+		call             func(*Client) error
+	}{
+		{"show", "/api/show", "describe model llama3.2", func(c *Client) error {
+			_, err := c.Model(context.Background(), "llama3.2")
+			return err
+		}},
+		{"tags", "/api/tags", "list models", func(c *Client) error {
+			_, err := c.Models(context.Background())
+			return err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeOllama{models: standardModels(), silent: []string{tc.path}}
+			clock := waittest.NewClock()
+			var notices []wait.Notice
+			c := newClientFor(t, f, WithWait(wait.Options{Clock: clock}), WithNotify(func(n wait.Notice) { notices = append(notices, n) }))
+			stop := clock.Drive(time.Second)
+			err := tc.call(c)
+			stop()
+			require.ErrorIs(t, err, ErrTimeout)
+			assert.Contains(t, err.Error(), "Ollama at "+c.URL()+" sent nothing for 30 s when asked to "+tc.what+", so Loom gave up")
+			require.Len(t, notices, 1, "a word at 10 s; the limit comes at the stall mark")
+			assert.Equal(t, "Waiting for Ollama at "+c.URL()+" to "+tc.what+": nothing yet after 10 s; giving up after 30 s of silence.", notices[0].Message)
+		})
+	}
 }
 
 func TestChatCancelled(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -38,6 +39,9 @@ type fakeOllama struct {
 	scripts []script
 	// showStatus, when set, is returned by /api/show for every model.
 	showStatus int
+	// silent lists paths ("/api/show") that accept the request and never
+	// answer, as a stuck Ollama does.
+	silent []string
 
 	mu    sync.Mutex
 	raw   []map[string]any // every /api/chat body, as JSON
@@ -88,6 +92,13 @@ func (f *fakeOllama) requests() ([]api.ChatRequest, []map[string]any) {
 }
 
 func (f *fakeOllama) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if contains(f.silent, r.URL.Path) {
+		// Read the body first: only then does the server notice the
+		// client hanging up and end r.Context().
+		_, _ = io.Copy(io.Discard, r.Body)
+		<-r.Context().Done() // until the client gives up
+		return
+	}
 	switch {
 	case r.Method == http.MethodGet && r.URL.Path == "/api/tags":
 		var models []map[string]any

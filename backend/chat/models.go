@@ -9,6 +9,8 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/ollama/ollama/types/model"
+
+	"github.com/loomwork/loom/backend/chat/wait"
 )
 
 // ModelInfo is what Loom needs to know about an installed model.
@@ -44,11 +46,13 @@ type ModelInfo struct {
 // context length of each (/api/show). A model that /api/show fails on is
 // still listed, with Error set; failing to reach Ollama fails the call.
 func (c *Client) Models(ctx context.Context) ([]ModelInfo, error) {
-	reqCtx, cancel := context.WithTimeout(ctx, c.timeout)
-	list, err := c.api.List(reqCtx)
-	cancel()
+	var list *api.ListResponse
+	err := c.short(ctx, "list models", "", c.notify, func(ctx context.Context) (err error) {
+		list, err = c.api.List(ctx)
+		return err
+	})
 	if err != nil {
-		return nil, c.classify(ctx, "list models", "", err)
+		return nil, err
 	}
 	out := make([]ModelInfo, 0, len(list.Models))
 	for _, m := range list.Models {
@@ -71,15 +75,22 @@ func (c *Client) Models(ctx context.Context) ([]ModelInfo, error) {
 // is not installed gives an *Error of kind ErrModelMissing whose message
 // says to run `ollama pull <name>`.
 func (c *Client) Model(ctx context.Context, name string) (ModelInfo, error) {
+	return c.model(ctx, name, c.notify)
+}
+
+// model is Model with the notices going to notify.
+func (c *Client) model(ctx context.Context, name string, notify func(wait.Notice)) (ModelInfo, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
 		return ModelInfo{}, c.newError(ErrModelMissing, "", nil, "no model given: pick one from `ollama list`, or run `ollama pull llama3.2`")
 	}
-	reqCtx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-	resp, err := c.api.Show(reqCtx, &api.ShowRequest{Model: name})
+	var resp *api.ShowResponse
+	err := c.short(ctx, "describe model "+name, name, notify, func(ctx context.Context) (err error) {
+		resp, err = c.api.Show(ctx, &api.ShowRequest{Model: name})
+		return err
+	})
 	if err != nil {
-		return ModelInfo{}, c.classify(ctx, "show model "+name, name, err)
+		return ModelInfo{}, err
 	}
 	info := modelInfo(name, resp)
 	c.mu.Lock()
@@ -89,14 +100,30 @@ func (c *Client) Model(ctx context.Context, name string) (ModelInfo, error) {
 }
 
 // cachedModel returns what an earlier Model call learned, else asks.
-func (c *Client) cachedModel(ctx context.Context, name string) (ModelInfo, error) {
+func (c *Client) cachedModel(ctx context.Context, name string, notify func(wait.Notice)) (ModelInfo, error) {
 	c.mu.Lock()
 	info, ok := c.models[canonicalModel(name)]
 	c.mu.Unlock()
 	if ok {
 		return info, nil
 	}
-	return c.Model(ctx, name)
+	return c.model(ctx, name, notify)
+}
+
+// short makes one request that is not streamed (/api/tags, /api/show)
+// under a watch: notices while Ollama is silent, and a timeout error after
+// c.timeout. what completes "failed to …" and "waiting for Ollama to …".
+func (c *Client) short(ctx context.Context, what, model string, notify func(wait.Notice), do func(context.Context) error) error {
+	reqCtx, w := wait.Start(ctx, c.wait, wait.Request{URL: c.base.String(), Model: model, Task: what, Limit: c.timeout, Notify: notify})
+	err := do(reqCtx)
+	w.Stop()
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() == nil && w.GaveUp():
+		return c.gaveUp(what, model, c.timeout, 0)
+	}
+	return c.classify(ctx, what, model, err)
 }
 
 // modelInfo reads a /api/show response.

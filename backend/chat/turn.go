@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/ollama/ollama/api"
+
+	"github.com/loomwork/loom/backend/chat/wait"
 )
 
 // Turn is one question in a conversation and everything sent with it.
@@ -47,6 +49,13 @@ type Turn struct {
 	OnThinking func(string)
 	// OnToolCall is told of each tool call once it is done (may be nil).
 	OnToolCall func(ToolCall)
+	// OnWait is told while Ollama is silent: after 10 s without a chunk,
+	// as stalled after 30 s and every 30 s after, until the client's idle
+	// timeout ends the turn with ErrTimeout (see package wait). nil means
+	// the client's WithNotify. It runs on another goroutine than the
+	// caller's but never at the same time as OnToken or OnThinking; the
+	// wait is over when the next token, tool call or the result comes.
+	OnWait func(wait.Notice)
 }
 
 // Result is one turn's answer and how it was reached. On error, Chat
@@ -153,7 +162,7 @@ func (r *runner) scaled(n int) int { return r.c.calib.Scale(r.t.Model, n) }
 // prepare decides on tools and builds the first request's messages.
 func (r *runner) prepare(ctx context.Context) error {
 	if r.t.Tools != nil && r.t.MaxToolRounds > 0 {
-		info, err := r.c.cachedModel(ctx, r.t.Model)
+		info, err := r.c.cachedModel(ctx, r.t.Model, r.notify())
 		var e *Error
 		switch {
 		case err != nil && errors.As(err, &e) && (e.Kind == ErrServer || e.Kind == ErrMalformed):
@@ -205,6 +214,14 @@ func (r *runner) prepare(ctx context.Context) error {
 	return nil
 }
 
+// notify is where this turn's notices go.
+func (r *runner) notify() func(wait.Notice) {
+	if r.t.OnWait != nil {
+		return r.t.OnWait
+	}
+	return r.c.notify
+}
+
 func (r *runner) margin() int { return int(float64(r.t.Window) * outputMargin) }
 
 func (r *runner) note(format string, args ...any) {
@@ -224,7 +241,7 @@ func (r *runner) run(ctx context.Context) error {
 		r.res.Sent = append(r.res.Sent, req)
 		r.res.Rounds++
 		estimate := r.tr.total() + toolsTokens(req.Tools, r.t.Count)
-		rep, err := r.c.stream(ctx, &req, r.onContent, r.onThinking)
+		rep, err := r.c.stream(ctx, &req, r.onContent, r.onThinking, r.notify())
 		r.finishRound(rep)
 		if err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loomwork/loom/backend/chat/wait"
 	"github.com/loomwork/loom/backend/embed/offline"
 	"github.com/loomwork/loom/backend/embed/ollama"
 )
@@ -65,6 +66,14 @@ type SelectOptions struct {
 	ProbeTimeout time.Duration
 	// HTTPClient is used for Ollama; nil means a fresh client.
 	HTTPClient *http.Client
+	// Timeout gives up a request to Ollama that has heard nothing for
+	// this long; zero means ollama.DefaultTimeout (2 minutes).
+	Timeout time.Duration
+	// Wait sets when a waiting request speaks up (zero: after 10 s, and
+	// stalled at 30 s) and its clock; Notify receives those notices, for
+	// the probe, the listing and every embedding request (nil: none).
+	Wait   wait.Options
+	Notify func(wait.Notice)
 	// Offline loads the offline embedder; nil means offline.New, the table
 	// compiled into the binary. The WebAssembly edition passes a loader
 	// that calls offline.FromBytes on the table it fetched.
@@ -103,6 +112,10 @@ func Select(ctx context.Context, opts SelectOptions) (Embedder, Choice, error) {
 	if opts.HTTPClient != nil {
 		ollamaOpts = append(ollamaOpts, ollama.WithHTTPClient(opts.HTTPClient))
 	}
+	if opts.Timeout > 0 {
+		ollamaOpts = append(ollamaOpts, ollama.WithTimeout(opts.Timeout))
+	}
+	ollamaOpts = append(ollamaOpts, ollama.WithWait(opts.Wait), ollama.WithNotify(opts.Notify))
 	loadOffline := opts.Offline
 	if loadOffline == nil {
 		loadOffline = func() (Embedder, error) { return offline.New() }

@@ -127,12 +127,21 @@ type benchFlags struct {
 	openProfile  string
 }
 
+// Bounds of bench's counts: twenty times the largest workspace the
+// benchmarks report (50,000 sections) and thousands of times their
+// question count; a larger number is a typo, not a plan, and would only
+// exhaust memory.
+const (
+	maxBenchNodes   = 1_000_000
+	maxBenchQueries = 1_000_000
+)
+
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench", stderr)
-	nodes := fs.String("nodes", "1000,10000,50000", "content-node counts of the synthetic workspaces, comma-separated")
+	nodes := fs.String("nodes", "1000,10000,50000", fmt.Sprintf("content-node counts of the synthetic workspaces, comma-separated, each %d to %d", synth.MinSections, maxBenchNodes))
 	dims := fs.String("dims", "both", "embedders: offline (GloVe, 100-d), 768 (synthetic random-768, standing in for an Ollama model) or both")
 	var bf benchFlags
-	fs.IntVar(&bf.queries, "queries", 200, "questions per workspace")
+	fs.IntVar(&bf.queries, "queries", 200, fmt.Sprintf("questions per workspace, 1 to %d", maxBenchQueries))
 	fs.StringVar(&bf.format, "format", "text", "text or json")
 	fs.Uint64Var(&bf.seed, "seed", 1, "seed of the synthetic corpus and questions")
 	fs.StringVar(&bf.dir, "dir", "", "keep the workspaces in this folder and reuse them on the next run (default: a temporary folder, removed)")
@@ -148,13 +157,13 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if bf.format != "text" && bf.format != "json" {
 		return usageErr("bench: --format must be text or json, not %q", bf.format)
 	}
-	if bf.queries <= 0 {
-		return usageErr("bench: --queries must be at least 1")
+	if bf.queries <= 0 || bf.queries > maxBenchQueries {
+		return usageErr("bench: --queries must be 1 to %d, not %d", maxBenchQueries, bf.queries)
 	}
 	for _, s := range strings.Split(*nodes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < synth.MinSections {
-			return usageErr("bench: --nodes wants numbers of at least %d, comma-separated (e.g. 1000,10000), not %q", synth.MinSections, s)
+		if err != nil || n < synth.MinSections || n > maxBenchNodes {
+			return usageErr("bench: --nodes wants numbers from %d to %d, comma-separated (e.g. 1000,10000), not %q", synth.MinSections, maxBenchNodes, s)
 		}
 		bf.nodes = append(bf.nodes, n)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/chat/wait"
 )
 
 // stdin is where interactive chat reads questions (a variable for tests).
@@ -21,8 +22,10 @@ func cmdChat(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var ws workspaceFlags
 	ws.register(fs)
 	modelName := fs.String("model", envOr("LOOM_CHAT_MODEL", "llama3.2"), "Ollama chat model")
-	window := fs.Int("window", 0, "num_ctx: the window to ask Ollama for (default: the model's context length, at most 8192)")
-	message := fs.String("m", "", "ask this one question and exit (otherwise: one question per line from stdin)")
+	window := fs.Int("window", 0, fmt.Sprintf("num_ctx: the window to ask Ollama for, %d to %d tokens (default: the model's context length, at most %d)", minWindow, maxTokens, backend.DefaultChatWindow))
+	message := fs.String("m", "", fmt.Sprintf("ask this one question and exit (otherwise: one question per line from stdin, each at most %d KB). "+
+		"While Ollama is silent, notices go to stderr: after 10 s, as stalled after 30 s and every 30 s after; a reply that sends nothing for %s is given up",
+		backend.MaxQuestionBytes>>10, wait.Human(chat.DefaultIdleTimeout)))
 	convID := fs.String("conversation", "", "continue this conversation")
 	list := fs.Bool("list", false, "list conversations and exit")
 	show := fs.Bool("show-prompt", false, "print the system message sent with each question")
@@ -40,6 +43,11 @@ func cmdChat(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if *format != "text" && *format != "json" {
 		return usageErr("chat: --format must be text or json")
+	}
+	if given(fs, "window") {
+		if err := checkTokens("window", *window, minWindow, windowWhy+" (leave --window out for the model's own, at most "+fmt.Sprint(backend.DefaultChatWindow)+")"); err != nil {
+			return err
+		}
 	}
 	wb, err := ws.open(ctx, stderr)
 	if err != nil {
@@ -63,7 +71,8 @@ func cmdChat(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := wb.LoadCalibration(calib); err != nil {
 		fmt.Fprintln(stderr, "loom: token calibration unreadable, starting afresh:", err)
 	}
-	client, err := chat.New(ws.ollamaURL, chat.WithCalibration(calib))
+	notify := noticesTo(stderr)
+	client, err := chat.New(ws.ollamaURL, chat.WithCalibration(calib), chat.WithWait(waitOptions), chat.WithNotify(notify))
 	if err != nil {
 		return usageErr("chat: %v", err)
 	}
@@ -73,7 +82,7 @@ func cmdChat(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	ask := func(q string) error {
 		req := backend.ChatRequest{Conversation: *convID, Question: q, Model: *modelName, Window: *window, Purpose: *purpose,
-			Level: *level, Scope: *scope, MaxToolRounds: rounds}
+			Level: *level, Scope: *scope, MaxToolRounds: rounds, OnWait: notify}
 		if *format == "text" {
 			req.OnToken = func(s string) { fmt.Fprint(stdout, s) }
 			req.OnToolCall = func(c chat.ToolCall) {
@@ -112,15 +121,25 @@ func cmdChat(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return ask(*message)
 	}
 	fmt.Fprintf(stderr, "Chatting with %s over %s — one question per line, Ctrl-D to end.\n", *modelName, wb.Dir())
-	sc := bufio.NewScanner(stdin)
-	sc.Buffer(make([]byte, 1<<20), backend.MaxQuestionBytes+1)
+	in := bufio.NewReader(stdin)
 	for {
 		fmt.Fprint(stderr, "> ")
-		if !sc.Scan() {
+		line, size, err := readLine(in, backend.MaxQuestionBytes)
+		if err != nil && (err != io.EOF || size == 0) {
 			fmt.Fprintln(stderr)
-			return sc.Err()
+			if err == io.EOF {
+				return nil
+			}
+			return err
 		}
-		q := strings.TrimSpace(sc.Text())
+		if size > backend.MaxQuestionBytes {
+			// The engine would refuse it too; saying so here keeps the
+			// session going without holding all of it in memory.
+			fmt.Fprintf(stderr, "loom: the question is %d KB, longer than the %d KB a question may be: put long material in a file and ingest it (loom ingest FILE), then ask about it\n",
+				(size+1023)>>10, backend.MaxQuestionBytes>>10)
+			continue
+		}
+		q := strings.TrimSpace(line)
 		if q == "" {
 			continue
 		}
@@ -133,14 +152,39 @@ func cmdChat(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 }
 
+// readLine reads one line of any length, keeping at most limit bytes of it
+// (the rest is read and dropped) and returning its full size without the
+// line end. At the end of input it returns io.EOF, with the last line if
+// it had no line end.
+func readLine(r *bufio.Reader, limit int) (line string, size int, err error) {
+	var b strings.Builder
+	for {
+		chunk, err := r.ReadSlice('\n')
+		size += len(chunk)
+		if keep := min(len(chunk), limit+1-b.Len()); keep > 0 {
+			b.Write(chunk[:keep])
+		}
+		switch err {
+		case bufio.ErrBufferFull:
+			continue
+		case nil:
+			size-- // the \n
+			return strings.TrimSuffix(strings.TrimSuffix(b.String(), "\n"), "\r"), size, nil
+		default:
+			return b.String(), size, err
+		}
+	}
+}
+
 func cmdModels(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("models", stderr)
-	url := fs.String("ollama-url", "", "Ollama URL (default $OLLAMA_HOST or http://127.0.0.1:11434)")
+	var url string
+	ollamaURLFlag(fs, &url)
 	format := fs.String("format", "text", "text or json")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	client, err := chat.New(*url)
+	client, err := chat.New(url, chat.WithWait(waitOptions), chat.WithNotify(noticesTo(stderr)))
 	if err != nil {
 		return usageErr("models: %v", err)
 	}

@@ -23,7 +23,7 @@ type workspaceFlags struct {
 func (w *workspaceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&w.dir, "workspace", os.Getenv("LOOM_WORKSPACE"), "workspace folder (default ~/.local/share/loom/default)")
 	fs.StringVar(&w.embedder, "embedder", "auto", "auto (Ollama when it answers and has the model, else offline), offline, or ollama")
-	fs.StringVar(&w.ollamaURL, "ollama-url", "", "Ollama URL (default $OLLAMA_HOST or http://127.0.0.1:11434)")
+	ollamaURLFlag(fs, &w.ollamaURL)
 	fs.StringVar(&w.model, "embed-model", "nomic-embed-text", "Ollama embedding model")
 	fs.Float64Var(&w.threshold, "concept-threshold", 0, "cosine at or above which content links to a concept (default: calibrated per embedder)")
 }
@@ -43,7 +43,7 @@ func (w *workspaceFlags) openWith(ctx context.Context, stderr io.Writer, extra .
 	}
 	mode, url, model := w.embedder, w.ollamaURL, w.model
 	resolve := func(ctx context.Context) (embed.Embedder, string, error) {
-		e, why, err := selectEmbedder(ctx, mode, url, model)
+		e, why, err := selectEmbedder(ctx, mode, url, model, stderr)
 		if err == nil && why != "" {
 			fmt.Fprintln(stderr, why)
 		}
@@ -66,6 +66,19 @@ func (w *workspaceFlags) openToRead(ctx context.Context, stderr io.Writer, extra
 		fmt.Fprintf(stderr, "reading %s read-only: %s (what this command learns, such as summaries, is not kept)\n", wb.Dir(), wb.ReadOnlyReason())
 	}
 	return wb, err
+}
+
+// ollamaEnv names the variable with Ollama's address that the desktop app
+// reads (bind.OllamaEnv); the CLI honours it too, so one setting serves
+// both.
+const ollamaEnv = "LOOM_OLLAMA_URL"
+
+// ollamaURLFlag registers --ollama-url. Precedence: the flag, then
+// $LOOM_OLLAMA_URL, then $OLLAMA_HOST, then http://127.0.0.1:11434 (the
+// last two as the Ollama CLI reads them, in chat.ParseBaseURL).
+func ollamaURLFlag(fs *flag.FlagSet, p *string) {
+	fs.StringVar(p, "ollama-url", os.Getenv(ollamaEnv), "Ollama's address: this flag, else $"+ollamaEnv+", else $OLLAMA_HOST, else http://127.0.0.1:11434. "+
+		"A request to Ollama that hears nothing for 10 s says so on stderr (stalled: 30 s), and gives up after "+ollamaTimeouts)
 }
 
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {

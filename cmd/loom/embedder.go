@@ -2,20 +2,53 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"sync"
 
+	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/chat/wait"
 	"github.com/loomwork/loom/backend/embed"
+	"github.com/loomwork/loom/backend/embed/ollama"
 )
 
 // selectEmbedder picks the embedder for --embedder mode (auto: Ollama when
 // it answers and has the model, the offline one otherwise) and says why.
-func selectEmbedder(ctx context.Context, mode, url, model string) (embed.Embedder, string, error) {
+// While Ollama keeps it waiting, it says so on stderr.
+func selectEmbedder(ctx context.Context, mode, url, model string, stderr io.Writer) (embed.Embedder, string, error) {
 	m, err := embed.ParseMode(mode)
 	if err != nil {
 		return nil, "", usageErr("--embedder: %v", err)
 	}
-	e, choice, err := embed.Select(ctx, embed.SelectOptions{Mode: m, OllamaURL: url, OllamaModel: model})
+	e, choice, err := embed.Select(ctx, embed.SelectOptions{Mode: m, OllamaURL: url, OllamaModel: model,
+		Wait: waitOptions, Notify: noticesTo(stderr)})
 	if err != nil {
 		return nil, "", err
 	}
 	return e, choice.Reason, nil
+}
+
+// waitOptions are when a request to Ollama speaks up while it waits; the
+// zero value means the engine's defaults (10 s, stalled at 30 s) on the
+// system clock. Tests set a waittest.Clock.
+var waitOptions wait.Options
+
+// ollamaTimeouts says, for the help text, when each kind of request to
+// Ollama gives up.
+var ollamaTimeouts = fmt.Sprintf("%s without a streamed chunk (chat), %s (embeddings, summaries) or %s (model lists and details)",
+	wait.Human(chat.DefaultIdleTimeout), wait.Human(ollama.DefaultTimeout), wait.Human(chat.DefaultTimeout))
+
+// noticesTo prints each notice as a line on w, one at a time (they come
+// from the watching goroutines). A notice in the middle of a streamed
+// answer starts on a line of its own.
+func noticesTo(w io.Writer) func(wait.Notice) {
+	var mu sync.Mutex
+	return func(n wait.Notice) {
+		mu.Lock()
+		defer mu.Unlock()
+		if n.Midstream {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w, "loom:", n.Message)
+	}
 }

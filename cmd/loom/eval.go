@@ -11,6 +11,10 @@ import (
 	"github.com/loomwork/loom/backend/eval"
 )
 
+// maxTop bounds --top far above any sensible cut (the relevant set holds
+// 24 nodes by default): a larger number is a typo.
+const maxTop = 100000
+
 func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("eval", stderr)
 	var ws workspaceFlags
@@ -20,7 +24,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	queries := fs.String("queries", "", "reference queries (JSONL: id, query, relevant) evaluated on the workspace as it is")
 	beir := fs.String("beir", "", "a BEIR folder (corpus.jsonl, queries.jsonl, qrels/): its corpus is ingested first")
 	split := fs.String("split", "test", "BEIR judgements to use: qrels/<split>.tsv")
-	top := fs.Int("top", 0, "baselines: load at most this many nodes (0: fill the budget)")
+	top := fs.Int("top", 0, fmt.Sprintf("baselines: load at most this many nodes, up to %d (0: fill the budget)", maxTop))
 	perQuery := fs.Bool("per-query", false, "json: include every query's outcome")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -29,8 +33,15 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if len(pos) > 0 {
 		return usageErr("eval: unexpected argument %q", pos[0])
 	}
-	if err := qf.check(); err != nil {
+	if err := qf.check(fs); err != nil {
 		return err
+	}
+	if given(fs, "window") {
+		// eval.Run plans every query with a budget alone.
+		return usageErr("eval: --window is not used by eval, which gives every query the same context budget: give --budget N instead")
+	}
+	if *top < 0 || *top > maxTop {
+		return usageErr("eval: --top %d is out of range: give 1 to %d nodes, or 0 to fill the budget", *top, maxTop)
 	}
 	if (*queries == "") == (*beir == "") {
 		return usageErr("eval: give --queries FILE.jsonl or --beir DIR")

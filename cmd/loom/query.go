@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,7 +15,48 @@ import (
 	"github.com/loomwork/loom/backend/abstract"
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/chat/wait"
 	"github.com/loomwork/loom/backend/tokens"
+)
+
+// Bounds of the token-count flags (--budget, --window), so that a typo is
+// refused with a sentence instead of meaning something else.
+const (
+	// minBudget is the engine's smallest context: a manifest and one small
+	// node.
+	minBudget = assemble.MinContext
+	// minWindow holds Loom's system prompt (77 tokens), a short question,
+	// the output reservation (up to 37.5% of the window) and minBudget.
+	minWindow = 256
+	// maxTokens is 10 Mi tokens (10485760): Llama 4 Scout's window, the
+	// largest of any model Ollama serves. Anything above is a typo, and
+	// far above it the budget arithmetic would overflow.
+	maxTokens = 10 << 20
+)
+
+// checkTokens refuses a token count given on the command line outside
+// [least, maxTokens]; why says what the least is for.
+func checkTokens(flag string, n, least int, why string) error {
+	switch {
+	case n < least:
+		return usageErr("--%s %d is too small: it must be at least %d tokens, %s", flag, n, least, why)
+	case n > maxTokens:
+		return usageErr("--%s %d is too large: it must be at most %d tokens (10 Mi, beyond the largest window of any model Ollama serves)", flag, n, maxTokens)
+	}
+	return nil
+}
+
+// given reports whether the flag was set on the command line (a default
+// is not checked: 0 there means "not given").
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+const (
+	budgetWhy = "enough for the manifest and one small node"
+	windowWhy = "enough for the system prompt, a short question, the output reservation and the manifest"
 )
 
 // queryFlags are the assembly knobs shared by query and eval.
@@ -32,20 +74,31 @@ func (q *queryFlags) register(fs interface {
 	IntVar(*int, string, int, string)
 	StringVar(*string, string, string, string)
 }, defBudget int) {
-	fs.IntVar(&q.budget, "budget", defBudget, "tokens for context (manifest + loaded nodes)")
-	fs.IntVar(&q.window, "window", 0, "the model's whole context window; the budget is what is left after the system prompt, question and output reservation")
+	budgetHelp := fmt.Sprintf("tokens for context (manifest + loaded nodes), %d to %d", minBudget, maxTokens)
+	if defBudget == 0 {
+		budgetHelp += fmt.Sprintf(" (default %d when neither --window nor --model is given)", defaultQueryBudget)
+	}
+	fs.IntVar(&q.budget, "budget", defBudget, budgetHelp)
+	fs.IntVar(&q.window, "window", 0, fmt.Sprintf("the model's whole context window, %d to %d tokens; the budget is what is left after the system prompt, question and output reservation", minWindow, maxTokens))
 	fs.StringVar(&q.purpose, "purpose", "answer", "weight preset: answer, verify, explore, decide or create")
 	fs.StringVar(&q.level, "level", "adaptive", "abstraction level: detailed, summary, essence or adaptive")
 	fs.StringVar(&q.strategy, "strategy", "loom", "loom, or a baseline: whole-file, bm25, vector, hybrid")
 	fs.StringVar(&q.format, "format", "text", "text or json")
 }
 
-func (q *queryFlags) check() error {
+func (q *queryFlags) check(fs *flag.FlagSet) error {
 	if q.format != "text" && q.format != "json" {
 		return usageErr("--format must be text or json, not %q", q.format)
 	}
-	if q.budget < 0 || q.window < 0 {
-		return usageErr("--budget and --window must be positive")
+	if given(fs, "budget") {
+		if err := checkTokens("budget", q.budget, minBudget, budgetWhy); err != nil {
+			return err
+		}
+	}
+	if given(fs, "window") {
+		if err := checkTokens("window", q.window, minWindow, windowWhy); err != nil {
+			return err
+		}
 	}
 	if _, err := assemble.ParsePurpose(q.purpose); err != nil {
 		return usageErr("--purpose: %v", err)
@@ -58,6 +111,10 @@ func (q *queryFlags) check() error {
 	}
 	return nil
 }
+
+// defaultQueryBudget is query's context budget when neither --budget nor
+// --window nor --model is given.
+const defaultQueryBudget = 4000
 
 func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("query", stderr)
@@ -75,7 +132,7 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if err := qf.check(); err != nil {
+	if err := qf.check(fs); err != nil {
 		return err
 	}
 	question := strings.TrimSpace(strings.Join(pos, " "))
@@ -83,10 +140,11 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageErr("query: give a question, e.g. loom query --budget 2000 \"how is the budget split?\"")
 	}
 	if qf.budget == 0 && qf.window == 0 && qf.model == "" {
-		qf.budget = 4000
+		qf.budget = defaultQueryBudget
 	}
+	notify := noticesTo(stderr)
 	opts := []backend.Option{backend.WithModelWindow(func(ctx context.Context, model string) (int, error) {
-		client, err := chat.New(ws.ollamaURL)
+		client, err := chat.New(ws.ollamaURL, chat.WithWait(waitOptions), chat.WithNotify(notify))
 		if err != nil {
 			return 0, err
 		}
@@ -94,7 +152,7 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return info.ContextLength, err
 	})}
 	if *summaryModel != "" {
-		s, err := summarizer(*summaryModel, ws.ollamaURL)
+		s, err := summarizer(*summaryModel, ws.ollamaURL, notify)
 		if err != nil {
 			return usageErr("--summary-model: %v", err)
 		}
@@ -126,15 +184,18 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// summarizer is an Ollama model with the extractive method as fallback.
-func summarizer(model, url string) (abstract.Summarizer, error) {
+// summarizer is an Ollama model with the extractive method as fallback;
+// a request that waits says so through notify, and gives up after
+// abstract.DefaultTimeout.
+func summarizer(model, url string, notify func(wait.Notice)) (abstract.Summarizer, error) {
 	base, err := chat.ParseBaseURL(url)
 	if err != nil {
 		return nil, err
 	}
 	count := tokens.Default().Count
 	return &abstract.Ollama{Client: api.NewClient(base, http.DefaultClient), Model: model, Count: count,
-		Fallback: abstract.Extractive{Count: count, Additive: true}}, nil
+		Fallback: abstract.Extractive{Count: count, Additive: true},
+		URL:      base.String(), Wait: waitOptions, Notify: notify}, nil
 }
 
 // stringList is a repeatable string flag.

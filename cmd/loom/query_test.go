@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -190,4 +191,69 @@ func TestCollectionCommand(t *testing.T) {
 	_, _, err = runCLI(t, "collection", "--workspace", ws, "add", "reading")
 	require.Error(t, err)
 	assert.Equal(t, 2, exitCode(err))
+}
+
+// Numbers that used to mean something else (--budget 0 was 4000 in query
+// and 2000 in eval) or to overflow are refused with the range in the
+// message, before any work is done.
+func TestNumericFlagsOutOfRangeAreUsageErrors(t *testing.T) {
+	ws := t.TempDir()
+	huge := "9223372036854775807"
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"query budget 0", []string{"query", "--workspace", ws, "--budget", "0", "q"}, "--budget 0 is too small: it must be at least 48 tokens, enough for the manifest and one small node"},
+		{"query negative budget", []string{"query", "--workspace", ws, "--budget", "-1", "q"}, "--budget -1 is too small"},
+		{"query huge budget", []string{"query", "--workspace", ws, "--budget", huge, "q"}, "--budget " + huge + " is too large: it must be at most 10485760 tokens"},
+		{"query window 0", []string{"query", "--workspace", ws, "--window", "0", "q"}, "--window 0 is too small: it must be at least 256 tokens"},
+		{"query huge window", []string{"query", "--workspace", ws, "--window", "10485761", "q"}, "--window 10485761 is too large"},
+		{"eval budget 0", []string{"eval", "--workspace", ws, "--queries", "q.jsonl", "--budget", "0"}, "--budget 0 is too small"},
+		{"eval huge budget", []string{"eval", "--workspace", ws, "--queries", "q.jsonl", "--budget", huge}, "is too large"},
+		{"eval window", []string{"eval", "--workspace", ws, "--queries", "q.jsonl", "--window", "8192"}, "--window is not used by eval"},
+		{"eval negative top", []string{"eval", "--workspace", ws, "--queries", "q.jsonl", "--top", "-1"}, "--top -1 is out of range: give 1 to 100000 nodes, or 0 to fill the budget"},
+		{"eval huge top", []string{"eval", "--workspace", ws, "--queries", "q.jsonl", "--top", huge}, "is out of range"},
+		{"chat window 0", []string{"chat", "--workspace", ws, "--window", "0", "-m", "q"}, "--window 0 is too small: it must be at least 256 tokens"},
+		{"chat huge window", []string{"chat", "--workspace", ws, "--window", huge, "-m", "q"}, "is too large: it must be at most 10485760 tokens"},
+		{"bench no queries", []string{"bench", "--queries", "0"}, "--queries must be 1 to 1000000, not 0"},
+		{"bench huge queries", []string{"bench", "--queries", huge}, "--queries must be 1 to 1000000"},
+		{"bench huge nodes", []string{"bench", "--nodes", "1000," + huge}, "--nodes wants numbers from 30 to 1000000"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := runCLI(t, tc.args...)
+			require.Error(t, err)
+			assert.Equal(t, 2, exitCode(err))
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+// The bounds are honoured, not only refused past: the smallest budget and
+// window work.
+func TestTheSmallestBudgetAndWindowWork(t *testing.T) {
+	ws := ingestFixture(t)
+	for _, flags := range [][]string{{"--budget", "48"}, {"--window", "256"}} {
+		args := append([]string{"query", "--workspace", ws, "--embedder", "offline"}, flags...)
+		_, errOut, err := runCLI(t, append(args, "staleness?")...)
+		require.NoError(t, err, flags)
+		assert.Contains(t, errOut, "relevant nodes", flags)
+	}
+}
+
+// query --summary-model against an Ollama that never answers: the
+// summariser says it is waiting, gives up at its 2 minutes instead of
+// waiting for ever, and the extractive method fills in.
+func TestQuerySummaryModelSaysItIsWaitingAndFallsBack(t *testing.T) {
+	ws := ingestFixture(t)
+	srv, _ := fakeOllama(t, silent)
+	clock := useTestClock(t)
+	stop := clock.Drive(time.Second) // nothing will ever answer
+	out, errOut, err := runCLI(t, "query", "--workspace", ws, "--embedder", "offline", "--ollama-url", srv.URL,
+		"--summary-model", "gemma:2b", "--level", "summary", "--budget", "800", "How does staleness decay?")
+	stop()
+	require.NoError(t, err, errOut)
+	assert.Contains(t, out, "[Context loaded: ")
+	assert.Contains(t, errOut, "loom: Waiting for Ollama at "+srv.URL+" to summarise a section with model gemma:2b: nothing yet after 10 s; giving up after 2 min of silence.")
 }

@@ -9,6 +9,8 @@ import (
 	"net/url"
 
 	"github.com/ollama/ollama/api"
+
+	"github.com/loomwork/loom/backend/chat/wait"
 )
 
 // Kinds of failure. Every error this package returns (other than the
@@ -16,7 +18,7 @@ import (
 // these, so callers can branch with errors.Is.
 var (
 	// ErrUnreachable: nothing answered at the base URL (not running, wrong
-	// address, or it did not answer in time).
+	// address, or it did not answer within the request timeout).
 	ErrUnreachable = errors.New("ollama not reachable")
 	// ErrModelMissing: Ollama answered but does not have the model.
 	ErrModelMissing = errors.New("ollama model not installed")
@@ -65,6 +67,13 @@ func (c *config) modelMissing(cause error) *Error {
 		Msg: fmt.Sprintf("model %s is not installed in Ollama at %s: run `ollama pull %s`", c.model, c.base, c.model)}
 }
 
+// gaveUp is the error for a request that heard nothing for c.timeout.
+func (c *config) gaveUp(what string, cause error) *Error {
+	return &Error{Kind: ErrUnreachable, URL: c.base.String(), Model: c.model, Err: cause,
+		Msg: fmt.Sprintf("Ollama at %s did not answer within %s when asked to %s, so Loom gave up: is it running (`ollama serve`), and is model %s still loading (`ollama ps`)?",
+			c.base, wait.Human(c.timeout), what, c.model)}
+}
+
 func (c *config) badResponse(cause error, format string, args ...any) *Error {
 	return &Error{Kind: ErrBadResponse, URL: c.base.String(), Model: c.model, Err: cause,
 		Msg: fmt.Sprintf("Ollama at %s returned an unusable response: ", c.base) + fmt.Sprintf(format, args...)}
@@ -98,9 +107,7 @@ func (c *config) classify(ctx context.Context, what string, err error) error {
 	case errors.As(err, &syntaxErr), errors.As(err, &typeErr):
 		return c.badResponse(err, "malformed JSON")
 	case errors.Is(err, context.DeadlineExceeded):
-		e := c.unreachable(err)
-		e.Msg = fmt.Sprintf("Ollama at %s did not answer within %v: is it running (`ollama serve`) and is the model loading?", c.base, c.timeout)
-		return e
+		return c.gaveUp(what, err)
 	case errors.As(err, &urlErr):
 		return c.unreachable(urlErr.Err)
 	default:

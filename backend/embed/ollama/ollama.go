@@ -10,6 +10,13 @@
 // text to learn the dimension, so Dim is known before the first real call.
 // Every vector is scaled to unit length. Failures are *Error values that say
 // what to do ("start it with `ollama serve`", "run `ollama pull X`").
+//
+// No wait is silent and none is endless: each request runs under a
+// wait.Watch, which tells WithNotify's callback after 10 s without an
+// answer what Ollama is being asked and for how long Loom will wait, says
+// "stalled" at 30 s and every 30 s after, and gives the request up after
+// WithTimeout (default 2 minutes) with an *Error naming the server and the
+// model.
 package ollama
 
 import (
@@ -24,6 +31,8 @@ import (
 
 	"github.com/ollama/ollama/api"
 	"github.com/ollama/ollama/envconfig"
+
+	"github.com/loomwork/loom/backend/chat/wait"
 )
 
 // Defaults for the options.
@@ -46,6 +55,8 @@ type config struct {
 	batch   int
 	http    *http.Client
 	timeout time.Duration
+	wait    wait.Options
+	notify  func(wait.Notice)
 }
 
 // WithBaseURL sets Ollama's address, e.g. "http://127.0.0.1:11434". As with
@@ -86,8 +97,18 @@ func WithBatchSize(n int) Option { return func(c *config) { c.batch = n } }
 func WithHTTPClient(h *http.Client) Option { return func(c *config) { c.http = h } }
 
 // WithTimeout bounds each request to Ollama (default 2 minutes: the first
-// request may wait for the model to load).
+// request may wait for the model to load): a request that has heard
+// nothing for this long is given up.
 func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// WithWait sets when a waiting request speaks up (default: after 10 s,
+// stalled at 30 s and every 30 s after) and the clock it counts with;
+// tests pass a waittest.Clock.
+func WithWait(o wait.Options) Option { return func(c *config) { c.wait = o } }
+
+// WithNotify receives a notice while a request waits on Ollama (nil: no
+// notices). It is called from another goroutine and should not block.
+func WithNotify(f func(wait.Notice)) Option { return func(c *config) { c.notify = f } }
 
 func newConfig(opts []Option) (*config, error) {
 	c := &config{model: DefaultModel, batch: DefaultBatchSize, timeout: DefaultTimeout}
@@ -165,11 +186,13 @@ func BaseURL(opts ...Option) string {
 }
 
 func (c *config) checkModel(ctx context.Context, client *api.Client) error {
-	reqCtx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-	list, err := client.List(reqCtx)
+	var list *api.ListResponse
+	err := c.request(ctx, "list its models (looking for "+c.model+")", func(ctx context.Context) (err error) {
+		list, err = client.List(ctx)
+		return err
+	})
 	if err != nil {
-		return c.classify(ctx, "list models", err)
+		return err
 	}
 	for _, m := range list.Models {
 		if sameModel(m.Name, c.model) || sameModel(m.Model, c.model) {
@@ -218,11 +241,17 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 // answer. When e.dim is 0 (the probe) any consistent dimension is accepted.
 func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
 	c := e.cfg
-	reqCtx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-	resp, err := e.client.Embed(reqCtx, &api.EmbedRequest{Model: c.model, Input: texts})
+	what := fmt.Sprintf("embed %d texts with model %s", len(texts), c.model)
+	if len(texts) == 1 {
+		what = "embed 1 text with model " + c.model
+	}
+	var resp *api.EmbedResponse
+	err := c.request(ctx, what, func(ctx context.Context) (err error) {
+		resp, err = e.client.Embed(ctx, &api.EmbedRequest{Model: c.model, Input: texts})
+		return err
+	})
 	if err != nil {
-		return nil, c.classify(ctx, "embed with model "+c.model, err)
+		return nil, err
 	}
 	if len(resp.Embeddings) != len(texts) {
 		return nil, c.badResponse(nil, "%d embeddings for %d inputs", len(resp.Embeddings), len(texts))
@@ -238,6 +267,22 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 		return nil, err
 	}
 	return resp.Embeddings, nil
+}
+
+// request makes one request under a watch: notices while Ollama is
+// silent, and an error naming the server, the model and what was asked
+// once it has been silent for c.timeout. what completes "failed to …".
+func (c *config) request(ctx context.Context, what string, do func(context.Context) error) error {
+	reqCtx, w := wait.Start(ctx, c.wait, wait.Request{URL: c.base.String(), Model: c.model, Task: what, Limit: c.timeout, Notify: c.notify})
+	err := do(reqCtx)
+	w.Stop()
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() == nil && w.GaveUp():
+		return c.gaveUp(what, nil)
+	}
+	return c.classify(ctx, what, err)
 }
 
 // checkVectors checks that vecs holds n finite, non-zero vectors of length

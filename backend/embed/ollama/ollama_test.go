@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +16,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/loomwork/loom/backend/chat/wait"
+	"github.com/loomwork/loom/backend/chat/wait/waittest"
 )
 
 // fakeOllama speaks the parts of Ollama's HTTP API the embedder uses, with
@@ -25,12 +29,22 @@ type fakeOllama struct {
 	// embed, when set, answers /api/embed instead of the default handler.
 	embed func(w http.ResponseWriter, inputs []string)
 	tags  func(w http.ResponseWriter)
+	// silent lists paths ("/api/embed") that accept the request and never
+	// answer, as a stuck Ollama does.
+	silent []string
 
 	mu     sync.Mutex
 	inputs [][]string // the input of every /api/embed request
 }
 
 func (f *fakeOllama) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if slices.Contains(f.silent, r.URL.Path) {
+		// Read the body first: only then does the server notice the
+		// client hanging up and end r.Context().
+		_, _ = io.Copy(io.Discard, r.Body)
+		<-r.Context().Done() // until the client gives up
+		return
+	}
 	switch {
 	case r.Method == http.MethodGet && r.URL.Path == "/api/tags":
 		if f.tags != nil {
@@ -208,7 +222,7 @@ func TestFailuresAreNamed(t *testing.T) {
 			server: &fakeOllama{models: []string{"nomic-embed-text:latest"}, embed: func(w http.ResponseWriter, _ []string) {
 				writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "llama runner process has terminated: signal: killed"})
 			}},
-			kind: ErrServer, contains: []string{"HTTP 500", "llama runner process has terminated: signal: killed", "embed with model nomic-embed-text"},
+			kind: ErrServer, contains: []string{"HTTP 500", "llama runner process has terminated: signal: killed", "failed to embed 1 text with model nomic-embed-text"},
 		},
 		{
 			name: "server error without JSON (HTTP 502)",
@@ -223,7 +237,7 @@ func TestFailuresAreNamed(t *testing.T) {
 			server: &fakeOllama{tags: func(w http.ResponseWriter) {
 				writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "open /root/.ollama/models/manifests: permission denied"})
 			}},
-			kind: ErrServer, contains: []string{"list models", "permission denied"},
+			kind: ErrServer, contains: []string{"failed to list its models (looking for nomic-embed-text)", "permission denied"},
 		},
 		{
 			name: "garbage body on tags",
@@ -350,35 +364,62 @@ func TestNaNIsRejected(t *testing.T) {
 	assert.Contains(t, err.Error(), "embedding 0 contains NaN")
 }
 
-func TestTimeoutAndCancellation(t *testing.T) {
-	release := make(chan struct{})
+// A silent Ollama — one that takes the connection and never answers — is
+// announced at 10 s, called stalled at 30 s and every 30 s after, and
+// given up at the request timeout with an error naming the server, the
+// model and what it was asked. The clock is driven only while nothing can
+// answer, so the timeout is the only possible end.
+func TestASilentOllamaIsAnnouncedAndGivenUp(t *testing.T) {
+	t.Run("before listing the models", func(t *testing.T) {
+		srv := serve(t, &fakeOllama{silent: []string{"/api/tags"}})
+		clock := waittest.NewClock()
+		var notices []wait.Notice
+		stop := clock.Drive(time.Second)
+		_, err := New(context.Background(), WithBaseURL(srv.URL), WithWait(wait.Options{Clock: clock}),
+			WithNotify(func(n wait.Notice) { notices = append(notices, n) }))
+		stop()
+		require.ErrorIs(t, err, ErrUnreachable)
+		var oe *Error
+		require.ErrorAs(t, err, &oe)
+		assert.Equal(t, "nomic-embed-text", oe.Model)
+		assert.Equal(t, "Ollama at "+srv.URL+" did not answer within 2 min when asked to list its models (looking for nomic-embed-text), so Loom gave up: is it running (`ollama serve`), and is model nomic-embed-text still loading (`ollama ps`)?", err.Error())
+		require.Len(t, notices, 4, "10 s, 30 s, 1 min, 1 min 30 s")
+		assert.Equal(t, "Waiting for Ollama at "+srv.URL+" to list its models (looking for nomic-embed-text): nothing yet after 10 s; giving up after 2 min of silence.", notices[0].Message)
+		assert.True(t, notices[1].Stalled)
+		assert.Equal(t, 90*time.Second, notices[3].Silent)
+	})
+	t.Run("while embedding", func(t *testing.T) {
+		f := &fakeOllama{models: []string{"nomic-embed-text:latest"}, dim: 4}
+		srv := serve(t, f)
+		clock := waittest.NewClock()
+		var notices []wait.Notice
+		e, err := New(context.Background(), WithBaseURL(srv.URL), WithTimeout(time.Minute), WithWait(wait.Options{Clock: clock}),
+			WithNotify(func(n wait.Notice) { notices = append(notices, n) }))
+		require.NoError(t, err, "the clock stands still: no request can time out")
+		f.silent = []string{"/api/embed"} // a model that never finishes loading
+		stop := clock.Drive(time.Second)
+		_, err = e.Embed(context.Background(), []string{"slow", "slower"})
+		stop()
+		require.ErrorIs(t, err, ErrUnreachable)
+		assert.Contains(t, err.Error(), "Ollama at "+srv.URL+" did not answer within 1 min when asked to embed 2 texts with model nomic-embed-text, so Loom gave up")
+		require.Len(t, notices, 2)
+		assert.Equal(t, "Ollama at "+srv.URL+" has sent nothing for 30 s since it was asked to embed 2 texts with model nomic-embed-text: the model may be loading or stuck; giving up after 1 min of silence.", notices[1].Message)
+	})
+}
+
+func TestTheCallersOwnDeadlineIsNotOllamasFault(t *testing.T) {
 	f := &fakeOllama{models: []string{"nomic-embed-text:latest"}, dim: 4}
 	srv := serve(t, f)
-	t.Cleanup(func() { close(release) })
-	e, err := New(context.Background(), WithBaseURL(srv.URL), WithTimeout(200*time.Millisecond))
+	// A clock that never moves: only the caller's deadline can end the wait.
+	e, err := New(context.Background(), WithBaseURL(srv.URL), WithWait(wait.Options{Clock: waittest.NewClock()}))
 	require.NoError(t, err)
-	f.embed = func(w http.ResponseWriter, in []string) {
-		select { // a model that takes too long to load
-		case <-release:
-		case <-time.After(5 * time.Second):
-		}
-	}
-
-	t.Run("own timeout", func(t *testing.T) {
-		start := time.Now()
-		_, err := e.Embed(context.Background(), []string{"slow"})
-		require.ErrorIs(t, err, ErrUnreachable)
-		assert.Contains(t, err.Error(), "did not answer within 200ms")
-		assert.Less(t, time.Since(start), 3*time.Second)
-	})
-	t.Run("caller cancels", func(t *testing.T) {
-		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-		defer cancel()
-		_, err := e.Embed(ctx, []string{"slow"})
-		require.ErrorIs(t, err, context.DeadlineExceeded)
-		var oe *Error
-		assert.False(t, errors.As(err, &oe), "the caller's own deadline is not Ollama's fault")
-	})
+	f.silent = []string{"/api/embed"}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err = e.Embed(ctx, []string{"slow"})
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	var oe *Error
+	assert.False(t, errors.As(err, &oe), "the caller's own deadline is not Ollama's fault")
 }
 
 func TestConfiguration(t *testing.T) {
