@@ -190,6 +190,9 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 	if req.Budget < 0 || req.Window < 0 {
 		return nil, errors.New("the budget and window must be positive numbers of tokens")
 	}
+	if req.Budget > assemble.MaxTokens || req.Window > assemble.MaxTokens {
+		return nil, fmt.Errorf("a budget or window of more than %d tokens (10 Mi, beyond the largest window of any model) is not possible", assemble.MaxTokens)
+	}
 	window, source := req.Window, "window"
 	if req.Model != "" && req.Window == 0 && req.Budget == 0 {
 		if w.cfg.modelWindow == nil {

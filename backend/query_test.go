@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -149,6 +150,8 @@ func TestQueryRejectsBadQuestions(t *testing.T) {
 		{"budget smaller than the manifest", QueryRequest{Question: "budget", Budget: 20}, "manifest"},
 		{"no budget at all", QueryRequest{Question: "budget"}, "--budget"},
 		{"negative budget", QueryRequest{Question: "budget", Budget: -5}, "positive"},
+		{"a budget that would overflow", QueryRequest{Question: "budget", Budget: math.MaxInt64}, "not possible"},
+		{"a window that would overflow", QueryRequest{Question: "budget", Window: 1 << 40}, "not possible"},
 		{"unknown purpose", QueryRequest{Question: "budget", Budget: 500, Purpose: "vibes"}, "purpose"},
 		{"unknown level", QueryRequest{Question: "budget", Budget: 500, Level: "tiny"}, "level"},
 		{"unknown strategy", QueryRequest{Question: "budget", Budget: 500, Strategy: "magic"}, "strategy"},

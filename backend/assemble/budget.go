@@ -29,6 +29,11 @@ type Split struct {
 // small node; below it a query is refused with a clear error.
 const MinContext = 48
 
+// MaxTokens bounds a window or budget: 10 Mi tokens (10485760), the largest
+// window of any model Ollama serves. Anything above is a mistake, and far
+// above it the budget arithmetic would overflow.
+const MaxTokens = 10 << 20
+
 // BudgetRequest describes the window: either Window (the model's context
 // length) or Budget (the tokens for context alone) must be set.
 type BudgetRequest struct {

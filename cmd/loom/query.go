@@ -31,7 +31,7 @@ const (
 	// maxTokens is 10 Mi tokens (10485760): Llama 4 Scout's window, the
 	// largest of any model Ollama serves. Anything above is a typo, and
 	// far above it the budget arithmetic would overflow.
-	maxTokens = 10 << 20
+	maxTokens = assemble.MaxTokens
 )
 
 // checkTokens refuses a token count given on the command line outside
