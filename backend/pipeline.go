@@ -32,6 +32,10 @@ type IngestOptions struct {
 	// Prune removes documents that came from the given folders but whose
 	// files no longer exist.
 	Prune bool
+	// BatchQuads is how many quads a transaction gathers before it commits
+	// (0: DefaultBatchQuads). Each document commits whole whatever it is;
+	// smaller batches commit more often, bigger ones faster.
+	BatchQuads int
 }
 
 // Progress reports an ingest in flight.
@@ -63,8 +67,11 @@ type IngestReport struct {
 }
 
 const (
-	groupDocs  = 256   // documents prepared (chunked, counted, embedded) together
-	flushQuads = 20000 // quads per transaction (Cayley bolt writes ~45k quads/s in big batches)
+	groupDocs = 256 // documents prepared (chunked, counted, embedded) together
+	// DefaultBatchQuads is IngestOptions.BatchQuads's default: Cayley's
+	// bolt store writes ~45k quads/s in batches this big, ~0.9k/s one
+	// quad a commit.
+	DefaultBatchQuads = 20000
 )
 
 // Ingest reads files and folders into the workspace. Each document commits
@@ -124,6 +131,10 @@ func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptio
 	if err != nil {
 		return nil, err
 	}
+	batchQuads := opts.BatchQuads
+	if batchQuads <= 0 {
+		batchQuads = DefaultBatchQuads
+	}
 	b := newBatch()
 	for _, f := range files {
 		if ctx.Err() != nil {
@@ -160,7 +171,7 @@ func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptio
 					rep.ConceptsCreated += w.link(ix, b, pd, start)
 				}
 				prog.Documents += len(group)
-				if b.quads >= flushQuads {
+				if b.quads >= batchQuads {
 					if err := w.flush(context.WithoutCancel(ctx), ix, b); err != nil {
 						return rep, err
 					}

@@ -17,6 +17,7 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	ws.register(fs)
 	prune := fs.Bool("prune", false, "also remove documents whose files were deleted from the given folders")
 	quiet := fs.Bool("quiet", false, "no progress bar")
+	batch := fs.Int("batch", backend.DefaultBatchQuads, "commit every this many quads (each document commits whole either way)")
 	paths, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -24,13 +25,16 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if len(paths) == 0 {
 		return usageErr("ingest: give at least one file or folder")
 	}
+	if *batch < 1 || *batch > 1<<24 {
+		return usageErr("ingest: --batch %d must be between 1 and %d quads", *batch, 1<<24)
+	}
 	wb, err := ws.open(ctx, stderr)
 	if err != nil {
 		return err
 	}
 	defer wb.Close()
 	bar := newProgressBar(stderr, *quiet)
-	rep, err := wb.Ingest(ctx, paths, backend.IngestOptions{Prune: *prune, Progress: bar.update})
+	rep, err := wb.Ingest(ctx, paths, backend.IngestOptions{Prune: *prune, Progress: bar.update, BatchQuads: *batch})
 	bar.done()
 	if err != nil {
 		return &exitError{2, err}

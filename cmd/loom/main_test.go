@@ -5,20 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/loomwork/loom/backend"
-	"github.com/loomwork/loom/backend/ingest"
-	"github.com/loomwork/loom/backend/tokens"
 )
 
 func runCLI(t *testing.T, args ...string) (string, string, error) {
@@ -84,81 +76,4 @@ func TestExitCodes(t *testing.T) {
 			assert.ErrorContains(t, err, tt.msg)
 		})
 	}
-}
-
-// TestKilledIngestLeavesWholeDocuments kills a real `loom ingest` process
-// (SIGKILL) after it has committed some documents, then checks that the
-// workspace opens, that every stored document is complete (all its sections,
-// their text), and that ingesting again finishes the job.
-func TestKilledIngestLeavesWholeDocuments(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and kills a subprocess")
-	}
-	bin := filepath.Join(t.TempDir(), "loom")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Stderr = os.Stderr
-	require.NoError(t, build.Run())
-
-	corpus := filepath.Join(t.TempDir(), "corpus")
-	require.NoError(t, os.MkdirAll(corpus, 0o755))
-	for i := 0; i < 600; i++ {
-		var b strings.Builder
-		fmt.Fprintf(&b, "# Document %d\n\nIntro paragraph %d about graphs and budgets.\n\n", i, i)
-		for s := 0; s < 25; s++ {
-			fmt.Fprintf(&b, "## Section %d\n\nSection %d of document %d talks about topic %d, tokens, concepts and retrieval %d.\n\n", s, s, i, (i*7+s)%40, s*i)
-		}
-		require.NoError(t, os.WriteFile(filepath.Join(corpus, fmt.Sprintf("doc%03d.md", i)), []byte(b.String()), 0o644))
-	}
-	ws := t.TempDir()
-	cmd := exec.Command(bin, "ingest", "--workspace", ws, "--embedder", "offline", "--quiet", corpus)
-	require.NoError(t, cmd.Start())
-	// Wait for the first commit: the bolt file grows with each graph
-	// transaction.
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		if fi, err := os.Stat(filepath.Join(ws, "graph", "indexes.bolt")); err == nil && fi.Size() > 4<<20 {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	time.Sleep(150 * time.Millisecond)
-	require.NoError(t, cmd.Process.Kill())
-	_ = cmd.Wait()
-
-	ctx := context.Background()
-	wb, err := backend.Open(ctx, ws)
-	require.NoError(t, err, "a killed ingest leaves a workspace that opens")
-	st, err := wb.Stats(ctx)
-	require.NoError(t, err)
-	t.Logf("after kill: %d of 600 documents committed", st.Documents)
-	require.Greater(t, st.Documents, 0, "the kill came after the first commit")
-	require.Less(t, st.Documents, 600, "the kill came before the end")
-
-	g, err := wb.ExportGraph(ctx, false)
-	require.NoError(t, err)
-	assert.Len(t, g.Documents, st.Documents)
-	perDoc := map[string]int{}
-	for _, n := range g.ContentNodes {
-		perDoc[n.DocID]++
-		_, err := wb.Content(n.ContentHash)
-		assert.NoError(t, err, "every stored node has its text")
-	}
-	counter := tokens.Default()
-	for _, d := range g.Documents {
-		data, err := os.ReadFile(filepath.Join(corpus, d.Path))
-		require.NoError(t, err)
-		docs, err := ingest.Parse(d.Key, d.Path, d.Collection, data, ingest.Options{CountTokens: counter.Count})
-		require.NoError(t, err)
-		docs[0].Chunk(ingest.Options{CountTokens: counter.Count})
-		assert.Equal(t, len(docs[0].Sections), perDoc[d.ID], "document %s is whole", d.Path)
-	}
-
-	rep, err := wb.Ingest(ctx, []string{corpus}, backend.IngestOptions{})
-	require.NoError(t, err)
-	assert.Equal(t, st.Documents, rep.Unchanged, "committed documents are not redone")
-	assert.Equal(t, 600-st.Documents, rep.Added)
-	final, _ := wb.Stats(ctx)
-	assert.Equal(t, 600, final.Documents)
-	assert.Equal(t, 600*26, final.ContentNodes)
-	require.NoError(t, wb.Close())
 }
