@@ -115,7 +115,9 @@ try {
 
   // Copy the prompt.
   await page.click('[data-testid="copy-prompt"]');
-  await page.waitForTimeout(300);
+  await page
+    .waitForFunction(async () => (await navigator.clipboard.readText()).includes('[Context loaded:'), null, { timeout: 15_000 })
+    .catch(() => {});
   const clip = await page.evaluate(() => navigator.clipboard.readText());
   check('the prompt is on the clipboard', clip.includes('[Context loaded:') && clip.includes('ranking settings'), clip.slice(0, 80));
 
