@@ -37,14 +37,41 @@ bindings: setup
 	@# generate writes the runtime files 755 and build writes them 644; keep one.
 	chmod 644 frontend/src/bridge/wailsjs/runtime/*
 
-## test: Go vet and tests (native and WebAssembly), frontend type check and tests, desktop smoke and end-to-end tests, web edition end-to-end tests
+## test: every suite (go vet, Go tests native, with -race and in WebAssembly, frontend check and Vitest, desktop smoke and end-to-end, web end-to-end), all of them even when one fails; prints what failed and a summary table, logs in build/test/
+# tools/testrun runs the test-* targets below one by one, asking each for
+# machine output (the *_FLAGS variables), and counts passed, failed and
+# skipped from it. SUITES=go-test,vitest runs only those.
 test: setup bindings
-	go vet ./...
-	go test -timeout $(GO_TEST_TIMEOUT) ./...
-	$(MAKE) test-wasm
-	cd frontend && npm run check && npm test
+	@go build -o bin/testrun ./tools/testrun
+	@bin/testrun $(if $(SUITES),-only $(SUITES))
+
+# One suite each; `make test` runs them all. Run one alone when working on it.
+GO_TEST_FLAGS ?=
+VET_FLAGS ?=
+CHECK_FLAGS ?=
+VITEST_FLAGS ?=
+# The packages with goroutines of their own. -short leaves out the
+# quality-target tests (whole corpora ingested), which take minutes and
+# exercise no concurrency the others do not.
+RACE_PKGS ?= ./backend/ ./backend/chat/ ./backend/embed/... ./backend/search/ ./backend/synth/ ./backend/tokens/ ./backend/vectors/ ./bind/ ./graphdb/ ./cmd/loom/
+RACE_FLAGS ?= -short
+
+.PHONY: test-vet test-go test-race test-check test-vitest test-desktop-smoke test-desktop-e2e test-web-e2e
+test-vet:
+	go vet $(VET_FLAGS) ./...
+test-go:
+	go test $(GO_TEST_FLAGS) -timeout $(GO_TEST_TIMEOUT) ./...
+test-race:
+	go test $(GO_TEST_FLAGS) -race $(RACE_FLAGS) -timeout $(GO_TEST_TIMEOUT) $(RACE_PKGS)
+test-check:
+	cd frontend && npm run --silent check -- $(CHECK_FLAGS)
+test-vitest:
+	cd frontend && npx vitest run $(VITEST_FLAGS)
+test-desktop-smoke:
 	bash scripts/desktop-smoke.sh
+test-desktop-e2e:
 	bash scripts/e2e-desktop.sh
+test-web-e2e:
 	bash scripts/e2e-web.sh
 
 # The engine compiled to WebAssembly (the browser edition), its tests run
@@ -59,7 +86,7 @@ WASM_TEST_PKGS ?= ./backend/ ./backend/vectors/ ./backend/mapfile/ ./graphdb/ ./
 test-wasm:
 	@command -v node >/dev/null || { echo "test-wasm needs node on PATH" >&2; exit 1; }
 	GOOS=js GOARCH=wasm go build ./backend/... ./graphdb/... ./bind/ ./cmd/loom-web/
-	GOOS=js GOARCH=wasm go test -timeout $(GO_TEST_TIMEOUT) -exec="$(WASM_EXEC)" $(WASM_TEST_PKGS)
+	GOOS=js GOARCH=wasm go test $(GO_TEST_FLAGS) -timeout $(GO_TEST_TIMEOUT) -exec="$(WASM_EXEC)" $(WASM_TEST_PKGS)
 
 # The web edition: the same engine in WebAssembly and the same page, as a
 # static site in build/web (index.html at its root, relative URLs: any static
