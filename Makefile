@@ -15,9 +15,21 @@ WAILS_BUILD := wails build -m -nosyncgomod
 
 .PHONY: setup run build cli bindings test
 
-## setup: install what a fresh Debian 12 machine lacks (apt, wails, npm, embedding table)
+# `make run` opens a window. Without a display it would build for minutes
+# and then fail to open it, so it says so before anything else (tools/maketest
+# checks this).
+ifneq ($(filter run,$(MAKECMDGOALS)),)
+ifeq ($(strip $(DISPLAY)$(WAYLAND_DISPLAY)),)
+$(info make run: there is no display here (neither DISPLAY nor WAYLAND_DISPLAY is set), so Loom's window could not open.)
+$(info make run: run it on a virtual display with `xvfb-run make run`, or use `make test`, which builds the app and checks its window under Xvfb;)
+$(info make run: `make web` builds the web edition, which any browser on another machine can open.)
+$(error no display)
+endif
+endif
+
+## setup: install what a fresh Debian 12 machine lacks (apt, wails, Go modules, npm, embedding table)
 setup:
-	bash scripts/setup.sh
+	@bash scripts/setup.sh
 
 ## run: build the desktop app and open it on the default workspace
 run: build
@@ -31,11 +43,15 @@ build: setup
 cli:
 	go build -o bin/loom ./cmd/loom
 
-## bindings: regenerate frontend/src/bridge/wailsjs from app.go's methods
+## bindings: regenerate frontend/src/bridge/wailsjs from bind.App's methods
+# wails generate prints a page of notes (a line per struct it knows, "Not
+# found: time.Time" for each time field, a sponsor banner): into a log.
 bindings: setup
-	wails generate module
+	@mkdir -p .cache
+	@wails generate module >.cache/bindings.log 2>&1 || { cat .cache/bindings.log >&2; exit 1; }
 	@# generate writes the runtime files 755 and build writes them 644; keep one.
-	chmod 644 frontend/src/bridge/wailsjs/runtime/*
+	@chmod 644 frontend/src/bridge/wailsjs/runtime/*
+	@echo "bindings: frontend/src/bridge/wailsjs regenerated (log: .cache/bindings.log)"
 
 ## test: every suite (go vet, Go tests native, with -race and in WebAssembly, frontend check and Vitest, desktop smoke and end-to-end, web end-to-end), all of them even when one fails; prints what failed and a summary table, logs in build/test/
 # tools/testrun runs the test-* targets below one by one, asking each for
