@@ -36,8 +36,12 @@ run: build
 	./build/bin/loom-desktop
 
 ## build: the desktop app, build/bin/loom-desktop (wails.json holds the tags)
+# Wails' progress and notes go to a log; its end is printed if it fails.
 build: setup
-	$(WAILS_BUILD)
+	@mkdir -p .cache
+	@echo "build: wails build (the first takes minutes; log: .cache/build.log)"
+	@$(WAILS_BUILD) >.cache/build.log 2>&1 || { tail -n 40 .cache/build.log >&2; echo "build: wails build failed (whole log: .cache/build.log)" >&2; exit 1; }
+	@echo "build: built build/bin/loom-desktop"
 
 ## cli: the headless CLI, bin/loom
 cli:
