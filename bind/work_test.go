@@ -20,6 +20,7 @@ import (
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/chat"
 	"github.com/loomwork/loom/backend/embed/synthetic"
+	"github.com/loomwork/loom/backend/sample"
 )
 
 // realApp is an App over a real workbench (bolt store in a temp folder,
@@ -186,6 +187,31 @@ func TestIngestPathsGraphNodeAndQuery(t *testing.T) {
 	require.ErrorAs(t, err, &appErr)
 	assert.Equal(t, CodeQueryFailed, appErr.Code)
 	assert.Contains(t, appErr.Message, "empty")
+}
+
+// The empty library's "Try a sample library" calls IngestSample: the same
+// progress events and report as any ingest, and the notes in the library.
+func TestIngestSampleFillsAnEmptyLibrary(t *testing.T) {
+	app, shell := realApp(t, "")
+	res, err := app.IngestSample()
+	require.NoError(t, err)
+	assert.Empty(t, res.Errors)
+	assert.Equal(t, len(sample.Files()), res.Added)
+	assert.NotEmpty(t, res.Job)
+
+	events := shell.eventsNamed(EventIngestProgress)
+	require.NotEmpty(t, events)
+	last := events[len(events)-1].(IngestProgress)
+	assert.True(t, last.Finished)
+	assert.Equal(t, res.Job, last.Job)
+	assert.Equal(t, len(sample.Files()), last.FilesDone)
+
+	docs, err := app.Documents()
+	require.NoError(t, err)
+	require.Len(t, docs, len(sample.Files()))
+	for _, d := range docs {
+		assert.Equal(t, sample.Collection, d.Collection)
+	}
 }
 
 func TestIngestOneAtATime(t *testing.T) {

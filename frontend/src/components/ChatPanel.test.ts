@@ -132,6 +132,9 @@ describe('ChatPanel Ollama URL (web edition)', { timeout: 30_000 }, () => {
     expect(status.querySelector('code')?.textContent).toBe('ollama serve');
     expect(screen.queryAllByRole('alert')).toEqual([]);
     expect(screen.getByTestId('ollama-indicator').textContent?.trim()).toBe('Ollama off');
+    const input = screen.getByTestId('chat-input') as HTMLTextAreaElement;
+    expect(input.disabled).toBe(true);
+    expect(input.placeholder).toBe('Chat is off while Ollama is not running (see above).');
   });
 
   it('shows a failed status call as an error', async () => {
