@@ -15,36 +15,83 @@ WAILS_BUILD := wails build -m -nosyncgomod
 
 .PHONY: setup run build cli bindings test
 
-## setup: install what a fresh Debian 12 machine lacks (apt, wails, npm, embedding table)
+# `make run` opens a window. Without a display it would build for minutes
+# and then fail to open it, so it says so before anything else (tools/maketest
+# checks this).
+ifneq ($(filter run,$(MAKECMDGOALS)),)
+ifeq ($(strip $(DISPLAY)$(WAYLAND_DISPLAY)),)
+$(info make run: there is no display here (neither DISPLAY nor WAYLAND_DISPLAY is set), so Loom's window could not open.)
+$(info make run: run it on a virtual display with `xvfb-run make run`, or use `make test`, which builds the app and checks its window under Xvfb;)
+$(info make run: `make web` builds the web edition, which any browser on another machine can open.)
+$(error no display)
+endif
+endif
+
+## setup: install what a fresh Debian 12 machine lacks (apt, wails, Go modules, npm, embedding table)
 setup:
-	bash scripts/setup.sh
+	@bash scripts/setup.sh
 
 ## run: build the desktop app and open it on the default workspace
 run: build
 	./build/bin/loom-desktop
 
 ## build: the desktop app, build/bin/loom-desktop (wails.json holds the tags)
+# Wails' progress and notes go to a log; its end is printed if it fails.
 build: setup
-	$(WAILS_BUILD)
+	@mkdir -p .cache
+	@echo "build: wails build (the first takes minutes; log: .cache/build.log)"
+	@$(WAILS_BUILD) >.cache/build.log 2>&1 || { tail -n 40 .cache/build.log >&2; echo "build: wails build failed (whole log: .cache/build.log)" >&2; exit 1; }
+	@echo "build: built build/bin/loom-desktop"
 
 ## cli: the headless CLI, bin/loom
 cli:
 	go build -o bin/loom ./cmd/loom
 
-## bindings: regenerate frontend/src/bridge/wailsjs from app.go's methods
+## bindings: regenerate frontend/src/bridge/wailsjs from bind.App's methods
+# wails generate prints a page of notes (a line per struct it knows, "Not
+# found: time.Time" for each time field, a sponsor banner): into a log.
 bindings: setup
-	wails generate module
+	@mkdir -p .cache
+	@wails generate module >.cache/bindings.log 2>&1 || { cat .cache/bindings.log >&2; exit 1; }
 	@# generate writes the runtime files 755 and build writes them 644; keep one.
-	chmod 644 frontend/src/bridge/wailsjs/runtime/*
+	@chmod 644 frontend/src/bridge/wailsjs/runtime/*
+	@echo "bindings: frontend/src/bridge/wailsjs regenerated (log: .cache/bindings.log)"
 
-## test: Go vet and tests (native and WebAssembly), frontend type check and tests, desktop smoke and end-to-end tests, web edition end-to-end tests
+## test: every suite (go vet, Go tests native, with -race and in WebAssembly, frontend check and Vitest, desktop smoke and end-to-end, web end-to-end), all of them even when one fails; prints what failed and a summary table, logs in build/test/
+# tools/testrun runs the test-* targets below one by one, asking each for
+# machine output (the *_FLAGS variables), and counts passed, failed and
+# skipped from it. SUITES=go-test,vitest runs only those.
 test: setup bindings
-	go vet ./...
-	go test -timeout $(GO_TEST_TIMEOUT) ./...
-	$(MAKE) test-wasm
-	cd frontend && npm run check && npm test
+	@go build -o bin/testrun ./tools/testrun
+	@bin/testrun $(if $(SUITES),-only $(SUITES))
+
+# One suite each; `make test` runs them all. Run one alone when working on it.
+GO_TEST_FLAGS ?=
+VET_FLAGS ?=
+CHECK_FLAGS ?=
+VITEST_FLAGS ?=
+# The packages with goroutines of their own. -short leaves out the
+# quality-target tests (whole corpora ingested), which take minutes and
+# exercise no concurrency the others do not.
+RACE_PKGS ?= ./backend/ ./backend/chat/ ./backend/embed/... ./backend/search/ ./backend/synth/ ./backend/tokens/ ./backend/vectors/ ./bind/ ./graphdb/ ./cmd/loom/
+RACE_FLAGS ?= -short
+
+.PHONY: test-vet test-go test-race test-check test-vitest test-desktop-smoke test-desktop-e2e test-web-e2e
+test-vet:
+	go vet $(VET_FLAGS) ./...
+test-go:
+	go test $(GO_TEST_FLAGS) -timeout $(GO_TEST_TIMEOUT) ./...
+test-race:
+	go test $(GO_TEST_FLAGS) -race $(RACE_FLAGS) -timeout $(GO_TEST_TIMEOUT) $(RACE_PKGS)
+test-check:
+	cd frontend && npm run --silent check -- $(CHECK_FLAGS)
+test-vitest:
+	cd frontend && npx vitest run $(VITEST_FLAGS)
+test-desktop-smoke:
 	bash scripts/desktop-smoke.sh
+test-desktop-e2e:
 	bash scripts/e2e-desktop.sh
+test-web-e2e:
 	bash scripts/e2e-web.sh
 
 # The engine compiled to WebAssembly (the browser edition), its tests run
@@ -59,7 +106,7 @@ WASM_TEST_PKGS ?= ./backend/ ./backend/vectors/ ./backend/mapfile/ ./graphdb/ ./
 test-wasm:
 	@command -v node >/dev/null || { echo "test-wasm needs node on PATH" >&2; exit 1; }
 	GOOS=js GOARCH=wasm go build ./backend/... ./graphdb/... ./bind/ ./cmd/loom-web/
-	GOOS=js GOARCH=wasm go test -timeout $(GO_TEST_TIMEOUT) -exec="$(WASM_EXEC)" $(WASM_TEST_PKGS)
+	GOOS=js GOARCH=wasm go test $(GO_TEST_FLAGS) -timeout $(GO_TEST_TIMEOUT) -exec="$(WASM_EXEC)" $(WASM_TEST_PKGS)
 
 # The web edition: the same engine in WebAssembly and the same page, as a
 # static site in build/web (index.html at its root, relative URLs: any static

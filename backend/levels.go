@@ -305,6 +305,18 @@ func (w *Workbench) schedulePersist() {
 // persist's commit starts, without w.mu.
 var beforeBackgroundCommit = func() {}
 
+// waitingForStore is a test hook: when set, it runs as a write or Close is
+// about to take storeMu, which the background persist's commit may hold, so
+// a test can tell that a write now waits for that commit. Atomic because
+// the workbench's own goroutines read it while a test sets it.
+var waitingForStore atomic.Pointer[func()]
+
+func aboutToWaitForStore() {
+	if f := waitingForStore.Load(); f != nil {
+		(*f)()
+	}
+}
+
 // persistPending writes access times and summaries in one transaction.
 // Callers hold w.mu.
 func (w *Workbench) persistPending(ctx context.Context) error {

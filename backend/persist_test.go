@@ -2,6 +2,7 @@ package backend
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,6 +29,29 @@ func during(t *testing.T, f func()) {
 		f()
 	}
 	t.Cleanup(func() { beforeBackgroundCommit = old })
+}
+
+// nextStoreWait returns a channel closed when a write (or Close) is next
+// about to wait for the store: called while a commit holds the store, it
+// tells that the write now waits for that commit.
+func nextStoreWait(t *testing.T) <-chan struct{} {
+	waiting := make(chan struct{})
+	var once sync.Once
+	f := func() { once.Do(func() { close(waiting) }) }
+	waitingForStore.Store(&f)
+	t.Cleanup(func() { waitingForStore.Store(nil) })
+	return waiting
+}
+
+// waitFor waits for ch to close; the timeout only guards against a hang
+// and fails the test.
+func waitFor(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(20 * time.Second):
+		t.Errorf("%s did not happen within 20s", what)
+	}
 }
 
 // within reports an error (safe from any goroutine) and returns false if
@@ -78,8 +102,9 @@ func TestQuestionsGoOnWhileTheBackgroundPersistCommits(t *testing.T) {
 			_, err := wb.Query(ctx, QueryRequest{Question: "What is the manifest header?", Budget: 800, NoTouch: true})
 			assert.NoError(t, err)
 		})
+		waiting := nextStoreWait(t)
 		go func() { pinDone <- wb.Pin(ctx, []string{pinned}, true) }()
-		time.Sleep(20 * time.Millisecond) // the pin now waits for the store
+		waitFor(t, waiting, "the pin waiting for the store")
 	})
 	require.True(t, within(t, 20*time.Second, "the background persist", persist))
 	require.NoError(t, <-pinDone)
@@ -116,8 +141,9 @@ func TestCloseDuringTheBackgroundCommit(t *testing.T) {
 	persist := <-fired
 	closed := make(chan error, 1)
 	during(t, func() {
+		waiting := nextStoreWait(t)
 		go func() { closed <- wb.Close() }()
-		time.Sleep(20 * time.Millisecond) // Close now waits for the store
+		waitFor(t, waiting, "Close waiting for the store")
 	})
 	require.True(t, within(t, 20*time.Second, "the background persist", persist))
 	require.NoError(t, <-closed)

@@ -383,6 +383,7 @@ func (w *Workbench) Close() error {
 	}
 	crash.At("close-start")
 	errs = append(errs, w.persistPending(context.Background()))
+	aboutToWaitForStore()
 	w.storeMu.Lock() // waits for a background commit in flight
 	if w.bgCommit.Generation > w.meta.Generation {
 		w.meta = w.bgCommit
@@ -412,6 +413,7 @@ func (w *Workbench) Close() error {
 
 // apply commits a write to the store. Callers hold w.mu.
 func (w *Workbench) apply(ctx context.Context, write graphdb.Write) (model.Meta, error) {
+	aboutToWaitForStore()
 	w.storeMu.Lock()
 	defer w.storeMu.Unlock()
 	return w.store.Apply(ctx, write)

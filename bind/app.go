@@ -49,6 +49,7 @@ type workspace interface {
 	Collections(ctx context.Context) ([]backend.CollectionInfo, error)
 	Ingest(ctx context.Context, paths []string, opts backend.IngestOptions) (*backend.IngestReport, error)
 	IngestUploads(ctx context.Context, files []backend.Upload, opts backend.IngestOptions) (*backend.IngestReport, error)
+	IngestSample(ctx context.Context, opts backend.IngestOptions) (*backend.IngestReport, error)
 	ReingestDocument(ctx context.Context, id string, opts backend.IngestOptions) (*backend.IngestReport, error)
 	RemoveDocuments(ctx context.Context, ids []string) error
 	Pin(ctx context.Context, ids []string, pinned bool) error

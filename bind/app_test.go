@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -17,7 +18,10 @@ import (
 // fakeShell records what the App logs and sends instead of calling the
 // Wails runtime; its dialogs answer with what the test put in.
 type fakeShell struct {
-	mu        sync.Mutex
+	mu sync.Mutex
+	// emitted is closed and replaced on every Emit, so a test can wait for
+	// an event instead of sleeping (waitFor).
+	emitted   chan struct{}
 	infos     []string
 	errors    []string
 	events    []event
@@ -35,6 +39,35 @@ func (s *fakeShell) Emit(_ context.Context, name string, data any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.events = append(s.events, event{name, data})
+	if s.emitted != nil {
+		close(s.emitted)
+		s.emitted = nil
+	}
+}
+
+// waitFor waits until ok holds for the events sent so far, checking after
+// every Emit. The timeout only guards against a hang: it fails the test.
+func (s *fakeShell) waitFor(t *testing.T, what string, ok func(events []event) bool) {
+	t.Helper()
+	hang := time.After(30 * time.Second)
+	for {
+		s.mu.Lock()
+		if ok(s.events) {
+			s.mu.Unlock()
+			return
+		}
+		if s.emitted == nil {
+			s.emitted = make(chan struct{})
+		}
+		next := s.emitted
+		s.mu.Unlock()
+		select {
+		case <-next:
+		case <-hang:
+			t.Errorf("waited 30s for %s", what)
+			return
+		}
+	}
 }
 
 func (s *fakeShell) OpenFiles(context.Context, string) ([]string, error) { return s.pick, nil }
@@ -193,38 +226,46 @@ func TestAppStartup(t *testing.T) {
 
 func TestStatsWaitsForStartup(t *testing.T) {
 	t.Setenv(WorkspaceEnv, "/tmp/ws")
-	release := make(chan struct{})
-	app, _ := newTestApp(nil, func(context.Context, string) (workspace, error) {
-		<-release
-		return &fakeWorkspace{stats: backend.Stats{Documents: 5}}, nil
+	// A synctest bubble: synctest.Wait returns once every goroutine in it
+	// is blocked, so "Stats has not returned yet" is a fact, not a guess
+	// made after some milliseconds.
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		app, _ := newTestApp(nil, func(context.Context, string) (workspace, error) {
+			<-release
+			return &fakeWorkspace{stats: backend.Stats{Documents: 5}}, nil
+		})
+
+		// On Linux, Wails runs OnStartup in its own goroutine while the page
+		// loads, so the page may ask for stats before the workspace is open.
+		type result struct {
+			stats backend.Stats
+			err   error
+		}
+		got := make(chan result, 1)
+		go func() {
+			stats, err := app.Stats()
+			got <- result{stats, err}
+		}()
+		go app.Startup(t.Context())
+
+		synctest.Wait() // Stats and Startup are both blocked now
+		select {
+		case r := <-got:
+			close(release) // let Startup end, so the bubble can
+			t.Fatalf("Stats returned before the workspace opened: %+v", r)
+		default:
+		}
+		close(release)
+		synctest.Wait()
+		select {
+		case r := <-got:
+			require.NoError(t, r.err)
+			assert.Equal(t, 5, r.stats.Documents)
+		default:
+			t.Fatal("Stats is still waiting after the workspace opened")
+		}
 	})
-
-	// On Linux, Wails runs OnStartup in its own goroutine while the page
-	// loads, so the page may ask for stats before the workspace is open.
-	type result struct {
-		stats backend.Stats
-		err   error
-	}
-	got := make(chan result, 1)
-	go func() {
-		stats, err := app.Stats()
-		got <- result{stats, err}
-	}()
-	go app.Startup(t.Context())
-
-	select {
-	case r := <-got:
-		t.Fatalf("Stats returned before the workspace opened: %+v", r)
-	case <-time.After(50 * time.Millisecond):
-	}
-	close(release)
-	select {
-	case r := <-got:
-		require.NoError(t, r.err)
-		assert.Equal(t, 5, r.stats.Documents)
-	case <-time.After(5 * time.Second):
-		t.Fatal("Stats never returned after the workspace opened")
-	}
 }
 
 func TestShutdownClosesWorkspace(t *testing.T) {

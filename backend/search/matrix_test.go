@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -119,9 +118,9 @@ func TestAdoptRowsFromAPrivateMapping(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
 
-	var released atomic.Bool
+	released := make(chan struct{})
 	got := NewVectors(64)
-	require.NoError(t, got.AdoptRows(m.Bytes(), func() { released.Store(true); m.Close() }))
+	require.NoError(t, got.AdoptRows(m.Bytes(), func() { close(released); m.Close() }))
 	sameVectors(t, v, got)
 	r := rand.New(rand.NewPCG(5, 5))
 	for _, slot := range []int32{0, 3, 250, 499, 600} {
@@ -136,11 +135,19 @@ func TestAdoptRowsFromAPrivateMapping(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, NewVectors(64).AdoptRows(onDisk, nil), "the file is as written")
 
-	got = nil
-	deadline := time.Now().Add(10 * time.Second)
-	for !released.Load() && time.Now().Before(deadline) {
-		runtime.GC()
-		time.Sleep(time.Millisecond)
+	select {
+	case <-released:
+		t.Fatal("the mapping was released while the vectors were in use")
+	default:
 	}
-	assert.True(t, released.Load(), "the mapping is released after the vectors are gone")
+	got = nil
+	// A full collection (runtime.GC returns after the sweep) queues the
+	// cleanup of what became unreachable; it then runs on the runtime's
+	// cleanup goroutine. The timeout only guards against a hang.
+	runtime.GC()
+	select {
+	case <-released:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the mapping was not released after the vectors became unreachable and a GC ran")
+	}
 }

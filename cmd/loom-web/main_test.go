@@ -14,6 +14,7 @@ import (
 
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/embed/synthetic"
+	"github.com/loomwork/loom/backend/sample"
 	"github.com/loomwork/loom/bind"
 )
 
@@ -56,4 +57,29 @@ func TestDispatchCallsTheBindingLayer(t *testing.T) {
 		require.True(t, errors.As(err, &appErr), "%s %s: %v", tc.method, tc.args, err)
 		assert.Contains(t, appErr.Message, tc.want)
 	}
+}
+
+// The web edition's "Try a sample library" reaches the engine like any call:
+// the notes come back as documents of the sample collection.
+func TestDispatchIngestsTheSampleLibrary(t *testing.T) {
+	a := bind.NewWebApp(webShell{}, bind.WebConfig{Dir: t.TempDir(),
+		Open: func(ctx context.Context, dir string, opts ...backend.Option) (*backend.Workbench, error) {
+			return backend.Open(ctx, dir, append(opts, backend.WithEmbedder(synthetic.New()))...)
+		}})
+	a.Startup(context.Background())
+	defer a.Shutdown(context.Background())
+
+	out, err := dispatch(a, "IngestSample", `[]`)
+	require.NoError(t, err)
+	var rep struct {
+		Added  int   `json:"added"`
+		Errors []any `json:"errors"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.Equal(t, len(sample.Files()), rep.Added)
+	assert.Empty(t, rep.Errors)
+
+	out, err = dispatch(a, "Collections", `[]`)
+	require.NoError(t, err)
+	assert.Contains(t, out, `"name":"sample"`)
 }

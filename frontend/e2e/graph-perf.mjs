@@ -8,8 +8,11 @@
 //
 //   node e2e/graph-perf.mjs [--nodes 10000] [--edges 40000] [--chromium /usr/bin/chromium] [--no-build]
 //
-// Not part of `npm test`. With --disable-gpu Chromium draws WebGL in
-// software (SwiftShader), so the frame rates are a floor, not what a GPU does.
+// Not part of `npm test` or `make test`: a benchmark, not a test. Its
+// waitForTimeout calls (each marked "pacing") space the pointer's moves and
+// let camera animations end between measurements; no check depends on them.
+// With --disable-gpu Chromium draws WebGL in software (SwiftShader), so the
+// frame rates are a floor, not what a GPU does.
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
@@ -114,7 +117,7 @@ async function run(colorScheme) {
   });
   const layoutDoneAfter = Date.now() - navStart;
   void tLayout0;
-  await page.waitForTimeout(300);
+  await page.waitForSelector('[data-testid=graph-view][data-settled=yes]', { timeout: 60000 });
 
   const shot = colorScheme === 'light' ? '/tmp/graph-10k.png' : `/tmp/graph-10k-${colorScheme}.png`;
   await page.screenshot({ path: shot });
@@ -223,9 +226,9 @@ async function run(colorScheme) {
   });
 
   // Hover and select response: from the input event to the first frame after it.
-  await page.waitForTimeout(1000); // let the drag's inertia end
+  await page.waitForTimeout(1000); // pacing: let the drag's inertia end
   await page.evaluate(() => window.__graph.sigma.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 }));
-  await page.waitForTimeout(300);
+  await page.waitForTimeout(300); // pacing
   // Concepts spread over the stage (every 50th, inside the view).
   const targets = await page.evaluate(() => {
     const { sigma, graph } = window.__graph;
@@ -272,15 +275,15 @@ async function run(colorScheme) {
   });
   for (const t of targets) {
     await page.mouse.move(stage.x + 5, stage.y + 5);
-    await page.waitForTimeout(120);
+    await page.waitForTimeout(120); // pacing
     await page.mouse.move(stage.x + t.x, stage.y + t.y);
-    await page.waitForTimeout(250);
+    await page.waitForTimeout(250); // pacing
   }
   for (const t of targets.slice(0, 5)) {
     await page.mouse.click(stage.x + t.x, stage.y + t.y);
-    await page.waitForTimeout(700);
+    await page.waitForTimeout(700); // pacing
     await page.evaluate(() => window.__graph.sigma.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 }));
-    await page.waitForTimeout(200);
+    await page.waitForTimeout(200); // pacing
   }
   const lat = await page.evaluate(() => window.__lat);
   const selectedLabel = await page.evaluate(() => document.querySelector('[data-testid=node-label]')?.textContent ?? null);
@@ -288,7 +291,7 @@ async function run(colorScheme) {
   // Selected node (as the parent would set it), camera on it: a screenshot of the highlight.
   await page.mouse.move(5, 5);
   await page.evaluate((id) => window.__select(id), targets[0].id);
-  await page.waitForTimeout(1200);
+  await page.waitForTimeout(1200); // pacing
   await page.screenshot({ path: `/tmp/graph-10k-selected-${colorScheme}.png` });
   await page.evaluate(() => window.__select(null));
   await page.mouse.move(5, 5);
@@ -297,7 +300,7 @@ async function run(colorScheme) {
   await page.mouse.move(5, 5);
   await page.evaluate(() => window.__setQuery(true));
   await page.evaluate(() => window.__graph.sigma.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 }));
-  await page.waitForTimeout(600);
+  await page.waitForTimeout(600); // pacing
   const querySummary = await page.evaluate(() => {
     const el = document.querySelector('[data-testid=graph-query-summary]');
     return el ? Object.fromEntries([...el.attributes].filter((a) => a.name.startsWith('data-')).map((a) => [a.name, a.value])) : null;

@@ -91,18 +91,25 @@ try {
   await light.addInitScript(recordPhases);
   const page = await light.newPage();
   page.on('pageerror', (e) => errors.push(String(e)));
-  // Slow the engine's download a little so the overlay can be seen (and photographed).
+  // Hold the engine's first download until the overlay has been seen (and
+  // photographed): on the loopback it would otherwise be over at once.
+  let photographed;
+  const overlaySeen = new Promise((resolve) => (photographed = resolve));
   let held = false;
   await light.route('**/loom.wasm*', async (route) => {
     if (!held) {
       held = true;
-      await new Promise((r) => setTimeout(r, 1200));
+      await overlaySeen;
     }
     await route.continue();
   });
   await page.goto(url);
-  await page.waitForSelector('[data-testid="boot-overlay"]', { timeout: 30_000 });
-  await page.screenshot({ path: join(out, 'boot-light.png') });
+  try {
+    await page.waitForSelector('[data-testid="boot-overlay"][data-phase="download"]', { timeout: 30_000 });
+    await page.screenshot({ path: join(out, 'boot-light.png') });
+  } finally {
+    photographed();
+  }
   await ready(page);
   const phases = await page.evaluate(() => window.__bootPhases);
   check(
@@ -194,7 +201,8 @@ try {
   const loaded2 = await ask(page2, 'How is the token budget split between the output reservation and the context?');
   check('a query over the imported workspace loads sections', loaded2 > 0, `loaded=${loaded2}`);
   await page2.waitForFunction(() => Number(document.querySelector('[data-testid="graph-view"]')?.getAttribute('data-nodes') ?? 0) > 0, null, { timeout: 30_000 });
-  await page2.waitForTimeout(1500); // let the layout settle for the picture
+  // The picture once the layout has stopped and the graph is drawn as it ends.
+  await page2.waitForSelector('[data-testid="graph-view"][data-settled="yes"]', { timeout: 60_000 });
   await page2.screenshot({ path: join(out, 'web-dark.png') });
   await page2.reload();
   await ready(page2);

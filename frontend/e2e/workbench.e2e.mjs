@@ -8,11 +8,12 @@
 //                  plus the repository's README.md and BENCHMARKS.md: enough sections
 //                  that a smaller budget visibly loads less)
 //
-// It ingests files through the file input, watches the progress and the
-// document list, checks the graph has nodes, runs a query, reads the budget
-// view and the manifest, moves the budget and sees the loaded set change,
-// and copies the prompt. Prints "N passed, M failed" and exits non-zero on
-// a failure.
+// It starts from an empty library: takes the sample library it offers and
+// asks a question about it; then ingests files through the file input,
+// watches the progress and the document list, checks the graph has nodes,
+// runs a query, reads the budget view and the manifest, moves the budget
+// and sees the loaded set change, and copies the prompt. Prints "N passed,
+// M failed" and exits non-zero on a failure.
 import { chromium } from 'playwright-core';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
@@ -22,6 +23,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const url = process.env.LOOM_E2E_URL ?? 'http://localhost:34115';
 const out = resolve(process.env.LOOM_E2E_OUT ?? join(here, '../../build/bin/e2e'));
 const docs = resolve(process.env.LOOM_E2E_DOCS ?? join(here, '../../testdata/fixture/notes'));
+// The notes the engine embeds as its sample library (backend/sample).
+const sampleNotes = readdirSync(join(here, '../../backend/sample/notes')).filter((f) => f.endsWith('.md'));
 mkdirSync(out, { recursive: true });
 
 let passed = 0;
@@ -51,6 +54,33 @@ try {
   await page.waitForSelector('[data-testid="drop-zone"]', { timeout: 60_000 });
   check('the page shows the drop zone', true);
 
+  // The empty library offers a sample library: one click brings its notes.
+  const trySample = page.locator('[data-testid="try-sample"]');
+  await trySample.waitFor({ timeout: 30_000 });
+  await page.screenshot({ path: join(out, 'empty.png') });
+  await trySample.click();
+  await page.waitForFunction(
+    (n) => document.querySelectorAll('[data-testid="document-list"] [data-testid="document-item"]').length >= n,
+    sampleNotes.length,
+    { timeout: 60_000 },
+  );
+  const sampleCount = await page.locator('[data-testid="document-list"] [data-testid="document-item"]').count();
+  check(
+    `the sample library's ${sampleNotes.length} notes arrive in the collection "sample"`,
+    sampleCount === sampleNotes.length && (await page.locator('[data-testid="collection-item"][data-name="sample"]').count()) === 1,
+    `${sampleCount} documents`,
+  );
+  check('the sample offer goes once the library has documents', (await trySample.count()) === 0);
+  await page.fill('[data-testid="query-input"]', 'How is the loadable token budget calculated from the context window?');
+  await page.click('[data-testid="query-submit"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="manifest"]')?.textContent?.includes('[Context loaded:'), null, {
+    timeout: 30_000,
+  });
+  const sampleManifest = (await page.locator('[data-testid="manifest"]').textContent()) ?? '';
+  check('a question about the sample loads its note on context windows', /context-windows\.md/.test(sampleManifest), sampleManifest.slice(0, 300));
+  await page.waitForSelector('[data-testid="graph-view"][data-settled="yes"]', { timeout: 60_000 });
+  await page.screenshot({ path: join(out, 'sample.png') });
+
   // Ingest through the file input.
   const files = readdirSync(docs)
     .filter((f) => /\.(md|markdown|txt)$/.test(f))
@@ -63,10 +93,10 @@ try {
   const items = page.locator('[data-testid="document-list"] [data-testid="document-item"]');
   await page.waitForFunction(
     (n) => document.querySelectorAll('[data-testid="document-list"] [data-testid="document-item"]').length >= n,
-    files.length,
+    sampleCount + files.length,
     { timeout: 60_000 },
   );
-  check(`the document list shows the ${files.length} files`, (await items.count()) >= files.length, `${await items.count()} items`);
+  check(`the document list shows the ${files.length} files`, (await items.count()) >= sampleCount + files.length, `${await items.count()} items`);
 
   // The graph has nodes.
   const graph = page.locator('[data-testid="graph-view"]');
@@ -115,7 +145,9 @@ try {
 
   // Copy the prompt.
   await page.click('[data-testid="copy-prompt"]');
-  await page.waitForTimeout(300);
+  await page
+    .waitForFunction(async () => (await navigator.clipboard.readText()).includes('[Context loaded:'), null, { timeout: 15_000 })
+    .catch(() => {});
   const clip = await page.evaluate(() => navigator.clipboard.readText());
   check('the prompt is on the clipboard', clip.includes('[Context loaded:') && clip.includes('ranking settings'), clip.slice(0, 80));
 

@@ -82,6 +82,13 @@ const readable = /\.(md|markdown|txt|text)$/i;
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
+/** A stand-in for the engine's sample library (backend/sample): three short linked notes. */
+const fakeSample: Upload[] = [
+  { name: 'overview.md', text: '# Retrieval-augmented generation\n\nRetrieve passages, then answer. See [context windows](context-windows.md).\n\n## Pipeline\n\nChunk, embed, retrieve, re-rank, budget.' },
+  { name: 'context-windows.md', text: '# Context windows and token budgets\n\nThe budget is the window minus the output reservation.\n\n## Filling it\n\nAdd candidates by score until the next does not fit.' },
+  { name: 'evaluation.md', text: '# Evaluating retrieval\n\nPrecision, recall and nDCG@10 on labelled questions. See [overview](overview.md).' },
+];
+
 export class FakeWorkbench implements Workbench {
   edition: 'desktop' | 'web';
 
@@ -101,6 +108,8 @@ export class FakeWorkbench implements Workbench {
   ingestCancels = 0;
   uploads: Upload[][] = [];
   pathIngests: string[][] = [];
+  /** How often the sample library was asked for. */
+  sampleIngests = 0;
 
   /** What Ollama says. */
   ollamaStatus: OllamaStatus = {
@@ -228,6 +237,12 @@ export class FakeWorkbench implements Workbench {
     this.failIfAsked('ingestUploads');
     this.uploads.push(files);
     return this.ingest(files, 'uploads');
+  }
+
+  async ingestSample() {
+    this.failIfAsked('ingestSample');
+    this.sampleIngests++;
+    return this.ingest(fakeSample, 'sample');
   }
 
   private async ingest(files: Upload[], collection: string): Promise<IngestReport> {

@@ -181,6 +181,7 @@ export function createWebWorkbench(opts: { base?: string; worker?: () => Worker 
     ingestPaths: () =>
       Promise.reject(new WorkbenchError('bad_request', 'The web edition reads files through the page: drop them or use Add files…')),
     ingestUploads: (files) => call<IngestReport>('IngestUploads', files),
+    ingestSample: () => call<IngestReport>('IngestSample'),
     cancelIngest: () => call<void>('CancelIngest'),
     onIngestProgress: (cb) => on<IngestProgress>('ingest:progress', cb),
     onFileDrop: () => () => {},

@@ -106,6 +106,8 @@ export interface Workbench {
   ingestPaths(paths: string[]): Promise<IngestReport>;
   /** Ingests files the page read itself (file input, HTML5 drop). */
   ingestUploads(files: Upload[]): Promise<IngestReport>;
+  /** Ingests the sample library (notes on retrieval-augmented generation) into the collection "sample". */
+  ingestSample(): Promise<IngestReport>;
   /** Stops the running ingest after the file in hand; what is done stays. */
   cancelIngest(): Promise<void>;
   /** Progress of the running ingest; returns the unsubscribe function. */
@@ -235,6 +237,7 @@ export const desktopWorkbench: Workbench = {
   collections: async () => wire<CollectionInfo[]>(await call(DesktopApp.Collections)),
   ingestPaths: async (paths) => wire<IngestReport>(await call(() => DesktopApp.IngestPaths(paths))),
   ingestUploads: async (files) => wire<IngestReport>(await call(() => DesktopApp.IngestUploads(files))),
+  ingestSample: async () => wire<IngestReport>(await call(DesktopApp.IngestSample)),
   cancelIngest: () => call(DesktopApp.CancelIngest),
   onIngestProgress: (cb) => onEvent<IngestProgress>('ingest:progress', cb),
   onFileDrop: (cb) => {

@@ -5,6 +5,7 @@ import ChatPanel from './ChatPanel.svelte';
 import { FakeWorkbench } from '../bridge/fake';
 import { ChatStore } from '../lib/stores/chat.svelte';
 import { OllamaStore } from '../lib/stores/ollama.svelte';
+import { WorkbenchError } from '../bridge/workbench';
 
 async function setup() {
   const wb = new FakeWorkbench({ documents: [{ name: 'a.md', text: '# Staleness\n\nStaleness decays with time.' }] });
@@ -106,6 +107,45 @@ describe('ChatPanel Ollama URL (web edition)', { timeout: 30_000 }, () => {
     const chat = new ChatStore(wb, ollama);
     render(ChatPanel, { chat, ollama });
     expect(screen.queryByTestId('ollama-url')).toBeNull();
+  });
+
+  // Ollama is optional: a first window without it must not greet the
+  // person with an error.
+  it('says Ollama is not running as information, not as an error', async () => {
+    const wb = new FakeWorkbench({ edition: 'desktop' });
+    wb.ollamaStatus = {
+      url: 'http://127.0.0.1:11434',
+      up: false,
+      models: [],
+      problem: 'Ollama is not running at http://127.0.0.1:11434.',
+      fix: 'Start it with `ollama serve` (install it from ollama.com), or set LOOM_OLLAMA_URL to where it runs, then press Retry.',
+    };
+    const ollama = new OllamaStore(wb);
+    await ollama.refresh();
+    const chat = new ChatStore(wb, ollama);
+    render(ChatPanel, { chat, ollama });
+
+    const status = screen.getByTestId('ollama-status');
+    expect(status.getAttribute('role')).toBe('status');
+    expect(status.classList.contains('failed')).toBe(false);
+    expect(status.textContent).toContain('Chat is off; context assembly and Copy prompt work without it.');
+    expect(status.querySelector('code')?.textContent).toBe('ollama serve');
+    expect(screen.queryAllByRole('alert')).toEqual([]);
+    expect(screen.getByTestId('ollama-indicator').textContent?.trim()).toBe('Ollama off');
+    const input = screen.getByTestId('chat-input') as HTMLTextAreaElement;
+    expect(input.disabled).toBe(true);
+    expect(input.placeholder).toBe('Chat is off while Ollama is not running (see above).');
+  });
+
+  it('shows a failed status call as an error', async () => {
+    const wb = new FakeWorkbench({ edition: 'desktop' });
+    wb.failNext.ollama = new WorkbenchError('internal', 'Loom could not ask for Ollama’s status.');
+    const ollama = new OllamaStore(wb);
+    await ollama.refresh();
+    render(ChatPanel, { chat: new ChatStore(wb, ollama), ollama });
+    const status = screen.getByTestId('ollama-status');
+    expect(status.getAttribute('role')).toBe('alert');
+    expect(status.textContent).toContain('could not ask');
   });
 
   it('shows the CORS advice the engine gives when Ollama refuses the page', async () => {

@@ -65,3 +65,32 @@ describe('LibraryPanel workspace file', { timeout: 30_000 }, () => {
     await vi.waitFor(() => expect(screen.getByRole('alert').textContent).toContain('This is not a Loom workspace file.'), slow);
   });
 });
+
+describe('LibraryPanel sample library', { timeout: 30_000 }, () => {
+  for (const edition of ['desktop', 'web'] as const) {
+    it(`${edition}: the empty library offers a sample, which one click ingests with the usual progress`, async () => {
+      const { wb } = await setup(edition, []);
+      const button = (await screen.findByTestId('try-sample')) as HTMLButtonElement;
+      expect(screen.getByTestId('library-empty').textContent).toContain('retrieval-augmented generation');
+      let release!: () => void;
+      wb.step = () => new Promise((r) => (release = r));
+
+      await fireEvent.click(button);
+      // While it runs: the ingest panel shows it, and the button cannot start another.
+      await vi.waitFor(() => expect(screen.getByTestId('ingest-progress')).toBeTruthy(), slow);
+      expect(button.disabled).toBe(true);
+      wb.step = () => Promise.resolve();
+      release();
+
+      await vi.waitFor(() => expect(screen.getAllByTestId('document-item')).toHaveLength(3), slow);
+      expect(wb.sampleIngests).toBe(1);
+      expect(screen.queryByTestId('try-sample')).toBeNull();
+      expect(screen.getByTestId('collection-list').textContent).toContain('sample');
+    });
+  }
+
+  it('is not offered once the library has documents', async () => {
+    await setup('web');
+    expect(screen.queryByTestId('try-sample')).toBeNull();
+  });
+});

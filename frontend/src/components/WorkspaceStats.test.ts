@@ -38,5 +38,6 @@ describe('WorkspaceStats', () => {
     expect(digits('stat-documents')).toBe('0');
     expect(screen.getByTestId('empty-state').textContent).toContain('drop Markdown or text files');
     expect(screen.getByTestId('empty-state').textContent).toContain('loom ingest PATH');
+    expect(screen.getByTestId('empty-state').textContent).toContain('Try a sample library');
   });
 });

@@ -17,6 +17,7 @@ const LOCK = 'loom-workspace';
 const WRITES = new Set([
   'IngestPaths',
   'IngestUploads',
+  'IngestSample',
   'RemoveDocument',
   'ReingestDocument',
   'Pin',

@@ -144,15 +144,15 @@ describe('buildGraph', () => {
     }
   });
 
-  it('builds 10,000 nodes and 40,000 edges quickly', () => {
+  // How fast is measured by e2e/graph-perf.mjs, a benchmark; a time limit
+  // here would fail on a busy machine, not on slow code.
+  it('builds 10,000 nodes and 40,000 edges', () => {
     const data = syntheticGraph({ nodes: 10000, edges: 40000 });
     expect(data.nodes.length).toBe(10000);
     expect(data.edges.length).toBe(40000);
-    const t = performance.now();
     const g = buildGraph(data);
     expect(g.order).toBe(10000);
     expect(g.size).toBe(40000);
-    expect(performance.now() - t).toBeLessThan(1500);
   });
 });
 

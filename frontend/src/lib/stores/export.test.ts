@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeWorkbench } from '../../bridge/fake';
 import { ExportStore, markdownDocument, markdownName } from './export.svelte';
 
@@ -6,12 +6,17 @@ describe('ExportStore', () => {
   const wb = new FakeWorkbench({ documents: [{ name: 'a.md', text: '# Staleness\n\nStaleness decays.' }] });
   const result = wb.assemble({ question: 'How does staleness decay?', budget: 1000 });
 
-  it('copies the assembled prompt and says so', async () => {
-    const ex = new ExportStore(wb, { feedbackMs: 10 });
+  afterEach(() => vi.useRealTimers());
+
+  it('copies the assembled prompt and says so for a while', async () => {
+    vi.useFakeTimers();
+    const ex = new ExportStore(wb, { feedbackMs: 1000 });
     expect(await ex.copyPrompt(result)).toBe(true);
     expect(wb.copied).toEqual([result.prompt]);
     expect(ex.copied).toBe(true);
-    await new Promise((r) => setTimeout(r, 20));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(ex.copied).toBe(true);
+    await vi.advanceTimersByTimeAsync(1);
     expect(ex.copied).toBe(false);
   });
 

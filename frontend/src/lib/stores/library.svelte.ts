@@ -200,6 +200,11 @@ export class LibraryStore {
     return this.ingest(() => this.workbench.ingestUploads(uploads), skipped);
   }
 
+  /** The sample library the empty library offers, ingested like any upload. */
+  ingestSample(): Promise<IngestReport | null> {
+    return this.ingest(() => this.workbench.ingestSample());
+  }
+
   ingestPaths(paths: string[]): Promise<IngestReport | null> {
     if (paths.length === 0) return Promise.resolve(null);
     return this.ingest(() => this.workbench.ingestPaths(paths));

@@ -27,6 +27,8 @@ export function ImportWorkspace(arg1:string):Promise<backend.Stats>;
 
 export function IngestPaths(arg1:Array<string>):Promise<bind.IngestResult>;
 
+export function IngestSample():Promise<bind.IngestResult>;
+
 export function IngestUploads(arg1:Array<backend.Upload>):Promise<bind.IngestResult>;
 
 export function Node(arg1:string):Promise<backend.NodeDetail>;

@@ -50,6 +50,10 @@ export function IngestPaths(arg1) {
   return window['go']['bind']['App']['IngestPaths'](arg1);
 }
 
+export function IngestSample() {
+  return window['go']['bind']['App']['IngestSample']();
+}
+
 export function IngestUploads(arg1) {
   return window['go']['bind']['App']['IngestUploads'](arg1);
 }

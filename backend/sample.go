@@ -1,0 +1,21 @@
+package backend
+
+import (
+	"context"
+
+	"github.com/loomwork/loom/backend/sample"
+)
+
+// IngestSample adds the sample library (package sample: eight notes on
+// retrieval-augmented generation) to the workspace, in the collection
+// "sample". It goes through IngestUploads, which both editions share, so
+// the notes are stored under the workspace's uploads and can be
+// re-ingested or removed like any upload. A second call finds the notes
+// unchanged and adds nothing.
+func (w *Workbench) IngestSample(ctx context.Context, opts IngestOptions) (*IngestReport, error) {
+	var files []Upload
+	for _, f := range sample.Files() {
+		files = append(files, Upload{Name: sample.Collection + "/" + f.Name, Text: f.Text})
+	}
+	return w.IngestUploads(ctx, files, opts)
+}
