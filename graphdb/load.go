@@ -79,20 +79,7 @@ func (s *Store) load(ctx context.Context) (*Snapshot, Lost, error) {
 			}
 			continue
 		}
-		subj := idOf(q.Subject)
-		switch q.Predicate {
-		case predAttrs:
-			if err := snap.addAttrs(subj, literal(q.Object)); err != nil {
-				lost.Attrs = append(lost.Attrs, subj)
-				if lost.First == "" {
-					lost.First = err.Error()
-				}
-			}
-		case predHas:
-			snap.DocNodes[subj] = append(snap.DocNodes[subj], idOf(q.Object))
-		case predParent, predLinks, predDerivedFrom:
-			snap.Edges = append(snap.Edges, model.Edge{Kind: predEdge[q.Predicate.(quad.IRI)], From: subj, To: idOf(q.Object), Weight: 1})
-		}
+		snap.addQuad(q, &lost)
 	}
 	if err := it.Err(); err != nil {
 		return nil, lost, &DamagedError{Path: s.path, Problem: "reading its quads failed (" + err.Error() + ")"}
@@ -102,6 +89,25 @@ func (s *Store) load(ctx context.Context) (*Snapshot, Lost, error) {
 	}
 	snap.Sort()
 	return snap, lost, nil
+}
+
+// addQuad adds what one quad says to the snapshot (the workspace facts'
+// quad aside: load reads it first, Salvage where it finds it).
+func (snap *Snapshot) addQuad(q quad.Quad, lost *Lost) {
+	subj := idOf(q.Subject)
+	switch q.Predicate {
+	case predAttrs:
+		if err := snap.addAttrs(subj, literal(q.Object)); err != nil {
+			lost.Attrs = append(lost.Attrs, subj)
+			if lost.First == "" {
+				lost.First = err.Error()
+			}
+		}
+	case predHas:
+		snap.DocNodes[subj] = append(snap.DocNodes[subj], idOf(q.Object))
+	case predParent, predLinks, predDerivedFrom:
+		snap.Edges = append(snap.Edges, model.Edge{Kind: predEdge[q.Predicate.(quad.IRI)], From: subj, To: idOf(q.Object), Weight: 1})
+	}
 }
 
 func (snap *Snapshot) addAttrs(id, js string) error {

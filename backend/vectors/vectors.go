@@ -299,3 +299,55 @@ func (l *Log) Close() error {
 	}
 	return errors.Join(err, l.f.Close())
 }
+
+// Inspection is what Inspect found in a vector log.
+type Inspection struct {
+	Dim     int
+	Records int // intact records (a key written twice counts once)
+	// Intact is where the intact records end; Size the file's size. A
+	// file larger than Intact has a torn or damaged tail there, which the
+	// next writer cuts off (its vectors are made again when needed).
+	Intact, Size int64
+	// Keys are the keys of the intact records.
+	Keys map[string]bool
+}
+
+// Inspect reads a vector log without changing it: its dimension, its
+// intact records, and where damage starts if any.
+func Inspect(path string) (Inspection, error) {
+	var in Inspection
+	f, err := os.Open(path)
+	if err != nil {
+		return in, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return in, err
+	}
+	in.Size = st.Size()
+	in.Keys = map[string]bool{}
+	if in.Size < int64(hdrLen) {
+		return in, nil
+	}
+	hdr := make([]byte, hdrLen)
+	if _, err := io.ReadFull(f, hdr); err != nil {
+		return in, err
+	}
+	if string(hdr[:len(magic)]) != magic {
+		return in, errors.New("not a Loom vector log")
+	}
+	in.Dim = int(binary.LittleEndian.Uint32(hdr[len(magic):]))
+	l := &Log{path: path, f: f, dim: in.Dim}
+	good, _, err := l.load()
+	defer l.release()
+	if err != nil {
+		return in, err
+	}
+	in.Intact = int64(good)
+	for k := range l.at {
+		in.Keys[k] = true
+	}
+	in.Records = len(l.at)
+	return in, nil
+}

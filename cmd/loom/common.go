@@ -33,11 +33,21 @@ func (w *workspaceFlags) open(ctx context.Context, stderr io.Writer) (*backend.W
 }
 
 func (w *workspaceFlags) openWith(ctx context.Context, stderr io.Writer, extra ...backend.Option) (*backend.Workbench, error) {
+	dir, opts, err := w.options(stderr)
+	if err != nil {
+		return nil, err
+	}
+	return backend.Open(ctx, dir, append(opts, extra...)...)
+}
+
+// options are the workspace's folder and the options that open it as the
+// flags say (the embedder, the concept threshold).
+func (w *workspaceFlags) options(stderr io.Writer) (string, []backend.Option, error) {
 	dir := w.dir
 	if dir == "" {
 		d, err := backend.DefaultWorkspaceDir("default")
 		if err != nil {
-			return nil, err
+			return "", nil, err
 		}
 		dir = d
 	}
@@ -53,7 +63,7 @@ func (w *workspaceFlags) openWith(ctx context.Context, stderr io.Writer, extra .
 	if w.threshold > 0 {
 		opts = append(opts, backend.WithConceptThreshold(w.threshold))
 	}
-	return backend.Open(ctx, dir, append(opts, extra...)...)
+	return dir, opts, nil
 }
 
 // openToRead opens the workspace for a command that only reads it: for

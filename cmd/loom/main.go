@@ -44,6 +44,8 @@ Usage:
   loom models [--ollama-url URL]                   installed Ollama models: window, tools, embeddings
   loom eval   [--workspace DIR] (--queries FILE.jsonl | --beir DIR [--split test]) [--budget N] [--strategy S] [--format text|json]
   loom bench  [--nodes N[,N…]] [--dims offline|768|both] [--queries Q] [--format text|json]
+  loom doctor [--workspace DIR] [--format text|json]      check every part of a workspace; writes nothing
+  loom repair [--workspace DIR] [--out DIR] [--replace]    mend what doctor found; salvage a damaged graph
 
 The workspace defaults to $XDG_DATA_HOME/loom/default (~/.local/share/loom/default).
 Run "loom COMMAND -h" for a command's flags.
@@ -97,6 +99,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdModels(ctx, args[1:], stdout, stderr)
 	case "bench":
 		return cmdBench(ctx, args[1:], stdout, stderr)
+	case "doctor":
+		return cmdDoctor(ctx, args[1:], stdout, stderr)
+	case "repair":
+		return cmdRepair(ctx, args[1:], stdout, stderr)
 	}
 	return usageErr("unknown command %q (see loom --help)", args[0])
 }
