@@ -49,6 +49,10 @@ type Stats struct {
 	Embedder string `json:"embedder"`
 	// Generation counts committed writes.
 	Generation int64 `json:"generation"`
+	// ReadOnly says why the workspace is open read-only ("" when it is
+	// writable): another process holds it, or its folder cannot be
+	// written.
+	ReadOnly string `json:"read_only,omitempty"`
 }
 
 // Workbench is an open workspace. Its methods are safe for concurrent use;
@@ -369,7 +373,8 @@ func (w *Workbench) Stats(ctx context.Context) (Stats, error) {
 	m := w.meta
 	w.mu.Unlock()
 	return Stats{Workspace: w.dir, Backend: w.store.Backend(), Documents: m.Documents, ContentNodes: m.ContentNodes,
-		ConceptNodes: m.ConceptNodes, Edges: m.Edges, Tokens: m.Tokens, Embedder: m.Embedder, Generation: m.Generation}, nil
+		ConceptNodes: m.ConceptNodes, Edges: m.Edges, Tokens: m.Tokens, Embedder: m.Embedder, Generation: m.Generation,
+		ReadOnly: w.readOnly}, nil
 }
 
 // Close saves the working-index cache and releases the workspace.

@@ -34,6 +34,7 @@ export namespace assemble {
 	    level?: string;
 	    loaded_tokens?: number;
 	    reason: string;
+	    unavailable?: string;
 	}
 	
 	export interface Split {
@@ -224,6 +225,7 @@ export namespace backend {
 	    seed_concepts: ConceptHit[];
 	    candidates: assemble.Candidate[];
 	    timing: Timing;
+	    warnings?: string[];
 	}
 	export interface Stats {
 	    workspace: string;
