@@ -402,6 +402,9 @@ func (w *Workbench) Close() error {
 		// is rewritten when that changed.
 		w.saveRows(r)
 	}
+	if w.retr != nil {
+		w.retr.vec.Close() // a mapped rows cache is let go of now
+	}
 	w.closed = true
 	errs = append(errs, w.pack.close())
 	if w.vecs != nil {

@@ -180,7 +180,8 @@ func (v *Vectors) AdoptRows(data []byte, release func()) error {
 	v.due.Store(v.prepareDue())
 	if release != nil {
 		if inPlace {
-			runtime.AddCleanup(v, func(f func()) { f() }, release)
+			v.release = release
+			v.cleanup = runtime.AddCleanup(v, func(f func()) { f() }, release)
 		} else {
 			release()
 		}

@@ -39,6 +39,27 @@ type Vectors struct {
 	due     atomic.Bool // the sketch or the quantised copy should be built
 
 	scratch sync.Pool // *[]float32 score buffers for Search
+
+	// release frees adopted rows used in place (AdoptRows); cleanup calls
+	// it when v is collected, unless Close did first.
+	release func()
+	cleanup runtime.Cleanup
+}
+
+// Close frees rows adopted in place now rather than when v is collected
+// (a mapped file stays open until then: a workspace on a removable or
+// read-only mount could not be unmounted). v must not be used afterwards.
+func (v *Vectors) Close() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.release == nil {
+		return
+	}
+	v.cleanup.Stop()
+	v.data, v.present, v.live, v.sk, v.q = nil, nil, 0, nil, nil
+	release := v.release
+	v.release = nil
+	release()
 }
 
 // NewVectors returns an empty set of dim-dimensional vectors. dim must be

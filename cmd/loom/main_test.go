@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -76,4 +77,41 @@ func TestExitCodes(t *testing.T) {
 			assert.ErrorContains(t, err, tt.msg)
 		})
 	}
+}
+
+// A workspace on a read-only mount can be read: stats, queries and export
+// work, and say why they read it read-only. It needs a bind mount, so it
+// runs where the test may mount (root, as in CI) and is skipped elsewhere.
+func TestAWorkspaceOnAReadOnlyMountCanBeRead(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting needs root")
+	}
+	ws := ingestFixture(t)
+	ro := t.TempDir()
+	if out, err := exec.Command("mount", "--bind", ws, ro).CombinedOutput(); err != nil {
+		t.Skipf("cannot bind-mount here: %s", out)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", ro).CombinedOutput(); err != nil {
+			t.Errorf("umount %s: %s", ro, out)
+		}
+	})
+	if out, err := exec.Command("mount", "-o", "remount,bind,ro", ro).CombinedOutput(); err != nil {
+		t.Skipf("cannot remount read-only here: %s", out)
+	}
+	require.Error(t, os.WriteFile(filepath.Join(ro, "probe"), nil, 0o644), "the mount is read-only")
+
+	out, errOut, err := runCLI(t, "graph", "stats", "--workspace", ro)
+	require.NoError(t, err, errOut)
+	assert.Contains(t, out, "documents      3")
+	assert.Contains(t, errOut, "read-only file system")
+	assert.NotContains(t, errOut, "another Loom")
+	out, _, err = runCLI(t, "query", "--workspace", ro, "--embedder", "offline", "--budget", "1500", "How is the loadable budget calculated?")
+	require.NoError(t, err)
+	assert.Contains(t, out, "Question: How is the loadable budget calculated?")
+	_, _, err = runCLI(t, "graph", "export", "--workspace", ro)
+	require.NoError(t, err)
+	_, _, err = runCLI(t, "ingest", "--workspace", ro, "--embedder", "offline", "../../testdata/fixture/notes")
+	require.Error(t, err, "a write on a read-only mount fails")
+	assert.Contains(t, err.Error(), "read-only file system")
 }
