@@ -2,9 +2,9 @@ package classify
 
 import (
 	"math"
+	"runtime"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
@@ -48,25 +48,54 @@ func TestRobustness(t *testing.T) {
 	}
 }
 
-// TestPathologicalInputsAreLinear guards against quadratic blow-ups in the
-// multi-line detectors (JSON blocks, fences, smoothing).
+// pathological are inputs that once made multi-line detectors (JSON
+// blocks, fences, smoothing) quadratic, by size n.
+var pathological = map[string]func(n int) string{
+	"open braces":       func(n int) string { return strings.Repeat("{\n", n) },
+	"open brackets":     func(n int) string { return strings.Repeat("[\n", n) + "x" },
+	"string starts":     func(n int) string { return strings.Repeat("{\"a\n", n) },
+	"fences":            func(n int) string { return strings.Repeat("```\n", n) },
+	"newlines":          func(n int) string { return strings.Repeat("\n", n) },
+	"alternating kinds": func(n int) string { return strings.Repeat("x := 1;\nhello there friend\n", n/10) },
+	"one huge word":     func(n int) string { return strings.Repeat("a", n) },
+	"question marks":    func(n int) string { return strings.Repeat("? ", n) },
+}
+
+// TestPathologicalInputsAreLinear checks that four times the input costs
+// about four times the memory, not sixteen (a count that does not depend
+// on how fast or busy the machine is; the time is in
+// BenchmarkPathologicalInputs), and that the classification stays sane.
 func TestPathologicalInputsAreLinear(t *testing.T) {
-	for name, text := range map[string]string{
-		"open braces":       strings.Repeat("{\n", 50000),
-		"open brackets":     strings.Repeat("[\n", 50000) + "x",
-		"string starts":     strings.Repeat("{\"a\n", 30000),
-		"fences":            strings.Repeat("```\n", 30000),
-		"newlines":          strings.Repeat("\n", 100<<10),
-		"alternating kinds": strings.Repeat("x := 1;\nhello there friend\n", 5000),
-		"one huge word":     strings.Repeat("a", 100<<10),
-		"question marks":    strings.Repeat("? ", 50<<10),
-	} {
+	for name, make := range pathological {
 		t.Run(name, func(t *testing.T) {
-			start := time.Now()
-			c := Classify(text)
-			Split(text)
-			assert.Less(t, time.Since(start), 500*time.Millisecond)
-			assertSane(t, text, c)
+			var alloc [2]uint64
+			for i, n := range []int{12500, 50000} {
+				text := make(n)
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				c := Classify(text)
+				Split(text)
+				runtime.ReadMemStats(&after)
+				alloc[i] = after.TotalAlloc - before.TotalAlloc
+				assertSane(t, text, c)
+			}
+			ratio := float64(alloc[1]) / float64(max(alloc[0], 1))
+			assert.Less(t, ratio, 6.0, "4× the input allocated %.1f× the memory (%d → %d bytes)", ratio, alloc[0], alloc[1])
+		})
+	}
+}
+
+// BenchmarkPathologicalInputs times Classify and Split on each
+// pathological input of 50,000 repeats.
+func BenchmarkPathologicalInputs(b *testing.B) {
+	for name, make := range pathological {
+		text := make(50000)
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				Classify(text)
+				Split(text)
+			}
 		})
 	}
 }
