@@ -46,6 +46,11 @@ type Document struct {
 	Hash     string
 	Bytes    int
 	Sections []Section
+
+	// linkAt is where each section's links were found, relative to the
+	// section's text: the links of all sections in order, flat. Chunk uses
+	// it to place the links of a huge section cheaply, then drops it.
+	linkAt []int32
 }
 
 // Section is one piece of a document that can become a content node.
@@ -115,8 +120,13 @@ type Options struct {
 	// the start of the next. Default 64.
 	OverlapTokens int
 	// CountTokens measures text; required for splitting (a rough 4-bytes-a-
-	// token estimate is used when nil).
+	// token estimate is used when nil). Chunking takes it to count the way
+	// tiktoken's encodings do: never more tokens than bytes, and text cut
+	// where their pre-split always breaks (before a space that follows
+	// anything but white space, say) counts the sum of its parts.
 	CountTokens func(string) int
+
+	estimate bool // CountTokens is the 4-bytes-a-token estimate
 }
 
 func (o *Options) defaults() {
@@ -133,6 +143,7 @@ func (o *Options) defaults() {
 	}
 	if o.CountTokens == nil {
 		o.CountTokens = func(s string) int { return (len(s) + 3) / 4 }
+		o.estimate = true
 	}
 }
 
@@ -205,10 +216,12 @@ func Parse(key, path, collection string, data []byte, opts Options) ([]Document,
 
 // Chunk splits the document's oversized sections (seed §7.2) and counts
 // every section's tokens. Parse leaves this to the caller so that it can run
-// in parallel across documents.
+// in parallel across documents. The sections are updated in place when none
+// is split (a copy of the Document shares them).
 func (d *Document) Chunk(opts Options) {
 	opts.defaults()
-	d.Sections = splitLarge(d.Sections, opts)
+	d.Sections = splitLarge(d.Sections, d.linkAt, opts)
+	d.linkAt = nil
 }
 
 // HashBytes is the content hash used for re-ingest detection and content/.
