@@ -201,7 +201,7 @@ func Parse(key, path, collection string, data []byte, opts Options) ([]Document,
 	doc := Document{Key: key, Path: path, Collection: collection, Format: format, Hash: HashBytes(data), Bytes: len(data)}
 	switch format {
 	case FormatMarkdown:
-		doc.Sections, doc.Title = splitMarkdown(path, data)
+		doc.Sections, doc.Title, doc.linkAt = splitMarkdown(path, data)
 	default:
 		doc.Sections = splitText(path, data)
 	}
