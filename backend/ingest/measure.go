@@ -14,8 +14,8 @@ import (
 // 80 KB table delimiter row ("|-|-|…") or megabytes of spaces are a single
 // piece each and would take hours. countTokens counts text that holds such
 // a run in slices instead (each within a token or so of what the whole
-// would give); other text is counted whole, exactly as
-// CountTokens counts it.
+// would give); other text is counted whole, exactly as CountTokens counts
+// it.
 
 // maxRun is the longest stretch of text without a place where a BPE
 // pre-split always breaks that is counted whole. Ordinary writing stays
@@ -172,7 +172,7 @@ func runeBefore(s string, i int) rune {
 // prefixMeasure counts the tokens of s[start:i] for a fixed start and a
 // growing i without counting the prefix again each time. A BPE counter's
 // count of a text is the sum of the counts of parts cut where its
-// pre-split always breaks (breaksBetween), so the measure keeps the count
+// pre-split always breaks (see breaks), so the measure keeps the count
 // of s[start:base], base being the last such break it met, and counts only
 // the tail after it. A tail of spaces (a diagram in a code block) is
 // counted once per length. Only a tail of white space longer than longTail
