@@ -64,6 +64,14 @@ type IngestReport struct {
 	Embedder        string        `json:"embedder"`
 	Duration        time.Duration `json:"duration_ns"`
 	Canceled        bool          `json:"canceled"`
+
+	// Skipped are the files of the folders given that were left out on
+	// purpose (a format Loom does not read, a second name for a file
+	// already included), each with the reason. They are not errors.
+	Skipped []ingest.Skipped `json:"-"`
+	// Hidden counts the hidden files and folders (.git among them) and the
+	// node_modules folders left out of the folders given.
+	Hidden int `json:"hidden"`
 }
 
 const (
@@ -114,8 +122,10 @@ func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptio
 		w.bg.Go(func() { w.sweepTemps() })
 	}
 	rep := &IngestReport{Embedder: e.ID()}
-	files, errs := ingest.Walk(paths)
-	rep.Errors = append(rep.Errors, errs...)
+	walked := ingest.Walk(paths)
+	files := walked.Files
+	rep.Errors = append(rep.Errors, walked.Errors...)
+	rep.Skipped, rep.Hidden = walked.Skipped, walked.Hidden
 	rep.Files = len(files)
 	prog := Progress{FilesTotal: len(files)}
 	for _, f := range files {

@@ -102,6 +102,13 @@ type FileProblem struct {
 	Problem string `json:"problem"`
 }
 
+// SkippedFile is one file of a folder that was left out on purpose (a
+// format Loom does not read, say); it is not an error.
+type SkippedFile struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
 // IngestResult is an ingest's report with its problems per file.
 type IngestResult struct {
 	*backend.IngestReport
@@ -109,6 +116,9 @@ type IngestResult struct {
 	// the result: the page drops those of a job that has ended).
 	Job    string        `json:"job"`
 	Errors []FileProblem `json:"errors"`
+	// Skipped are the files left out on purpose, with the reason (the
+	// report's Hidden counts what was left out without a word).
+	Skipped []SkippedFile `json:"skipped"`
 }
 
 // FileProgress is one file of an ingest, as it goes.
@@ -203,10 +213,13 @@ func (a *App) ingest(run func(ctx context.Context, ws workspace, opts backend.In
 			a.shell.Emit(a.ctx, EventIngestProgress, t.update(p))
 		}})
 		if rep != nil {
-			res = &IngestResult{IngestReport: rep, Job: job, Errors: []FileProblem{}}
+			res = &IngestResult{IngestReport: rep, Job: job, Errors: []FileProblem{}, Skipped: []SkippedFile{}}
 			for _, e := range rep.Errors {
 				file, problem := backend.FileProblem(e)
 				res.Errors = append(res.Errors, FileProblem{Path: file, Problem: problem})
+			}
+			for _, s := range rep.Skipped {
+				res.Skipped = append(res.Skipped, SkippedFile{Path: s.Path, Reason: s.Reason})
 			}
 		}
 		final := t.finish(res, err)

@@ -22,8 +22,12 @@ type beirRecord struct {
 // *FileError listing how many lines failed, alongside the good documents).
 func ParseBEIR(key, path, collection string, data []byte, opts Options) ([]Document, error) {
 	opts.defaults()
+	data, err := decodeText(path, data)
+	if err != nil {
+		return nil, err
+	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, &FileError{path, "file is empty"}
+		return nil, &FileError{path, "file is empty: there is nothing to ingest"}
 	}
 	var docs []Document
 	var bad []string

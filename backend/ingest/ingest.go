@@ -46,6 +46,11 @@ type Document struct {
 	Hash     string
 	Bytes    int
 	Sections []Section
+
+	// linkAt is where each section's links were found, relative to the
+	// section's text: the links of all sections in order, flat. Chunk uses
+	// it to place the links of a huge section cheaply, then drops it.
+	linkAt []int32
 }
 
 // Section is one piece of a document that can become a content node.
@@ -115,8 +120,13 @@ type Options struct {
 	// the start of the next. Default 64.
 	OverlapTokens int
 	// CountTokens measures text; required for splitting (a rough 4-bytes-a-
-	// token estimate is used when nil).
+	// token estimate is used when nil). Chunking takes it to count the way
+	// tiktoken's encodings do: never more tokens than bytes, and text cut
+	// where their pre-split always breaks (before a space that follows
+	// anything but white space, say) counts the sum of its parts.
 	CountTokens func(string) int
+
+	estimate bool // CountTokens is the 4-bytes-a-token estimate
 }
 
 func (o *Options) defaults() {
@@ -133,6 +143,7 @@ func (o *Options) defaults() {
 	}
 	if o.CountTokens == nil {
 		o.CountTokens = func(s string) int { return (len(s) + 3) / 4 }
+		o.estimate = true
 	}
 }
 
@@ -150,65 +161,94 @@ func FormatOf(path string) (Format, bool) {
 	return FormatText, false
 }
 
-// Validate reports why data cannot be ingested as text, or nil.
+// Validate reports why data cannot be ingested as text, or nil. Data is
+// read as decodeText reads it: UTF-8 or UTF-16 with a byte-order mark, any
+// line ends.
 func Validate(path string, data []byte, opts Options) error {
 	opts.defaults()
-	if len(bytes.TrimSpace(data)) == 0 {
-		if len(data) == 0 {
-			return &FileError{path, "file is empty"}
-		}
-		return &FileError{path, "file contains only whitespace"}
+	if err := checkSize(path, data, opts); err != nil {
+		return err
 	}
+	text, err := decodeText(path, data)
+	if err != nil {
+		return err
+	}
+	return checkText(path, text)
+}
+
+func checkSize(path string, data []byte, opts Options) error {
 	if int64(len(data)) > opts.MaxFileBytes {
-		return &FileError{path, fmt.Sprintf("file is too large (%s; the limit is %s)", humanBytes(int64(len(data))), humanBytes(opts.MaxFileBytes))}
+		return &FileError{path, fmt.Sprintf("file is too large (%s; the limit is %s): split it into smaller files", humanBytes(int64(len(data))), humanBytes(opts.MaxFileBytes))}
 	}
-	head := data
+	return nil
+}
+
+// checkText reports why decoded text cannot be ingested, or nil.
+func checkText(path string, text []byte) error {
+	if len(bytes.TrimSpace(text)) == 0 {
+		if len(text) == 0 {
+			return &FileError{path, "file is empty: there is nothing to ingest"}
+		}
+		return &FileError{path, "file contains only whitespace: there is nothing to ingest"}
+	}
+	head := text
 	if len(head) > 8192 {
 		head = head[:8192]
 	}
 	if bytes.IndexByte(head, 0) >= 0 || controlRatio(head) > 0.1 {
-		return &FileError{path, "looks like a binary file, not text"}
+		return &FileError{path, notTextProblem(head)}
 	}
-	if !utf8.Valid(data) {
-		line, col := firstInvalidUTF8(data)
-		return &FileError{path, fmt.Sprintf("is not valid UTF-8 (first bad byte at line %d, column %d)", line, col)}
+	if !utf8.Valid(text) {
+		return &FileError{path, notUTF8Problem(text)}
 	}
 	return nil
 }
 
 // Parse splits one file's bytes into documents (one, or one per BEIR line).
-// path is the reference path, key the stable identity (absolute path).
+// path is the reference path, key the stable identity (absolute path). The
+// bytes may be UTF-8 (with or without a byte-order mark) or UTF-16 with
+// one, with any line ends (see decodeText); a document's Hash and Bytes are
+// those of the file as it is.
 func Parse(key, path, collection string, data []byte, opts Options) ([]Document, error) {
 	opts.defaults()
 	format, _ := FormatOf(path)
 	if format == FormatBEIR {
 		return ParseBEIR(key, path, collection, data, opts)
 	}
-	if err := Validate(path, data, opts); err != nil {
+	if err := checkSize(path, data, opts); err != nil {
+		return nil, err
+	}
+	text, err := decodeText(path, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkText(path, text); err != nil {
 		return nil, err
 	}
 	doc := Document{Key: key, Path: path, Collection: collection, Format: format, Hash: HashBytes(data), Bytes: len(data)}
 	switch format {
 	case FormatMarkdown:
-		doc.Sections, doc.Title = splitMarkdown(path, data)
+		doc.Sections, doc.Title, doc.linkAt = splitMarkdown(path, text)
 	default:
-		doc.Sections = splitText(path, data)
+		doc.Sections = splitText(path, text)
 	}
 	if doc.Title == "" {
 		doc.Title = filepath.Base(path)
 	}
 	if len(doc.Sections) == 0 {
-		return nil, &FileError{path, "has no text to index (only headings or markup)"}
+		return nil, &FileError{path, "has no text to index, only headings or markup"}
 	}
 	return []Document{doc}, nil
 }
 
 // Chunk splits the document's oversized sections (seed §7.2) and counts
 // every section's tokens. Parse leaves this to the caller so that it can run
-// in parallel across documents.
+// in parallel across documents. The sections are updated in place when none
+// is split (a copy of the Document shares them).
 func (d *Document) Chunk(opts Options) {
 	opts.defaults()
-	d.Sections = splitLarge(d.Sections, opts)
+	d.Sections = splitLarge(d.Sections, d.linkAt, opts)
+	d.linkAt = nil
 }
 
 // HashBytes is the content hash used for re-ingest detection and content/.
@@ -228,24 +268,6 @@ func controlRatio(b []byte) float64 {
 		}
 	}
 	return float64(n) / float64(len(b))
-}
-
-func firstInvalidUTF8(b []byte) (line, col int) {
-	line, col = 1, 1
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return line, col
-		}
-		if r == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
-		}
-		i += size
-	}
-	return line, col
 }
 
 func humanBytes(n int64) string {

@@ -8,10 +8,50 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
-var markdownParser = goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
+// markdownParser is goldmark with GitHub's extensions (extension.GFM),
+// with two differences that change no heading and no link of ordinary
+// documents. A paragraph becomes a table only up to maxTable bytes: a
+// table's AST takes some eighty times the bytes of cells like "|a|b|", and
+// past that size its rows are read as the paragraph they are (only a link
+// or code span written across a cell's pipe would read otherwise). And the
+// pass that unescapes "\|" inside code spans of table cells is left out: it
+// changes no heading or link, and its work grows with the square of the
+// number of such cells.
+var markdownParser = goldmark.New(
+	goldmark.WithExtensions(extension.Linkify, extension.Strikethrough, extension.TaskList),
+	goldmark.WithParserOptions(parser.WithParagraphTransformers(
+		util.Prioritized(boundedTables{extension.NewTableParagraphTransformer()}, 200),
+	)),
+).Parser()
+
+// maxTable is the largest paragraph (in bytes) made into a GFM table.
+const maxTable = 256 << 10
+
+type boundedTables struct{ tables parser.ParagraphTransformer }
+
+func (t boundedTables) Transform(node *ast.Paragraph, reader text.Reader, pc parser.Context) {
+	if lines := node.Lines(); lines.Len() > 1 && lines.At(lines.Len()-1).Stop-lines.At(0).Start > maxTable {
+		return
+	}
+	t.tables.Transform(node, reader, pc)
+}
+
+// A goldmark AST takes from ten to over a hundred times its source (a list
+// of one-word items is the worst), so a file is parsed in pieces of about a
+// sixty-fourth of it, from minPiece (smaller files are parsed whole) to
+// maxPiece, each dropped once its headings and links are read (see
+// nextPiece). A paragraph is cut when it is longer than both a piece and
+// minParagraphCut.
+const (
+	minPiece        = 16 << 10
+	maxPiece        = 256 << 10
+	minParagraphCut = 64 << 10
+)
 
 type heading struct {
 	start int // byte offset of the heading's first line
@@ -19,22 +59,204 @@ type heading struct {
 	title string
 }
 
+type mdLink struct {
+	at   int // byte offset of the link's text (or of its block)
+	dest string
+}
+
 // splitMarkdown cuts source at every heading (goldmark decides what a heading
 // is, so "#" lines inside fenced code are not). Each section runs from its
 // heading to the next one; text before the first heading is its own section.
 // Sections with no text besides their heading line yield no node, but their
-// title stays in the heading path of the sections below them.
-func splitMarkdown(path string, src []byte) ([]Section, string) {
+// title stays in the heading path of the sections below them. It also
+// returns where each section's links were found, relative to its text (see
+// Document.linkAt).
+func splitMarkdown(path string, src []byte) ([]Section, string, []int32) {
 	src = blankFrontMatter(src)
-	doc := markdownParser.Parse(text.NewReader(src))
-	lines := lineStarts(src)
-
-	var heads []heading
-	type link struct {
-		at   int
-		dest string
+	heads, links := scanMarkdown(src)
+	title := ""
+	for _, h := range heads {
+		if h.level == 1 {
+			title = h.title
+			break
+		}
 	}
-	var links []link
+	sections, linkAt := buildSections(path, src, heads, links)
+	return sections, title, linkAt
+}
+
+// piece is one stretch of a markdown file parsed on its own.
+type piece struct {
+	start, end int
+	// parseEnd is where the parse stopped: end, or the end of the line at
+	// end when that line was parsed to prove end a clean cut (trim).
+	parseEnd int
+	trim     bool
+}
+
+// scanMarkdown finds the headings and the links of src, piece by piece.
+// Link reference definitions apply to the whole file, so when it took
+// several pieces and any of them defines one, the pieces are parsed again,
+// each knowing every definition.
+func scanMarkdown(src []byte) ([]heading, []mdLink) {
+	var (
+		heads  []heading
+		links  []mdLink
+		pieces []piece
+		refs   []parser.Reference
+		seen   = map[string]bool{}
+	)
+	for start := 0; start < len(src); {
+		p, doc, pc := nextPiece(src, start)
+		heads, links = collect(doc, src[start:p.parseEnd], start, heads, links)
+		// Copies: a reference from the context holds on to its piece's AST.
+		for _, r := range pc.References() {
+			key := util.ToLinkReference(r.Label())
+			if !seen[key] {
+				seen[key] = true
+				refs = append(refs, parser.NewReference(bytes.Clone(r.Label()), bytes.Clone(r.Destination()), bytes.Clone(r.Title())))
+			}
+		}
+		pieces = append(pieces, p)
+		start = p.end
+	}
+	if len(pieces) < 2 || len(refs) == 0 {
+		return heads, links
+	}
+	heads, links = heads[:0], links[:0]
+	for _, p := range pieces {
+		doc := parseMarkdown(src[p.start:p.parseEnd], refs)
+		if p.trim {
+			cutBlockAt(doc, src[p.start:p.parseEnd], p.end-p.start)
+		}
+		heads, links = collect(doc, src[p.start:p.parseEnd], p.start, heads, links)
+	}
+	return heads, links
+}
+
+func parseMarkdown(src []byte, refs []parser.Reference) ast.Node {
+	doc, _ := parseMarkdownContext(src, refs)
+	return doc
+}
+
+func parseMarkdownContext(src []byte, refs []parser.Reference) (ast.Node, parser.Context) {
+	pc := parser.NewContext()
+	for _, r := range refs {
+		pc.AddReference(r)
+	}
+	return markdownParser.Parse(text.NewReader(src), parser.WithContext(pc)), pc
+}
+
+// nextPiece parses the piece of src that starts at start. A piece ends
+// before a line, at least a piece's size in, that begins a block of
+// its own at the top level (or an item of a top-level list): the blocks
+// before such a line are closed by it whatever follows, and a parse that
+// starts at it starts the way the whole file's parse goes on from there.
+// Which lines do is goldmark's call: the piece is parsed up to and
+// including the line, and the cut holds if that line's block is the last
+// top-level block or list item, which is then removed (the next piece
+// starts with it). Inside a long fence, quote or list, the next candidate
+// is looked for twice as far each time, so the work stays linear; a
+// paragraph longer than a piece is cut at a line.
+func nextPiece(src []byte, start int) (piece, ast.Node, parser.Context) {
+	size := min(max(len(src)/64, minPiece), maxPiece)
+	for want := start + size; want < len(src); {
+		c := nextBlockLine(src, want)
+		if c < 0 {
+			break
+		}
+		lineEnd := len(src)
+		if nl := bytes.IndexByte(src[c:], '\n'); nl >= 0 {
+			lineEnd = c + nl + 1
+		}
+		doc, pc := parseMarkdownContext(src[start:lineEnd], nil)
+		if cutBlockAt(doc, src[start:lineEnd], c-start) {
+			return piece{start: start, end: c, parseEnd: lineEnd, trim: true}, doc, pc
+		}
+		if p := openParagraph(doc, src[c]); p != nil && c-start-blockStart(p, src[start:lineEnd]) >= max(size, minParagraphCut) {
+			// A paragraph this long (a pasted log, a word list, a quoted
+			// thread) would take forty times its size as one AST: it is
+			// cut at a line, which only splits a link or a code span
+			// written across that line.
+			doc = nil
+			doc, pc = parseMarkdownContext(src[start:c], nil)
+			return piece{start: start, end: c, parseEnd: c}, doc, pc
+		}
+		want = start + 2*(lineEnd-start)
+	}
+	doc, pc := parseMarkdownContext(src[start:], nil)
+	return piece{start: start, end: len(src), parseEnd: len(src)}, doc, pc
+}
+
+// openParagraph is the paragraph that the last line parsed into doc went
+// on, when that paragraph is the last top-level block or sits at the end of
+// the last top-level quote (a line starting with first, '>', for a quote,
+// so that a parse from that line starts the same quote).
+func openParagraph(doc ast.Node, first byte) *ast.Paragraph {
+	n := doc.LastChild()
+	for first == '>' {
+		q, ok := n.(*ast.Blockquote)
+		if !ok {
+			break
+		}
+		n = q.LastChild()
+	}
+	p, _ := n.(*ast.Paragraph)
+	return p
+}
+
+// nextBlockLine is the start of the first line at or after from that
+// starts in the first column with something other than white space, or -1.
+func nextBlockLine(src []byte, from int) int {
+	i := from
+	for i < len(src) {
+		if i == 0 || src[i-1] == '\n' {
+			if c := src[i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+				return i
+			}
+		}
+		nl := bytes.IndexByte(src[i:], '\n')
+		if nl < 0 {
+			return -1
+		}
+		i += nl + 1
+	}
+	return -1
+}
+
+// cutBlockAt removes the block that begins at offset at, if it is the last
+// top-level block of doc or the last item of its last top-level list, and
+// reports whether it did.
+func cutBlockAt(doc ast.Node, src []byte, at int) bool {
+	last := doc.LastChild()
+	if last == nil {
+		return false
+	}
+	if blockStart(last, src) == at {
+		doc.RemoveChild(doc, last)
+		return true
+	}
+	if list, ok := last.(*ast.List); ok {
+		if item := list.LastChild(); item != nil && blockStart(item, src) == at {
+			list.RemoveChild(list, item)
+			return true
+		}
+	}
+	return false
+}
+
+// blockStart is the start of the line that opened block n (its fence line
+// for fenced code, its first marker for a list or a quote), or -1.
+func blockStart(n ast.Node, src []byte) int {
+	if pos := n.Pos(); pos >= 0 && pos <= len(src) {
+		return lineStartOf(src, pos)
+	}
+	return -1
+}
+
+// collect appends the headings and links of doc, a parse of src that sits
+// at offset in the file.
+func collect(doc ast.Node, src []byte, offset int, heads []heading, links []mdLink) ([]heading, []mdLink) {
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -45,100 +267,179 @@ func splitMarkdown(path string, src []byte) ([]Section, string) {
 				return ast.WalkSkipChildren, nil
 			}
 			seg := v.Lines().At(0)
-			heads = append(heads, heading{start: lineStartOf(src, seg.Start), level: v.Level, title: inlineText(v, src)})
+			heads = append(heads, heading{start: offset + lineStartOf(src, seg.Start), level: v.Level, title: inlineText(v, src)})
 			return ast.WalkSkipChildren, nil
 		case *ast.Link:
-			links = append(links, link{at: blockOffset(v), dest: string(v.Destination)})
+			links = append(links, mdLink{at: offset + blockOffset(v), dest: string(v.Destination)})
 		}
 		return ast.WalkContinue, nil
 	})
+	return heads, links
+}
 
-	title := ""
-	for _, h := range heads {
-		if h.level == 1 {
-			title = h.title
-			break
+// buildSections makes the sections: one per heading that has text below
+// it, and one for text before the first heading. Everything is allocated
+// once at its final size (a file of a million headings makes a million
+// sections), from counts taken in a first pass over the headings' levels.
+func buildSections(path string, src []byte, heads []heading, links []mdLink) ([]Section, []int32) {
+	regionStart := func(r int) int { // region 0 is before the first heading
+		if r == 0 {
+			return 0
+		}
+		return heads[r-1].start
+	}
+	regionEnd := func(r int) int {
+		if r < len(heads) {
+			return heads[r].start
+		}
+		return len(src)
+	}
+	hasText := make([]bool, len(heads)+1)
+	nSections := 0
+	var plan pathArena
+	for r := range hasText {
+		if hasText[r] = regionHasText(src, regionStart(r), regionEnd(r), r > 0); hasText[r] {
+			nSections++
+		}
+		if r > 0 {
+			plan.push(heads[r-1].level, "", "")
 		}
 	}
 
-	slugs := newSlugger()
-	var sections []Section
-	type open struct {
-		level   int
-		title   string
-		ref     string
-		ordinal int // ordinal of the section node, -1 when it had no text
+	// Links by region, in the order goldmark met them.
+	perRegion := make([]int, len(heads)+2)
+	region := make([]int32, len(links))
+	for i, l := range links {
+		r := sort.Search(len(heads), func(k int) bool { return heads[k].start > l.at })
+		region[i] = int32(r)
+		perRegion[r+1]++
 	}
-	var stack []open
-	emit := func(start, end int, h *heading) {
-		body := src[start:end]
-		var slug string
-		var hp, ancestors []string
-		level := 0
-		parent := -1
-		if h != nil {
-			slug = slugs.slug(h.title)
+	for r := 1; r < len(perRegion); r++ {
+		perRegion[r] += perRegion[r-1]
+	}
+	linkDest := make([]string, len(links))
+	linkPos := make([]int32, len(links))
+	next := append([]int(nil), perRegion[:len(heads)+1]...)
+	for i, l := range links {
+		r := region[i]
+		linkDest[next[r]] = l.dest
+		linkPos[next[r]] = int32(l.at - regionStart(int(r)))
+		next[r]++
+	}
+	region, next = nil, nil
+
+	text := string(src) // one copy; section texts are slices of it
+	sections := make([]Section, 0, nSections)
+	linkAt := make([]int32, 0, len(links))
+	paths := pathArena{titles: make([]string, 0, plan.size), refs: make([]string, 0, plan.size)}
+	lines := lineCursor{text: text}
+	slugs := newSlugger()
+	var parents []int // ordinal of the section of each open heading, -1 when it had none
+	for r := range hasText {
+		start, end := regionStart(r), regionEnd(r)
+		ref, slug, level, parent := path, "", 0, -1
+		if r > 0 {
+			h := &heads[r-1]
 			level = h.level
-			for len(stack) > 0 && stack[len(stack)-1].level >= h.level {
-				stack = stack[:len(stack)-1]
+			if slug = slugs.slug(h.title); slug != "" {
+				ref = path + "#" + slug
+				slug = ref[len(path)+1:]
 			}
-			for _, s := range stack {
-				hp = append(hp, s.title)
-				ancestors = append(ancestors, s.ref)
-			}
-			for i := len(stack) - 1; i >= 0; i-- {
-				if stack[i].ordinal >= 0 {
-					parent = stack[i].ordinal
+			paths.push(h.level, h.title, ref)
+			parents = parents[:paths.depth()-1]
+			for i := len(parents) - 1; i >= 0; i-- {
+				if parents[i] >= 0 {
+					parent = parents[i]
 					break
 				}
 			}
-			hp = append(hp, h.title)
 		}
 		ordinal := -1
-		ref := path
-		if slug != "" {
-			ref = path + "#" + slug
-		}
-		rest := body
-		if h != nil {
-			if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
-				rest = rest[nl+1:]
-				rest = trimSetextUnderline(rest)
-			} else {
-				rest = nil
-			}
-		}
-		if len(bytes.TrimSpace(rest)) > 0 {
+		if hasText[r] {
 			ordinal = len(sections)
 			s := Section{
-				Ordinal: ordinal, Ref: ref, Slug: slug, HeadingPath: hp, Ancestors: ancestors, Level: level,
-				LineStart: lineOf(lines, start), LineEnd: lineOf(lines, lastContentByte(src, start, end)),
-				Text: strings.TrimRight(string(body), " \t\r\n"), Parent: parent, Part: 1, Parts: 1,
+				Ordinal: ordinal, Ref: ref, Slug: slug, Level: level,
+				LineStart: 1 + lines.count(min(start, len(text)-1)),
+				LineEnd:   1 + lines.countEnd(min(lastContentByte(src, start, end), len(text)-1)),
+				Text:      strings.TrimRight(text[start:end], " \t\r\n"), Parent: parent, Part: 1, Parts: 1,
 			}
-			for _, l := range links {
-				if l.at >= start && l.at < end {
-					s.Links = append(s.Links, l.dest)
-				}
+			if r > 0 {
+				s.HeadingPath, s.Ancestors = paths.current()
+			}
+			if lo, hi := perRegion[r], perRegion[r+1]; hi > lo {
+				s.Links = linkDest[lo:hi:hi]
+				linkAt = append(linkAt, linkPos[lo:hi]...)
 			}
 			sections = append(sections, s)
 		}
-		if h != nil {
-			stack = append(stack, open{h.level, h.title, ref, ordinal})
+		if r > 0 {
+			parents = append(parents, ordinal)
 		}
 	}
-	first := len(src)
-	if len(heads) > 0 {
-		first = heads[0].start
+	return sections, linkAt
+}
+
+// pathArena holds the heading paths (titles) and ancestor references of
+// every section in two shared arrays. The open headings always sit at the
+// end of both: a heading below the last one extends the path in place, so
+// a chain of nested headings shares one run; only after a heading closes
+// others is its path copied to the end. Sections get capped slices of it.
+type pathArena struct {
+	titles, refs []string
+	levels       []int // levels of the open headings
+	size         int   // elements pushed so far
+}
+
+// push opens a heading, closing those at its level or deeper.
+func (a *pathArena) push(level int, title, ref string) {
+	keep := len(a.levels)
+	for keep > 0 && a.levels[keep-1] >= level {
+		keep--
 	}
-	emit(0, first, nil)
-	for i := range heads {
-		end := len(src)
-		if i+1 < len(heads) {
-			end = heads[i+1].start
+	if keep < len(a.levels) {
+		// The kept headings are followed by closed ones: copy them after.
+		from := len(a.titles) - len(a.levels)
+		if a.titles != nil {
+			a.titles = append(a.titles, a.titles[from:from+keep]...)
+			a.refs = append(a.refs, a.refs[from:from+keep]...)
 		}
-		emit(heads[i].start, end, &heads[i])
+		a.size += keep
+		a.levels = a.levels[:keep]
 	}
-	return sections, title
+	a.levels = append(a.levels, level)
+	if a.titles != nil {
+		a.titles = append(a.titles, title)
+		a.refs = append(a.refs, ref)
+	}
+	a.size++
+}
+
+func (a *pathArena) depth() int { return len(a.levels) }
+
+// current is the heading path of the last heading pushed and the
+// references of the headings above it (nil when there are none).
+func (a *pathArena) current() (headingPath, ancestors []string) {
+	n := len(a.titles)
+	from := n - len(a.levels)
+	headingPath = a.titles[from:n:n]
+	if len(a.levels) > 1 {
+		ancestors = a.refs[from : n-1 : n-1]
+	}
+	return headingPath, ancestors
+}
+
+// regionHasText reports whether src[start:end] holds text besides its
+// heading line (and a setext underline).
+func regionHasText(src []byte, start, end int, heading bool) bool {
+	rest := src[start:end]
+	if heading {
+		nl := bytes.IndexByte(rest, '\n')
+		if nl < 0 {
+			return false
+		}
+		rest = trimSetextUnderline(rest[nl+1:])
+	}
+	return len(bytes.TrimSpace(rest)) > 0
 }
 
 // inlineText is a heading's text as GitHub sees it for slugs: text, code
@@ -232,26 +533,8 @@ func trimSetextUnderline(rest []byte) []byte {
 	return rest
 }
 
-func lineStarts(src []byte) []int {
-	starts := []int{0}
-	for i, c := range src {
-		if c == '\n' && i+1 < len(src) {
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
-}
-
 func lineStartOf(src []byte, off int) int {
-	for off > 0 && src[off-1] != '\n' {
-		off--
-	}
-	return off
-}
-
-// lineOf is the 1-based line holding byte offset off.
-func lineOf(starts []int, off int) int {
-	return sort.Search(len(starts), func(i int) bool { return starts[i] > off })
+	return bytes.LastIndexByte(src[:off], '\n') + 1
 }
 
 func lastContentByte(src []byte, start, end int) int {

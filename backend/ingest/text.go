@@ -1,7 +1,9 @@
 package ingest
 
 import (
+	"iter"
 	"strings"
+	"unicode"
 )
 
 // paragraph is a run of non-blank lines (a fenced code block counts as one
@@ -10,46 +12,49 @@ type paragraph struct {
 	start, end int // byte offsets in the text, end exclusive, trailing newline excluded
 }
 
-func paragraphs(s string) []paragraph {
-	var out []paragraph
-	inFence := false
-	fence := ""
-	start := -1
-	off := 0
-	for off <= len(s) {
-		nl := strings.IndexByte(s[off:], '\n')
-		lineEnd := len(s)
-		if nl >= 0 {
-			lineEnd = off + nl
-		}
-		line := s[off:lineEnd]
-		trimmed := strings.TrimSpace(line)
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			mark := trimmed[:3]
-			if !inFence {
-				inFence, fence = true, mark
-			} else if strings.HasPrefix(trimmed, fence) {
-				inFence = false
+// paragraphs yields the paragraphs of s in order.
+func paragraphs(s string) iter.Seq[paragraph] {
+	return func(yield func(paragraph) bool) {
+		inFence := false
+		fence := ""
+		start := -1
+		off := 0
+		for off <= len(s) {
+			nl := strings.IndexByte(s[off:], '\n')
+			lineEnd := len(s)
+			if nl >= 0 {
+				lineEnd = off + nl
 			}
-		}
-		blank := trimmed == "" && !inFence
-		if blank {
-			if start >= 0 {
-				out = append(out, paragraph{start, trimEnd(s, start, off)})
-				start = -1
+			line := s[off:lineEnd]
+			trimmed := strings.TrimSpace(line)
+			if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+				mark := trimmed[:3]
+				if !inFence {
+					inFence, fence = true, mark
+				} else if strings.HasPrefix(trimmed, fence) {
+					inFence = false
+				}
 			}
-		} else if start < 0 {
-			start = off
+			blank := trimmed == "" && !inFence
+			if blank {
+				if start >= 0 {
+					if !yield(paragraph{start, trimEnd(s, start, off)}) {
+						return
+					}
+					start = -1
+				}
+			} else if start < 0 {
+				start = off
+			}
+			if nl < 0 {
+				break
+			}
+			off = lineEnd + 1
 		}
-		if nl < 0 {
-			break
+		if start >= 0 {
+			yield(paragraph{start, trimEnd(s, start, len(s))})
 		}
-		off = lineEnd + 1
 	}
-	if start >= 0 {
-		out = append(out, paragraph{start, trimEnd(s, start, len(s))})
-	}
-	return out
 }
 
 func trimEnd(s string, start, end int) int {
@@ -65,24 +70,40 @@ func trimEnd(s string, start, end int) int {
 // of one-line paragraphs does not become hundreds of tiny nodes.
 func splitText(path string, data []byte) []Section {
 	s := string(data)
-	lines := lineStarts(data)
+	lines := lineCursor{text: s} // paragraph starts and ends only move forward
+	lineOf := func(off int) int { return 1 + lines.count(min(off, len(s)-1)) }
 	var out []Section
 	var cur *Section
 	words := 0
-	for _, p := range paragraphs(s) {
-		w := len(strings.Fields(s[p.start:p.end]))
+	for p := range paragraphs(s) {
+		w := countFields(s[p.start:p.end])
 		if cur != nil && words+w <= 200 {
 			cur.Text = s[cur.startOff():p.end]
-			cur.LineEnd = lineOf(lines, p.end-1)
+			cur.LineEnd = lineOf(p.end - 1)
 			words += w
 			continue
 		}
 		out = append(out, Section{
 			Ordinal: len(out), Ref: path, Text: s[p.start:p.end], Parent: -1, Part: 1, Parts: 1,
-			LineStart: lineOf(lines, p.start), LineEnd: lineOf(lines, p.end-1), startByte: p.start,
+			LineStart: lineOf(p.start), LineEnd: lineOf(p.end - 1), startByte: p.start,
 		})
 		cur = &out[len(out)-1]
 		words = w
 	}
 	return out
+}
+
+// countFields is len(strings.Fields(s)) without making the slice.
+func countFields(s string) int {
+	n := 0
+	inField := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			inField = false
+		} else if !inField {
+			inField = true
+			n++
+		}
+	}
+	return n
 }

@@ -42,6 +42,7 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	for _, e := range rep.Errors {
 		fmt.Fprintln(stderr, "error:", e)
 	}
+	printLeftOut(stderr, rep)
 	st, _ := wb.Stats(ctx)
 	fmt.Fprintf(stdout, "ingested %d files (%s) in %s: %d added, %d updated, %d unchanged, %d removed, %d nodes, %d new concepts; %d errors\n",
 		rep.Files, mb(rep.Bytes), rep.Duration.Round(time.Millisecond), rep.Added, rep.Updated, rep.Unchanged, rep.Removed,
@@ -58,6 +59,33 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 func mb(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
+
+// printLeftOut says what the folders held that was not ingested and is not
+// an error: each file skipped with its reason, then one line of totals.
+// (Skipped files do not change the exit status.)
+func printLeftOut(w io.Writer, rep *backend.IngestReport) {
+	for _, s := range rep.Skipped {
+		fmt.Fprintln(w, s) // notes/x.pdf: skipped: Loom does not read .pdf files yet
+	}
+	var parts []string
+	if n := len(rep.Skipped); n > 0 {
+		parts = append(parts, fmt.Sprintf("skipped %d (listed above)", n))
+	}
+	if rep.Hidden > 0 {
+		parts = append(parts, fmt.Sprintf("left out %d hidden %s (names starting with a dot, such as .git, and node_modules)",
+			rep.Hidden, plural(rep.Hidden, "file or folder", "files and folders")))
+	}
+	if len(parts) > 0 {
+		fmt.Fprintln(w, "ingest: "+strings.Join(parts, "; "))
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
 
 // progressBar draws on stderr when it is a terminal, and prints nothing
 // otherwise (scripts get the summary line only).
