@@ -117,9 +117,9 @@ func crashCorpus(t *testing.T, dir string, v int) {
 func sectionsByHash(t *testing.T, dir string, into map[string]int) {
 	t.Helper()
 	count := tokens.Default().Count
-	files, errs := ingest.Walk([]string{dir})
-	require.Empty(t, errs)
-	for _, f := range files {
+	walked := ingest.Walk([]string{dir})
+	require.Empty(t, walked.Errors)
+	for _, f := range walked.Files {
 		data, err := os.ReadFile(f.Abs)
 		require.NoError(t, err)
 		docs, err := ingest.Parse(f.Abs, f.Path, f.Collection, data, ingest.Options{CountTokens: count})
