@@ -110,7 +110,8 @@ describe('ChatPanel', { timeout: 30_000 }, () => {
     render(ChatPanel, { chat, ollama });
     const input = screen.getByTestId('chat-input') as HTMLTextAreaElement;
     expect(input.disabled).toBe(true);
-    expect(input.placeholder).toBe(why);
+    expect(input.placeholder).toBe('Chat is off while the workspace is read-only.');
+    expect(input.title).toBe(why);
     const send = screen.getByTestId('chat-send') as HTMLButtonElement;
     expect(send.disabled).toBe(true);
     expect(send.title).toBe(why);
