@@ -44,6 +44,19 @@ type jobs struct {
 	chats   map[string]context.CancelFunc
 }
 
+// running names the job that holds the workspace now ("" for none).
+func (j *jobs) running() string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	switch {
+	case j.ingest != nil:
+		return "the ingest"
+	case len(j.chats) > 0:
+		return "the answer being written"
+	}
+	return ""
+}
+
 // use runs f with the open workspace, holding it open (Shutdown, Reopen
 // and the doctor wait).
 func (a *App) use(f func(ws workspace) error) error {

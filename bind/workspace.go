@@ -157,8 +157,14 @@ func (a *App) RepairWorkspace() (*backend.RepairReport, error) {
 }
 
 // change runs f with the workspace held by no call (benchMu's write lock),
-// unless there is no folder or Loom is shutting down.
+// unless there is no folder or Loom is shutting down. An ingest or a chat
+// holds the workspace for as long as it runs (minutes, for an answer that
+// waits on Ollama), and while change waited for it every other call would
+// wait behind change: so they are refused instead, with what to do.
 func (a *App) change(f func(ctx context.Context) error) error {
+	if what := a.jobs.running(); what != "" {
+		return &Error{Code: CodeBusy, Message: "Wait for " + what + " to finish (or stop it) first: this closes the workspace for a moment."}
+	}
 	a.benchMu.Lock()
 	defer a.benchMu.Unlock()
 	select {

@@ -273,3 +273,42 @@ func TestRepairRefusesAWorkspaceAnotherLoomHolds(t *testing.T) {
 	require.NoError(t, err, "still open read-only")
 	assert.NotNil(t, st.ReadOnly)
 }
+
+// Closing the workspace under an ingest or an answer being written would
+// wait for it — minutes, for an answer waiting on Ollama — with every other
+// call waiting behind: Try again, Check workspace and Repair refuse instead.
+func TestWorkspaceChangesWaitForNoRunningJob(t *testing.T) {
+	app, _ := realApp(t, "")
+	for name, set := range map[string]func(on bool){
+		"an ingest": func(on bool) {
+			app.jobs.mu.Lock()
+			defer app.jobs.mu.Unlock()
+			app.jobs.ingest = nil
+			if on {
+				app.jobs.ingest = func() {}
+			}
+		},
+		"an answer": func(on bool) {
+			app.jobs.mu.Lock()
+			defer app.jobs.mu.Unlock()
+			app.jobs.chats = map[string]context.CancelFunc{}
+			if on {
+				app.jobs.chats["s"] = func() {}
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			set(true)
+			_, err := app.CheckWorkspace()
+			assert.Equal(t, CodeBusy, appCode(t, err))
+			assert.Contains(t, err.Error(), "finish")
+			_, err = app.RepairWorkspace()
+			assert.Equal(t, CodeBusy, appCode(t, err))
+			_, err = app.Reopen()
+			assert.Equal(t, CodeBusy, appCode(t, err))
+			set(false)
+			_, err = app.CheckWorkspace()
+			require.NoError(t, err)
+		})
+	}
+}

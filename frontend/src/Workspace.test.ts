@@ -268,4 +268,24 @@ describe('the workspace', { timeout: 30_000 }, () => {
     expect(await screen.findByTestId('check-dialog')).toBeTruthy();
     await vi.waitFor(() => expect(wb.checks).toBe(1), slow);
   });
+
+  it('Check workspace waits for the answer being written: the links are off and say why', async () => {
+    const wb = new FakeWorkbench({ documents: library });
+    render(App, { workbench: wb });
+    await screen.findByTestId('document-list');
+    await vi.waitFor(() => expect(button('chat-input').disabled).toBe(false), slow); // Ollama answered
+    let release!: () => void;
+    wb.step = () => new Promise((r) => (release = r));
+    await fireEvent.input(screen.getByTestId('chat-input'), { target: { value: 'How does staleness decay?' } });
+    await fireEvent.click(button('chat-send'));
+    await vi.waitFor(() => expect(button('library-check').disabled).toBe(true), slow);
+    expect(button('library-check').title).toContain('Wait for the answer');
+    expect(button('workspace-check').disabled).toBe(true);
+    await fireEvent.click(button('library-check'));
+    expect(screen.queryByTestId('check-dialog')).toBeNull();
+    expect(wb.checks).toBe(0);
+    wb.step = () => Promise.resolve();
+    release();
+    await vi.waitFor(() => expect(button('library-check').disabled).toBe(false), slow);
+  });
 });
