@@ -15,7 +15,7 @@
 //	    the Ollama URL the person configured
 //
 // and calls loomEmit(event string, dataJSON string) for the App's events
-// (ingest:progress, chat:delta).
+// (ingest:progress, chat:delta, ollama:wait).
 package main
 
 import (
