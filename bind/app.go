@@ -8,7 +8,6 @@ package bind
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"sync"
 
@@ -69,15 +68,23 @@ var _ workspace = (*backend.Workbench)(nil)
 
 // App is the thin binding layer between the frontend and the engine: Wails
 // binds its exported methods as promises in the page. It opens one workspace
-// on startup and closes it on shutdown.
+// on startup and closes it on shutdown; Reopen, CheckWorkspace and
+// RepairWorkspace (workspace.go) close and open it again in between.
 type App struct {
 	shell Shell
-	// open and defaultDir are backend.Open and backend.DefaultWorkspaceDir,
-	// swapped for fakes in tests.
+	// open, doctor, repair and defaultDir reach the engine (backend.Open,
+	// Doctor, Repair and DefaultWorkspaceDir); tests swap them for fakes.
 	open       func(ctx context.Context, dir string) (workspace, error)
+	doctor     func(ctx context.Context, dir string) (*backend.Checkup, error)
+	repair     func(ctx context.Context, dir string) (*backend.RepairReport, error)
 	defaultDir func() (string, error)
-	// newClient makes the Ollama client (chat.New with the configured URL).
-	newClient func() (*chat.Client, error)
+	// options are the engine options the workspace is opened and repaired
+	// with besides the model window (the web edition's embedder, tests'
+	// synthetic one).
+	options []backend.Option
+	// newClient makes an Ollama client for the configured URL with the
+	// options given (chat.New).
+	newClient func(opts ...chat.Option) (*chat.Client, error)
 
 	// ready is closed once Startup has finished trying to open the workspace.
 	// On Linux Wails runs OnStartup in its own goroutine, so the page can call
@@ -91,13 +98,16 @@ type App struct {
 	// ctx is the context Wails passed to Startup; read it only after ready.
 	ctx context.Context
 
-	dir     string
-	openErr *Error
+	// dir is the workspace folder, fixed by Startup ("" when none could
+	// be found).
+	dir string
 
-	// benchMu keeps Shutdown from closing the workspace under a call that
-	// is still using it.
+	// benchMu keeps Shutdown, Reopen, CheckWorkspace and RepairWorkspace
+	// from closing the workspace under a call that is still using it; it
+	// guards bench and openErr, which those change.
 	benchMu sync.RWMutex
 	bench   workspace
+	openErr *Error
 
 	jobs jobs
 	// web: the page runs the engine itself (WebAssembly); Ollama is then
@@ -110,26 +120,40 @@ type App struct {
 func NewApp(shell Shell) *App {
 	a := &App{
 		shell:      shell,
+		doctor:     backend.Doctor,
 		defaultDir: func() (string, error) { return backend.DefaultWorkspaceDir("default") },
-		newClient:  func() (*chat.Client, error) { return chat.New(os.Getenv(OllamaEnv)) },
+		newClient:  func(opts ...chat.Option) (*chat.Client, error) { return chat.New(os.Getenv(OllamaEnv), opts...) },
 		ready:      make(chan struct{}),
 		stopping:   make(chan struct{}),
 		ctx:        context.Background(),
 	}
+	// The desktop app opens read-only when another Loom process (the CLI,
+	// loom watch, another window) holds the workspace or its folder cannot
+	// be written: questions still work, and the page says why nothing can
+	// be changed instead of refusing to start.
 	a.open = func(ctx context.Context, dir string) (workspace, error) {
-		return backend.Open(ctx, dir, backend.WithModelWindow(a.modelWindow))
+		return backend.Open(ctx, dir, append(a.engineOptions(), backend.ReadOnlyWhenBusy())...)
+	}
+	// Repair writes, so it never falls back to read-only: a busy workspace
+	// is an error that says to close the other process.
+	a.repair = func(ctx context.Context, dir string) (*backend.RepairReport, error) {
+		return backend.Repair(ctx, dir, backend.RepairOptions{Replace: true}, a.engineOptions()...)
 	}
 	return a
 }
 
+// engineOptions are what the workspace is opened and repaired with.
+func (a *App) engineOptions() []backend.Option {
+	return append([]backend.Option{backend.WithModelWindow(a.modelWindow)}, a.options...)
+}
+
 // WebConfig sets up an App for the web edition (cmd/loom-web): the
-// workspace folder in the page's file system, how to open it (the offline
-// embedder's table is fetched by the page; Open must pass on the options
-// it is given: they let a query name a model), and the Ollama URL the
-// person configured in the page.
+// workspace folder in the page's file system, the engine options it is
+// opened and repaired with (the offline embedder, whose table the page
+// fetched), and the Ollama URL the person configured in the page.
 type WebConfig struct {
 	Dir       string
-	Open      func(ctx context.Context, dir string, opts ...backend.Option) (*backend.Workbench, error)
+	Options   []backend.Option
 	OllamaURL func() string
 }
 
@@ -137,12 +161,15 @@ type WebConfig struct {
 func NewWebApp(shell Shell, cfg WebConfig) *App {
 	a := NewApp(shell)
 	a.web = true
+	a.options = cfg.Options
 	a.defaultDir = func() (string, error) { return cfg.Dir, nil }
+	// One tab holds the workspace at a time (the page waits for the
+	// others), so there is no other process to fall back to read-only for.
 	a.open = func(ctx context.Context, dir string) (workspace, error) {
-		return cfg.Open(ctx, dir, backend.WithModelWindow(a.modelWindow))
+		return backend.Open(ctx, dir, a.engineOptions()...)
 	}
 	if cfg.OllamaURL != nil {
-		a.newClient = func() (*chat.Client, error) { return chat.New(cfg.OllamaURL()) }
+		a.newClient = func(opts ...chat.Option) (*chat.Client, error) { return chat.New(cfg.OllamaURL(), opts...) }
 	}
 	return a
 }
@@ -154,39 +181,36 @@ func (a *App) Startup(ctx context.Context) {
 	a.startOnce.Do(func() {
 		defer close(a.ready)
 		a.ctx = ctx
-		a.dir, a.bench, a.openErr = a.openWorkspace(ctx)
-		if a.openErr != nil {
-			a.shell.LogError(ctx, a.openErr.Error())
+		a.benchMu.Lock()
+		defer a.benchMu.Unlock()
+		var dirErr *Error
+		if a.dir, dirErr = a.workspaceFolder(); dirErr != nil {
+			a.openErr = dirErr
+			a.shell.LogError(ctx, dirErr.Error())
 			return
 		}
-		a.shell.LogInfo(ctx, "opened workspace "+a.dir)
+		a.openLocked(ctx)
 	})
 }
 
-func (a *App) openWorkspace(ctx context.Context) (string, workspace, *Error) {
+// workspaceFolder is the folder LOOM_WORKSPACE names, or the default one.
+func (a *App) workspaceFolder() (string, *Error) {
 	dir := os.Getenv(WorkspaceEnv)
-	if dir == "" || a.web {
-		var err error
-		if dir, err = a.defaultDir(); err == nil && dir == "" {
-			err = errors.New("the engine named no folder")
-		}
-		if err != nil {
-			return "", nil, &Error{
-				Code:    CodeWorkspaceUnavailable,
-				Message: "Loom could not find its default workspace folder. Set " + WorkspaceEnv + " to a folder and start Loom again.",
-				Err:     err,
-			}
-		}
+	if dir != "" && !a.web {
+		return dir, nil
 	}
-	bench, err := a.open(ctx, dir)
+	dir, err := a.defaultDir()
+	if err == nil && dir == "" {
+		err = errors.New("the engine named no folder")
+	}
 	if err != nil {
-		return dir, nil, &Error{
+		return "", &Error{
 			Code:    CodeWorkspaceUnavailable,
-			Message: fmt.Sprintf("Loom could not open the workspace at %s. Check that the folder is readable and writable, or set %s to another folder.", dir, WorkspaceEnv),
+			Message: "Loom could not find its default workspace folder. Set " + WorkspaceEnv + " to a folder and start Loom again.",
 			Err:     err,
 		}
 	}
-	return dir, bench, nil
+	return dir, nil
 }
 
 // Shutdown closes the workspace. Wails calls it as OnShutdown.
@@ -199,13 +223,8 @@ func (a *App) Shutdown(ctx context.Context) {
 	}
 	a.benchMu.Lock()
 	defer a.benchMu.Unlock()
-	if a.bench == nil {
-		return
-	}
-	if err := a.bench.Close(); err != nil {
-		a.shell.LogError(ctx, fmt.Sprintf("close workspace %s: %v", a.dir, err))
-	}
-	a.bench = nil
+	a.closeLocked(ctx)
+	a.openErr = nil // calls now fail as closed, not with the last open's error
 }
 
 // WorkspaceDir is the folder of the workspace this window opened, or tried
@@ -215,6 +234,8 @@ func (a *App) WorkspaceDir() (string, error) {
 		return "", err
 	}
 	if a.dir == "" {
+		a.benchMu.RLock()
+		defer a.benchMu.RUnlock()
 		return "", a.openErr
 	}
 	return a.dir, nil
@@ -258,6 +279,18 @@ const (
 	CodeQueryFailed          ErrorCode = "query_failed"
 	CodeOllamaUnavailable    ErrorCode = "ollama_unavailable"
 	CodeChatFailed           ErrorCode = "chat_failed"
+	// CodeWorkspaceDamaged: a workspace file (the graph store) is damaged;
+	// Error.Damage names it. CheckWorkspace and RepairWorkspace work on it.
+	CodeWorkspaceDamaged ErrorCode = "workspace_damaged"
+	// CodeWorkspaceBusy: another Loom process holds the workspace and
+	// there is nothing it saved that could be read meanwhile.
+	CodeWorkspaceBusy ErrorCode = "workspace_busy"
+	// CodeReadOnly: a write on a workspace open read-only.
+	CodeReadOnly ErrorCode = "read_only"
+	// CodeCheckFailed and CodeRepairFailed: the doctor or the repair
+	// could not run (not: it found problems, which is its result).
+	CodeCheckFailed  ErrorCode = "check_failed"
+	CodeRepairFailed ErrorCode = "repair_failed"
 )
 
 // Error is a failure the person using the app should see: Message says what
@@ -266,6 +299,14 @@ type Error struct {
 	Code    ErrorCode
 	Message string
 	Err     error
+	// Damage names the damaged file (CodeWorkspaceDamaged).
+	Damage *Damage
+}
+
+// Damage is the workspace file that is damaged and what is wrong with it.
+type Damage struct {
+	File    string `json:"file"`
+	Problem string `json:"problem"`
 }
 
 func (e *Error) Error() string {
@@ -282,6 +323,7 @@ type ErrorPayload struct {
 	Code    ErrorCode `json:"code"`
 	Message string    `json:"message"`
 	Detail  string    `json:"detail,omitempty"`
+	Damage  *Damage   `json:"damage,omitempty"`
 }
 
 // FormatError is the Wails ErrorFormatter: it turns every error a bound
@@ -289,7 +331,7 @@ type ErrorPayload struct {
 func FormatError(err error) any {
 	var appErr *Error
 	if errors.As(err, &appErr) {
-		payload := ErrorPayload{Code: appErr.Code, Message: appErr.Message}
+		payload := ErrorPayload{Code: appErr.Code, Message: appErr.Message, Damage: appErr.Damage}
 		if appErr.Err != nil {
 			payload.Detail = appErr.Err.Error()
 		}

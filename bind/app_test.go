@@ -142,6 +142,7 @@ func TestAppStartup(t *testing.T) {
 		wantDir    string
 		wantStats  backend.Stats
 		wantCode   ErrorCode
+		wantDamage *Damage
 		wantDirErr bool
 	}{
 		{
@@ -171,6 +172,25 @@ func TestAppStartup(t *testing.T) {
 			},
 			wantDir:  "/data/default",
 			wantCode: CodeWorkspaceUnavailable,
+		},
+		{
+			name:       "a damaged graph store is named",
+			defaultDir: func() (string, error) { return "/data/default", nil },
+			open: func(context.Context, string) (workspace, error) {
+				return nil, fmt.Errorf("open workspace /data/default: %w", &backend.DamagedError{Workspace: "/data/default", File: "/data/default/graph/indexes.bolt", Problem: "invalid database"})
+			},
+			wantDir:    "/data/default",
+			wantCode:   CodeWorkspaceDamaged,
+			wantDamage: &Damage{File: "/data/default/graph/indexes.bolt", Problem: "invalid database"},
+		},
+		{
+			name:       "another process holds it",
+			defaultDir: func() (string, error) { return "/data/default", nil },
+			open: func(context.Context, string) (workspace, error) {
+				return nil, fmt.Errorf("open workspace /data/default: %w, and it has no saved index", backend.ErrInUse)
+			},
+			wantDir:  "/data/default",
+			wantCode: CodeWorkspaceBusy,
 		},
 		{
 			name:       "no default folder",
@@ -212,6 +232,7 @@ func TestAppStartup(t *testing.T) {
 				require.ErrorAs(t, err, &appErr)
 				assert.Equal(t, tt.wantCode, appErr.Code)
 				assert.NotEmpty(t, appErr.Message)
+				assert.Equal(t, tt.wantDamage, appErr.Damage)
 				if tt.wantCode == CodeWorkspaceUnavailable {
 					assert.Len(t, shell.errors, 1, "a failed open is logged once")
 				}
@@ -299,6 +320,13 @@ func TestFormatError(t *testing.T) {
 			name: "wrapped app error",
 			err:  fmt.Errorf("stats: %w", &Error{Code: CodeStatsFailed, Message: "Could not count."}),
 			want: ErrorPayload{Code: CodeStatsFailed, Message: "Could not count."},
+		},
+		{
+			name: "a damaged workspace names the file",
+			err: &Error{Code: CodeWorkspaceDamaged, Message: "A file of the workspace is damaged.", Err: errors.New("invalid database"),
+				Damage: &Damage{File: "/ws/graph/indexes.bolt", Problem: "invalid database"}},
+			want: ErrorPayload{Code: CodeWorkspaceDamaged, Message: "A file of the workspace is damaged.", Detail: "invalid database",
+				Damage: &Damage{File: "/ws/graph/indexes.bolt", Problem: "invalid database"}},
 		},
 		{
 			name: "any other error is internal",

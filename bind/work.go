@@ -13,6 +13,7 @@ import (
 
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/chat/wait"
 	"github.com/loomwork/loom/graphdb"
 )
 
@@ -26,6 +27,9 @@ import (
 const (
 	EventIngestProgress = "ingest:progress"
 	EventChatDelta      = "chat:delta"
+	// EventOllamaWait carries a wait.Notice while a question that names a
+	// model waits for Ollama to describe it (its window).
+	EventOllamaWait = "ollama:wait"
 )
 
 // chatFlushEvery is how often streamed answer text is sent to the page: a
@@ -40,16 +44,30 @@ type jobs struct {
 	chats   map[string]context.CancelFunc
 }
 
-// use runs f with the open workspace, holding it open (Shutdown waits).
+// running names the job that holds the workspace now ("" for none).
+func (j *jobs) running() string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	switch {
+	case j.ingest != nil:
+		return "the ingest"
+	case len(j.chats) > 0:
+		return "the answer being written"
+	}
+	return ""
+}
+
+// use runs f with the open workspace, holding it open (Shutdown, Reopen
+// and the doctor wait).
 func (a *App) use(f func(ws workspace) error) error {
 	if err := a.waitReady(); err != nil {
 		return err
 	}
+	a.benchMu.RLock()
+	defer a.benchMu.RUnlock()
 	if a.openErr != nil {
 		return a.openErr
 	}
-	a.benchMu.RLock()
-	defer a.benchMu.RUnlock()
 	if a.bench == nil {
 		return &Error{Code: CodeClosed, Message: "The workspace is closed because Loom is shutting down."}
 	}
@@ -64,10 +82,21 @@ func failed(code ErrorCode, message string, err error) error {
 	if errors.As(err, &appErr) {
 		return appErr
 	}
+	if errors.Is(err, backend.ErrReadOnly) {
+		return readOnlyError(err)
+	}
 	if errors.Is(err, backend.ErrNotFound) {
 		code = CodeNotFound
 	}
 	return &Error{Code: code, Message: message, Err: err}
+}
+
+// readOnlyError is a write refused because the workspace is open
+// read-only. The page disables writes then; this is for one that still
+// gets through (the workspace went read-only after the page last looked).
+func readOnlyError(err error) *Error {
+	return &Error{Code: CodeReadOnly, Err: err,
+		Message: "Nothing was changed: this workspace is open read-only (the banner at the top says why and what to do)."}
 }
 
 // Documents lists the workspace's documents with their sizes.
@@ -403,7 +432,7 @@ func capitalise(s string) string {
 // modelWindow asks Ollama for a model's window (query with a model named),
 // through the same client the chat uses.
 func (a *App) modelWindow(ctx context.Context, model string) (int, error) {
-	client, err := a.newClient()
+	client, err := a.newClient(chat.WithNotify(func(n wait.Notice) { a.shell.Emit(a.ctx, EventOllamaWait, n) }))
 	if err != nil {
 		return 0, err
 	}
@@ -427,19 +456,34 @@ type OllamaStatus struct {
 	Fix     string      `json:"fix,omitempty"`
 }
 
+// The status check's patience: the page asks on start and on Retry, and a
+// person waits for the answer, so Ollama gets a few seconds a request
+// (its list, then each model's details) and a bound on the whole.
+const (
+	ollamaStatusRequest = 3 * time.Second
+	ollamaStatusWhole   = 15 * time.Second
+)
+
 // Ollama reports whether Ollama is up at the configured URL and its models.
 func (a *App) Ollama() (*OllamaStatus, error) {
-	client, err := a.newClient()
+	client, err := a.newClient(chat.WithTimeout(ollamaStatusRequest))
 	if err != nil {
 		return &OllamaStatus{URL: os.Getenv(OllamaEnv), Models: []ModelInfo{}, Problem: "The Ollama URL is not valid: " + err.Error(),
 			Fix: "Set " + OllamaEnv + " (or OLLAMA_HOST) to Ollama's address, such as http://127.0.0.1:11434, and restart Loom."}, nil
 	}
 	st := &OllamaStatus{URL: client.URL(), Models: []ModelInfo{}}
-	ctx, cancel := context.WithTimeout(a.ctx, 3*time.Second)
+	ctx, cancel := context.WithTimeout(a.ctx, ollamaStatusWhole)
 	defer cancel()
 	models, err := client.Models(ctx)
 	if err != nil {
-		st.Problem, st.Fix = a.ollamaProblem(client.URL(), err)
+		if a.ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("%w: %w", chat.ErrTimeout, err) // the whole check's bound, not the person's cancel
+		}
+		waited := ollamaStatusRequest
+		if !errors.As(err, new(*chat.Error)) {
+			waited = ollamaStatusWhole
+		}
+		st.Problem, st.Fix = a.ollamaProblem(client.URL(), err, waited)
 		return st, nil
 	}
 	st.Up = true
@@ -453,7 +497,9 @@ func (a *App) Ollama() (*OllamaStatus, error) {
 	return st, nil
 }
 
-func (a *App) ollamaProblem(url string, err error) (problem, fix string) {
+// ollamaProblem says why Ollama did not answer and what to do; waited is
+// how long a timeout waited.
+func (a *App) ollamaProblem(url string, err error, waited time.Duration) (problem, fix string) {
 	switch {
 	case a.web && errors.Is(err, chat.ErrUnreachable):
 		// A page cannot tell "not running" from "refused by CORS": the
@@ -463,7 +509,8 @@ func (a *App) ollamaProblem(url string, err error) (problem, fix string) {
 	case errors.Is(err, chat.ErrUnreachable):
 		return "Ollama is not running at " + url + ".", "Start it with `ollama serve` (install it from ollama.com), or set " + OllamaEnv + " to where it runs, then press Retry."
 	case errors.Is(err, chat.ErrTimeout):
-		return "Ollama at " + url + " did not answer in time.", "Check that it is not stuck loading a model, then press Retry."
+		return "Ollama at " + url + " did not answer within " + wait.Human(waited) + ".",
+			"It may be loading a model or stuck: wait a moment and press Retry, or restart it (`ollama serve`)."
 	default:
 		return "Ollama at " + url + " answered with something Loom could not read: " + err.Error(), "Check that the URL points at Ollama (not another server), then press Retry."
 	}
@@ -476,6 +523,11 @@ type ChatDelta struct {
 	Tool     *chat.ToolCall `json:"tool,omitempty"`
 	Manifest string         `json:"manifest,omitempty"`
 	Loaded   []string       `json:"loaded,omitempty"`
+	// Wait says that Ollama has sent nothing for a while (10 s, stalled at
+	// 30 s and every 30 s after) while the turn waits for it: the model's
+	// details before the turn, or the answer. The page shows it until the
+	// next text or tool call, or the turn's end.
+	Wait *wait.Notice `json:"wait,omitempty"`
 }
 
 // ChatArgs is what the page sends to start a turn.
@@ -496,7 +548,10 @@ func (a *App) Chat(args ChatArgs, stream string) (*backend.ChatTurn, error) {
 	if strings.TrimSpace(args.Model) == "" {
 		return nil, &Error{Code: CodeBadRequest, Message: "Pick a model to chat with."}
 	}
-	client, err := a.newClient()
+	s := &chatStream{app: a, id: stream}
+	// The client's notifier hears the waits the turn's own OnWait does
+	// not: the model's details, asked before the turn.
+	client, err := a.newClient(chat.WithNotify(s.wait))
 	if err != nil {
 		return nil, &Error{Code: CodeOllamaUnavailable, Message: "The Ollama URL is not valid.", Err: err}
 	}
@@ -517,7 +572,6 @@ func (a *App) Chat(args ChatArgs, stream string) (*backend.ChatTurn, error) {
 		a.jobs.mu.Unlock()
 	}()
 
-	s := &chatStream{app: a, id: stream}
 	stop := s.start()
 	var turn *backend.ChatTurn
 	err = a.use(func(ws workspace) error {
@@ -529,6 +583,7 @@ func (a *App) Chat(args ChatArgs, stream string) (*backend.ChatTurn, error) {
 			OnToken:    s.add,
 			OnToolCall: func(c chat.ToolCall) { s.flush(); s.emit(ChatDelta{Stream: stream, Tool: &c}) },
 			OnContext:  func(m string, loaded []string) { s.emit(ChatDelta{Stream: stream, Manifest: m, Loaded: loaded}) },
+			OnWait:     s.wait,
 		}
 		if args.NoTools {
 			req.MaxToolRounds = -1
@@ -545,12 +600,15 @@ func (a *App) Chat(args ChatArgs, stream string) (*backend.ChatTurn, error) {
 	if errors.As(err, &appErr) {
 		return nil, appErr
 	}
+	if errors.Is(err, backend.ErrReadOnly) {
+		return nil, readOnlyError(err)
+	}
 	var ce *chat.Error
 	if errors.As(err, &ce) {
 		if turn != nil && ce.Kind != chat.ErrUnreachable {
 			return turn, nil // the turn carries the error and the partial answer
 		}
-		problem, fix := a.ollamaProblem(client.URL(), err)
+		problem, fix := a.ollamaProblem(client.URL(), err, chat.DefaultTimeout)
 		if ce.Kind != chat.ErrUnreachable && ce.Kind != chat.ErrTimeout {
 			problem, fix = ce.Msg, ""
 		}
@@ -621,6 +679,13 @@ func (s *chatStream) flush() {
 }
 
 func (s *chatStream) emit(d ChatDelta) { s.app.shell.Emit(s.app.ctx, EventChatDelta, d) }
+
+// wait sends a notice that Ollama is silent, after the text that came
+// before it, so the page never shows a wait older than the text.
+func (s *chatStream) wait(n wait.Notice) {
+	s.flush()
+	s.emit(ChatDelta{Stream: s.id, Wait: &n})
+}
 
 // Conversations lists the stored conversations, most recent first.
 func (a *App) Conversations() ([]backend.ConversationSummary, error) {
@@ -739,6 +804,9 @@ func (a *App) ImportWorkspace(text string) (backend.Stats, error) {
 			return &Error{Code: CodeBadRequest, Message: "This is not a Loom workspace file.", Err: err}
 		}
 		if err := ws.ImportGraph(a.ctx, g); err != nil {
+			if errors.Is(err, backend.ErrReadOnly) {
+				return readOnlyError(err)
+			}
 			return &Error{Code: CodeBadRequest, Message: "Loom could not import the workspace file: " + err.Error()}
 		}
 		st, err = ws.Stats(a.ctx)

@@ -19,23 +19,37 @@ import (
 
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/chat/wait"
+	"github.com/loomwork/loom/backend/chat/wait/waittest"
 	"github.com/loomwork/loom/backend/embed/synthetic"
 	"github.com/loomwork/loom/backend/sample"
 )
+
+// testOptions are the engine options of every real workspace in these
+// tests: the deterministic synthetic embedder.
+func testOptions() []backend.Option {
+	return []backend.Option{backend.WithEmbedder(synthetic.New()), backend.WithConceptThreshold(0.5)}
+}
 
 // realApp is an App over a real workbench (bolt store in a temp folder,
 // the deterministic synthetic embedder) and an Ollama URL (may be "").
 func realApp(t *testing.T, ollamaURL string) (*App, *fakeShell) {
 	t.Helper()
-	dir := t.TempDir()
+	return realAppIn(t, t.TempDir(), ollamaURL, nil)
+}
+
+// realAppIn is realApp on the workspace in dir, its Ollama clients made
+// with the extra options given (a test's clock).
+func realAppIn(t *testing.T, dir, ollamaURL string, clientOpts []chat.Option) (*App, *fakeShell) {
+	t.Helper()
 	t.Setenv(WorkspaceEnv, dir)
 	shell := &fakeShell{}
 	app := NewApp(shell)
-	app.open = func(ctx context.Context, dir string) (workspace, error) {
-		return backend.Open(ctx, dir, backend.WithEmbedder(synthetic.New()), backend.WithConceptThreshold(0.5))
-	}
+	app.options = testOptions()
 	if ollamaURL != "" {
-		app.newClient = func() (*chat.Client, error) { return chat.New(ollamaURL) }
+		app.newClient = func(opts ...chat.Option) (*chat.Client, error) {
+			return chat.New(ollamaURL, append(opts, clientOpts...)...)
+		}
 	}
 	app.Startup(t.Context())
 	t.Cleanup(func() { app.Shutdown(context.Background()) })
@@ -225,17 +239,39 @@ func TestIngestOneAtATime(t *testing.T) {
 	assert.Equal(t, CodeBusy, appErr.Code)
 }
 
-// fakeOllama speaks /api/tags, /api/show and a streaming NDJSON /api/chat.
-// After each piece of the answer but the last it calls sent (when not nil)
-// with the answer so far, and sends the next piece only when sent returns:
-// a test can hold the stream until the page has seen that much.
-func fakeOllama(t *testing.T, sent func(soFar string)) string {
+// ollamaHooks let a test hold the fake Ollama at a point of its choice.
+type ollamaHooks struct {
+	// sent is called after each piece of the answer but the last with the
+	// answer so far; the next piece is sent when it returns.
+	sent func(soFar string)
+	// tags and show are called before /api/tags and /api/show answer; the
+	// answer is sent when they return (none when the request has ended).
+	tags, show func(r *http.Request)
+}
+
+// fakeOllama speaks /api/tags, /api/show and a streaming NDJSON /api/chat,
+// held where the hooks say: a test can hold the stream until the page has
+// seen that much, or keep Ollama silent while it moves a clock.
+func fakeOllama(t *testing.T, hooks ollamaHooks) string {
 	t.Helper()
+	sent := hooks.sent
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/api/tags":
+			if hooks.tags != nil {
+				hooks.tags(r)
+			}
+			if r.Context().Err() != nil {
+				return
+			}
 			fmt.Fprint(w, `{"models":[{"name":"llama3.2:latest","model":"llama3.2:latest","size":2019393189,"digest":"a80c4f17acd5","details":{"format":"gguf","family":"llama"}}]}`)
 		case "/api/show":
+			if hooks.show != nil {
+				hooks.show(r)
+			}
+			if r.Context().Err() != nil {
+				return
+			}
 			fmt.Fprint(w, `{"modelfile":"FROM llama","details":{"format":"gguf","family":"llama"},"model_info":{"general.architecture":"llama","llama.context_length":8192},"capabilities":["completion","tools"]}`)
 		case "/api/chat":
 			var req api.ChatRequest
@@ -280,11 +316,11 @@ func TestOllamaStatusAndStreamingChat(t *testing.T) {
 	// The fake sends the next piece only once the page has the answer so
 	// far: the answer must reach the page while it is still being written.
 	var shell atomic.Pointer[fakeShell]
-	url := fakeOllama(t, func(soFar string) {
+	url := fakeOllama(t, ollamaHooks{sent: func(soFar string) {
 		shell.Load().waitFor(t, fmt.Sprintf("the page to be sent %q", soFar), func(events []event) bool {
 			return streamedText(events, "s1") == soFar
 		})
-	})
+	}})
 	app, sh := realApp(t, url)
 	shell.Store(sh)
 	_, err := app.IngestPaths([]string{"../testdata/fixture/notes"})
@@ -405,10 +441,7 @@ func TestWebOllamaAdviceNamesCORS(t *testing.T) {
 	srv.Close()
 	SetPageOrigin("http://127.0.0.1:8080")
 	t.Cleanup(func() { SetPageOrigin("") })
-	app := NewWebApp(&fakeShell{}, WebConfig{Dir: t.TempDir(), OllamaURL: func() string { return url },
-		Open: func(ctx context.Context, dir string, opts ...backend.Option) (*backend.Workbench, error) {
-			return backend.Open(ctx, dir, append(opts, backend.WithEmbedder(synthetic.New()))...)
-		}})
+	app := NewWebApp(&fakeShell{}, WebConfig{Dir: t.TempDir(), OllamaURL: func() string { return url }, Options: testOptions()})
 	app.Startup(t.Context())
 	t.Cleanup(func() { app.Shutdown(context.Background()) })
 	st, err := app.Ollama()
@@ -422,11 +455,8 @@ func TestWebOllamaAdviceNamesCORS(t *testing.T) {
 // the App is configured with — in the web edition too (its Open is given
 // the option that asks).
 func TestWebQueryWithAModelAsksTheConfiguredOllama(t *testing.T) {
-	url := fakeOllama(t, nil)
-	app := NewWebApp(&fakeShell{}, WebConfig{Dir: t.TempDir(), OllamaURL: func() string { return url },
-		Open: func(ctx context.Context, dir string, opts ...backend.Option) (*backend.Workbench, error) {
-			return backend.Open(ctx, dir, append(opts, backend.WithEmbedder(synthetic.New()))...)
-		}})
+	url := fakeOllama(t, ollamaHooks{})
+	app := NewWebApp(&fakeShell{}, WebConfig{Dir: t.TempDir(), OllamaURL: func() string { return url }, Options: testOptions()})
 	app.Startup(t.Context())
 	t.Cleanup(func() { app.Shutdown(context.Background()) })
 	_, err := app.IngestPaths([]string{"../testdata/fixture/notes"})
@@ -436,4 +466,120 @@ func TestWebQueryWithAModelAsksTheConfiguredOllama(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 8192, v.Result.Budget.Window, "the fake Ollama's llama.context_length")
 	assert.Contains(t, v.Result.Budget.WindowSource, "llama3.2")
+}
+
+// waitNotices are the notices the page has been sent on a stream.
+func waitNotices(events []event, stream string) []wait.Notice {
+	var out []wait.Notice
+	for _, e := range events {
+		if d, ok := e.data.(ChatDelta); ok && e.name == EventChatDelta && d.Stream == stream && d.Wait != nil {
+			out = append(out, *d.Wait)
+		}
+	}
+	return out
+}
+
+// While Ollama is silent the page hears of it on the chat's stream: the
+// model's details asked before the turn (the client's notifier) and the
+// answer stopping half-way (the turn's OnWait), after the text that came
+// before. The fake holds Ollama at those points while the test moves the
+// watch's clock, so what the page is sent depends on no real time.
+func TestChatTellsThePageWhileOllamaIsSilent(t *testing.T) {
+	clock := waittest.NewClock()
+	var shell atomic.Pointer[fakeShell]
+	var chatting atomic.Bool
+	url := fakeOllama(t, ollamaHooks{
+		show: func(*http.Request) {
+			if !chatting.Load() {
+				return
+			}
+			clock.Tick(10 * time.Second)
+			shell.Load().waitFor(t, "a notice while the model is described", func(events []event) bool {
+				return len(waitNotices(events, "w1")) == 1
+			})
+		},
+		sent: func(soFar string) {
+			shell.Load().waitFor(t, fmt.Sprintf("the page to be sent %q", soFar), func(events []event) bool {
+				return streamedText(events, "w1") == soFar
+			})
+			if soFar != "Staleness " {
+				return
+			}
+			clock.Tick(10 * time.Second) // a pause
+			clock.Tick(20 * time.Second) // 30 s: stalled
+			shell.Load().waitFor(t, "two notices in the middle of the answer", func(events []event) bool {
+				return len(waitNotices(events, "w1")) == 3
+			})
+		},
+	})
+	app, sh := realAppIn(t, t.TempDir(), url, []chat.Option{chat.WithWait(wait.Options{Clock: clock})})
+	shell.Store(sh)
+	_, err := app.IngestPaths([]string{"../testdata/fixture/notes"})
+	require.NoError(t, err)
+
+	chatting.Store(true)
+	turn, err := app.Chat(ChatArgs{Question: "How does staleness decay?", Model: "llama3.2", Window: 4096, NoTools: true}, "w1")
+	require.NoError(t, err)
+	assert.Equal(t, "Staleness decays exponentially.", turn.Answer)
+	assert.Empty(t, turn.Error)
+
+	events := sh.eventsNamed(EventChatDelta)
+	notices := waitNotices(sh.events, "w1")
+	require.Len(t, notices, 3)
+	lookup, paused, stalled := notices[0], notices[1], notices[2]
+	assert.Contains(t, lookup.Task, "llama3.2")
+	assert.False(t, lookup.Midstream)
+	assert.Equal(t, 10*time.Second, lookup.Silent)
+	assert.True(t, paused.Midstream)
+	assert.False(t, paused.Stalled)
+	assert.True(t, stalled.Stalled)
+	assert.Equal(t, 30*time.Second, stalled.Silent)
+	assert.Equal(t, chat.DefaultIdleTimeout, stalled.Limit)
+	assert.Contains(t, stalled.Message, "may be stuck")
+	assert.Contains(t, stalled.Message, "5 min")
+
+	// In order: the lookup's notice before the manifest, the answer's
+	// notices after the text that came before them and before the rest.
+	var order []string
+	for _, e := range events {
+		d := e.(ChatDelta)
+		switch {
+		case d.Wait != nil:
+			order = append(order, "wait")
+		case d.Manifest != "":
+			order = append(order, "manifest")
+		case d.Text != "":
+			order = append(order, "text:"+d.Text)
+		}
+	}
+	require.GreaterOrEqual(t, len(order), 6, "%v", order)
+	assert.Equal(t, []string{"wait", "manifest", "text:Staleness ", "wait", "wait"}, order[:5])
+	assert.Equal(t, "text:decays ", order[5])
+}
+
+// A status check that Ollama never answers says so plainly, as a note with
+// the time waited, not as something Loom could not read.
+func TestOllamaThatDoesNotAnswerIsSaidPlainly(t *testing.T) {
+	clock := waittest.NewClock()
+	asked := make(chan struct{}, 1)
+	url := fakeOllama(t, ollamaHooks{tags: func(r *http.Request) {
+		asked <- struct{}{}
+		<-r.Context().Done() // never answers
+	}})
+	app, _ := realAppIn(t, t.TempDir(), url, []chat.Option{chat.WithWait(wait.Options{Clock: clock})})
+
+	got := make(chan *OllamaStatus, 1)
+	go func() {
+		st, err := app.Ollama()
+		assert.NoError(t, err)
+		got <- st
+	}()
+	<-asked
+	stop := clock.Drive(time.Second) // nothing more can come: let the watch's time run
+	st := <-got
+	stop()
+	assert.False(t, st.Up)
+	assert.Equal(t, "Ollama at "+url+" did not answer within 3 s.", st.Problem)
+	assert.Contains(t, st.Fix, "Retry")
+	assert.NotContains(t, st.Problem, "could not read")
 }

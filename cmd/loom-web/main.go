@@ -15,7 +15,7 @@
 //	    the Ollama URL the person configured
 //
 // and calls loomEmit(event string, dataJSON string) for the App's events
-// (ingest:progress, chat:delta).
+// (ingest:progress, chat:delta, ollama:wait).
 package main
 
 import (
@@ -96,10 +96,7 @@ func initWorkspace(_ js.Value, args []js.Value) any {
 		if err := os.MkdirAll(WorkspaceDir, 0o755); err != nil {
 			return "", fmt.Errorf("the page's file system: %w", err)
 		}
-		a := bind.NewWebApp(webShell{}, bind.WebConfig{Dir: WorkspaceDir,
-			Open: func(ctx context.Context, dir string, opts ...backend.Option) (*backend.Workbench, error) {
-				return backend.Open(ctx, dir, append(opts, backend.WithEmbedder(emb))...)
-			}})
+		a := bind.NewWebApp(webShell{}, bind.WebConfig{Dir: WorkspaceDir, Options: []backend.Option{backend.WithEmbedder(emb)}})
 		a.Startup(context.Background())
 		appMu.Lock()
 		app = a

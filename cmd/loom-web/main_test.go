@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,10 +23,7 @@ import (
 // The page's calls reach the App through dispatch, as they reach it through
 // Wails on the desktop: JSON arguments in, JSON results or an ErrorPayload out.
 func TestDispatchCallsTheBindingLayer(t *testing.T) {
-	a := bind.NewWebApp(webShell{}, bind.WebConfig{Dir: t.TempDir(),
-		Open: func(ctx context.Context, dir string, opts ...backend.Option) (*backend.Workbench, error) {
-			return backend.Open(ctx, dir, append(opts, backend.WithEmbedder(synthetic.New()))...)
-		}})
+	a := bind.NewWebApp(webShell{}, bind.WebConfig{Dir: t.TempDir(), Options: []backend.Option{backend.WithEmbedder(synthetic.New())}})
 	a.Startup(context.Background())
 	defer a.Shutdown(context.Background())
 
@@ -62,10 +61,7 @@ func TestDispatchCallsTheBindingLayer(t *testing.T) {
 // The web edition's "Try a sample library" reaches the engine like any call:
 // the notes come back as documents of the sample collection.
 func TestDispatchIngestsTheSampleLibrary(t *testing.T) {
-	a := bind.NewWebApp(webShell{}, bind.WebConfig{Dir: t.TempDir(),
-		Open: func(ctx context.Context, dir string, opts ...backend.Option) (*backend.Workbench, error) {
-			return backend.Open(ctx, dir, append(opts, backend.WithEmbedder(synthetic.New()))...)
-		}})
+	a := bind.NewWebApp(webShell{}, bind.WebConfig{Dir: t.TempDir(), Options: []backend.Option{backend.WithEmbedder(synthetic.New())}})
 	a.Startup(context.Background())
 	defer a.Shutdown(context.Background())
 
@@ -82,4 +78,47 @@ func TestDispatchIngestsTheSampleLibrary(t *testing.T) {
 	out, err = dispatch(a, "Collections", `[]`)
 	require.NoError(t, err)
 	assert.Contains(t, out, `"name":"sample"`)
+}
+
+// The web edition's damaged workspace: its graph snapshot fails to open
+// with a plain error, which the page still gets as workspace_damaged with
+// the file; Check workspace and Repair work here as on the desktop (the
+// repaired workspace takes the folder's place, the damaged one is kept
+// beside it) and the workspace opens again.
+func TestDispatchChecksAndRepairsADamagedWorkspace(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "workspace")
+	cfg := bind.WebConfig{Dir: dir, Options: []backend.Option{backend.WithEmbedder(synthetic.New())}}
+	a := bind.NewWebApp(webShell{}, cfg)
+	a.Startup(context.Background())
+	_, err := dispatch(a, "IngestSample", `[]`)
+	require.NoError(t, err)
+	a.Shutdown(context.Background())
+	snapshot := filepath.Join(dir, backend.SnapshotFile)
+	require.NoError(t, os.WriteFile(snapshot, []byte(`{"version":1,"documents":[{"id":`), 0o644))
+
+	a = bind.NewWebApp(webShell{}, cfg)
+	a.Startup(context.Background())
+	defer a.Shutdown(context.Background())
+	_, err = dispatch(a, "Workspace", `[]`)
+	require.Error(t, err)
+	payload, _ := json.Marshal(bind.FormatError(err))
+	assert.Contains(t, string(payload), `"code":"workspace_damaged"`)
+	assert.Contains(t, string(payload), `"file":"`+snapshot+`"`)
+
+	out, err := dispatch(a, "CheckWorkspace", `[]`)
+	require.NoError(t, err)
+	assert.Contains(t, out, `"store":"damaged"`)
+
+	out, err = dispatch(a, "RepairWorkspace", `[]`)
+	require.NoError(t, err)
+	var rep backend.RepairReport
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.True(t, rep.Salvaged)
+	assert.Equal(t, dir+".damaged-1", rep.DamagedCopy)
+
+	out, err = dispatch(a, "Workspace", `[]`)
+	require.NoError(t, err)
+	var st bind.WorkspaceState
+	require.NoError(t, json.Unmarshal([]byte(out), &st))
+	assert.Equal(t, len(sample.Files()), st.Stats.Documents)
 }

@@ -7,12 +7,14 @@ import {
   type BootState,
   type Stats,
   type Workbench,
+  type WorkspaceState,
 } from './workbench';
 import type {
   Candidate,
   ChatDelta,
   ChatRequest,
   ChatTurn,
+  Checkup,
   CollectionInfo,
   Conversation,
   ConversationSummary,
@@ -27,9 +29,12 @@ import type {
   OllamaStatus,
   QueryRequest,
   QueryResult,
+  ReadOnlyState,
+  RepairReport,
   Signals,
   ToolCall,
   Upload,
+  WaitNotice,
 } from './types';
 
 interface FakeSection {
@@ -133,6 +138,36 @@ export class FakeWorkbench implements Workbench {
   /** Makes the named method reject once with this error. */
   failNext: Partial<Record<keyof Workbench, WorkbenchError>> = {};
 
+  /** The workspace is open read-only for this reason (null: writable); writes then fail as the engine's do. */
+  readOnly: ReadOnlyState | null = null;
+  /** What reopen() finds (default: the same state as now). */
+  afterReopen: { readOnly?: ReadOnlyState | null; error?: WorkbenchError | null } | null = null;
+  /** The workspace did not open: workspace() and every other call reject with this. */
+  openError: WorkbenchError | null = null;
+  /** What checkWorkspace() answers. */
+  checkup: Checkup = {
+    workspace: '/tmp/loom-fake',
+    store: 'ok',
+    findings: [
+      { part: 'settings', status: 'ok', detail: 'config.json reads' },
+      { part: 'graph store', status: 'ok', detail: '2 documents, 3 sections, 2 concepts at generation 2' },
+    ],
+  };
+  /** What repairWorkspace() answers; it also clears openError. */
+  repairReport: RepairReport = {
+    workspace: '/tmp/loom-fake',
+    salvaged: true,
+    damaged_copy: '/tmp/loom-fake.damaged-1',
+    actions: ['read the graph from the index cache (a whole copy of the graph at generation 4)', 'rebuilt the graph in /tmp/loom-fake.repaired: 2 documents, 3 sections, 2 concepts'],
+    lost: [],
+  };
+  /** How often each workspace call was made. */
+  reopens = 0;
+  checks = 0;
+  repairs = 0;
+  /** Awaited inside reopen, checkWorkspace and repairWorkspace; replace to hold one. */
+  workspaceStep: () => Promise<void> = tick;
+
   private docs: DocumentInfo[] = [];
   private sections: FakeSection[] = [];
   private concepts = new Map<string, FakeConcept>();
@@ -157,6 +192,12 @@ export class FakeWorkbench implements Workbench {
       delete this.failNext[method];
       throw err;
     }
+    if (this.openError && method !== 'checkWorkspace' && method !== 'repairWorkspace' && method !== 'reopen') throw this.openError;
+  }
+
+  /** A write on a read-only workspace fails as the engine's does (bind's read_only). */
+  private writable() {
+    if (this.readOnly) throw new WorkbenchError('read_only', 'Nothing was changed: this workspace is open read-only (the banner at the top says why and what to do).');
   }
 
   // Test helpers
@@ -189,6 +230,37 @@ export class FakeWorkbench implements Workbench {
 
   async workspaceDir() {
     return '/tmp/loom-fake';
+  }
+
+  async workspace(): Promise<WorkspaceState> {
+    this.failIfAsked('workspace');
+    return { dir: '/tmp/loom-fake', stats: await this.stats(), readOnly: this.readOnly };
+  }
+
+  async reopen(): Promise<WorkspaceState> {
+    this.reopens++;
+    await this.workspaceStep();
+    this.failIfAsked('reopen');
+    if (this.afterReopen) {
+      if (this.afterReopen.readOnly !== undefined) this.readOnly = this.afterReopen.readOnly;
+      if (this.afterReopen.error !== undefined) this.openError = this.afterReopen.error;
+    }
+    return this.workspace();
+  }
+
+  async checkWorkspace(): Promise<Checkup> {
+    this.checks++;
+    await this.workspaceStep();
+    this.failIfAsked('checkWorkspace');
+    return structuredClone(this.checkup);
+  }
+
+  async repairWorkspace(): Promise<RepairReport> {
+    this.repairs++;
+    await this.workspaceStep();
+    this.failIfAsked('repairWorkspace');
+    this.openError = null;
+    return structuredClone(this.repairReport);
   }
 
   async stats(): Promise<Stats> {
@@ -225,6 +297,7 @@ export class FakeWorkbench implements Workbench {
 
   async ingestPaths(paths: string[]) {
     this.failIfAsked('ingestPaths');
+    this.writable();
     this.pathIngests.push(paths);
     const files = paths.map((p) => ({
       name: p,
@@ -235,12 +308,14 @@ export class FakeWorkbench implements Workbench {
 
   async ingestUploads(files: Upload[]) {
     this.failIfAsked('ingestUploads');
+    this.writable();
     this.uploads.push(files);
     return this.ingest(files, 'uploads');
   }
 
   async ingestSample() {
     this.failIfAsked('ingestSample');
+    this.writable();
     this.sampleIngests++;
     return this.ingest(fakeSample, 'sample');
   }
@@ -368,6 +443,7 @@ export class FakeWorkbench implements Workbench {
 
   async removeDocument(id: string) {
     this.failIfAsked('removeDocument');
+    this.writable();
     if (!this.docs.some((d) => d.id === id)) throw new WorkbenchError('not_found', `No document ${id} in this workspace.`);
     this.removed.push(id);
     this.dropDocument(id);
@@ -375,6 +451,7 @@ export class FakeWorkbench implements Workbench {
 
   async reingestDocument(id: string) {
     this.failIfAsked('reingestDocument');
+    this.writable();
     const doc = this.docs.find((d) => d.id === id);
     if (!doc) throw new WorkbenchError('not_found', `No document ${id} in this workspace.`);
     this.reingested.push(id);
@@ -386,6 +463,7 @@ export class FakeWorkbench implements Workbench {
 
   async pin(ids: string[], pinned: boolean) {
     this.failIfAsked('pin');
+    this.writable();
     this.pins.push({ ids, pinned });
     for (const d of this.docs) if (ids.includes(d.id)) d.pinned = pinned;
     for (const s of this.sections) if (ids.includes(s.id) || ids.includes(s.docId)) s.pinned = pinned;
@@ -437,6 +515,21 @@ export class FakeWorkbench implements Workbench {
 
   // Query
 
+  private ollamaWaitListeners = new Set<(n: WaitNotice) => void>();
+
+  onOllamaWait(cb: (n: WaitNotice) => void) {
+    this.ollamaWaitListeners.add(cb);
+    return () => this.ollamaWaitListeners.delete(cb);
+  }
+
+  /** Sends an Ollama wait notice as the engine does while a question's model is described. */
+  emitOllamaWait(n: WaitNotice) {
+    for (const cb of this.ollamaWaitListeners) cb(n);
+  }
+
+  /** Warnings the next answers carry, and the nodes they name as unavailable (by id → why). */
+  unavailable: Record<string, string> = {};
+
   async query(req: QueryRequest): Promise<QueryResult> {
     this.queries.push({ ...req });
     this.failIfAsked('query');
@@ -479,11 +572,14 @@ export class FakeWorkbench implements Workbench {
     let used = manifestBase;
     const candidates: Candidate[] = [];
     const loadedSections: { s: FakeSection; score: number }[] = [];
+    const warnings: string[] = [];
     for (const { s, signals, score, relevant } of scored) {
       const doc = this.docs.find((d) => d.id === s.docId);
       const lineTokens = fakeTokens(manifestLine(s, score));
       const fits = used + lineTokens + s.tokens <= budgetTokens;
-      const loaded = relevant && fits;
+      const unavailable = this.unavailable[s.id];
+      const loaded = relevant && fits && !unavailable;
+      if (unavailable) warnings.push(`${s.id} (${doc?.path} § ${s.heading}) was left out: ${unavailable}`);
       if (loaded) {
         used += lineTokens + s.tokens;
         loadedSections.push({ s, score });
@@ -492,7 +588,14 @@ export class FakeWorkbench implements Workbench {
         id: s.id, reference: `${doc?.path} § ${s.heading}`, title: s.heading, document: doc?.path ?? '', collection: doc?.collection ?? '',
         source: 'input', tokens: s.tokens, keyword: signals.semantic, cosine: signals.semantic, hops: relevant ? 1 : -1, signals,
         score, pinned: s.pinned, relevant, loaded, level: loaded ? 'detailed' : undefined, loaded_tokens: loaded ? s.tokens : undefined,
-        reason: loaded ? 'loaded in full: it fits the budget' : relevant ? `not loaded: ${s.tokens} tokens do not fit the ${budgetTokens - used} left` : 'not relevant to the question',
+        reason: unavailable
+          ? `not loaded: ${unavailable}`
+          : loaded
+            ? 'loaded in full: it fits the budget'
+            : relevant
+              ? `not loaded: ${s.tokens} tokens do not fit the ${budgetTokens - used} left`
+              : 'not relevant to the question',
+        unavailable,
       });
     }
     const manifest = [
@@ -520,6 +623,7 @@ export class FakeWorkbench implements Workbench {
       seed_concepts: [...this.concepts.values()].slice(0, 2).map((c) => ({ id: c.id, name: c.name, similarity: 0.7 })),
       candidates, concept_hops: Object.fromEntries([...this.concepts.keys()].map((id) => [id, 0])),
       timing: { classify_us: 40, candidates_us: 900, score_us: 300, select_us: 120, assemble_us: 400, total_us: 1760 },
+      warnings: warnings.length ? warnings : undefined,
     };
   }
 
@@ -538,6 +642,7 @@ export class FakeWorkbench implements Workbench {
   async chat(req: ChatRequest, stream: string): Promise<ChatTurn> {
     this.chats.push({ req: { ...req }, stream });
     this.failIfAsked('chat');
+    this.writable();
     if (!this.ollamaStatus.up) {
       throw new WorkbenchError('ollama_unavailable', this.ollamaStatus.problem ?? 'Ollama is not running.', this.ollamaStatus.fix);
     }
@@ -625,6 +730,7 @@ export class FakeWorkbench implements Workbench {
 
   async importWorkspace(text: string) {
     this.failIfAsked('importWorkspace');
+    this.writable();
     this.imported.push(text);
     if (this.docs.length > 0) throw new WorkbenchError('bad_request', 'Loom could not import the workspace file: the workspace is not empty');
     let parsed: { loom?: string; documents?: Upload[] };

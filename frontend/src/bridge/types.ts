@@ -190,6 +190,8 @@ export interface Candidate {
   loaded_tokens?: number;
   /** Why it was or was not loaded, in words. */
   reason: string;
+  /** Why its stored text cannot be read (missing or damaged): it was left out. */
+  unavailable?: string;
 }
 
 /** How the window is shared out (backend/assemble.Split). */
@@ -234,6 +236,8 @@ export interface QueryResult {
   /** Hop distance of every concept reached from the seed concepts (seeds are 0). */
   concept_hops: Record<string, number>;
   timing: Record<string, number>;
+  /** What the question could not use: nodes left out because their stored text is missing or damaged. */
+  warnings?: string[];
 }
 
 export interface ModelInfo {
@@ -311,6 +315,81 @@ export interface ChatDelta {
   /** The manifest of the context assembled for this turn, sent once before the answer. */
   manifest?: string;
   loaded?: string[];
+  /** Ollama has sent nothing for a while (the model lookup or the answer): shown until the next text or tool call. */
+  wait?: WaitNotice;
+}
+
+/** A wait on a silent Ollama (backend/chat/wait.Notice). */
+export interface WaitNotice {
+  url: string;
+  model?: string;
+  task: string;
+  /** How long nothing has arrived (10 s, 30 s, 1 min, …), in nanoseconds. */
+  silent_ns: number;
+  /** The silence at which Loom gives up (0: never), in nanoseconds. */
+  limit_ns: number;
+  /** 30 s or more: the model may be loading or stuck. */
+  stalled: boolean;
+  /** Something had arrived before this silence. */
+  midstream: boolean;
+  /** The notice as a sentence for the person. */
+  message: string;
+}
+
+/** Why the workspace is open read-only, and what to do (bind.ReadOnlyState). */
+export interface ReadOnlyState {
+  /** The engine's reason. */
+  reason: string;
+  /** Another Loom process holds the workspace: Try again may find it free. */
+  in_use: boolean;
+  /** Short, for tooltips: "Read-only: another Loom process is using this workspace". */
+  title: string;
+  /** The banner's sentence: why, what it means, what to do. */
+  message: string;
+}
+
+/** One part of the workspace as the doctor found it (backend.Finding). */
+export interface Finding {
+  part: string;
+  status: 'ok' | 'note' | 'problem';
+  detail: string;
+  /** What Repair does about it. */
+  repair?: string;
+}
+
+/** A section whose stored text cannot be read (backend.LostText). */
+export interface LostText {
+  node: string;
+  reference: string;
+  document: string;
+  problem: string;
+  /** The file that still holds the text (Repair reads it back from there). */
+  source?: string;
+  /** A summary a question made (made again when needed). */
+  summary?: boolean;
+}
+
+/** What Check workspace found (backend.Checkup). */
+export interface Checkup {
+  workspace: string;
+  findings: Finding[];
+  /** How the graph store read: ok, in use, damaged, missing, unfinished. */
+  store: string;
+  lost_texts?: LostText[];
+}
+
+/** What Repair did (backend.RepairReport). */
+export interface RepairReport {
+  /** The repaired workspace's folder. */
+  workspace: string;
+  /** The graph was salvaged into a fresh workspace (rather than mended in place). */
+  salvaged: boolean;
+  /** Where the damaged workspace was kept. */
+  damaged_copy?: string;
+  actions: string[];
+  lost?: string[];
+  /** The doctor's check of the result. */
+  after?: Checkup;
 }
 
 export interface ConversationSummary {

@@ -5,6 +5,7 @@ import type { BootState, FromWorker, ToWorker } from '../web/protocol';
 import type {
   ChatDelta,
   ChatTurn,
+  Checkup,
   CollectionInfo,
   Conversation,
   ConversationSummary,
@@ -15,8 +16,18 @@ import type {
   NodeDetail,
   OllamaStatus,
   QueryResult,
+  RepairReport,
+  WaitNotice,
 } from './types';
-import { statsFromGo, toWorkbenchError, WorkbenchError, type GoStats, type Workbench } from './workbench';
+import {
+  statsFromGo,
+  toWorkbenchError,
+  workspaceFromGo,
+  WorkbenchError,
+  type GoStats,
+  type GoWorkspaceState,
+  type Workbench,
+} from './workbench';
 
 export type { BootState, BootPhase } from '../web/protocol';
 
@@ -175,6 +186,16 @@ export function createWebWorkbench(opts: { base?: string; worker?: () => Worker 
     edition: 'web',
     workspaceDir: () => call<string>('WorkspaceDir'),
     stats: async () => statsFromGo(await call<GoStats>('Stats')),
+    workspace: async () => workspaceFromGo(await call<GoWorkspaceState>('Workspace')),
+    reopen: async () => workspaceFromGo(await call<GoWorkspaceState>('Reopen')),
+    checkWorkspace: () => call<Checkup>('CheckWorkspace'),
+    // The repair writes the workspace's folders: keep them in the
+    // browser's storage at once rather than at the next save.
+    repairWorkspace: async () => {
+      const report = await call<RepairReport>('RepairWorkspace');
+      await wb.flush();
+      return report;
+    },
 
     documents: () => call<DocumentInfo[]>('Documents'),
     collections: () => call<CollectionInfo[]>('Collections'),
@@ -197,6 +218,7 @@ export function createWebWorkbench(opts: { base?: string; worker?: () => Worker 
       const v = await call<{ result: Omit<QueryResult, 'concept_hops'>; concept_hops?: Record<string, number> }>('Query', req);
       return { ...v.result, concept_hops: v.concept_hops ?? {} };
     },
+    onOllamaWait: (cb) => on<WaitNotice>('ollama:wait', cb),
 
     ollama: () => call<OllamaStatus>('Ollama'),
     chat: (req, stream) => call<ChatTurn>('Chat', req, stream),

@@ -14,6 +14,17 @@ describe('toWorkbenchError', () => {
     expect([err.code, err.message, err.detail]).toEqual(['stats_failed', 'Could not count.', 'disk full']);
   });
 
+  it('keeps the damaged file and its problem', () => {
+    const err = toWorkbenchError({
+      code: 'workspace_damaged',
+      message: 'A file of the workspace is damaged.',
+      damage: { file: '/ws/graph/indexes.bolt', problem: 'invalid database' },
+    });
+    expect(err.code).toBe('workspace_damaged');
+    expect(err.damage).toEqual({ file: '/ws/graph/indexes.bolt', problem: 'invalid database' });
+    expect(toWorkbenchError({ code: 'read_only', message: 'x', damage: 'nonsense' }).damage).toBeUndefined();
+  });
+
   it('treats plain strings and unknown codes as internal errors', () => {
     expect(toWorkbenchError('boom').code).toBe('internal');
     expect(toWorkbenchError({ code: 'weird', message: 'x' }).code).toBe('internal');

@@ -9,6 +9,7 @@ import type {
   ChatDelta,
   ChatRequest,
   ChatTurn,
+  Checkup,
   CollectionInfo,
   Conversation,
   ConversationSummary,
@@ -20,7 +21,10 @@ import type {
   OllamaStatus,
   QueryRequest,
   QueryResult,
+  ReadOnlyState,
+  RepairReport,
   Upload,
+  WaitNotice,
 } from './types';
 import type { BootState } from '../web/protocol';
 import { createWebWorkbench } from './web';
@@ -46,6 +50,25 @@ export interface Stats {
 
 /** Stats as the engine sends them. */
 export type GoStats = backend.Stats;
+
+/** Which workspace is open and how (bind.WorkspaceState, in the page's shape). */
+export interface WorkspaceState {
+  dir: string;
+  stats: Stats;
+  /** Set when the workspace is open read-only: questions work, nothing can be added or changed. */
+  readOnly: ReadOnlyState | null;
+}
+
+/** WorkspaceState as the engine sends it. */
+export interface GoWorkspaceState {
+  dir: string;
+  stats: GoStats;
+  read_only?: ReadOnlyState | null;
+}
+
+export function workspaceFromGo(s: GoWorkspaceState): WorkspaceState {
+  return { dir: s.dir, stats: statsFromGo(s.stats), readOnly: s.read_only ?? null };
+}
 
 export function statsFromGo(s: GoStats): Stats {
   return {
@@ -75,18 +98,31 @@ export type ErrorCode =
   | 'ingest_failed'
   | 'query_failed'
   | 'ollama_unavailable'
-  | 'chat_failed';
+  | 'chat_failed'
+  | 'workspace_damaged'
+  | 'workspace_busy'
+  | 'read_only'
+  | 'check_failed'
+  | 'repair_failed';
+
+/** The damaged workspace file and what is wrong with it (code workspace_damaged). */
+export interface Damage {
+  file: string;
+  problem: string;
+}
 
 /** A failed call: `message` is written for the person, `detail` is the cause. */
 export class WorkbenchError extends Error {
   readonly code: ErrorCode;
   readonly detail?: string;
+  readonly damage?: Damage;
 
-  constructor(code: ErrorCode, message: string, detail?: string) {
+  constructor(code: ErrorCode, message: string, detail?: string, damage?: Damage) {
     super(message);
     this.name = 'WorkbenchError';
     this.code = code;
     this.detail = detail;
+    this.damage = damage;
   }
 }
 
@@ -98,6 +134,14 @@ export interface Workbench {
   workspaceDir(): Promise<string>;
   /** Counts of what the workspace holds. */
   stats(): Promise<Stats>;
+  /** Which workspace is open and how (read-only and why); rejects with why it did not open. */
+  workspace(): Promise<WorkspaceState>;
+  /** Closes the workspace and opens it again ("Try again": the other Loom process may have let go). */
+  reopen(): Promise<WorkspaceState>;
+  /** Checks every part of the workspace without writing (also when it did not open). */
+  checkWorkspace(): Promise<Checkup>;
+  /** Mends the workspace (a damaged one is salvaged in its place, the damaged copy kept beside) and opens it again. */
+  repairWorkspace(): Promise<RepairReport>;
 
   // Library
   documents(): Promise<DocumentInfo[]>;
@@ -128,6 +172,8 @@ export interface Workbench {
 
   // Query
   query(req: QueryRequest): Promise<QueryResult>;
+  /** While a question that names a model waits for Ollama to describe it; returns the unsubscribe. */
+  onOllamaWait(cb: (n: WaitNotice) => void): () => void;
 
   // Chat
   ollama(): Promise<OllamaStatus>;
@@ -173,15 +219,24 @@ const knownCodes: readonly ErrorCode[] = [
   'query_failed',
   'ollama_unavailable',
   'chat_failed',
+  'workspace_damaged',
+  'workspace_busy',
+  'read_only',
+  'check_failed',
+  'repair_failed',
 ];
+
+function isDamage(v: unknown): v is Damage {
+  return typeof v === 'object' && v !== null && typeof (v as Damage).file === 'string' && typeof (v as Damage).problem === 'string';
+}
 
 /** Turns whatever a rejected binding promise carries into a WorkbenchError. */
 export function toWorkbenchError(reason: unknown): WorkbenchError {
   if (reason instanceof WorkbenchError) return reason;
   if (typeof reason === 'object' && reason !== null && 'message' in reason) {
-    const { code, message, detail } = reason as { code?: unknown; message?: unknown; detail?: unknown };
+    const { code, message, detail, damage } = reason as { code?: unknown; message?: unknown; detail?: unknown; damage?: unknown };
     const known = knownCodes.find((c) => c === code) ?? 'internal';
-    return new WorkbenchError(known, String(message), typeof detail === 'string' ? detail : undefined);
+    return new WorkbenchError(known, String(message), typeof detail === 'string' ? detail : undefined, isDamage(damage) ? damage : undefined);
   }
   return new WorkbenchError('internal', 'Something went wrong inside Loom.', String(reason));
 }
@@ -232,6 +287,10 @@ export const desktopWorkbench: Workbench = {
   edition: 'desktop',
   workspaceDir: () => call(DesktopApp.WorkspaceDir),
   stats: async () => statsFromGo(await call(DesktopApp.Stats)),
+  workspace: async () => workspaceFromGo(wire<GoWorkspaceState>(await call(DesktopApp.Workspace))),
+  reopen: async () => workspaceFromGo(wire<GoWorkspaceState>(await call(DesktopApp.Reopen))),
+  checkWorkspace: async () => wire<Checkup>(await call(DesktopApp.CheckWorkspace)),
+  repairWorkspace: async () => wire<RepairReport>(await call(DesktopApp.RepairWorkspace)),
 
   documents: async () => wire<DocumentInfo[]>(await call(DesktopApp.Documents)),
   collections: async () => wire<CollectionInfo[]>(await call(DesktopApp.Collections)),
@@ -257,6 +316,7 @@ export const desktopWorkbench: Workbench = {
     const v = await call(() => DesktopApp.Query(wire(req)));
     return { ...wire<Omit<QueryResult, 'concept_hops'>>(v.result), concept_hops: v.concept_hops ?? {} };
   },
+  onOllamaWait: (cb) => onEvent<WaitNotice>('ollama:wait', cb),
 
   ollama: async () => wire<OllamaStatus>(await call(DesktopApp.Ollama)),
   chat: async (req: ChatRequest, stream: string) => wire<ChatTurn>(await call(() => DesktopApp.Chat(wire(req), stream))),

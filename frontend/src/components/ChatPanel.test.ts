@@ -6,6 +6,7 @@ import { FakeWorkbench } from '../bridge/fake';
 import { ChatStore } from '../lib/stores/chat.svelte';
 import { OllamaStore } from '../lib/stores/ollama.svelte';
 import { WorkbenchError } from '../bridge/workbench';
+import type { WaitNotice } from '../bridge/types';
 
 async function setup() {
   const wb = new FakeWorkbench({ documents: [{ name: 'a.md', text: '# Staleness\n\nStaleness decays with time.' }] });
@@ -22,6 +23,17 @@ async function setup() {
 // The machine may be busy: wait longer than the defaults before failing.
 configure({ asyncUtilTimeout: 5000 });
 const slow = { timeout: 5000 };
+
+const WAIT: WaitNotice = {
+  url: 'http://127.0.0.1:11434',
+  model: 'llama3.2:3b',
+  task: 'answer with model llama3.2:3b',
+  silent_ns: 30e9,
+  limit_ns: 300e9,
+  stalled: true,
+  midstream: false,
+  message: 'Ollama at http://127.0.0.1:11434 has sent nothing for 30 s since it was asked to answer with model llama3.2:3b: the model may be loading or stuck; giving up after 5 min of silence.',
+};
 
 describe('ChatPanel', { timeout: 30_000 }, () => {
   it('streams the answer into the log, with the manifest and the tool calls as they come', async () => {
@@ -60,6 +72,53 @@ describe('ChatPanel', { timeout: 30_000 }, () => {
     await vi.waitFor(() => expect(turn.dataset.streaming).toBe('false'), slow);
     expect(within(turn).getByTestId('chat-answer').textContent).toBe(`Staleness decays [${id.slice(0, 8)}] weekly.`);
     expect(screen.getByTestId('chat-send')).toBeTruthy();
+  });
+
+  it('shows a silent Ollama as a muted line under the answer until the next text comes', async () => {
+    const { wb, frames } = await setup();
+    let release!: () => void;
+    let steps = 0;
+    // Held after the manifest, before the first text.
+    wb.step = () => (++steps === 1 ? new Promise((r) => (release = r)) : Promise.resolve());
+    wb.chatScript = { chunks: ['Staleness ', 'decays.'] };
+    const input = screen.getByTestId('chat-input');
+    await fireEvent.input(input, { target: { value: 'How does staleness decay?' } });
+    await fireEvent.keyDown(input, { key: 'Enter' });
+    await vi.waitFor(() => expect(steps).toBe(1), slow);
+
+    wb.emitChatDelta({ stream: 'stream-1', text: '', wait: WAIT });
+    flushSync();
+    const line = screen.getByTestId('chat-waiting');
+    expect(line.textContent).toContain('the model may be loading or stuck');
+    expect(line.getAttribute('role')).toBe('status');
+    expect(line.classList.contains('muted')).toBe(true);
+
+    release();
+    await vi.waitFor(() => expect(screen.getByTestId('chat-turn').dataset.streaming).toBe('false'), slow);
+    frames.splice(0).forEach((f) => f());
+    flushSync();
+    expect(screen.queryByTestId('chat-waiting')).toBeNull();
+    expect(screen.getByTestId('chat-answer').textContent).toBe('Staleness decays.');
+  });
+
+  it('is off while the workspace is read-only, and says why', async () => {
+    const wb = new FakeWorkbench();
+    const ollama = new OllamaStore(wb);
+    await ollama.refresh();
+    const why = 'Read-only: another Loom process is using this workspace: nothing can be added or changed here.';
+    const chat = new ChatStore(wb, ollama, undefined, { locked: () => why });
+    render(ChatPanel, { chat, ollama });
+    const input = screen.getByTestId('chat-input') as HTMLTextAreaElement;
+    expect(input.disabled).toBe(true);
+    expect(input.placeholder).toBe('Chat is off while the workspace is read-only.');
+    expect(input.title).toBe(why);
+    const send = screen.getByTestId('chat-send') as HTMLButtonElement;
+    expect(send.disabled).toBe(true);
+    expect(send.title).toBe(why);
+    expect(screen.getByTestId('chat-read-only').textContent).toContain('kept in the workspace');
+    chat.draft = 'anything?';
+    await chat.send();
+    expect(wb.chats).toEqual([]);
   });
 
   it('keeps the partial answer and shows the error', async () => {

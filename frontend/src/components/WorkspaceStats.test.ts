@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/svelte';
+import { fireEvent, render, screen } from '@testing-library/svelte';
 import WorkspaceStats from './WorkspaceStats.svelte';
 import type { Stats } from '../bridge/workbench';
 
@@ -39,5 +39,19 @@ describe('WorkspaceStats', () => {
     expect(screen.getByTestId('empty-state').textContent).toContain('drop Markdown or text files');
     expect(screen.getByTestId('empty-state').textContent).toContain('loom ingest PATH');
     expect(screen.getByTestId('empty-state').textContent).toContain('Try a sample library');
+  });
+
+  it('suggests no ingest when the workspace is read-only', () => {
+    render(WorkspaceStats, { dir: '/tmp/empty', stats: { ...stats, documents: 0 }, locked: true });
+    expect(screen.queryByTestId('empty-state')).toBeNull();
+  });
+
+  it('offers Check workspace as a quiet link', async () => {
+    let checked = 0;
+    render(WorkspaceStats, { dir: stats.workspace, stats, oncheck: () => checked++ });
+    const link = screen.getByTestId('workspace-check');
+    expect(link.classList.contains('link')).toBe(true);
+    await fireEvent.click(link);
+    expect(checked).toBe(1);
   });
 });

@@ -23,6 +23,8 @@ export interface LiveTurn {
   error: string | null;
   /** The engine's turn once the answer is done. */
   turn: ChatTurn | null;
+  /** Ollama has been silent for a while (its sentence); cleared by the next text or tool call and at the end. */
+  waiting: string | null;
 }
 
 function fromTurn(t: ChatTurn): LiveTurn {
@@ -39,6 +41,7 @@ function fromTurn(t: ChatTurn): LiveTurn {
     truncated: t.truncated ?? false,
     error: t.error ?? null,
     turn: t,
+    waiting: null,
   };
 }
 
@@ -75,14 +78,29 @@ export class ChatStore {
     private readonly workbench: Workbench,
     private readonly ollama: OllamaStore,
     private readonly query?: QueryStore,
-    opts: { schedule?: Schedule; streamId?: () => string } = {},
+    opts: {
+      schedule?: Schedule;
+      streamId?: () => string;
+      /** Why writes are off (the workspace is read-only: a chat saves its conversation), or null. */
+      locked?: () => string | null;
+    } = {},
   ) {
     this.schedule = opts.schedule ?? nextFrame;
     this.newStreamId = opts.streamId ?? streamId;
+    this.locked = opts.locked ?? (() => null);
+  }
+
+  private readonly locked: () => string | null;
+
+  /** Why chat is off because the workspace is read-only (it keeps conversations there), or null. */
+  get readOnly(): string | null {
+    return this.locked();
   }
 
   /** Why sending is not possible now, or null when it is. */
   get blocked(): string | null {
+    const locked = this.locked();
+    if (locked) return locked;
     if (this.ollama.checking && !this.ollama.status) return 'Checking Ollama…';
     if (this.ollama.error) return this.ollama.error.message;
     if (!this.ollama.status) return 'Ollama has not answered yet.';
@@ -111,8 +129,13 @@ export class ChatStore {
     if (!turn) return;
     if (d.manifest !== undefined) turn.manifest = d.manifest;
     if (d.loaded) turn.loaded = d.loaded;
-    if (d.tool) turn.tools.push(d.tool);
+    if (d.wait) turn.waiting = d.wait.message;
+    if (d.tool) {
+      turn.tools.push(d.tool);
+      turn.waiting = null;
+    }
     if (d.text) {
+      turn.waiting = null;
       this.pending.set(d.stream, (this.pending.get(d.stream) ?? '') + d.text);
       if (!this.flushQueued) {
         this.flushQueued = true;
@@ -140,7 +163,7 @@ export class ChatStore {
     const stream = this.newStreamId();
     this.turns.push({
       key: stream, question: q, answer: '', model: model.name, manifest: '', loaded: [], tools: [],
-      streaming: true, notes: [], truncated: false, error: null, turn: null,
+      streaming: true, notes: [], truncated: false, error: null, turn: null, waiting: null,
     });
     this.streaming = stream;
     if (question === this.draft) this.draft = '';
@@ -177,6 +200,7 @@ export class ChatStore {
       if (turn) {
         turn.error = err.detail ? `${err.message} (${err.detail})` : err.message;
         turn.streaming = false;
+        turn.waiting = null;
       }
     } finally {
       if (this.streaming === stream) this.streaming = null;

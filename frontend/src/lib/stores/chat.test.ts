@@ -55,6 +55,35 @@ describe('ChatStore', { timeout: 30_000 }, () => {
     expect(wb.chats[0]).toMatchObject({ stream: 's-1', req: { question: 'How does staleness decay?', model: 'llama3.2:3b', conversation: '' } });
   });
 
+  it('keeps Ollama’s silence on the live turn until a tool call or text arrives, and drops it at the end', async () => {
+    const { wb, chat, frames } = await setup();
+    const holds: (() => void)[] = [];
+    wb.step = () => new Promise((r) => holds.push(r));
+    wb.chatScript = { chunks: ['ok'], tools: [{ round: 1, name: 'catalog', tokens: 10 }] };
+    chat.draft = 'q';
+    const done = chat.send();
+    const next = async () => {
+      await vi.waitFor(() => expect(holds.length).toBeGreaterThan(0), slow);
+      holds.shift()!();
+    };
+    await vi.waitFor(() => expect(holds).toHaveLength(1), slow); // after the manifest
+    const wait = (message: string) => wb.emitChatDelta({ stream: 's-1', text: '', wait: { url: 'u', task: 't', silent_ns: 1e10, limit_ns: 3e11, stalled: false, midstream: false, message } });
+    wait('Waiting for Ollama: nothing yet after 10 s.');
+    expect(chat.turns[0].waiting).toBe('Waiting for Ollama: nothing yet after 10 s.');
+    await next(); // the tool call
+    await vi.waitFor(() => expect(chat.turns[0].tools).toHaveLength(1), slow);
+    expect(chat.turns[0].waiting).toBeNull();
+    wait('Ollama has paused for 10 s in the middle of its reply.');
+    expect(chat.turns[0].waiting).toContain('paused');
+    await next(); // the text
+    await vi.waitFor(() => expect(frames.length).toBeGreaterThan(0), slow);
+    expect(chat.turns[0].waiting).toBeNull();
+    wait('Ollama has sent nothing new for 30 s.');
+    await next();
+    await done;
+    expect(chat.turns[0].waiting).toBeNull();
+  });
+
   it('shows tool calls as they arrive', async () => {
     const { wb, chat } = await setup();
     wb.chatScript = { chunks: ['ok'], tools: [{ round: 1, name: 'search_context', args: { query: 'decay' }, node_ids: ['n-1'], tokens: 120 }] };

@@ -56,8 +56,17 @@ export class LibraryStore {
 
   constructor(
     private readonly workbench: Workbench,
-    private readonly opts: { nativeDropWaitMs?: number } = {},
+    private readonly opts: {
+      nativeDropWaitMs?: number;
+      /** Why writes are off (the workspace is read-only), or null; read at every write. */
+      locked?: () => string | null;
+    } = {},
   ) {}
+
+  /** Why nothing can be added or changed (the workspace is open read-only), or null. */
+  get locked(): string | null {
+    return this.opts.locked?.() ?? null;
+  }
 
   /** Documents grouped by collection, in name order. */
   groups: DocumentGroup[] = $derived.by(() => {
@@ -138,6 +147,12 @@ export class LibraryStore {
 
   /** Runs one ingest: progress from events, the report at the end, then a refresh. */
   private async ingest(start: () => Promise<IngestReport>, skipped: FileProgress[] = []): Promise<IngestReport | null> {
+    const locked = this.locked;
+    if (locked) {
+      // The buttons are off; this is a drop or a shortcut that got through.
+      this.ingestError = new WorkbenchError('read_only', locked);
+      return null;
+    }
     if (this.ingesting) {
       this.ingestError = new WorkbenchError('busy', 'An ingest is already running: wait for it to finish, or cancel it.');
       return null;
@@ -261,6 +276,11 @@ export class LibraryStore {
   }
 
   private async act(id: string, action: DocumentAction, run: () => Promise<unknown>): Promise<boolean> {
+    const locked = this.locked;
+    if (locked) {
+      this.actionError = new WorkbenchError('read_only', locked);
+      return false;
+    }
     this.busy = { ...this.busy, [id]: action };
     try {
       await run();
@@ -290,7 +310,7 @@ export class LibraryStore {
 
   pin(id: string, pinned: boolean): Promise<boolean> {
     const doc = this.documents.find((d) => d.id === id);
-    if (doc) doc.pinned = pinned; // shown at once; the refresh confirms
+    if (doc && !this.locked) doc.pinned = pinned; // shown at once; the refresh confirms
     return this.act(id, 'pinning', () => this.workbench.pin([id], pinned));
   }
 }

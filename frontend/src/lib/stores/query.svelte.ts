@@ -32,6 +32,8 @@ export class QueryStore {
   entered: ReadonlySet<string> = $state.raw(emptySet);
   /** Loaded in the previous answer to the same question but not now. */
   left: ReadonlySet<string> = $state.raw(emptySet);
+  /** While a question naming a model waits for a silent Ollama: the engine's sentence. */
+  waiting: string | null = $state(null);
 
   private seq = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -54,6 +56,13 @@ export class QueryStore {
     const window = this.ollama?.selected?.context_length;
     if (!window) return defaultMaxBudget;
     return Math.max(minBudget, Math.floor((window * 0.6) / 64) * 64);
+  }
+
+  /** Listens for Ollama's silences while a question runs; returns the unsubscribe. */
+  start(): () => void {
+    return this.workbench.onOllamaWait((n) => {
+      if (this.running) this.waiting = n.message;
+    });
   }
 
   /** What run() sends. */
@@ -97,7 +106,10 @@ export class QueryStore {
       if (seq !== this.seq) return;
       this.error = toWorkbenchError(reason);
     } finally {
-      if (seq === this.seq) this.running = false;
+      if (seq === this.seq) {
+        this.running = false;
+        this.waiting = null;
+      }
     }
   }
 

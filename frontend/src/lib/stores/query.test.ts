@@ -31,6 +31,24 @@ describe('QueryStore', () => {
     expect(wb.queries.map((r) => r.budget)).toEqual([4096, 500]);
   });
 
+  it('shows Ollama’s silence while a question waits for a model’s window, and drops it when the answer comes', async () => {
+    const wb = new FakeWorkbench({ documents: docs });
+    wb.queryLatency = () => 1000;
+    const q = new QueryStore(wb);
+    const stop = q.start();
+    wb.emitOllamaWait({ url: 'u', task: 'describe model m', silent_ns: 1e10, limit_ns: 3e10, stalled: false, midstream: false, message: 'not running' });
+    expect(q.waiting).toBeNull(); // no question is waiting
+    q.question = 'staleness';
+    const run = q.run();
+    wb.emitOllamaWait({ url: 'u', task: 'describe model m', silent_ns: 1e10, limit_ns: 3e10, stalled: false, midstream: false, message: 'Waiting for Ollama to describe model m: nothing yet after 10 s.' });
+    expect(q.waiting).toContain('describe model m');
+    await vi.advanceTimersByTimeAsync(1000);
+    await run;
+    expect(q.waiting).toBeNull();
+    expect(q.result).not.toBeNull();
+    stop();
+  });
+
   it('applies only the latest response when an earlier one comes back later', async () => {
     const wb = new FakeWorkbench({ documents: docs });
     wb.queryLatency = (req) => (req.budget === 2000 ? 500 : 10);

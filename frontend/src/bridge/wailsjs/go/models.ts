@@ -89,6 +89,26 @@ export namespace backend {
 	    error?: string;
 	    answer_nodes?: string[];
 	}
+	export interface LostText {
+	    node: string;
+	    reference: string;
+	    document: string;
+	    problem: string;
+	    source?: string;
+	    summary?: boolean;
+	}
+	export interface Finding {
+	    part: string;
+	    status: string;
+	    detail: string;
+	    repair?: string;
+	}
+	export interface Checkup {
+	    workspace: string;
+	    findings: Finding[];
+	    store: string;
+	    lost_texts?: LostText[];
+	}
 	export interface CollectionInfo {
 	    name: string;
 	    documents: number;
@@ -137,6 +157,7 @@ export namespace backend {
 	    tokens: number;
 	    pinned: boolean;
 	}
+	
 	export interface GraphEdge {
 	    source: string;
 	    target: string;
@@ -158,6 +179,7 @@ export namespace backend {
 	    edges: GraphEdge[];
 	    generation: number;
 	}
+	
 	
 	
 	export interface Neighbour {
@@ -227,6 +249,14 @@ export namespace backend {
 	    timing: Timing;
 	    warnings?: string[];
 	}
+	export interface RepairReport {
+	    workspace: string;
+	    salvaged: boolean;
+	    damaged_copy?: string;
+	    actions: string[];
+	    lost?: string[];
+	    after?: Checkup;
+	}
 	export interface Stats {
 	    workspace: string;
 	    backend: string;
@@ -237,6 +267,7 @@ export namespace backend {
 	    tokens: number;
 	    embedder: string;
 	    generation: number;
+	    read_only?: string;
 	}
 	
 	export interface Upload {
@@ -292,6 +323,17 @@ export namespace bind {
 	export interface QueryView {
 	    result?: backend.QueryResult;
 	    concept_hops: Record<string, number>;
+	}
+	export interface ReadOnlyState {
+	    reason: string;
+	    in_use: boolean;
+	    title: string;
+	    message: string;
+	}
+	export interface WorkspaceState {
+	    dir: string;
+	    stats: backend.Stats;
+	    read_only?: ReadOnlyState;
 	}
 
 }

@@ -9,6 +9,8 @@ export function CancelIngest():Promise<void>;
 
 export function Chat(arg1:bind.ChatArgs,arg2:string):Promise<backend.ChatTurn>;
 
+export function CheckWorkspace():Promise<backend.Checkup>;
+
 export function Collections():Promise<Array<backend.CollectionInfo>>;
 
 export function Conversation(arg1:string):Promise<backend.Conversation>;
@@ -45,8 +47,14 @@ export function ReingestDocument(arg1:string):Promise<bind.IngestResult>;
 
 export function RemoveDocument(arg1:string):Promise<void>;
 
+export function Reopen():Promise<bind.WorkspaceState>;
+
+export function RepairWorkspace():Promise<backend.RepairReport>;
+
 export function SaveMarkdown(arg1:string,arg2:string):Promise<string>;
 
 export function Stats():Promise<backend.Stats>;
+
+export function Workspace():Promise<bind.WorkspaceState>;
 
 export function WorkspaceDir():Promise<string>;

@@ -14,6 +14,10 @@ export function Chat(arg1, arg2) {
   return window['go']['bind']['App']['Chat'](arg1, arg2);
 }
 
+export function CheckWorkspace() {
+  return window['go']['bind']['App']['CheckWorkspace']();
+}
+
 export function Collections() {
   return window['go']['bind']['App']['Collections']();
 }
@@ -86,12 +90,24 @@ export function RemoveDocument(arg1) {
   return window['go']['bind']['App']['RemoveDocument'](arg1);
 }
 
+export function Reopen() {
+  return window['go']['bind']['App']['Reopen']();
+}
+
+export function RepairWorkspace() {
+  return window['go']['bind']['App']['RepairWorkspace']();
+}
+
 export function SaveMarkdown(arg1, arg2) {
   return window['go']['bind']['App']['SaveMarkdown'](arg1, arg2);
 }
 
 export function Stats() {
   return window['go']['bind']['App']['Stats']();
+}
+
+export function Workspace() {
+  return window['go']['bind']['App']['Workspace']();
 }
 
 export function WorkspaceDir() {

@@ -1,0 +1,274 @@
+package bind
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/loomwork/loom/backend"
+)
+
+// The workspace itself: how it opened (writable, read-only and why, or
+// not at all and why), opening it again, and the doctor and repair the
+// page offers. Every change of the open workspace happens under
+// benchMu's write lock, so no call is using the workspace it closes.
+
+// WorkspaceState is the open workspace as the page's header and banner
+// show it.
+type WorkspaceState struct {
+	Dir   string        `json:"dir"`
+	Stats backend.Stats `json:"stats"`
+	// ReadOnly is set when the workspace is open read-only: questions
+	// work, nothing can be added or changed.
+	ReadOnly *ReadOnlyState `json:"read_only,omitempty"`
+}
+
+// ReadOnlyState says why the workspace is open read-only and what to do.
+type ReadOnlyState struct {
+	// Reason is the engine's reason (backend.Stats.ReadOnly).
+	Reason string `json:"reason"`
+	// InUse: another Loom process holds the workspace; it may let go,
+	// so Reopen can make it writable.
+	InUse bool `json:"in_use"`
+	// Title is a short form for tooltips ("Read-only: another Loom
+	// process is using this workspace").
+	Title string `json:"title"`
+	// Message is the banner's sentence: why, what it means, what to do.
+	Message string `json:"message"`
+}
+
+const readOnlyMeans = " — questions work; nothing you add or change here is saved."
+
+// readOnlyState turns the engine's reason into what the page shows.
+// The engine's reasons are sentences (backend busyReason); the ones it
+// has today are recognised by their words, and any other is shown as it
+// is with the same meaning.
+func readOnlyState(reason string) *ReadOnlyState {
+	if reason == "" {
+		return nil
+	}
+	s := &ReadOnlyState{Reason: reason}
+	switch {
+	case strings.Contains(reason, "another Loom process"):
+		s.InUse = true
+		s.Title = "Read-only: another Loom process is using this workspace"
+		s.Message = s.Title + readOnlyMeans + " Close the other one (a window, loom watch or an ingest), then press Try again to edit."
+	case strings.Contains(reason, "read-only file system"):
+		s.Title = "Read-only: the workspace's folder is on a read-only file system"
+		s.Message = s.Title + readOnlyMeans + " Copy the folder to a writable disk and set " + WorkspaceEnv + " to it, or remount the disk, then press Try again."
+	case strings.Contains(reason, "permission denied"):
+		s.Title = "Read-only: Loom may not write the workspace's files (permission denied)"
+		s.Message = s.Title + readOnlyMeans + " Give your user write permission on the folder, then press Try again."
+	default:
+		s.Title = "Read-only: " + reason
+		s.Message = s.Title + readOnlyMeans
+	}
+	return s
+}
+
+// Workspace says which workspace is open and how; it fails with the open's
+// error when the workspace did not open (CodeWorkspaceDamaged names the
+// damaged file).
+func (a *App) Workspace() (*WorkspaceState, error) {
+	var st *WorkspaceState
+	err := a.use(func(ws workspace) error {
+		stats, err := ws.Stats(a.ctx)
+		if err != nil {
+			return &Error{Code: CodeStatsFailed, Message: "Loom could not count what the workspace at " + a.dir + " holds.", Err: err}
+		}
+		st = &WorkspaceState{Dir: a.dir, Stats: stats, ReadOnly: readOnlyState(stats.ReadOnly)}
+		return nil
+	})
+	return st, err
+}
+
+// Reopen closes the workspace and opens it again: the banner's "Try again"
+// once another Loom process has let go of it (a read-only workspace comes
+// back writable), and the way out of a failed open once its cause is gone.
+func (a *App) Reopen() (*WorkspaceState, error) {
+	if err := a.waitReady(); err != nil {
+		return nil, err
+	}
+	if err := a.change(func(ctx context.Context) error {
+		a.closeLocked(ctx)
+		a.openLocked(ctx)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	return a.Workspace()
+}
+
+// CheckWorkspace runs the doctor (backend.Doctor) over the workspace's
+// folder: every part is checked and nothing is written, so it also works
+// on a workspace that did not open. A workspace this window holds for
+// writing is closed for the check and opened again after it: the doctor
+// reads the store's files itself and would find them held — by this very
+// process — and report another Loom process.
+func (a *App) CheckWorkspace() (*backend.Checkup, error) {
+	if err := a.waitReady(); err != nil {
+		return nil, err
+	}
+	var c *backend.Checkup
+	err := a.change(func(ctx context.Context) error {
+		held := a.holdsForWriting(ctx)
+		if held {
+			a.closeLocked(ctx)
+			defer a.openLocked(ctx)
+		}
+		var err error
+		if c, err = a.doctor(ctx, a.dir); err != nil {
+			return &Error{Code: CodeCheckFailed, Message: "Loom could not check the workspace at " + a.dir + ".", Err: err}
+		}
+		return nil
+	})
+	return c, err
+}
+
+// RepairWorkspace mends the workspace (backend.Repair with the options
+// it is opened with): in place when its graph store is sound, else by
+// salvaging what can be read into a fresh workspace that takes the
+// folder's place, the damaged one kept beside it as <folder>.damaged-N.
+// The workspace is then opened again; the report says what was done, what
+// was lost and where the damaged copy is.
+func (a *App) RepairWorkspace() (*backend.RepairReport, error) {
+	if err := a.waitReady(); err != nil {
+		return nil, err
+	}
+	var rep *backend.RepairReport
+	err := a.change(func(ctx context.Context) error {
+		if st := a.readOnlyLocked(ctx); st != nil && st.InUse {
+			return &Error{Code: CodeWorkspaceBusy, Message: "Loom cannot repair the workspace while another Loom process is using it: close the other one, press Try again, then repair."}
+		}
+		a.closeLocked(ctx)
+		defer a.openLocked(ctx)
+		var err error
+		if rep, err = a.repair(ctx, a.dir); err != nil {
+			if errors.Is(err, backend.ErrInUse) {
+				return &Error{Code: CodeWorkspaceBusy, Message: "Loom cannot repair the workspace while another Loom process is using it: close the other one, then press Repair again.", Err: err}
+			}
+			return &Error{Code: CodeRepairFailed, Message: "Loom could not repair the workspace at " + a.dir + ". Nothing of it was removed.", Err: err}
+		}
+		return nil
+	})
+	return rep, err
+}
+
+// change runs f with the workspace held by no call (benchMu's write lock),
+// unless there is no folder or Loom is shutting down. An ingest or a chat
+// holds the workspace for as long as it runs (minutes, for an answer that
+// waits on Ollama), and while change waited for it every other call would
+// wait behind change: so they are refused instead, with what to do.
+func (a *App) change(f func(ctx context.Context) error) error {
+	if what := a.jobs.running(); what != "" {
+		return &Error{Code: CodeBusy, Message: "Wait for " + what + " to finish (or stop it) first: this closes the workspace for a moment."}
+	}
+	a.benchMu.Lock()
+	defer a.benchMu.Unlock()
+	select {
+	case <-a.stopping:
+		return &Error{Code: CodeClosed, Message: "The workspace is closed because Loom is shutting down."}
+	default:
+	}
+	if a.dir == "" {
+		return a.openErr
+	}
+	return f(a.ctx)
+}
+
+// holdsForWriting tells whether this window has the workspace open for
+// writing (and so holds its store). Callers hold benchMu.
+func (a *App) holdsForWriting(ctx context.Context) bool {
+	if a.bench == nil {
+		return false
+	}
+	st, err := a.bench.Stats(ctx)
+	return err == nil && st.ReadOnly == ""
+}
+
+// readOnlyLocked is the open workspace's read-only state (nil when it is
+// writable or not open). Callers hold benchMu.
+func (a *App) readOnlyLocked(ctx context.Context) *ReadOnlyState {
+	if a.bench == nil {
+		return nil
+	}
+	st, err := a.bench.Stats(ctx)
+	if err != nil {
+		return nil
+	}
+	return readOnlyState(st.ReadOnly)
+}
+
+// openLocked opens the workspace in a.dir, keeping the failure for the
+// calls that follow. Callers hold benchMu's write lock.
+func (a *App) openLocked(ctx context.Context) {
+	bench, err := a.open(ctx, a.dir)
+	if err != nil {
+		a.bench, a.openErr = nil, a.openFailure(ctx, err)
+		a.shell.LogError(ctx, a.openErr.Error())
+		return
+	}
+	a.bench, a.openErr = bench, nil
+	if st, err := bench.Stats(ctx); err == nil && st.ReadOnly != "" {
+		a.shell.LogInfo(ctx, "opened workspace "+a.dir+" read-only: "+st.ReadOnly)
+		return
+	}
+	a.shell.LogInfo(ctx, "opened workspace "+a.dir)
+}
+
+// closeLocked closes the open workspace, if any. Callers hold benchMu's
+// write lock.
+func (a *App) closeLocked(ctx context.Context) {
+	if a.bench == nil {
+		return
+	}
+	if err := a.bench.Close(); err != nil {
+		a.shell.LogError(ctx, fmt.Sprintf("close workspace %s: %v", a.dir, err))
+	}
+	a.bench = nil
+}
+
+// openFailure says why the workspace did not open, with a code the page
+// branches on: damaged (with the file), busy, or unavailable.
+func (a *App) openFailure(ctx context.Context, err error) *Error {
+	var damaged *backend.DamagedError
+	switch {
+	case errors.As(err, &damaged):
+		return damagedError(a.dir, &Damage{File: damaged.File, Problem: damaged.Problem}, err)
+	case errors.Is(err, backend.ErrInUse):
+		return &Error{Code: CodeWorkspaceBusy, Err: err,
+			Message: "Another Loom process is using the workspace at " + a.dir + ", and it has not saved anything Loom could read meanwhile. Close it (or let its ingest finish), then press Try again."}
+	}
+	if a.web {
+		// The web edition's graph (graph.snapshot) fails to open with a
+		// plain error when damaged; the doctor tells damage from the rest.
+		if d := a.snapshotDamage(ctx); d != nil {
+			return damagedError(a.dir, d, err)
+		}
+	}
+	return &Error{Code: CodeWorkspaceUnavailable, Err: err,
+		Message: fmt.Sprintf("Loom could not open the workspace at %s. Check that the folder is readable and writable, or set %s to another folder.", a.dir, WorkspaceEnv)}
+}
+
+func damagedError(dir string, d *Damage, err error) *Error {
+	return &Error{Code: CodeWorkspaceDamaged, Damage: d, Err: err,
+		Message: "A file of the workspace at " + dir + " is damaged, so Loom did not open it. Nothing has been changed. " +
+			"Check workspace shows what can still be read; Repair salvages it into a fresh workspace in the same place and keeps the damaged one beside it."}
+}
+
+// snapshotDamage asks the doctor whether the web edition's graph snapshot
+// is damaged (nil when it is not, or the doctor cannot say).
+func (a *App) snapshotDamage(ctx context.Context) *Damage {
+	c, err := a.doctor(ctx, a.dir)
+	if err != nil || c.Store != "damaged" {
+		return nil
+	}
+	for _, f := range c.Findings {
+		if f.Part == "graph store" && f.Status == backend.StatusProblem {
+			return &Damage{File: filepath.Join(a.dir, backend.SnapshotFile), Problem: f.Detail}
+		}
+	}
+	return nil
+}
