@@ -50,7 +50,12 @@ func openGraph(dir string, memory, readOnly bool) (*graphdb.Store, error) {
 		return graphdb.OpenMemory(), nil
 	}
 	if snapshotGraph {
-		return graphdb.OpenSnapshot(filepath.Join(dir, SnapshotFile))
+		s, err := graphdb.OpenSnapshot(filepath.Join(dir, SnapshotFile))
+		var damaged *graphdb.DamagedError
+		if errors.As(err, &damaged) {
+			return nil, &DamagedError{Workspace: dir, File: damaged.Path, Problem: damaged.Problem}
+		}
+		return s, err
 	}
 	gdir := filepath.Join(dir, GraphDir)
 	o := graphdb.BoltOptions{ReadOnly: readOnly}

@@ -208,6 +208,8 @@ func TestWasmCorruptSnapshotIsAnError(t *testing.T) {
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), path)
 		assert.Contains(t, err.Error(), "truncated or corrupt")
+		var damaged *DamagedError
+		assert.ErrorAs(t, err, &damaged, "a damaged snapshot is a DamagedError, as a damaged bolt store is")
 		after, err := os.ReadFile(path)
 		require.NoError(t, err)
 		assert.Equal(t, b[:len(b)-10], after, "the corrupt file is left as it was")

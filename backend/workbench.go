@@ -51,8 +51,9 @@ type Stats struct {
 	Generation int64 `json:"generation"`
 	// ReadOnly says why the workspace is open read-only ("" when it is
 	// writable): another process holds it, or its folder cannot be
-	// written.
-	ReadOnly string `json:"read_only,omitempty"`
+	// written; ReadOnlyCause is the same as a code.
+	ReadOnly      string        `json:"read_only,omitempty"`
+	ReadOnlyCause ReadOnlyCause `json:"read_only_cause,omitempty"`
 }
 
 // Workbench is an open workspace. Its methods are safe for concurrent use;
@@ -107,6 +108,7 @@ type Workbench struct {
 	// writable); saved is then the index read from index.cache while
 	// another process writes the store, with its concepts in order.
 	readOnly      string
+	readOnlyCause ReadOnlyCause
 	saved         *index
 	savedConcepts []model.Concept
 }
@@ -234,12 +236,12 @@ func Open(ctx context.Context, dir string, opts ...Option) (*Workbench, error) {
 
 func open(ctx context.Context, dir string, cfg config) (*Workbench, error) {
 	if cfg.readOnly {
-		return openReadOnly(ctx, dir, cfg, "opened read-only")
+		return openReadOnly(ctx, dir, cfg, ReadOnlyAsked, "opened read-only")
 	}
 	w, err := openWritable(ctx, dir, cfg)
 	if err != nil && cfg.readOnlyWhenBusy {
-		if why := busyReason(err); why != "" {
-			return openReadOnly(ctx, dir, cfg, why)
+		if cause, why := busyCause(err); why != "" {
+			return openReadOnly(ctx, dir, cfg, cause, why)
 		}
 	}
 	return w, err
@@ -248,15 +250,38 @@ func open(ctx context.Context, dir string, cfg config) (*Workbench, error) {
 // busyReason says why a workspace that could not be opened for writing
 // can still be read ("" when it cannot).
 func busyReason(err error) string {
+	_, why := busyCause(err)
+	return why
+}
+
+// ReadOnlyCause is why a workspace is open read-only ("" when it is not).
+type ReadOnlyCause string
+
+// The causes.
+const (
+	// ReadOnlyAsked: opened with ReadOnly.
+	ReadOnlyAsked ReadOnlyCause = "asked"
+	// ReadOnlyInUse: another process holds the workspace for writing;
+	// opening again after it lets go makes it writable.
+	ReadOnlyInUse ReadOnlyCause = "in_use"
+	// ReadOnlyFileSystem: the folder is on a read-only file system.
+	ReadOnlyFileSystem ReadOnlyCause = "read_only_file_system"
+	// ReadOnlyPermission: the files may not be written.
+	ReadOnlyPermission ReadOnlyCause = "permission"
+)
+
+// busyCause says why a workspace that could not be opened for writing can
+// still be read, as a cause and a sentence ("" when it cannot).
+func busyCause(err error) (ReadOnlyCause, string) {
 	switch {
 	case errors.Is(err, ErrInUse):
-		return "another Loom process is using it"
+		return ReadOnlyInUse, "another Loom process is using it"
 	case errors.Is(err, graphdb.ErrReadOnlyFS), errors.Is(err, syscall.EROFS):
-		return "its folder is on a read-only file system"
+		return ReadOnlyFileSystem, "its folder is on a read-only file system"
 	case errors.Is(err, graphdb.ErrPermission), errors.Is(err, os.ErrPermission):
-		return "its files cannot be written (permission denied)"
+		return ReadOnlyPermission, "its files cannot be written (permission denied)"
 	}
-	return ""
+	return "", ""
 }
 
 func openWritable(ctx context.Context, dir string, cfg config) (*Workbench, error) {
@@ -293,7 +318,7 @@ func openWritable(ctx context.Context, dir string, cfg config) (*Workbench, erro
 // process writes it, the index that process last saved (index.cache),
 // which holds the whole graph as of that save. Access times and the
 // summaries questions make are kept in memory only.
-func openReadOnly(ctx context.Context, dir string, cfg config, why string) (*Workbench, error) {
+func openReadOnly(ctx context.Context, dir string, cfg config, cause ReadOnlyCause, why string) (*Workbench, error) {
 	if _, err := os.Stat(dir); err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
@@ -301,7 +326,7 @@ func openReadOnly(ctx context.Context, dir string, cfg config, why string) (*Wor
 	if err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
-	w := &Workbench{dir: dir, cfg: cfg, ranking: ranking, cachedGen: -1, readOnly: why,
+	w := &Workbench{dir: dir, cfg: cfg, ranking: ranking, cachedGen: -1, readOnly: why, readOnlyCause: cause,
 		pack: pack{path: filepath.Join(dir, PackFile), readOnly: true}}
 	store, err := openGraph(dir, cfg.memory, true)
 	switch {
@@ -374,7 +399,7 @@ func (w *Workbench) Stats(ctx context.Context) (Stats, error) {
 	w.mu.Unlock()
 	return Stats{Workspace: w.dir, Backend: w.store.Backend(), Documents: m.Documents, ContentNodes: m.ContentNodes,
 		ConceptNodes: m.ConceptNodes, Edges: m.Edges, Tokens: m.Tokens, Embedder: m.Embedder, Generation: m.Generation,
-		ReadOnly: w.readOnly}, nil
+		ReadOnly: w.readOnly, ReadOnlyCause: w.readOnlyCause}, nil
 }
 
 // Close saves the working-index cache and releases the workspace.
@@ -533,7 +558,7 @@ type TextError struct {
 }
 
 func (e *TextError) Error() string {
-	return fmt.Sprintf("the stored text %s %s (run `loom doctor` to check every text, `loom repair` to restore what the source files still hold)", e.File, e.Problem)
+	return fmt.Sprintf("the stored text %s %s", e.File, e.Problem)
 }
 
 // Unwrap makes a TextError an assemble.ErrUnavailable: a question leaves

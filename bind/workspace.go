@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/loomwork/loom/backend"
 )
@@ -41,24 +40,22 @@ type ReadOnlyState struct {
 
 const readOnlyMeans = " — questions work; nothing you add or change here is saved."
 
-// readOnlyState turns the engine's reason into what the page shows.
-// The engine's reasons are sentences (backend busyReason); the ones it
-// has today are recognised by their words, and any other is shown as it
-// is with the same meaning.
-func readOnlyState(reason string) *ReadOnlyState {
+// readOnlyState turns the engine's reason and its cause into what the page
+// shows.
+func readOnlyState(reason string, cause backend.ReadOnlyCause) *ReadOnlyState {
 	if reason == "" {
 		return nil
 	}
 	s := &ReadOnlyState{Reason: reason}
-	switch {
-	case strings.Contains(reason, "another Loom process"):
+	switch cause {
+	case backend.ReadOnlyInUse:
 		s.InUse = true
 		s.Title = "Read-only: another Loom process is using this workspace"
 		s.Message = s.Title + readOnlyMeans + " Close the other one (a window, loom watch or an ingest), then press Try again to edit."
-	case strings.Contains(reason, "read-only file system"):
+	case backend.ReadOnlyFileSystem:
 		s.Title = "Read-only: the workspace's folder is on a read-only file system"
 		s.Message = s.Title + readOnlyMeans + " Copy the folder to a writable disk and set " + WorkspaceEnv + " to it, or remount the disk, then press Try again."
-	case strings.Contains(reason, "permission denied"):
+	case backend.ReadOnlyPermission:
 		s.Title = "Read-only: Loom may not write the workspace's files (permission denied)"
 		s.Message = s.Title + readOnlyMeans + " Give your user write permission on the folder, then press Try again."
 	default:
@@ -78,7 +75,7 @@ func (a *App) Workspace() (*WorkspaceState, error) {
 		if err != nil {
 			return &Error{Code: CodeStatsFailed, Message: "Loom could not count what the workspace at " + a.dir + " holds.", Err: err}
 		}
-		st = &WorkspaceState{Dir: a.dir, Stats: stats, ReadOnly: readOnlyState(stats.ReadOnly)}
+		st = &WorkspaceState{Dir: a.dir, Stats: stats, ReadOnly: readOnlyState(stats.ReadOnly, stats.ReadOnlyCause)}
 		return nil
 	})
 	return st, err
@@ -198,7 +195,7 @@ func (a *App) readOnlyLocked(ctx context.Context) *ReadOnlyState {
 	if err != nil {
 		return nil
 	}
-	return readOnlyState(st.ReadOnly)
+	return readOnlyState(st.ReadOnly, st.ReadOnlyCause)
 }
 
 // openLocked opens the workspace in a.dir, keeping the failure for the

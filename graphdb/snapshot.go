@@ -79,7 +79,7 @@ func readSnapshot(path string) (*GraphJSON, error) {
 	defer f.Close()
 	g, err := DecodeGraphJSON(bufio.NewReaderSize(f, 1<<16))
 	if err != nil {
-		return nil, fmt.Errorf("graph snapshot %s is truncated or corrupt (%w); restore it from a backup or an exported graph.json, or remove it to start an empty graph", path, err)
+		return nil, &DamagedError{Path: path, Problem: fmt.Sprintf("the graph snapshot is truncated or corrupt (%v)", err)}
 	}
 	return g, nil
 }

@@ -171,6 +171,9 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	for _, w := range res.Warnings {
 		fmt.Fprintln(stderr, "warning:", w)
 	}
+	if len(res.Warnings) > 0 {
+		fmt.Fprintf(stderr, "warning: `loom doctor --workspace %s` checks every stored text; `loom repair` restores what the source files still hold\n", wb.Dir())
+	}
 	if qf.format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
