@@ -2,10 +2,10 @@ package backend
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/loomwork/loom/backend/crash"
+	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/graphdb"
 )
@@ -47,12 +47,12 @@ func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
 		return err
 	}
 	if err := g.Validate(); err != nil {
-		return fmt.Errorf("import: %w", err)
+		return errs.Wrap(errs.Invalid, err, "import")
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.meta.Documents > 0 || w.meta.ContentNodes > 0 {
-		return errors.New("import: the workspace is not empty (import into a new --workspace)")
+		return errs.E(errs.Conflict, "import: the workspace is not empty (import into a new --workspace)")
 	}
 	e, err := w.embedder(ctx)
 	if err != nil {

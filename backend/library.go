@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
 )
@@ -345,7 +346,7 @@ type NodeDetail struct {
 const MaxNeighbours = 200
 
 // ErrNotFound is returned for an id the workspace does not have.
-var ErrNotFound = errors.New("not found")
+var ErrNotFound = &errs.Error{Code: errs.NotFound, Message: "not found"}
 
 // Node returns one concept or content node with its text, its concepts
 // and its neighbours (strongest first).

@@ -2,7 +2,6 @@ package backend
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/loomwork/loom/backend/abstract"
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/classify"
+	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/search"
 )
@@ -49,7 +49,7 @@ func ParseStrategy(s string) (Strategy, error) {
 			return st, nil
 		}
 	}
-	return "", fmt.Errorf("unknown strategy %q (use loom, whole-file, bm25, vector or hybrid)", s)
+	return "", errs.E(errs.Invalid, "unknown strategy %q (use loom, whole-file, bm25, vector or hybrid)", s)
 }
 
 // MaxQuestionBytes bounds a question: longer material belongs in a
@@ -154,13 +154,13 @@ func (r *QueryResult) LoadedCandidates() []*assemble.Candidate {
 func checkQuestion(q string) (string, error) {
 	q = strings.TrimSpace(q)
 	if q == "" {
-		return "", errors.New("the question is empty: type what you want to know")
+		return "", errs.E(errs.Invalid, "the question is empty: type what you want to know")
 	}
 	if len(q) > MaxQuestionBytes {
-		return "", fmt.Errorf("the question is %d KB, longer than the %d KB a question may be: put long material in a file and ingest it, then ask about it", len(q)>>10, MaxQuestionBytes>>10)
+		return "", errs.E(errs.Invalid, "the question is %d KB, longer than the %d KB a question may be: put long material in a file and ingest it, then ask about it", len(q)>>10, MaxQuestionBytes>>10)
 	}
 	if !strings.ContainsFunc(q, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
-		return "", errors.New("the question has no words to search for (only punctuation or symbols)")
+		return "", errs.E(errs.Invalid, "the question has no words to search for (only punctuation or symbols)")
 	}
 	return q, nil
 }
@@ -188,10 +188,10 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 		return nil, err
 	}
 	if req.Budget < 0 || req.Window < 0 {
-		return nil, errors.New("the budget and window must be positive numbers of tokens")
+		return nil, errs.E(errs.Invalid, "the budget and window must be positive numbers of tokens")
 	}
 	if req.Budget > assemble.MaxTokens || req.Window > assemble.MaxTokens {
-		return nil, fmt.Errorf("a budget or window of more than %d tokens (10 Mi, beyond the largest window of any model) is not possible", assemble.MaxTokens)
+		return nil, errs.E(errs.Invalid, "a budget or window of more than %d tokens (10 Mi, beyond the largest window of any model) is not possible", assemble.MaxTokens)
 	}
 	window, source := req.Window, "window"
 	if req.Model != "" && req.Window == 0 && req.Budget == 0 {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/graphdb"
 )
 
@@ -26,8 +27,8 @@ const GraphDir = "graph"
 // for writing (and by writes on a workspace opened read-only because of
 // it); ErrReadOnly by writes on a workspace opened read-only.
 var (
-	ErrInUse    = errors.New("the workspace is in use by another Loom process (close it, or use another --workspace)")
-	ErrReadOnly = errors.New("the workspace is open read-only")
+	ErrInUse    = &errs.Error{Code: errs.InUse, Message: "the workspace is in use by another Loom process (close it, or use another --workspace)"}
+	ErrReadOnly = &errs.Error{Code: errs.ReadOnly, Message: "the workspace is open read-only"}
 )
 
 // writerWait is how long a writer waits for the store: a reader holds it
@@ -121,6 +122,9 @@ type DamagedError struct {
 	File      string
 	Problem   string
 }
+
+// ErrorCode: a damaged workspace file.
+func (e *DamagedError) ErrorCode() errs.Code { return errs.Damaged }
 
 func (e *DamagedError) Error() string {
 	return fmt.Sprintf("%s: %s; run `loom doctor --workspace %s` to see what is readable and `loom repair --workspace %s` to salvage it into a new workspace",

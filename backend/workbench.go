@@ -27,6 +27,7 @@ import (
 	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/embed/offline"
+	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/mapfile"
 	"github.com/loomwork/loom/backend/model"
@@ -560,6 +561,9 @@ type TextError struct {
 func (e *TextError) Error() string {
 	return fmt.Sprintf("the stored text %s %s", e.File, e.Problem)
 }
+
+// ErrorCode: a text that cannot be had.
+func (e *TextError) ErrorCode() errs.Code { return errs.Unavailable }
 
 // Unwrap makes a TextError an assemble.ErrUnavailable: a question leaves
 // that node out.

@@ -21,6 +21,7 @@ import (
 	"github.com/cayleygraph/quad"
 
 	"github.com/loomwork/loom/backend/crash"
+	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/backend/model"
 )
 
@@ -66,13 +67,13 @@ var ErrNoBolt = errors.New("the browser edition keeps the graph in memory; use O
 
 // ErrInUse: another process has the store open for writing (or, for a
 // writer, for reading).
-var ErrInUse = errors.New("the workspace is in use by another Loom process")
+var ErrInUse = &errs.Error{Code: errs.InUse, Message: "the workspace is in use by another Loom process"}
 
 // ErrNoGraph: the folder holds no graph store (CreateBolt makes one).
 var ErrNoGraph = errors.New("the workspace has no graph store yet")
 
 // ErrReadOnly: a write to a store opened read-only.
-var ErrReadOnly = errors.New("the graph store is open read-only")
+var ErrReadOnly = &errs.Error{Code: errs.ReadOnly, Message: "the graph store is open read-only"}
 
 // ErrPermission and ErrReadOnlyFS say why a store file cannot be opened
 // for writing.
@@ -86,6 +87,9 @@ type DamagedError struct {
 	Path    string
 	Problem string
 }
+
+// ErrorCode: a damaged store.
+func (e *DamagedError) ErrorCode() errs.Code { return errs.Damaged }
 
 func (e *DamagedError) Error() string {
 	return fmt.Sprintf("the graph store %s is damaged: %s", e.Path, e.Problem)

@@ -3,6 +3,7 @@ package assemble
 import (
 	"errors"
 	"fmt"
+	"github.com/loomwork/loom/backend/errs"
 	"strings"
 )
 
@@ -279,5 +280,8 @@ var ErrUnavailable = errors.New("its text cannot be read")
 type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
+
+// ErrorCode: a bad request.
+func (e *usageError) ErrorCode() errs.Code { return errs.Invalid }
 
 func errUsage(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }

@@ -12,6 +12,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/loomwork/loom/backend/chat/wait"
+	"github.com/loomwork/loom/backend/errs"
 )
 
 // Kinds of failure. Every error this package returns, other than the
@@ -61,6 +62,21 @@ func (e *Error) Error() string {
 		return e.Msg + " (" + e.Err.Error() + ")"
 	}
 	return e.Msg
+}
+
+// ErrorCode is the engine's code for the Kind (backend/errs).
+func (e *Error) ErrorCode() errs.Code {
+	switch e.Kind {
+	case ErrUnreachable:
+		return errs.OllamaNotRunning
+	case ErrModelMissing:
+		return errs.OllamaModelMissing
+	case ErrTooLong:
+		return errs.OllamaContextTooLong
+	case ErrTimeout:
+		return errs.OllamaTimeout
+	}
+	return errs.OllamaBadStream
 }
 
 // Code is a short stable name of the Kind ("unreachable", "model_missing",

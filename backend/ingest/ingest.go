@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/loomwork/loom/backend/errs"
 )
 
 // Format is how a file's text is split into sections.
@@ -107,6 +109,9 @@ type FileError struct {
 }
 
 func (e *FileError) Error() string { return e.Path + ": " + e.Problem }
+
+// ErrorCode: a file that cannot be ingested.
+func (e *FileError) ErrorCode() errs.Code { return errs.BadFile }
 
 // Options bound what Parse accepts and how it splits.
 type Options struct {

@@ -268,6 +268,7 @@ export namespace backend {
 	    embedder: string;
 	    generation: number;
 	    read_only?: string;
+	    read_only_cause?: string;
 	}
 	
 	export interface Upload {
@@ -293,6 +294,10 @@ export namespace bind {
 	    path: string;
 	    problem: string;
 	}
+	export interface SkippedFile {
+	    path: string;
+	    reason: string;
+	}
 	export interface IngestResult {
 	    files: number;
 	    added: number;
@@ -305,8 +310,10 @@ export namespace bind {
 	    embedder: string;
 	    duration_ns: number;
 	    canceled: boolean;
+	    hidden: number;
 	    job: string;
 	    errors: FileProblem[];
+	    skipped: SkippedFile[];
 	}
 	export interface ModelInfo {
 	    name: string;
@@ -330,6 +337,7 @@ export namespace bind {
 	    title: string;
 	    message: string;
 	}
+	
 	export interface WorkspaceState {
 	    dir: string;
 	    stats: backend.Stats;
