@@ -20,6 +20,7 @@ import (
 	"github.com/loomwork/loom/backend/chat/wait"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/storage"
 )
 
 // AnswersCollection is the collection answers are indexed into.
@@ -342,7 +343,7 @@ func writeJSONAtomic(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, append(b, '\n'))
+	return storage.WriteFileAtomic(path, append(b, '\n'))
 }
 
 // AuditRecord is one line of audit.jsonl: a tool call made in a turn.

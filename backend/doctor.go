@@ -12,6 +12,7 @@ import (
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/backend/tokens"
 	"github.com/loomwork/loom/backend/vectors"
 	"github.com/loomwork/loom/graphdb"
@@ -85,7 +86,14 @@ func (c *Checkup) add(part, status, detail, repair string) {
 }
 
 // Doctor checks the workspace in dir and writes nothing.
-func Doctor(ctx context.Context, dir string) (*Checkup, error) {
+//
+// opts say which graph store the workspace keeps (WithGraphStore); the
+// rest of them do not matter here.
+func Doctor(ctx context.Context, dir string, opts ...Option) (*Checkup, error) {
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("doctor: %s is not a workspace folder", dir)
 	}
@@ -95,7 +103,7 @@ func Doctor(ctx context.Context, dir string) (*Checkup, error) {
 	} else {
 		c.add("settings", StatusOK, ConfigFile+" reads", "")
 	}
-	snap, generation := c.checkStore(ctx, dir)
+	snap, generation := c.checkStore(ctx, dir, cfg.graphKind())
 	c.checkIndexCache(dir, snap, generation)
 	c.checkSearchCache(dir, generation)
 	if snap == nil {
@@ -110,9 +118,9 @@ func Doctor(ctx context.Context, dir string) (*Checkup, error) {
 // checkStore reads the graph store: its pages, then its quads. It returns
 // the graph when it could read it whole (or, beside a writer, the graph of
 // the index that writer saved) and the generation it is at (-1: unknown).
-func (c *Checkup) checkStore(ctx context.Context, dir string) (*graphdb.Snapshot, int64) {
+func (c *Checkup) checkStore(ctx context.Context, dir string, kind storage.GraphKind) (*graphdb.Snapshot, int64) {
 	const part = "graph store"
-	if snapshotGraph {
+	if kind == storage.SnapshotGraph {
 		s, err := graphdb.OpenSnapshot(filepath.Join(dir, SnapshotFile))
 		if err != nil {
 			c.Store = "damaged"
@@ -162,7 +170,7 @@ func (c *Checkup) checkStore(ctx context.Context, dir string) (*graphdb.Snapshot
 		return ix.snapshot(ix.saved), ix.saved.Generation
 	case errors.Is(err, graphdb.ErrNoGraph):
 		c.Store = "missing"
-		if what := workspaceData(dir); what != "" {
+		if what := storage.WorkspaceData(dir); what != "" {
 			c.add(part, StatusProblem, "it is missing, yet the workspace holds "+what, "rebuilds it from the index cache into a new workspace")
 		} else {
 			c.add(part, StatusNote, "none yet: the workspace was never written", "")
@@ -170,7 +178,7 @@ func (c *Checkup) checkStore(ctx context.Context, dir string) (*graphdb.Snapshot
 		return nil, -1
 	case errors.As(err, &unfinished):
 		c.Store = "unfinished"
-		if what := workspaceData(dir); what != "" {
+		if what := storage.WorkspaceData(dir); what != "" {
 			c.add(part, StatusProblem, unfinished.Error()+", yet the workspace holds "+what, "rebuilds it from the index cache into a new workspace")
 		} else {
 			c.add(part, StatusNote, unfinished.Error()+"; the next open makes it again (nothing depends on it)", "")
@@ -341,15 +349,15 @@ func (c *Checkup) checkVectors(dir string, snap *graphdb.Snapshot) {
 // checkTexts reads every section's stored text and checks it against its
 // hash.
 func (c *Checkup) checkTexts(dir string, snap *graphdb.Snapshot) {
-	w := &Workbench{dir: dir, pack: pack{path: filepath.Join(dir, PackFile), readOnly: true}}
-	defer w.pack.close()
+	texts := storage.NewTexts(dir, true)
+	defer texts.Close()
 	docs := map[string]*model.Document{}
 	for i := range snap.Documents {
 		docs[snap.Documents[i].ID] = &snap.Documents[i]
 	}
 	sourceHolds := map[string]bool{} // document id → its file is the same version
 	for _, n := range snap.Nodes {
-		_, err := w.Content(n.ContentHash)
+		_, err := texts.Read(n.ContentHash)
 		if err == nil {
 			continue
 		}
@@ -423,7 +431,7 @@ func sourceSections(d *model.Document) (map[string]string, bool) {
 		pd.Chunk(opts)
 		texts := map[string]string{}
 		for _, sec := range pd.Sections {
-			texts[textHash(sec.Text)] = sec.Text
+			texts[storage.Hash(sec.Text)] = sec.Text
 		}
 		return texts, true
 	}

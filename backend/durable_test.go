@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/loomwork/loom/backend/storage"
 )
 
 // TestIngestSyncsTextsBeforeTheGraphNamesThem: an ingest's texts and
@@ -65,29 +67,11 @@ func TestIngestSyncsTextsBeforeTheGraphNamesThem(t *testing.T) {
 	require.NoError(t, err)
 	require.Positive(t, st.Documents)
 	for _, n := range wb.index.nodes {
-		assert.Contains(t, synced, wb.contentPath(n.ContentHash), "node %s's text was not synced", n.ID)
+		assert.Contains(t, synced, wb.texts.Path(n.ContentHash), "node %s's text was not synced", n.ID)
 		text, err := wb.Content(n.ContentHash)
 		require.NoError(t, err)
 		assert.NotEmpty(t, text)
 	}
-}
-
-// syncEach, the other systems' syncStored, syncs files and their folders
-// and names what it could not sync.
-func TestSyncEach(t *testing.T) {
-	dir := t.TempDir()
-	var paths []string
-	for _, name := range []string{"a", "b", "c"} {
-		p := filepath.Join(dir, name)
-		require.NoError(t, os.WriteFile(p, []byte(name), 0o644))
-		paths = append(paths, p)
-	}
-	require.NoError(t, syncEach(paths))
-	require.NoError(t, syncEach(nil))
-	missing := filepath.Join(dir, "missing")
-	err := syncEach(append(paths, missing))
-	require.ErrorIs(t, err, fs.ErrNotExist)
-	require.ErrorContains(t, err, missing)
 }
 
 // An ingest interrupted while writing a text leaves its temporary file in
@@ -110,7 +94,7 @@ func TestIngestSweepsTemporaryFilesAnInterruptedIngestLeft(t *testing.T) {
 		filepath.Join(sub, filepath.Base(stored[0])+".p1-2-3.tmp"),   // another process's
 		filepath.Join(dir, "content", "zz", "0123456789.p9-9-9.tmp"), // a folder of its own
 	}
-	own := filepath.Join(sub, filepath.Base(stored[0])+"."+tmpTag+"-999.tmp")
+	own := filepath.Join(sub, filepath.Base(stored[0])+"."+storage.ProcessTag()+"-999.tmp")
 	for _, p := range append(left, own) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		require.NoError(t, os.WriteFile(p, []byte("half a tex"), 0o644))

@@ -7,6 +7,7 @@ import (
 	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/backend/ingest"
+	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/graphdb"
 )
 
@@ -70,15 +71,15 @@ func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
 		texts[n.ID] = text
 		contents[n.ContentHash] = text
 	}
-	created, err := w.writeContents(contents)
+	created, err := w.texts.WriteAll(contents)
 	if err != nil {
-		removeFiles(created)
+		storage.RemoveFiles(created)
 		return fmt.Errorf("import: %w", err)
 	}
 	committed := false
 	defer func() {
 		if !committed { // nothing names the texts this import made
-			removeFiles(created)
+			storage.RemoveFiles(created)
 		}
 	}()
 	crash.At("import-after-texts")
@@ -120,7 +121,7 @@ func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
 	}
 	paths := []string{w.vecs.Path()}
 	for h := range contents {
-		paths = append(paths, w.contentPath(h))
+		paths = append(paths, w.texts.Path(h))
 	}
 	if err := syncWorkspace(w.dir, paths); err != nil {
 		return fmt.Errorf("import: %w", err)

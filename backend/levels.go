@@ -14,6 +14,7 @@ import (
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/search"
+	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/graphdb"
 )
 
@@ -148,8 +149,8 @@ func limitAt(c *assemble.Candidate, l assemble.Level) int {
 // of its text (stageContent) and of the node (an analysis node in the
 // source's document, with a derived edge).
 func (w *Workbench) cacheAnalysis(src *model.ContentNode, l abstract.Level, text string, tokens int, by string) {
-	h := textHash(text)
-	w.stageContent(h, text)
+	h := storage.Hash(text)
+	w.texts.Stage(h, text)
 	w.recordAnalysis(src, l, text, h, tokens, by)
 }
 
@@ -341,7 +342,7 @@ func (w *Workbench) pendingWrite() (graphdb.Write, bool) {
 	}
 	ix := w.index
 	byDoc := map[string]*graphdb.DocWrite{}
-	unstored := w.flushStaged() // the texts first: the store names them
+	unstored := w.texts.FlushStaged() // the texts first: the store names them
 	for _, pa := range w.pending.analysis {
 		if ix.nodes[pa.node.ID] == nil || ix.nodes[pa.edge.To] == nil || ix.docs[pa.node.DocID] == nil {
 			continue // its source went away meanwhile
@@ -551,7 +552,7 @@ func (w *Workbench) prefetch(ctx context.Context, cs []*assemble.Candidate) *pre
 				if err != nil {
 					continue // textAt tries again and reports it
 				}
-				sums[i] = &made{text: t, hash: textHash(t), by: by, tokens: count(t)}
+				sums[i] = &made{text: t, hash: storage.Hash(t), by: by, tokens: count(t)}
 			}
 		})
 	}
@@ -562,7 +563,7 @@ func (w *Workbench) prefetch(ctx context.Context, cs []*assemble.Candidate) *pre
 			p.texts[j.hash] = texts[i]
 		}
 		if m := sums[i]; m != nil {
-			w.stageContent(m.hash, m.text)
+			w.texts.Stage(m.hash, m.text)
 			p.made[madeKey{j.node.ID, j.level}] = *m
 		}
 	}

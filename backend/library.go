@@ -14,6 +14,7 @@ import (
 	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/storage"
 )
 
 // What the workbench's library, graph view and details panel read: the
@@ -188,7 +189,7 @@ func (w *Workbench) writeUpload(f Upload) (string, error) {
 		return "", &uploadError{name: f.Name, problem: "the file is not UTF-8 text (binary files are not ingested)"}
 	}
 	p := filepath.Join(w.UploadsDir(), filepath.FromSlash(name))
-	if err := writeFileAtomic(p, []byte(f.Text)); err != nil {
+	if err := storage.WriteFileAtomic(p, []byte(f.Text)); err != nil {
 		return "", &uploadError{name: f.Name, problem: "could not store it in the workspace: " + err.Error()}
 	}
 	return p, nil

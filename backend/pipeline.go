@@ -20,6 +20,7 @@ import (
 	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/backend/tokens"
 	"github.com/loomwork/loom/graphdb"
 )
@@ -119,7 +120,7 @@ func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptio
 		// Leftovers of an ingest that was interrupted, swept once per
 		// open, beside this ingest (a listing of every content folder).
 		w.swept = true
-		w.bg.Go(func() { w.sweepTemps() })
+		w.bg.Go(func() { w.texts.SweepTemps() })
 	}
 	rep := &IngestReport{Embedder: e.ID()}
 	walked := ingest.Walk(paths)
@@ -256,11 +257,6 @@ func shortHash(parts ...string) string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-func textHash(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:])
-}
-
 // prepare chunks, counts and classifies documents in parallel, then embeds
 // every section whose vector is not already stored, in one batch.
 func (w *Workbench) prepare(ctx context.Context, e embed.Embedder, docs []ingest.Document, iopts ingest.Options) ([]preparedDoc, error) {
@@ -286,7 +282,7 @@ func (w *Workbench) prepareKind(ctx context.Context, e embed.Embedder, docs []in
 					prov = "ingest " + d.Collection + "/" + d.Path
 				}
 				for _, s := range d.Sections {
-					h := textHash(s.Text)
+					h := storage.Hash(s.Text)
 					c := classify.Classify(s.Text)
 					pd.nodes = append(pd.nodes, model.ContentNode{
 						ID: "n-" + shortHash(pd.id, fmt.Sprint(s.Ordinal), h), DocID: pd.id, Ref: s.Ref,
@@ -546,10 +542,10 @@ func (w *Workbench) flush(ctx context.Context, ix *index, b *batch) error {
 	crash.At("flush-start")
 	// A write that fails before its commit (a full disk, say) takes back
 	// the texts it made: nothing names them.
-	created, err := w.writeContents(b.contents)
+	created, err := w.texts.WriteAll(b.contents)
 	failed := func(err error) error {
 		w.index = nil // the index ran ahead of the store: rebuild it on next use
-		removeFiles(created)
+		storage.RemoveFiles(created)
 		return err
 	}
 	if err != nil {
@@ -573,7 +569,7 @@ func (w *Workbench) flush(ctx context.Context, ix *index, b *batch) error {
 	if len(b.contents) > 0 || len(b.vecs) > 0 {
 		paths := make([]string, 0, len(b.contents)+1)
 		for h := range b.contents {
-			paths = append(paths, w.contentPath(h))
+			paths = append(paths, w.texts.Path(h))
 		}
 		if err := syncWorkspace(w.dir, append(paths, w.vecs.Path())); err != nil {
 			return failed(fmt.Errorf("store content: %w", err))
@@ -619,53 +615,4 @@ func (ix *index) meta(embedder string) model.Meta {
 }
 
 // syncWorkspace is syncStored, or a test's stand-in.
-var syncWorkspace = syncStored
-
-// writeContents writes content files with a few goroutines (the cost is
-// file-system latency, not CPU) and returns the paths of the files it made,
-// those already there left out.
-func (w *Workbench) writeContents(contents map[string]string) ([]string, error) {
-	jobs := make(chan [2]string)
-	errs := make(chan error, 1)
-	var (
-		mu      sync.Mutex
-		created []string
-		wg      sync.WaitGroup
-	)
-	for range 8 {
-		wg.Go(func() {
-			for j := range jobs {
-				made, err := w.writeContent(j[0], j[1])
-				if made && err == nil {
-					mu.Lock()
-					created = append(created, w.contentPath(j[0]))
-					mu.Unlock()
-				}
-				if err != nil {
-					select {
-					case errs <- err:
-					default:
-					}
-				}
-			}
-		})
-	}
-	for h, t := range contents {
-		jobs <- [2]string{h, t}
-	}
-	close(jobs)
-	wg.Wait()
-	select {
-	case err := <-errs:
-		return created, err
-	default:
-		return created, nil
-	}
-}
-
-// removeFiles removes files a failed write made (best effort).
-func removeFiles(paths []string) {
-	for _, p := range paths {
-		os.Remove(p)
-	}
-}
+var syncWorkspace = storage.Sync

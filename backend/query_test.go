@@ -19,6 +19,7 @@ import (
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/chat"
 	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/backend/tokens"
 )
 
@@ -273,8 +274,8 @@ func TestSummariesAreCachedAsAnalysisNodes(t *testing.T) {
 		assert.Equal(t, c.ID, a.Source)
 		text, err := wb.Content(a.ContentHash)
 		require.NoError(t, err, "the text of %s's summary is stored", c.Ref)
-		assert.Equal(t, a.ContentHash, textHash(text))
-		_, err = os.Stat(wb.contentPath(a.ContentHash))
+		assert.Equal(t, a.ContentHash, storage.Hash(text))
+		_, err = os.Stat(wb.texts.Path(a.ContentHash))
 		assert.ErrorIs(t, err, os.ErrNotExist, "kept in %s, not in a file of its own", PackFile)
 	}
 	res2, err := wb.Query(context.Background(), q)

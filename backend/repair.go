@@ -13,6 +13,7 @@ import (
 
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/backend/vectors"
 	"github.com/loomwork/loom/graphdb"
 )
@@ -95,7 +96,7 @@ func Repair(ctx context.Context, dir string, o RepairOptions, opts ...Option) (*
 	case "damaged":
 		return salvage(ctx, dir, o, opts)
 	case "missing", "unfinished":
-		if workspaceData(dir) != "" {
+		if storage.WorkspaceData(dir) != "" {
 			return salvage(ctx, dir, o, opts)
 		}
 	}
@@ -146,7 +147,7 @@ func repairInPlace(ctx context.Context, dir string, c *Checkup, opts []Option) (
 	if err := w.repairGraph(ctx, c, rep); err != nil {
 		return nil, fmt.Errorf("repair %s: %w", dir, err)
 	}
-	w.sweepTemps()
+	w.texts.SweepTemps()
 	graphdb.SweepUnfinished(filepath.Join(dir, GraphDir))
 	err = w.Close()
 	w = nil
@@ -186,8 +187,8 @@ func (w *Workbench) repairGraph(ctx context.Context, c *Checkup, rep *RepairRepo
 				bySource[d.ID] = texts
 			}
 			if text, ok := texts[n.ContentHash]; ok {
-				os.Remove(w.contentPath(n.ContentHash)) // a damaged one
-				if _, err := w.writeContent(n.ContentHash, text); err != nil {
+				os.Remove(w.texts.Path(n.ContentHash)) // a damaged one
+				if _, err := w.texts.Write(n.ContentHash, text); err != nil {
 					return err
 				}
 				restored++
@@ -330,7 +331,11 @@ func salvage(ctx context.Context, dir string, o RepairOptions, opts []Option) (*
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("repair: %w", err)
 	}
-	if !snapshotGraph { // an empty store first: the files copied next need one
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.graphKind() == storage.BoltGraph { // an empty store first: the files copied next need one
 		if err := graphdb.CreateBolt(filepath.Join(out, GraphDir)); err != nil {
 			return nil, fmt.Errorf("repair: %w", err)
 		}
@@ -386,8 +391,8 @@ func salvage(ctx context.Context, dir string, o RepairOptions, opts []Option) (*
 // lost, and sections whose texts cannot be had (from the copied texts or
 // their source files) are left out, and said so.
 func salvagedGraph(snap *graphdb.Snapshot, out string, rep *RepairReport) (*graphdb.GraphJSON, error) {
-	w := &Workbench{dir: out, pack: pack{path: filepath.Join(out, PackFile), readOnly: true}}
-	defer w.pack.close()
+	texts := storage.NewTexts(out, false)
+	defer texts.Close()
 	docs := map[string]*model.Document{}
 	for i := range snap.Documents {
 		docs[snap.Documents[i].ID] = &snap.Documents[i]
@@ -408,24 +413,24 @@ func salvagedGraph(snap *graphdb.Snapshot, out string, rep *RepairReport) (*grap
 			orphans++
 			continue
 		}
-		if _, err := w.Content(n.ContentHash); err != nil {
+		if _, err := texts.Read(n.ContentHash); err != nil {
 			if n.Kind == model.KindAnalysis {
 				summaries++
 				continue
 			}
-			texts, ok := bySource[d.ID]
+			fromFile, ok := bySource[d.ID]
 			if !ok {
-				texts, _ = sourceSections(d)
-				bySource[d.ID] = texts
+				fromFile, _ = sourceSections(d)
+				bySource[d.ID] = fromFile
 			}
-			text, ok := texts[n.ContentHash]
+			text, ok := fromFile[n.ContentHash]
 			if !ok {
 				noText++
 				rep.lost("%s (%s): its text is gone; ingest %s again", n.ID, n.Ref, d.Path)
 				continue
 			}
-			os.Remove(w.contentPath(n.ContentHash))
-			if _, err := w.writeContent(n.ContentHash, text); err != nil {
+			os.Remove(texts.Path(n.ContentHash))
+			if _, err := texts.Write(n.ContentHash, text); err != nil {
 				return nil, fmt.Errorf("repair: %w", err)
 			}
 			rep.did("read %s's text back from %s", n.ID, docSource(d))

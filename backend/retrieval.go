@@ -17,8 +17,8 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/crash"
+	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/search"
@@ -293,7 +293,7 @@ func (w *Workbench) buildKeywords(ctx context.Context, r *retrieval) error {
 	}
 	sort.Slice(nodes, func(i, j int) bool { return nodes[i].ID < nodes[j].ID })
 	terms := make([][]string, len(nodes))
-	errs := make([]error, len(nodes))
+	failed := make([]error, len(nodes))
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range runtime.GOMAXPROCS(0) {
@@ -302,13 +302,13 @@ func (w *Workbench) buildKeywords(ctx context.Context, r *retrieval) error {
 			defer wg.Done()
 			for i := range next {
 				text, err := w.Content(nodes[i].ContentHash)
-				if errors.Is(err, assemble.ErrUnavailable) {
+				if errs.CodeOf(err) == errs.Unavailable {
 					// Found by its headings and vector only; a question
 					// that would load it says why it cannot.
 					text, err = "", nil
 				}
 				if err != nil {
-					errs[i] = err
+					failed[i] = err
 					continue
 				}
 				terms[i] = keywordTerms(nodes[i].HeadingPath, text)
@@ -326,7 +326,7 @@ func (w *Workbench) buildKeywords(ctx context.Context, r *retrieval) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := errors.Join(errs...); err != nil {
+	if err := errors.Join(failed...); err != nil {
 		return fmt.Errorf("build the keyword index: %w", err)
 	}
 	for i, n := range nodes {

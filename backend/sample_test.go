@@ -20,9 +20,9 @@ import (
 // GOOS=js, as the web edition runs it).
 func TestSampleLibraryIngestsIntoAFreshWorkspace(t *testing.T) {
 	for _, store := range graphStores() {
-		withGraphStore(t, store, func(t *testing.T) {
+		withGraphStore(t, store, func(t *testing.T, storeOpt Option) {
 			ctx := context.Background()
-			wb, err := Open(ctx, t.TempDir(), WithEmbedder(testEmbedder(t)), WithClock(func() time.Time { return fixedNow }))
+			wb, err := Open(ctx, t.TempDir(), WithEmbedder(testEmbedder(t)), WithClock(func() time.Time { return fixedNow }), storeOpt)
 			require.NoError(t, err)
 			defer wb.Close()
 

@@ -43,7 +43,7 @@ func (w *Workbench) Warm(ctx context.Context) error {
 	}
 	// So does the index of summaries.pack (read whole: ~30 MB after
 	// 100,000 summaries); the first read of a text waits for it.
-	go w.pack.preload()
+	go w.texts.Preload()
 	var pre func() (*searchCache, error)
 	if !w.cfg.memory && w.retr == nil {
 		// search.cache is read and decoded while the working index and

@@ -20,6 +20,7 @@ import (
 	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/embed/offline"
 	"github.com/loomwork/loom/backend/embed/synthetic"
+	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/graphdb"
 )
 
@@ -61,13 +62,14 @@ func graphStores() []string {
 	return []string{"snapshot"}
 }
 
-// withGraphStore runs f with Open using the named store.
-func withGraphStore(t *testing.T, name string, f func(t *testing.T)) {
+// withGraphStore runs f with the Option that opens the named store.
+func withGraphStore(t *testing.T, name string, f func(t *testing.T, store Option)) {
 	t.Run(name, func(t *testing.T) {
-		old := snapshotGraph
-		snapshotGraph = name == "snapshot"
-		defer func() { snapshotGraph = old }()
-		f(t)
+		kind := storage.BoltGraph
+		if name == "snapshot" {
+			kind = storage.SnapshotGraph
+		}
+		f(t, WithGraphStore(kind))
 	})
 }
 
@@ -90,7 +92,7 @@ func answer(t *testing.T, wb *Workbench, q string) queryAnswer {
 
 func TestWasmWorkspaceSurvivesReopen(t *testing.T) {
 	for _, store := range graphStores() {
-		withGraphStore(t, store, func(t *testing.T) {
+		withGraphStore(t, store, func(t *testing.T, storeOpt Option) {
 			ctx := context.Background()
 			start := time.Now()
 			lap := func(what string) { // go test -v shows where the time goes
@@ -104,7 +106,7 @@ func TestWasmWorkspaceSurvivesReopen(t *testing.T) {
 			now := fixedNow
 			open := func() *Workbench {
 				t.Helper()
-				wb, err := Open(ctx, dir, WithEmbedder(e), WithClock(func() time.Time { return now }))
+				wb, err := Open(ctx, dir, WithEmbedder(e), WithClock(func() time.Time { return now }), storeOpt)
 				require.NoError(t, err)
 				return wb
 			}
@@ -132,7 +134,7 @@ func TestWasmWorkspaceSurvivesReopen(t *testing.T) {
 			lap("stats, documents, query")
 
 			// The workspace is held while open.
-			_, err = Open(ctx, dir, WithEmbedder(e))
+			_, err = Open(ctx, dir, WithEmbedder(e), storeOpt)
 			assert.Error(t, err, "a second open of an open workspace")
 			require.NoError(t, wb.Close())
 			lap("close")
@@ -190,11 +192,11 @@ func TestWasmWorkspaceSurvivesReopen(t *testing.T) {
 }
 
 func TestWasmCorruptSnapshotIsAnError(t *testing.T) {
-	withGraphStore(t, "snapshot", func(t *testing.T) {
+	withGraphStore(t, "snapshot", func(t *testing.T, storeOpt Option) {
 		ctx := context.Background()
 		notes := copyFixture(t)
 		dir := t.TempDir()
-		wb, err := Open(ctx, dir, WithEmbedder(testEmbedder(t)), WithClock(clock))
+		wb, err := Open(ctx, dir, WithEmbedder(testEmbedder(t)), WithClock(clock), storeOpt)
 		require.NoError(t, err)
 		_, err = wb.Ingest(ctx, []string{filepath.Join(notes, "budget.md")}, IngestOptions{})
 		require.NoError(t, err)
@@ -204,7 +206,7 @@ func TestWasmCorruptSnapshotIsAnError(t *testing.T) {
 		b, err := os.ReadFile(path)
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(path, b[:len(b)-10], 0o644))
-		_, err = Open(ctx, dir, WithEmbedder(testEmbedder(t)))
+		_, err = Open(ctx, dir, WithEmbedder(testEmbedder(t)), storeOpt)
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), path)
 		assert.Contains(t, err.Error(), "truncated or corrupt")

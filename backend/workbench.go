@@ -15,10 +15,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -27,10 +25,9 @@ import (
 	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/embed/offline"
-	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/backend/ingest"
-	"github.com/loomwork/loom/backend/mapfile"
 	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/backend/tokens"
 	"github.com/loomwork/loom/backend/vectors"
 	"github.com/loomwork/loom/graphdb"
@@ -97,12 +94,9 @@ type Workbench struct {
 	rowsKey string
 	// sysTokens caches token counts of system prompts and short strings.
 	sysTokens map[string]int
-	// stage holds summaries' texts until the background writer stores
-	// them (see stage.go) in pack (pack.go); each has its own lock.
-	stage stage
-	pack  pack
-	// texts caches stored texts read lately (textcache.go).
-	texts textCache
+	// texts are the stored texts (content/, the summaries' pack, the
+	// texts staged for writing, those read lately).
+	texts *storage.Texts
 	// swept is set once the first ingest has started sweepTemps.
 	swept bool
 	// readOnly says why the workspace is open read-only ("" when it is
@@ -119,6 +113,7 @@ type Option func(*config)
 
 type config struct {
 	memory           bool
+	graph            *storage.GraphKind // nil: storage.DefaultGraph
 	readOnly         bool
 	readOnlyWhenBusy bool
 	embedder         embed.Embedder
@@ -167,6 +162,22 @@ func WithModelWindow(f func(ctx context.Context, model string) (int, error)) Opt
 // WithSummarizer makes summaries and essences with s (e.g. an Ollama model
 // with the extractive method as fallback) instead of the extractive method.
 func WithSummarizer(s abstract.Summarizer) Option { return func(c *config) { c.summarizer = s } }
+
+// graphKind is the graph store the workspace is opened with.
+func (c config) graphKind() storage.GraphKind {
+	switch {
+	case c.memory:
+		return storage.MemoryGraph
+	case c.graph != nil:
+		return *c.graph
+	}
+	return storage.DefaultGraph()
+}
+
+// WithGraphStore keeps the graph in the given store instead of the
+// platform's (tests of the browser edition's snapshot store run it
+// natively this way).
+func WithGraphStore(k storage.GraphKind) Option { return func(c *config) { c.graph = &k } }
 
 // InMemory keeps the graph in Cayley's memstore and files in dir (or a
 // temporary folder when dir is ""); for tests and the browser.
@@ -301,7 +312,7 @@ func openWritable(ctx context.Context, dir string, cfg config) (*Workbench, erro
 	if err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
-	store, err := openGraph(dir, cfg.memory, false) // snapshot.go
+	store, err := storage.OpenGraph(dir, cfg.graphKind(), false)
 	if err != nil {
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
@@ -311,7 +322,7 @@ func openWritable(ctx context.Context, dir string, cfg config) (*Workbench, erro
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
 	return &Workbench{dir: dir, cfg: cfg, store: store, meta: meta, ranking: ranking, cachedGen: -1,
-		pack: pack{path: filepath.Join(dir, PackFile)}}, nil
+		texts: storage.NewTexts(dir, false)}, nil
 }
 
 // openReadOnly opens the workspace without writing anything in it: the
@@ -328,8 +339,8 @@ func openReadOnly(ctx context.Context, dir string, cfg config, cause ReadOnlyCau
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 	}
 	w := &Workbench{dir: dir, cfg: cfg, ranking: ranking, cachedGen: -1, readOnly: why, readOnlyCause: cause,
-		pack: pack{path: filepath.Join(dir, PackFile), readOnly: true}}
-	store, err := openGraph(dir, cfg.memory, true)
+		texts: storage.NewTexts(dir, true)}
+	store, err := storage.OpenGraph(dir, cfg.graphKind(), true)
 	switch {
 	case err == nil && store.Backend() != "bolt":
 		w.store = store
@@ -432,7 +443,7 @@ func (w *Workbench) Close() error {
 		w.retr.vec.Close() // a mapped rows cache is let go of now
 	}
 	w.closed = true
-	errs = append(errs, w.pack.close())
+	errs = append(errs, w.texts.Close())
 	if w.vecs != nil {
 		errs = append(errs, w.vecs.Close())
 	}
@@ -511,129 +522,6 @@ func safeName(s string) string {
 
 func (w *Workbench) cachePath() string { return filepath.Join(w.dir, "index.cache") }
 
-func (w *Workbench) contentPath(hash string) string {
-	return filepath.Join(w.dir, "content", hash[:2], hash)
-}
-
-// Content returns the stored text of a content hash. A text read from
-// disk is checked against its hash (texts are named by it): a missing or
-// changed text is a *TextError, which a question takes as "leave this node
-// out" (assemble.ErrUnavailable) rather than failing.
-func (w *Workbench) Content(hash string) (string, error) {
-	if len(hash) < 3 {
-		return "", fmt.Errorf("bad content hash %q", hash)
-	}
-	if t, ok := w.stage.text(hash); ok {
-		return t, nil
-	}
-	if t, ok := w.texts.get(hash); ok {
-		return t, nil
-	}
-	t, ok, perr := w.pack.read(hash)
-	file := w.pack.path
-	if !ok { // not in the pack, or the pack cannot be read: texts in files still can
-		file = w.contentPath(hash)
-		b, err := mapfile.ReadFile(file)
-		if err != nil {
-			problem := "cannot be read (" + err.Error() + ")"
-			if errors.Is(err, os.ErrNotExist) {
-				problem = "is missing"
-			}
-			if perr != nil {
-				problem += " (and " + perr.Error() + ")"
-			}
-			return "", &TextError{Hash: hash, File: file, Problem: problem}
-		}
-		t = string(b)
-	}
-	if textHash(t) != hash {
-		return "", &TextError{Hash: hash, File: file, Problem: "is damaged: its bytes no longer match its hash"}
-	}
-	w.texts.put(hash, t)
-	return t, nil
-}
-
-// TextError is a stored text that is missing or damaged.
-type TextError struct {
-	Hash, File, Problem string
-}
-
-func (e *TextError) Error() string {
-	return fmt.Sprintf("the stored text %s %s", e.File, e.Problem)
-}
-
-// ErrorCode: a text that cannot be had.
-func (e *TextError) ErrorCode() errs.Code { return errs.Unavailable }
-
-// Unwrap makes a TextError an assemble.ErrUnavailable: a question leaves
-// that node out.
-func (e *TextError) Unwrap() error { return assemble.ErrUnavailable }
-
-// writeContent stores text under its hash, atomically (temp file + rename),
-// so a crash never leaves a truncated file under a valid name. It says
-// whether it made the file (false: it was there).
-func (w *Workbench) writeContent(hash, text string) (bool, error) {
-	p := w.contentPath(hash)
-	if _, err := os.Stat(p); err == nil {
-		return false, nil
-	}
-	return true, writeFileAtomic(p, []byte(text))
-}
-
-// tmpSeq numbers temporary files; tmpTag marks this process's, so that
-// sweepTemps can tell them from those a crashed process left behind.
-var (
-	tmpSeq atomic.Uint64
-	tmpTag = "p" + strconv.FormatUint(uint64(os.Getpid()), 36) + "-" + strconv.FormatUint(uint64(time.Now().UnixNano()), 36)
-)
-
-// writeFileAtomic writes data to path through a temporary file and a
-// rename (making the folder if needed), so a crash never leaves a
-// truncated file under the real name.
-func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	// A temporary name of its own: the stage's writer (stage.go) runs
-	// beside the workbench's other writes and may store the same text.
-	tmp := path + "." + tmpTag + "-" + strconv.FormatUint(tmpSeq.Add(1), 36) + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	crash.At("file-before-rename")
-	return os.Rename(tmp, path)
-}
-
-// sweepTemps removes the temporary files of stored texts that a process
-// stopped in the middle of writeFileAtomic left in content/: every
-// "*.tmp" there not named with this process's tag. The workspace is
-// this process's alone while it is open (a second one fails to open the
-// graph store), so no other writer's file can be in flight. It returns how
-// many files it removed.
-func (w *Workbench) sweepTemps() int {
-	root := filepath.Join(w.dir, "content")
-	dirs, err := os.ReadDir(root)
-	if err != nil {
-		return 0
-	}
-	mine := "." + tmpTag + "-"
-	removed := 0
-	for _, d := range dirs {
-		if !d.IsDir() {
-			continue
-		}
-		sub := filepath.Join(root, d.Name())
-		names, err := os.ReadDir(sub)
-		if err != nil {
-			continue
-		}
-		for _, n := range names {
-			name := n.Name()
-			if strings.HasSuffix(name, ".tmp") && !strings.Contains(name, mine) && os.Remove(filepath.Join(sub, name)) == nil {
-				removed++
-			}
-		}
-	}
-	return removed
-}
+// Content returns the stored text of a content hash (storage.Texts.Read:
+// checked against its hash).
+func (w *Workbench) Content(hash string) (string, error) { return w.texts.Read(hash) }

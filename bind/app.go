@@ -120,7 +120,7 @@ type App struct {
 func NewApp(shell Shell) *App {
 	a := &App{
 		shell:      shell,
-		doctor:     backend.Doctor,
+		doctor:     func(ctx context.Context, dir string) (*backend.Checkup, error) { return backend.Doctor(ctx, dir) },
 		defaultDir: func() (string, error) { return backend.DefaultWorkspaceDir("default") },
 		newClient:  func(opts ...chat.Option) (*chat.Client, error) { return chat.New(os.Getenv(OllamaEnv), opts...) },
 		ready:      make(chan struct{}),

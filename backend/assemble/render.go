@@ -122,8 +122,9 @@ func sameCount(line string) string {
 
 // TextFunc returns a loaded candidate's text at level l. It may make the
 // text (a summary) and is expected to set the candidate's size for that
-// level to the real count. An error wrapping ErrUnavailable leaves that
-// candidate out; any other fails the assembly.
+// level to the real count. An error whose code is errs.Unavailable (a
+// stored text that is missing or damaged) leaves that candidate out; any
+// other fails the assembly.
 type TextFunc func(c *Candidate, l Level) (string, error)
 
 // Assembly is the assembled context of one question.
@@ -195,7 +196,7 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 		lost := false
 		for _, c := range sel.Loaded {
 			t, err := text(c, c.Level)
-			if errors.Is(err, ErrUnavailable) {
+			if errs.CodeOf(err) == errs.Unavailable {
 				// One node's text is gone or damaged: that node is left
 				// out and the selection made again without it.
 				c.Unavailable, lost = err.Error(), true
@@ -270,11 +271,6 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 		return a, nil
 	}
 }
-
-// ErrUnavailable marks a TextFunc error for a node whose text cannot be
-// read (missing, or damaged): Assemble leaves that node out, says why in
-// its Unavailable and Reason, and selects again, instead of failing.
-var ErrUnavailable = errors.New("its text cannot be read")
 
 // usageError is a bad request (as opposed to a failure).
 type usageError struct{ msg string }

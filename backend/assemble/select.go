@@ -44,7 +44,7 @@ type Candidate struct {
 	LoadedTokens int    `json:"loaded_tokens,omitempty"`
 	Reason       string `json:"reason"`
 	// Unavailable says why the node's text cannot be read (set by
-	// Assemble when fetching it failed with ErrUnavailable): such a node is
+	// Assemble when fetching it failed with errs.Unavailable): such a node is
 	// never loaded, whatever its score.
 	Unavailable string `json:"unavailable,omitempty"`
 	// Vec is the node's unit vector (novelty); not serialised.

@@ -24,6 +24,7 @@ import (
 	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/embed/offline"
 	"github.com/loomwork/loom/backend/embed/synthetic"
+	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/backend/synth"
 )
 
@@ -311,7 +312,7 @@ func benchOne(ctx context.Context, root string, n int, e embed.Embedder, thresho
 		// As the restored copies are synced (copyWorkspace): the ingest's
 		// own writes reach the disk before the clock starts. Where there
 		// is no syncfs, their write-back may overlap the timed open.
-		if _, err := backend.SyncFileSystem(ws); err != nil {
+		if _, err := storage.SyncFileSystem(ws); err != nil {
 			return nil, fmt.Errorf("bench: %w", err)
 		}
 		if err := os.WriteFile(done, nil, 0o644); err != nil {

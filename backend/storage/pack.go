@@ -1,4 +1,4 @@
-package backend
+package storage
 
 import (
 	"bufio"
@@ -13,11 +13,8 @@ import (
 	"sync"
 
 	"github.com/loomwork/loom/backend/crash"
+	"github.com/loomwork/loom/backend/errs"
 )
-
-// PackFile is the file, in the workspace folder, that holds the texts of
-// summaries and essences.
-const PackFile = "summaries.pack"
 
 // pack is an append-only file of texts under their hashes. Summaries and
 // essences are made during questions, ten or so for each new question on
@@ -155,7 +152,7 @@ func (p *pack) add(hash, text string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.readOnly {
-		return fmt.Errorf("store a text in %s: %w", p.path, ErrReadOnly)
+		return errs.E(errs.ReadOnly, "store a text in %s: the workspace is open read-only", p.path)
 	}
 	if err := p.load(); err != nil {
 		return err

@@ -1,6 +1,6 @@
 //go:build !js
 
-package backend
+package storage
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ import (
 
 // syncEach makes files durable: an fsync of each, then of each folder
 // holding one, for the entry (folders cannot be synced on Windows, where a
-// rename is durable with its file). syncStored where there is no syncfs.
+// rename is durable with its file): Sync where there is no syncfs.
 func syncEach(paths []string) error {
 	var mu sync.Mutex
 	var errs []error

@@ -1,4 +1,4 @@
-package backend
+package storage
 
 import (
 	"errors"
@@ -16,9 +16,27 @@ import (
 // graph.json after every committed write and loaded on Open.
 const SnapshotFile = "graph.snapshot"
 
-// snapshotGraph chooses the snapshot store over bolt: always where bolt
-// does not build; tests set it to run the browser edition's store natively.
-var snapshotGraph = !graphdb.HasBolt
+// GraphKind says which store keeps a workspace's graph.
+type GraphKind int
+
+// The graph stores.
+const (
+	// BoltGraph is graph/, a bolt file (where bolt builds).
+	BoltGraph GraphKind = iota
+	// SnapshotGraph is Cayley's memstore kept in graph.snapshot (the
+	// browser edition; natively in tests of that edition's store).
+	SnapshotGraph
+	// MemoryGraph keeps nothing (tests, InMemory workspaces).
+	MemoryGraph
+)
+
+// DefaultGraph is the store a workspace folder holds on this platform.
+func DefaultGraph() GraphKind {
+	if graphdb.HasBolt {
+		return BoltGraph
+	}
+	return SnapshotGraph
+}
 
 // GraphDir is the workspace folder that holds the bolt store.
 const GraphDir = "graph"
@@ -31,26 +49,27 @@ var (
 	ErrReadOnly = &errs.Error{Code: errs.ReadOnly, Message: "the workspace is open read-only"}
 )
 
+// ErrInUse and ErrReadOnly are as documented above.
+
 // writerWait is how long a writer waits for the store: a reader holds it
 // while it opens (reading the index cache, or the whole graph when that is
 // stale), never longer.
 const writerWait = time.Second
 
-// openGraph opens the workspace's graph store: a plain memory store with
-// InMemory (nothing persisted, on every platform), else the bolt store in
-// <dir>/graph, or, where bolt does not build (GOOS=js), the memory store
-// kept in <dir>/graph.snapshot.
+// OpenGraph opens the workspace's graph store of the given kind: the bolt
+// store in <dir>/graph, the memory store kept in <dir>/graph.snapshot, or
+// a plain memory store (nothing persisted).
 //
 // A bolt store is made when the workspace has none; one whose creation an
 // older Loom left unfinished is made again when nothing else in the
 // workspace depends on it. A store that is missing or damaged in a
 // workspace that holds data is an error that says how to repair it:
 // making an empty graph there would hide the data behind it.
-func openGraph(dir string, memory, readOnly bool) (*graphdb.Store, error) {
-	if memory {
+func OpenGraph(dir string, kind GraphKind, readOnly bool) (*graphdb.Store, error) {
+	switch kind {
+	case MemoryGraph:
 		return graphdb.OpenMemory(), nil
-	}
-	if snapshotGraph {
+	case SnapshotGraph:
 		s, err := graphdb.OpenSnapshot(filepath.Join(dir, SnapshotFile))
 		var damaged *graphdb.DamagedError
 		if errors.As(err, &damaged) {
@@ -74,7 +93,7 @@ func openGraph(dir string, memory, readOnly bool) (*graphdb.Store, error) {
 	case errors.Is(err, graphdb.ErrInUse):
 		return nil, ErrInUse
 	case errors.Is(err, graphdb.ErrNoGraph), errors.As(err, &unfinished):
-		if what := workspaceData(dir); what != "" {
+		if what := WorkspaceData(dir); what != "" {
 			if unfinished != nil {
 				return nil, &DamagedError{Workspace: dir, File: unfinished.Path, Problem: unfinished.Problem + ", yet the workspace holds " + what}
 			}
@@ -86,7 +105,7 @@ func openGraph(dir string, memory, readOnly bool) (*graphdb.Store, error) {
 		if err := graphdb.CreateBolt(gdir); err != nil {
 			return nil, err
 		}
-		return openGraph(dir, false, false)
+		return OpenGraph(dir, BoltGraph, false)
 	}
 	var damaged *graphdb.DamagedError
 	if errors.As(err, &damaged) {
@@ -95,9 +114,9 @@ func openGraph(dir string, memory, readOnly bool) (*graphdb.Store, error) {
 	return nil, err
 }
 
-// workspaceData names what the workspace holds besides its graph ("" for
+// WorkspaceData names what the workspace holds besides its graph ("" for
 // nothing): the index cache, stored texts or vectors.
-func workspaceData(dir string) string {
+func WorkspaceData(dir string) string {
 	if st, err := os.Stat(filepath.Join(dir, "index.cache")); err == nil && st.Size() > 0 {
 		return "a saved index (index.cache)"
 	}

@@ -1,4 +1,4 @@
-package backend
+package storage
 
 import (
 	"sync"
@@ -9,8 +9,8 @@ import (
 // them to the workspace's pack (pack.go) one after the other, or writes a
 // file for each if the pack cannot be written. A fresh workspace's first
 // questions make ten summaries each. Content reads a staged text from
-// memory; persistPending waits until the writer has
-// stored every staged text before it commits the summaries' nodes, so the
+// memory; the workspace waits (FlushStaged) until the writer has stored
+// every staged text before it commits the summaries' nodes, so the
 // store never names a text that is not on disk (a crash before then loses
 // summaries not yet committed, which are made again when next needed).
 type stage struct {
@@ -30,11 +30,12 @@ func (s *stage) text(hash string) (string, bool) {
 	return t, ok
 }
 
-// stageContent queues text for storing under its hash and starts the
-// writer if it is not running. Callers hold w.mu (so that it never starts
-// while flushStaged waits).
-func (w *Workbench) stageContent(hash, text string) {
-	s := &w.stage
+// Stage queues text for storing under its hash and starts the writer if
+// it is not running; a read-only workspace keeps it in memory. Callers
+// serialise Stage with FlushStaged (the workspace's lock), so that the
+// writer never starts while FlushStaged waits for it.
+func (t *Texts) Stage(hash, text string) {
+	s := &t.stage
 	s.mu.Lock()
 	if s.texts == nil {
 		s.texts = map[string]string{}
@@ -43,18 +44,18 @@ func (w *Workbench) stageContent(hash, text string) {
 		s.texts[hash] = text
 		s.queue = append(s.queue, hash)
 	}
-	start := !s.running && w.readOnly == "" // read-only: kept in memory
+	start := !s.running && !t.readOnly // read-only: kept in memory
 	s.running = s.running || start
 	s.mu.Unlock()
 	if start {
 		s.done.Add(1)
-		go w.drainStage()
+		go t.drainStage()
 	}
 }
 
 // drainStage stores the queued texts, oldest first, until none is left.
-func (w *Workbench) drainStage() {
-	s := &w.stage
+func (t *Texts) drainStage() {
+	s := &t.stage
 	defer s.done.Done()
 	for {
 		s.mu.Lock()
@@ -65,11 +66,11 @@ func (w *Workbench) drainStage() {
 		}
 		h := s.queue[0]
 		s.queue = s.queue[1:]
-		t := s.texts[h]
+		text := s.texts[h]
 		s.mu.Unlock()
-		err := w.pack.add(h, t)
+		err := t.pack.add(h, text)
 		if err != nil { // a pack that cannot be written: a file of its own
-			_, err = w.writeContent(h, t)
+			_, err = t.Write(h, text)
 		}
 		s.mu.Lock()
 		if err == nil {
@@ -84,11 +85,10 @@ func (w *Workbench) drainStage() {
 	}
 }
 
-// flushStaged waits for the writer to store every staged text and returns
-// those it could not store (they stay readable from memory). Callers hold
-// w.mu.
-func (w *Workbench) flushStaged() map[string]error {
-	s := &w.stage
+// FlushStaged waits for the writer to store every staged text and returns
+// those it could not store (they stay readable from memory).
+func (t *Texts) FlushStaged() map[string]error {
+	s := &t.stage
 	s.done.Wait()
 	s.mu.Lock()
 	defer s.mu.Unlock()

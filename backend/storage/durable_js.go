@@ -1,10 +1,10 @@
 //go:build js
 
-package backend
+package storage
 
 // SyncFileSystem does nothing and reports false: there is no syncfs here.
 func SyncFileSystem(string) (bool, error) { return false, nil }
 
-// syncStored: the WebAssembly edition keeps its workspace in memory
+// Sync: the WebAssembly edition keeps its workspace in memory
 // (frontend/src/web/memfs.ts), where there is no disk cache to flush.
-func syncStored(string, []string) error { return nil }
+func Sync(string, []string) error { return nil }

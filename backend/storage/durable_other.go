@@ -1,10 +1,10 @@
 //go:build !linux && !js
 
-package backend
+package storage
 
 // SyncFileSystem does nothing and reports false: there is no syncfs here.
 func SyncFileSystem(string) (bool, error) { return false, nil }
 
-// syncStored makes the files just written durable before the graph
+// Sync makes the files just written durable before the graph
 // transaction that names them commits, one by one.
-func syncStored(_ string, paths []string) error { return syncEach(paths) }
+func Sync(_ string, paths []string) error { return syncEach(paths) }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package backend
+package storage
 
 import (
 	"fmt"
@@ -23,11 +23,11 @@ func SyncFileSystem(dir string) (bool, error) {
 	return true, nil
 }
 
-// syncStored makes the files just written under the workspace durable
+// Sync makes the files just written under the workspace durable
 // before the graph transaction that names them commits: one syncfs of the
 // workspace's file system, which also covers the folders' new entries and
 // the vector log, instead of an fsync per file (thousands per ingest).
-func syncStored(dir string, _ []string) error {
+func Sync(dir string, _ []string) error {
 	_, err := SyncFileSystem(dir)
 	return err
 }
