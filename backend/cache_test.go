@@ -66,21 +66,21 @@ func TestIndexCacheMatchesGob(t *testing.T) {
 	require.NoError(t, gob.NewEncoder(&buf).Encode(cacheFile{Generation: 7, Snapshot: snap}))
 	var viaGob cacheFile
 	require.NoError(t, gob.NewDecoder(&buf).Decode(&viaGob))
-	want := indexFromSnapshot(viaGob.Snapshot)
+	want := FromSnapshot(viaGob.Snapshot)
 
 	b, err := encodeIndexCache(snap, 7)
 	require.NoError(t, err)
 	got, concepts, err := decodeIndexCache(b, 7)
 	require.NoError(t, err)
 	assert.Equal(t, viaGob.Snapshot.Concepts, concepts)
-	assert.Equal(t, want.docs, got.docs)
-	assert.Equal(t, want.docByKey, got.docByKey)
-	assert.Equal(t, want.docNodes, got.docNodes)
-	assert.Equal(t, want.nodes, got.nodes)
-	assert.Equal(t, want.concepts, got.concepts)
-	assert.Equal(t, want.out, got.out)
-	assert.Equal(t, want.aboutCount, got.aboutCount)
-	again, err := encodeIndexCache(got.snapshot(snap.Meta), 7)
+	assert.Equal(t, want.Docs, got.Docs)
+	assert.Equal(t, want.DocByKey, got.DocByKey)
+	assert.Equal(t, want.DocNodes, got.DocNodes)
+	assert.Equal(t, want.Nodes, got.Nodes)
+	assert.Equal(t, want.Concepts, got.Concepts)
+	assert.Equal(t, want.Out, got.Out)
+	assert.Equal(t, want.AboutCount, got.AboutCount)
+	again, err := encodeIndexCache(got.Snapshot(snap.Meta), 7)
 	require.NoError(t, err)
 	assert.Equal(t, b, again, "a decoded index encodes to the same bytes")
 
@@ -116,21 +116,21 @@ func TestDamagedCachesAreRebuilt(t *testing.T) {
 	// A cache of an older generation, with its own valid checksums.
 	staleIndex, staleSearch := bytes.Clone(goodIndex), bytes.Clone(goodSearch)
 	wb = openBolt(t, dir)
-	ix, concepts := loadCache(indexPath, wb.meta.Generation)
+	ix, concepts := LoadGraphCache(indexPath, wb.meta.Generation)
 	require.NotNil(t, ix, "the good cache loads")
 	require.NotNil(t, concepts)
-	snap := ix.snapshot(wb.meta)
+	snap := ix.Snapshot(wb.meta)
 	snap.Sort()
 	if staleIndex, err = encodeIndexCache(snap, wb.meta.Generation-1); err != nil {
 		t.Fatal(err)
 	}
-	r := newRetrieval(ix, 1)
-	require.True(t, r.loadCache(searchPath, wb.meta.Generation, ix))
+	r := NewSearch(ix, 1)
+	require.True(t, r.LoadCache(searchPath, wb.meta.Generation, ix))
 	tmp := t.TempDir() + "/search.cache"
-	require.NoError(t, r.saveCache(tmp, wb.meta.Generation-1))
+	require.NoError(t, r.SaveCache(tmp, wb.meta.Generation-1))
 	staleSearch, err = os.ReadFile(tmp)
 	require.NoError(t, err)
-	require.False(t, r.loadCache(tmp, wb.meta.Generation, ix), "another generation's search cache is stale")
+	require.False(t, r.LoadCache(tmp, wb.meta.Generation, ix), "another generation's search cache is stale")
 	require.NoError(t, wb.Close())
 
 	damage := map[string]func([]byte) []byte{
@@ -166,9 +166,9 @@ func assertCachesGood(t *testing.T, dir string) {
 	t.Helper()
 	wb := openBolt(t, dir)
 	defer wb.Close()
-	ix, _ := loadCache(wb.cachePath(), wb.meta.Generation)
+	ix, _ := LoadGraphCache(wb.cachePath(), wb.meta.Generation)
 	require.NotNil(t, ix, "index.cache was rewritten")
-	assert.True(t, newRetrieval(ix, 1).loadCache(wb.searchCachePath(), wb.meta.Generation, ix), "search.cache was rewritten")
+	assert.True(t, NewSearch(ix, 1).LoadCache(wb.searchCachePath(), wb.meta.Generation, ix), "search.cache was rewritten")
 }
 
 // TestRebuildGraphOrder: the concept graph's lists come out in the order
@@ -182,29 +182,29 @@ func TestRebuildGraphOrder(t *testing.T) {
 	wb.mu.Unlock()
 	require.NoError(t, err)
 	relAdj, concept, conceptSlots := map[string][]string{}, map[string][]string{}, map[string][]int32{}
-	ids := make([]string, 0, len(r.ix.out))
-	for id := range r.ix.out {
+	ids := make([]string, 0, len(r.Graph.Out))
+	for id := range r.Graph.Out {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
 	for _, from := range ids {
-		for _, e := range r.ix.out[from] {
+		for _, e := range r.Graph.Out[from] {
 			switch e.Kind {
 			case model.EdgeRelated:
 				relAdj[e.From] = append(relAdj[e.From], e.To)
 				relAdj[e.To] = append(relAdj[e.To], e.From)
 			case model.EdgeAbout:
 				concept[e.To] = append(concept[e.To], e.From)
-				if sl, ok := r.slot[e.From]; ok {
+				if sl, ok := r.Slot[e.From]; ok {
 					conceptSlots[e.To] = append(conceptSlots[e.To], sl)
 				}
 			}
 		}
 	}
 	require.NotEmpty(t, concept)
-	assert.Equal(t, relAdj, r.relAdj)
-	assert.Equal(t, concept, r.concept)
-	assert.Equal(t, conceptSlots, r.conceptSlots)
+	assert.Equal(t, relAdj, r.RelAdj)
+	assert.Equal(t, concept, r.Concept)
+	assert.Equal(t, conceptSlots, r.ConceptSlots)
 }
 
 // TestRowsCache: Close writes the vectors' rows cache; a reopened
@@ -217,9 +217,9 @@ func TestRowsCache(t *testing.T) {
 	dir := ingestedFixture(t)
 	wb := openBolt(t, dir)
 	require.NoError(t, wb.Warm(ctx))
-	path, key := wb.rowsCachePath(), wb.retr.tableKey()
+	path, key := wb.rowsCachePath(), wb.retr.TableKey()
 	assert.Equal(t, string(key), wb.rowsKey, "the ingest's cache was adopted")
-	vecs := wb.retr.vec
+	vecs := wb.retr.Vectors
 	require.NoError(t, wb.Close())
 	good, err := os.ReadFile(path)
 	require.NoError(t, err)

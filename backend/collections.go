@@ -36,9 +36,9 @@ func (w *Workbench) Collections(ctx context.Context) ([]CollectionInfo, error) {
 			by[name] = c
 		}
 		c.Documents++
-		c.Sections += len(ix.docNodes[d.ID])
+		c.Sections += len(ix.DocNodes[d.ID])
 	}
-	for _, d := range ix.docs {
+	for _, d := range ix.Docs {
 		add(d.Collection, d)
 		for _, g := range d.Groups {
 			if g != d.Collection {
@@ -78,7 +78,7 @@ func (w *Workbench) Group(ctx context.Context, collection string, docs []string,
 	var unknown []string
 	for _, ref := range docs {
 		var found []*model.Document
-		for _, d := range ix.docs {
+		for _, d := range ix.Docs {
 			if d.ID == ref || d.Path == ref || d.Key == ref {
 				found = append(found, d)
 			}

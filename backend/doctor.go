@@ -161,13 +161,13 @@ func (c *Checkup) checkStore(ctx context.Context, dir string, kind storage.Graph
 	switch {
 	case errors.Is(err, graphdb.ErrInUse):
 		c.Store = "in use"
-		ix, _ := loadCache(filepath.Join(dir, "index.cache"), anyGeneration)
+		ix, _ := LoadGraphCache(filepath.Join(dir, "index.cache"), AnyGeneration)
 		if ix == nil {
 			c.add(part, StatusNote, "another Loom process is writing it, so it was not read, and there is no saved index to check the rest against; close that process and run doctor again", "")
 			return nil, -1
 		}
-		c.add(part, StatusNote, fmt.Sprintf("another Loom process is writing it, so it was not read; the rest is checked against the index that process saved (generation %d)", ix.saved.Generation), "")
-		return ix.snapshot(ix.saved), ix.saved.Generation
+		c.add(part, StatusNote, fmt.Sprintf("another Loom process is writing it, so it was not read; the rest is checked against the index that process saved (generation %d)", ix.Saved.Generation), "")
+		return ix.Snapshot(ix.Saved), ix.Saved.Generation
 	case errors.Is(err, graphdb.ErrNoGraph):
 		c.Store = "missing"
 		if what := storage.WorkspaceData(dir); what != "" {
@@ -204,8 +204,8 @@ func (c *Checkup) checkStore(ctx context.Context, dir string, kind storage.Graph
 	c.add(part, StatusOK, fmt.Sprintf("%d pages read; %d documents, %d sections, %d concepts at generation %d",
 		pages, len(snap.Documents), len(snap.Nodes), len(snap.Concepts), snap.Meta.Generation), "")
 	// The workspace facts (what stats show) against what the store holds.
-	ix := indexFromSnapshot(snap)
-	facts := ix.meta(snap.Meta.Embedder)
+	ix := FromSnapshot(snap)
+	facts := ix.Meta(snap.Meta.Embedder)
 	m := snap.Meta
 	if m.Documents != facts.Documents || m.ContentNodes != facts.ContentNodes || m.ConceptNodes != facts.ConceptNodes || m.Edges != facts.Edges || m.Tokens != facts.Tokens {
 		c.add("workspace facts", StatusProblem, fmt.Sprintf("they say %d documents, %d sections, %d concepts, %d edges, %d tokens; the store holds %d, %d, %d, %d, %d",
@@ -225,21 +225,21 @@ func (c *Checkup) checkIndexCache(dir string, snap *graphdb.Snapshot, generation
 		c.add(part, StatusNote, "none: the next open reads the graph store and saves one", "")
 		return
 	}
-	ix, _ := loadCache(path, anyGeneration)
+	ix, _ := LoadGraphCache(path, AnyGeneration)
 	switch {
 	case ix == nil:
 		c.add(part, StatusProblem, "index.cache is damaged (its checksum or layout is wrong); it is not used", "removes it; the next open makes it again")
-	case generation >= 0 && ix.saved.Generation != generation:
-		c.add(part, StatusNote, fmt.Sprintf("saved at generation %d, the store is at %d: it is not used, and is made again on the next open", ix.saved.Generation, generation), "removes it")
+	case generation >= 0 && ix.Saved.Generation != generation:
+		c.add(part, StatusNote, fmt.Sprintf("saved at generation %d, the store is at %d: it is not used, and is made again on the next open", ix.Saved.Generation, generation), "removes it")
 	case snap != nil:
-		cached := ix.snapshot(ix.saved)
+		cached := ix.Snapshot(ix.Saved)
 		if diff := graphDifference(snap, cached); diff != "" {
 			c.add(part, StatusProblem, "it is of the store's generation but holds another graph: "+diff, "removes it; the next open makes it again from the store")
 			return
 		}
 		c.add(part, StatusOK, fmt.Sprintf("current (generation %d) and the same graph as the store", generation), "")
 	default:
-		c.add(part, StatusOK, fmt.Sprintf("readable (generation %d)", ix.saved.Generation), "")
+		c.add(part, StatusOK, fmt.Sprintf("readable (generation %d)", ix.Saved.Generation), "")
 	}
 }
 
@@ -295,7 +295,7 @@ func (c *Checkup) checkSearchCache(dir string, generation int64) {
 		c.add(part, StatusNote, "not checked: the store's generation is unknown", "removes it")
 		return
 	}
-	if _, err := readSearchCache(path, generation); err != nil {
+	if _, err := ReadSearchCache(path, generation); err != nil {
 		c.add(part, StatusNote, "stale or damaged: it is not used, and is made again by the next question", "removes it")
 		return
 	}
@@ -326,12 +326,12 @@ func (c *Checkup) checkVectors(dir string, snap *graphdb.Snapshot) {
 		}
 		missing := 0
 		for i := range snap.Nodes {
-			if n := &snap.Nodes[i]; searchable(n) && !in.Keys[contentKey(n.ContentHash)] {
+			if n := &snap.Nodes[i]; Searchable(n) && !in.Keys[ContentKey(n.ContentHash)] {
 				missing++
 			}
 		}
 		for _, cn := range snap.Concepts {
-			if !in.Keys[conceptKey(cn.ID)] {
+			if !in.Keys[ConceptKey(cn.ID)] {
 				missing++
 			}
 		}

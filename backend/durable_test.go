@@ -66,7 +66,7 @@ func TestIngestSyncsTextsBeforeTheGraphNamesThem(t *testing.T) {
 	st, err = wb.Stats(ctx)
 	require.NoError(t, err)
 	require.Positive(t, st.Documents)
-	for _, n := range wb.index.nodes {
+	for _, n := range wb.index.Nodes {
 		assert.Contains(t, synced, wb.texts.Path(n.ContentHash), "node %s's text was not synced", n.ID)
 		text, err := wb.Content(n.ContentHash)
 		require.NoError(t, err)

@@ -59,7 +59,7 @@ func (p *pool) exactify(slots ...int32) {
 	if len(todo) == 0 {
 		return
 	}
-	p.r.vec.Cosines(e.qv, todo, p.cos)
+	p.r.Vectors.Cosines(e.qv, todo, p.cos)
 	for _, s := range todo {
 		e.exact[s] = true
 		if p.fused != nil {

@@ -38,12 +38,12 @@ func TestEstimatedPoolRanksExactly(t *testing.T) {
 	require.NoError(t, err)
 	r, err := est.retrieval(ctx)
 	require.NoError(t, err)
-	r.vec.Quantise()
-	require.Empty(t, r.free, "every slot holds a node: the estimated path applies")
-	probe := make([]float32, r.vec.Slots())
-	_, _, ok := r.vec.Estimate(make([]float32, r.vec.Dim()), probe)
+	r.Vectors.Quantise()
+	require.Empty(t, r.Free, "every slot holds a node: the estimated path applies")
+	probe := make([]float32, r.Vectors.Slots())
+	_, _, ok := r.Vectors.Estimate(make([]float32, r.Vectors.Dim()), probe)
 	require.True(t, ok)
-	_, _, ok = re.vec.Estimate(make([]float32, re.vec.Dim()), probe)
+	_, _, ok = re.Vectors.Estimate(make([]float32, re.Vectors.Dim()), probe)
 	require.False(t, ok, "1,500 rows are below QuantMinRows: the other copy scans exactly")
 
 	// The estimates spare work: one question makes only a few rows exact.
@@ -112,8 +112,8 @@ func TestPinnedNodeAboutASeedConceptIsKept(t *testing.T) {
 	require.NoError(t, err)
 	var pin string
 	for _, s := range res.Seeds {
-		for _, sl := range r.conceptSlots[s.ID] {
-			if id := r.ids[sl]; !in[id] {
+		for _, sl := range r.ConceptSlots[s.ID] {
+			if id := r.IDs[sl]; !in[id] {
 				pin = id
 			}
 		}

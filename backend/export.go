@@ -87,7 +87,7 @@ func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
 	var need []string
 	var hashes []string
 	for _, n := range g.ContentNodes {
-		if w.vecs.Has(contentKey(n.ContentHash)) {
+		if w.vecs.Has(ContentKey(n.ContentHash)) {
 			continue
 		}
 		need = append(need, ingest.EmbedText(n.HeadingPath, texts[n.ID]))
@@ -99,19 +99,19 @@ func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
 			return fmt.Errorf("import: embed: %w", err)
 		}
 		for i, h := range hashes {
-			if err := w.vecs.Put(contentKey(h), vecs[i]); err != nil {
+			if err := w.vecs.Put(ContentKey(h), vecs[i]); err != nil {
 				return err
 			}
 		}
 	}
 	seedVec := map[string][]float32{}
 	for _, n := range g.ContentNodes {
-		v, _ := w.vecs.Get(contentKey(n.ContentHash))
+		v, _ := w.vecs.Get(ContentKey(n.ContentHash))
 		seedVec[n.ID] = v
 	}
 	for _, c := range g.ConceptNodes {
 		if v := seedVec[c.Seed]; v != nil {
-			if err := w.vecs.Put(conceptKey(c.ID), v); err != nil {
+			if err := w.vecs.Put(ConceptKey(c.ID), v); err != nil {
 				return err
 			}
 		}

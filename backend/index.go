@@ -24,77 +24,77 @@ import (
 	"github.com/loomwork/loom/graphdb"
 )
 
-// index is the in-memory working index: everything the query path and the
+// Graph is the in-memory working Graph: everything the query path and the
 // linker need, built from the graph once and kept in step with every write.
-type index struct {
-	docs     map[string]*model.Document
-	docByKey map[string]string
-	docNodes map[string][]string
-	nodes    map[string]*model.ContentNode
-	concepts map[string]*model.Concept
+type Graph struct {
+	Docs     map[string]*model.Document
+	DocByKey map[string]string
+	DocNodes map[string][]string
+	Nodes    map[string]*model.ContentNode
+	Concepts map[string]*model.Concept
 	// edges by source id
-	out        map[string][]model.Edge
-	aboutCount map[string]int // content links per concept
-	linker     *concepts.Linker
-	// saved are the workspace facts of an index read from index.cache
+	Out        map[string][]model.Edge
+	AboutCount map[string]int // content links per concept
+	Linker     *concepts.Linker
+	// Saved are the workspace facts of an index read from index.cache
 	// (what a read-only open beside a writer reports).
-	saved model.Meta
+	Saved model.Meta
 }
 
-func newIndex() *index {
-	return &index{docs: map[string]*model.Document{}, docByKey: map[string]string{}, docNodes: map[string][]string{},
-		nodes: map[string]*model.ContentNode{}, concepts: map[string]*model.Concept{}, out: map[string][]model.Edge{},
-		aboutCount: map[string]int{}}
+func NewGraph() *Graph {
+	return &Graph{Docs: map[string]*model.Document{}, DocByKey: map[string]string{}, DocNodes: map[string][]string{},
+		Nodes: map[string]*model.ContentNode{}, Concepts: map[string]*model.Concept{}, Out: map[string][]model.Edge{},
+		AboutCount: map[string]int{}}
 }
 
-func indexFromSnapshot(s *graphdb.Snapshot) *index {
-	ix := newIndex()
+func FromSnapshot(s *graphdb.Snapshot) *Graph {
+	ix := NewGraph()
 	for i := range s.Documents {
 		d := s.Documents[i]
-		ix.docs[d.ID] = &d
-		ix.docByKey[d.Key] = d.ID
+		ix.Docs[d.ID] = &d
+		ix.DocByKey[d.Key] = d.ID
 	}
 	for id, ns := range s.DocNodes {
-		ix.docNodes[id] = append([]string(nil), ns...)
+		ix.DocNodes[id] = append([]string(nil), ns...)
 	}
 	for i := range s.Nodes {
 		n := s.Nodes[i]
-		ix.nodes[n.ID] = &n
+		ix.Nodes[n.ID] = &n
 	}
 	for i := range s.Concepts {
 		c := s.Concepts[i]
-		ix.concepts[c.ID] = &c
+		ix.Concepts[c.ID] = &c
 	}
 	for _, e := range s.Edges {
-		ix.addEdge(e)
+		ix.AddEdge(e)
 	}
 	return ix
 }
 
-func (ix *index) addEdge(e model.Edge) {
-	ix.out[e.From] = append(ix.out[e.From], e)
+func (ix *Graph) AddEdge(e model.Edge) {
+	ix.Out[e.From] = append(ix.Out[e.From], e)
 	if e.Kind == model.EdgeAbout {
-		ix.aboutCount[e.To]++
+		ix.AboutCount[e.To]++
 	}
 }
 
-// snapshot turns the index back into the stored shape (for the cache and
+// Snapshot turns the index back into the stored shape (for the cache and
 // for export), in the store's stable order.
-func (ix *index) snapshot(meta model.Meta) *graphdb.Snapshot {
+func (ix *Graph) Snapshot(meta model.Meta) *graphdb.Snapshot {
 	s := &graphdb.Snapshot{Meta: meta, DocNodes: map[string][]string{}}
-	for _, d := range ix.docs {
+	for _, d := range ix.Docs {
 		s.Documents = append(s.Documents, *d)
 	}
-	for id, ns := range ix.docNodes {
+	for id, ns := range ix.DocNodes {
 		s.DocNodes[id] = append([]string(nil), ns...)
 	}
-	for _, n := range ix.nodes {
+	for _, n := range ix.Nodes {
 		s.Nodes = append(s.Nodes, *n)
 	}
-	for _, c := range ix.concepts {
+	for _, c := range ix.Concepts {
 		s.Concepts = append(s.Concepts, *c)
 	}
-	for _, es := range ix.out {
+	for _, es := range ix.Out {
 		s.Edges = append(s.Edges, es...)
 	}
 	s.Sort()
@@ -108,7 +108,7 @@ type cacheFile struct {
 	Snapshot   *graphdb.Snapshot
 }
 
-func (ix *index) saveCache(path string, meta model.Meta) error {
+func (ix *Graph) SaveCache(path string, meta model.Meta) error {
 	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
@@ -117,11 +117,11 @@ func (ix *index) saveCache(path string, meta model.Meta) error {
 	bw := bufio.NewWriterSize(f, 1<<20)
 	if indexCacheFieldsKnown {
 		var b []byte
-		if b, err = encodeIndexCache(ix.snapshot(meta), meta.Generation); err == nil {
+		if b, err = encodeIndexCache(ix.Snapshot(meta), meta.Generation); err == nil {
 			_, err = bw.Write(b)
 		}
 	} else {
-		err = gob.NewEncoder(bw).Encode(cacheFile{Generation: meta.Generation, Snapshot: ix.snapshot(meta)})
+		err = gob.NewEncoder(bw).Encode(cacheFile{Generation: meta.Generation, Snapshot: ix.Snapshot(meta)})
 	}
 	if err != nil {
 		f.Close()
@@ -138,13 +138,13 @@ func (ix *index) saveCache(path string, meta model.Meta) error {
 	return os.Rename(tmp, path)
 }
 
-// anyGeneration asks loadCache for the index cache whatever its
+// AnyGeneration asks loadCache for the index cache whatever its
 // generation (a read-only open beside the process that writes the store).
-const anyGeneration = -1
+const AnyGeneration = -1
 
-// loadCache reads the index cache when it was made at generation, else
+// LoadGraphCache reads the index cache when it was made at generation, else
 // returns nil. The concepts come in the snapshot's order.
-func loadCache(path string, generation int64) (*index, []model.Concept) {
+func LoadGraphCache(path string, generation int64) (*Graph, []model.Concept) {
 	if indexCacheFieldsKnown {
 		b, err := os.ReadFile(path)
 		if err != nil {
@@ -162,12 +162,12 @@ func loadCache(path string, generation int64) (*index, []model.Concept) {
 	}
 	defer f.Close()
 	var c cacheFile
-	if err := gob.NewDecoder(bufio.NewReaderSize(f, 1<<20)).Decode(&c); err != nil || (c.Generation != generation && generation != anyGeneration) || c.Snapshot == nil {
+	if err := gob.NewDecoder(bufio.NewReaderSize(f, 1<<20)).Decode(&c); err != nil || (c.Generation != generation && generation != AnyGeneration) || c.Snapshot == nil {
 		return nil, nil
 	}
-	ix := indexFromSnapshot(c.Snapshot)
-	ix.saved = c.Snapshot.Meta
-	ix.saved.Generation = c.Generation
+	ix := FromSnapshot(c.Snapshot)
+	ix.Saved = c.Snapshot.Meta
+	ix.Saved.Generation = c.Generation
 	return ix, c.Snapshot.Concepts
 }
 
@@ -175,12 +175,12 @@ func loadCache(path string, generation int64) (*index, []model.Concept) {
 // store's generation, else by reading the whole graph (and re-caching).
 // The cache is decoded while the embedder's vector log loads. Callers
 // hold w.mu.
-func (w *Workbench) loadIndex(ctx context.Context) (*index, error) {
+func (w *Workbench) loadIndex(ctx context.Context) (*Graph, error) {
 	if w.index != nil {
 		return w.index, nil
 	}
 	var (
-		ix    *index
+		ix    *Graph
 		known []model.Concept
 		wg    sync.WaitGroup
 	)
@@ -188,7 +188,7 @@ func (w *Workbench) loadIndex(ctx context.Context) (*index, error) {
 		ix, known = w.saved, w.savedConcepts
 	} else if !w.cfg.memory {
 		path, generation := w.cachePath(), w.meta.Generation
-		wg.Go(func() { ix, known = loadCache(path, generation) })
+		wg.Go(func() { ix, known = LoadGraphCache(path, generation) })
 	}
 	e, err := w.embedder(ctx)
 	wg.Wait()
@@ -201,19 +201,19 @@ func (w *Workbench) loadIndex(ctx context.Context) (*index, error) {
 		if err != nil {
 			return nil, err
 		}
-		ix, known = indexFromSnapshot(snap), snap.Concepts
+		ix, known = FromSnapshot(snap), snap.Concepts
 	}
-	ix.linker = concepts.NewLinker(e.Dim(), w.threshold(e))
+	ix.Linker = concepts.NewLinker(e.Dim(), w.threshold(e))
 	if w.meta.Embedder == "" || w.meta.Embedder == e.ID() {
 		for _, c := range known {
-			if v, ok := w.vecs.Get(conceptKey(c.ID)); ok {
-				ix.linker.Add(c.ID, v)
+			if v, ok := w.vecs.Get(ConceptKey(c.ID)); ok {
+				ix.Linker.Add(c.ID, v)
 			}
 		}
 	}
 	w.index = ix
 	if fromStore && w.keepsFiles() {
-		_ = ix.saveCache(w.cachePath(), w.meta)
+		_ = ix.SaveCache(w.cachePath(), w.meta)
 	}
 	if !w.cfg.memory && w.searchCacheValid() {
 		w.cachedGen = w.meta.Generation // both caches match: Close need not rewrite them
@@ -228,8 +228,8 @@ func (w *Workbench) threshold(e embed.Embedder) float64 {
 	return embed.ConceptThreshold(e.ID())
 }
 
-func conceptKey(id string) string   { return "c:" + id }
-func contentKey(hash string) string { return "h:" + hash }
+func ConceptKey(id string) string   { return "c:" + id }
+func ContentKey(hash string) string { return "h:" + hash }
 
 // index.cache holds the working index of one generation in a flat binary
 // layout (gob took a quarter of a second at 50,000 nodes):
@@ -567,9 +567,9 @@ func (d *idxDecoder) time() time.Time {
 
 // decodeIndexCache returns the index encoded in b at generation, with the
 // concepts in the snapshot's order.
-func decodeIndexCache(b []byte, generation int64) (*index, []model.Concept, error) {
+func decodeIndexCache(b []byte, generation int64) (*Graph, []model.Concept, error) {
 	le := binary.LittleEndian
-	if len(b) < indexCacheHeader+4 || string(b[:8]) != indexCacheMagic || (int64(le.Uint64(b[8:])) != generation && generation != anyGeneration) ||
+	if len(b) < indexCacheHeader+4 || string(b[:8]) != indexCacheMagic || (int64(le.Uint64(b[8:])) != generation && generation != AnyGeneration) ||
 		le.Uint64(b[16:]) != uint64(len(b)-indexCacheHeader) || le.Uint32(b[28:]) != 0 ||
 		crc32.Update(crc32.Checksum(b[:24], castagnoli), castagnoli, b[indexCacheHeader:]) != le.Uint32(b[24:]) {
 		return nil, nil, errBadIndexCache
@@ -599,33 +599,33 @@ func decodeIndexCache(b []byte, generation int64) (*index, []model.Concept, erro
 		return nil, nil, errBadIndexCache
 	}
 
-	ix := newIndex()
+	ix := NewGraph()
 	facts := d.count()
-	if d.err != nil || json.Unmarshal(d.b[:facts], &ix.saved) != nil {
+	if d.err != nil || json.Unmarshal(d.b[:facts], &ix.Saved) != nil {
 		return nil, nil, errBadIndexCache
 	}
 	d.b = d.b[facts:]
-	ix.saved.Generation = int64(le.Uint64(b[8:]))
+	ix.Saved.Generation = int64(le.Uint64(b[8:]))
 	var strArena []string
 	docs := make([]model.Document, d.count())
-	ix.docs, ix.docByKey = make(map[string]*model.Document, len(docs)), make(map[string]string, len(docs))
+	ix.Docs, ix.DocByKey = make(map[string]*model.Document, len(docs)), make(map[string]string, len(docs))
 	for i := range docs {
 		doc := &docs[i]
 		doc.ID, doc.Key, doc.Path, doc.Collection, doc.Format, doc.Title, doc.Hash = d.str(), d.str(), d.str(), d.str(), d.str(), d.str(), d.str()
 		doc.Bytes = d.int()
 		doc.Ingested = d.time()
 		doc.Groups = d.strs(&strArena)
-		ix.docs[doc.ID] = doc
-		ix.docByKey[doc.Key] = doc.ID
+		ix.Docs[doc.ID] = doc
+		ix.DocByKey[doc.Key] = doc.ID
 	}
 	entries := d.count()
-	ix.docNodes = make(map[string][]string, entries)
+	ix.DocNodes = make(map[string][]string, entries)
 	for range entries {
 		id := d.str()
-		ix.docNodes[id] = d.strs(&strArena)
+		ix.DocNodes[id] = d.strs(&strArena)
 	}
 	nodes := make([]model.ContentNode, d.count())
-	ix.nodes = make(map[string]*model.ContentNode, len(nodes))
+	ix.Nodes = make(map[string]*model.ContentNode, len(nodes))
 	for i := range nodes {
 		nd := &nodes[i]
 		nd.ID, nd.DocID, nd.Ref = d.str(), d.str(), d.str()
@@ -639,10 +639,10 @@ func decodeIndexCache(b []byte, generation int64) (*index, []model.Concept, erro
 		nd.NearMissSim = d.float()
 		nd.Pinned = d.bool()
 		nd.Source, nd.Level = d.str(), d.str()
-		ix.nodes[nd.ID] = nd
+		ix.Nodes[nd.ID] = nd
 	}
 	concepts := make([]model.Concept, d.count())
-	ix.concepts = make(map[string]*model.Concept, len(concepts))
+	ix.Concepts = make(map[string]*model.Concept, len(concepts))
 	for i := range concepts {
 		c := &concepts[i]
 		c.ID, c.Name, c.Description = d.str(), d.str(), d.str()
@@ -653,11 +653,11 @@ func decodeIndexCache(b []byte, generation int64) (*index, []model.Concept, erro
 	// linker, the index's concepts are changed in place.
 	own := slices.Clone(concepts)
 	for i := range own {
-		ix.concepts[own[i].ID] = &own[i]
+		ix.Concepts[own[i].ID] = &own[i]
 	}
 	edges := make([]model.Edge, d.count())
 	groups := d.count()
-	ix.out = make(map[string][]model.Edge, groups)
+	ix.Out = make(map[string][]model.Edge, groups)
 	at := 0
 	for range groups {
 		from := d.str()
@@ -675,13 +675,13 @@ func decodeIndexCache(b []byte, generation int64) (*index, []model.Concept, erro
 			e.Direction = d.str()
 			e.Created = d.time()
 			if e.Kind == model.EdgeAbout {
-				ix.aboutCount[e.To]++
+				ix.AboutCount[e.To]++
 			}
 		}
-		ix.out[from] = group
+		ix.Out[from] = group
 	}
-	if d.err != nil || len(d.b) != 0 || at != len(edges) || len(ix.nodes) != len(nodes) || len(ix.docs) != len(docs) || len(ix.docNodes) != entries ||
-		len(ix.concepts) != len(concepts) || len(ix.out) != groups {
+	if d.err != nil || len(d.b) != 0 || at != len(edges) || len(ix.Nodes) != len(nodes) || len(ix.Docs) != len(docs) || len(ix.DocNodes) != entries ||
+		len(ix.Concepts) != len(concepts) || len(ix.Out) != groups {
 		return nil, nil, errBadIndexCache
 	}
 	return ix, concepts, nil

@@ -18,36 +18,36 @@ import (
 	"github.com/loomwork/loom/graphdb"
 )
 
-// analysisOf returns the cached summary or essence of a node, if made.
-func (r *retrieval) analysisOf(source string, level abstract.Level) *model.ContentNode {
-	if r == nil || r.analysis == nil {
+// AnalysisOf returns the cached summary or essence of a node, if made.
+func (r *Search) AnalysisOf(source string, level abstract.Level) *model.ContentNode {
+	if r == nil || r.Analysis == nil {
 		return nil
 	}
-	id := r.analysis[source][string(level)]
+	id := r.Analysis[source][string(level)]
 	if id == "" {
 		return nil
 	}
-	return r.ix.nodes[id]
+	return r.Graph.Nodes[id]
 }
 
-// pinned is the set of nodes pinned in the workspace.
-func (r *retrieval) pinned() map[string]bool { return r.pins }
+// Pinned is the set of nodes Pinned in the workspace.
+func (r *Search) Pinned() map[string]bool { return r.Pins }
 
-// indexNodes rebuilds the analysis and pin maps from the index.
-func (r *retrieval) indexNodes() {
-	r.analysis, r.pins, r.children = map[string]map[string]string{}, map[string]bool{}, map[string][]string{}
-	for id, n := range r.ix.nodes {
-		if n.Parent != "" && searchable(n) {
-			r.children[n.Parent] = append(r.children[n.Parent], id)
+// IndexNodes rebuilds the analysis and pin maps from the index.
+func (r *Search) IndexNodes() {
+	r.Analysis, r.Pins, r.Children = map[string]map[string]string{}, map[string]bool{}, map[string][]string{}
+	for id, n := range r.Graph.Nodes {
+		if n.Parent != "" && Searchable(n) {
+			r.Children[n.Parent] = append(r.Children[n.Parent], id)
 		}
 		if n.Pinned {
-			r.pins[id] = true
+			r.Pins[id] = true
 		}
 		if n.Source != "" {
-			if r.analysis[n.Source] == nil {
-				r.analysis[n.Source] = map[string]string{}
+			if r.Analysis[n.Source] == nil {
+				r.Analysis[n.Source] = map[string]string{}
 			}
-			r.analysis[n.Source][n.Level] = id
+			r.Analysis[n.Source][n.Level] = id
 		}
 	}
 }
@@ -57,14 +57,14 @@ func (r *retrieval) indexNodes() {
 // source), or the source's best-matching chunks. It sets the candidate's
 // size for that level to the real count. Callers hold w.mu.
 func (w *Workbench) textAt(ctx context.Context, c *assemble.Candidate, l assemble.Level, terms []string, count assemble.Counter, pre *prefetched) (string, error) {
-	n := w.index.nodes[c.ID]
+	n := w.index.Nodes[c.ID]
 	if n == nil {
 		return "", fmt.Errorf("node %s is gone", c.ID)
 	}
 	read := pre.read(w)
 	if l == assemble.Summary || l == assemble.Essence {
 		lvl := abstract.Level(l)
-		if a := w.retr.analysisOf(n.ID, lvl); a != nil {
+		if a := w.retr.AnalysisOf(n.ID, lvl); a != nil {
 			if t, err := read(a.ContentHash); err == nil {
 				return t, nil
 			}
@@ -163,16 +163,16 @@ func (w *Workbench) recordAnalysis(src *model.ContentNode, l abstract.Level, tex
 		ContentType: "prose", Tokens: tokens, Created: now, LastAccess: now,
 		Provenance: string(l) + " of " + src.ID + " by " + by, Source: src.ID, Level: string(l)}
 	ix := w.index
-	if _, ok := ix.nodes[a.ID]; !ok {
-		ix.docNodes[a.DocID] = append(ix.docNodes[a.DocID], a.ID)
+	if _, ok := ix.Nodes[a.ID]; !ok {
+		ix.DocNodes[a.DocID] = append(ix.DocNodes[a.DocID], a.ID)
 	}
-	ix.nodes[a.ID] = &a
+	ix.Nodes[a.ID] = &a
 	e := model.Edge{Kind: model.EdgeDerived, From: a.ID, To: src.ID, Weight: 1, Created: now}
-	ix.addEdge(e)
-	if w.retr.analysis[src.ID] == nil {
-		w.retr.analysis[src.ID] = map[string]string{}
+	ix.AddEdge(e)
+	if w.retr.Analysis[src.ID] == nil {
+		w.retr.Analysis[src.ID] = map[string]string{}
 	}
-	w.retr.analysis[src.ID][string(l)] = a.ID
+	w.retr.Analysis[src.ID][string(l)] = a.ID
 	w.pending.analysis = append(w.pending.analysis, pendingAnalysis{node: a, edge: e})
 	w.schedulePersist()
 }
@@ -252,7 +252,7 @@ type pendingWrites struct {
 func (w *Workbench) touch(loaded []*assemble.Candidate) {
 	now := w.cfg.clock()
 	for _, c := range loaded {
-		if n := w.index.nodes[c.ID]; n != nil {
+		if n := w.index.Nodes[c.ID]; n != nil {
 			n.LastAccess = now
 			if w.pending.touched == nil {
 				w.pending.touched = map[string]bool{}
@@ -344,7 +344,7 @@ func (w *Workbench) pendingWrite() (graphdb.Write, bool) {
 	byDoc := map[string]*graphdb.DocWrite{}
 	unstored := w.texts.FlushStaged() // the texts first: the store names them
 	for _, pa := range w.pending.analysis {
-		if ix.nodes[pa.node.ID] == nil || ix.nodes[pa.edge.To] == nil || ix.docs[pa.node.DocID] == nil {
+		if ix.Nodes[pa.node.ID] == nil || ix.Nodes[pa.edge.To] == nil || ix.Docs[pa.node.DocID] == nil {
 			continue // its source went away meanwhile
 		}
 		if unstored[pa.node.ContentHash] != nil {
@@ -352,10 +352,10 @@ func (w *Workbench) pendingWrite() (graphdb.Write, bool) {
 		}
 		dw := byDoc[pa.node.DocID]
 		if dw == nil {
-			dw = &graphdb.DocWrite{Doc: *ix.docs[pa.node.DocID]}
+			dw = &graphdb.DocWrite{Doc: *ix.Docs[pa.node.DocID]}
 			byDoc[pa.node.DocID] = dw
 		}
-		dw.Nodes = append(dw.Nodes, *ix.nodes[pa.node.ID])
+		dw.Nodes = append(dw.Nodes, *ix.Nodes[pa.node.ID])
 		dw.Edges = append(dw.Edges, pa.edge)
 	}
 	docIDs := make([]string, 0, len(byDoc))
@@ -372,7 +372,7 @@ func (w *Workbench) pendingWrite() (graphdb.Write, bool) {
 	}
 	sort.Strings(ids)
 	for _, id := range ids {
-		if n := ix.nodes[id]; n != nil && n.Source == "" {
+		if n := ix.Nodes[id]; n != nil && n.Source == "" {
 			write.Touch = append(write.Touch, *n)
 		}
 	}
@@ -381,7 +381,7 @@ func (w *Workbench) pendingWrite() (graphdb.Write, bool) {
 		return write, false
 	}
 	if w.vecs != nil && w.emb != nil {
-		write.Meta = ix.meta(w.emb.ID())
+		write.Meta = ix.Meta(w.emb.ID())
 	}
 	return write, true
 }
@@ -421,14 +421,14 @@ func (w *Workbench) Pin(ctx context.Context, ids []string, pinned bool) error {
 	var unknown []string
 	for _, id := range ids {
 		nodes := []string{id}
-		if _, ok := ix.docs[id]; ok {
-			nodes = ix.docNodes[id]
-		} else if _, ok := ix.nodes[id]; !ok {
+		if _, ok := ix.Docs[id]; ok {
+			nodes = ix.DocNodes[id]
+		} else if _, ok := ix.Nodes[id]; !ok {
 			unknown = append(unknown, id)
 			continue
 		}
 		for _, nid := range nodes {
-			if n := ix.nodes[nid]; n != nil && searchable(n) && n.Pinned != pinned {
+			if n := ix.Nodes[nid]; n != nil && Searchable(n) && n.Pinned != pinned {
 				n.Pinned = pinned
 				touch = append(touch, *n)
 			}
@@ -443,9 +443,9 @@ func (w *Workbench) Pin(ctx context.Context, ids []string, pinned bool) error {
 	if r := w.liveRetrieval(ix); r != nil {
 		for _, n := range touch {
 			if pinned {
-				r.pins[n.ID] = true
+				r.Pins[n.ID] = true
 			} else {
-				delete(r.pins, n.ID)
+				delete(r.Pins, n.ID)
 			}
 		}
 	}
@@ -513,13 +513,13 @@ func (w *Workbench) prefetch(ctx context.Context, cs []*assemble.Candidate) *pre
 	}
 	var jobs []job
 	for _, c := range cs {
-		n := w.index.nodes[c.ID]
+		n := w.index.Nodes[c.ID]
 		if n == nil {
 			continue
 		}
 		if c.Level == assemble.Summary || c.Level == assemble.Essence {
 			lvl := abstract.Level(c.Level)
-			if a := w.retr.analysisOf(n.ID, lvl); a != nil {
+			if a := w.retr.AnalysisOf(n.ID, lvl); a != nil {
 				jobs = append(jobs, job{hash: a.ContentHash})
 				continue
 			}

@@ -43,13 +43,13 @@ func (w *Workbench) Documents(ctx context.Context) ([]DocumentInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]DocumentInfo, 0, len(ix.docs))
-	for id, d := range ix.docs {
+	out := make([]DocumentInfo, 0, len(ix.Docs))
+	for id, d := range ix.Docs {
 		info := DocumentInfo{Document: *d, Source: docSource(d)}
 		searchableNodes, pinned := 0, 0
-		for _, nid := range ix.docNodes[id] {
-			n := ix.nodes[nid]
-			if n == nil || !searchable(n) {
+		for _, nid := range ix.DocNodes[id] {
+			n := ix.Nodes[nid]
+			if n == nil || !Searchable(n) {
 				continue
 			}
 			info.Nodes++
@@ -95,7 +95,7 @@ func (w *Workbench) RemoveDocuments(ctx context.Context, ids []string) error {
 	}
 	var unknown []string
 	for _, id := range ids {
-		if _, ok := ix.docs[id]; !ok {
+		if _, ok := ix.Docs[id]; !ok {
 			unknown = append(unknown, id)
 		}
 	}
@@ -123,7 +123,7 @@ func (w *Workbench) ReingestDocument(ctx context.Context, id string, opts Ingest
 	ix, err := w.loadIndex(ctx)
 	var d *model.Document
 	if err == nil {
-		d = ix.docs[id]
+		d = ix.Docs[id]
 	}
 	w.mu.Unlock()
 	if err != nil {
@@ -253,13 +253,13 @@ func (w *Workbench) Graph(ctx context.Context) (*GraphData, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &GraphData{Nodes: make([]GraphNode, 0, len(ix.concepts)+len(ix.nodes)), Edges: []GraphEdge{}, Generation: w.meta.Generation}
-	for _, c := range ix.concepts {
+	g := &GraphData{Nodes: make([]GraphNode, 0, len(ix.Concepts)+len(ix.Nodes)), Edges: []GraphEdge{}, Generation: w.meta.Generation}
+	for _, c := range ix.Concepts {
 		g.Nodes = append(g.Nodes, GraphNode{ID: c.ID, Kind: "concept", Label: c.Name})
 	}
-	for _, n := range ix.nodes {
+	for _, n := range ix.Nodes {
 		gn := GraphNode{ID: n.ID, Kind: "content", Label: nodeLabel(n), Source: string(n.Kind), Document: n.DocID, Tokens: n.Tokens, Pinned: n.Pinned}
-		if d := ix.docs[n.DocID]; d != nil {
+		if d := ix.Docs[n.DocID]; d != nil {
 			gn.Collection = d.Collection
 		}
 		g.Nodes = append(g.Nodes, gn)
@@ -267,18 +267,18 @@ func (w *Workbench) Graph(ctx context.Context) (*GraphData, error) {
 	sort.Slice(g.Nodes, func(i, j int) bool { return g.Nodes[i].ID < g.Nodes[j].ID })
 	// A link to a document is drawn to the document's first section.
 	docRoot := func(id string) string {
-		if _, ok := ix.docs[id]; !ok {
+		if _, ok := ix.Docs[id]; !ok {
 			return id
 		}
 		root, best := "", -1
-		for _, nid := range ix.docNodes[id] {
-			if n := ix.nodes[nid]; n != nil && searchable(n) && (best < 0 || n.Ordinal < best) {
+		for _, nid := range ix.DocNodes[id] {
+			if n := ix.Nodes[nid]; n != nil && Searchable(n) && (best < 0 || n.Ordinal < best) {
 				root, best = nid, n.Ordinal
 			}
 		}
 		return root
 	}
-	for _, es := range ix.out {
+	for _, es := range ix.Out {
 		for _, e := range es {
 			to := docRoot(e.To)
 			if to == "" || to == e.From {
@@ -360,12 +360,12 @@ func (w *Workbench) Node(ctx context.Context, id string) (*NodeDetail, error) {
 	}
 	d := &NodeDetail{ID: id, Concepts: []ConceptLink{}, Neighbours: []Neighbour{}}
 	var hash string
-	if c := ix.concepts[id]; c != nil {
+	if c := ix.Concepts[id]; c != nil {
 		d.Kind, d.Label, d.Text = "concept", c.Name, c.Description
-	} else if n := ix.nodes[id]; n != nil {
+	} else if n := ix.Nodes[id]; n != nil {
 		d.Kind, d.Label, d.Reference, d.Document = "content", nodeLabel(n), n.Ref, n.DocID
 		d.Source, d.Tokens, d.Pinned, hash = string(n.Kind), n.Tokens, n.Pinned, n.ContentHash
-		if doc := ix.docs[n.DocID]; doc != nil {
+		if doc := ix.Docs[n.DocID]; doc != nil {
 			d.Collection = doc.Collection
 		}
 	} else {
@@ -373,10 +373,10 @@ func (w *Workbench) Node(ctx context.Context, id string) (*NodeDetail, error) {
 		return nil, fmt.Errorf("node %s: %w in this workspace", id, ErrNotFound)
 	}
 	label := func(id string) (string, string) {
-		if c := ix.concepts[id]; c != nil {
+		if c := ix.Concepts[id]; c != nil {
 			return c.Name, "concept"
 		}
-		if n := ix.nodes[id]; n != nil {
+		if n := ix.Nodes[id]; n != nil {
 			return nodeLabel(n), "content"
 		}
 		return id, ""
@@ -391,10 +391,10 @@ func (w *Workbench) Node(ctx context.Context, id string) (*NodeDetail, error) {
 			d.Concepts = append(d.Concepts, ConceptLink{ID: other, Name: l, Similarity: e.Weight})
 		}
 	}
-	for _, e := range ix.out[id] {
+	for _, e := range ix.Out[id] {
 		add(e.To, e)
 	}
-	for from, es := range ix.out {
+	for from, es := range ix.Out {
 		if from == id {
 			continue
 		}
@@ -459,7 +459,7 @@ func (w *Workbench) ConceptHops(ctx context.Context, seeds []string, maxHops int
 	for h := 1; h <= maxHops && len(frontier) > 0; h++ {
 		var next []string
 		for _, c := range frontier {
-			for _, nb := range r.relAdj[c] {
+			for _, nb := range r.RelAdj[c] {
 				if _, ok := hops[nb]; !ok {
 					hops[nb] = h
 					next = append(next, nb)

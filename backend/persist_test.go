@@ -150,6 +150,6 @@ func TestCloseDuringTheBackgroundCommit(t *testing.T) {
 
 	wb = openBolt(t, dir)
 	defer wb.Close()
-	ix, _ := loadCache(wb.cachePath(), wb.meta.Generation)
+	ix, _ := LoadGraphCache(wb.cachePath(), wb.meta.Generation)
 	assert.NotNil(t, ix, "the index cache is stamped with the generation of the last commit")
 }

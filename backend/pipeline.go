@@ -105,7 +105,7 @@ func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptio
 	if err != nil {
 		return nil, err
 	}
-	if w.meta.Embedder != "" && w.meta.Embedder != e.ID() && len(ix.docs) > 0 {
+	if w.meta.Embedder != "" && w.meta.Embedder != e.ID() && len(ix.Docs) > 0 {
 		if err := w.reembedLocked(ctx, e); err != nil {
 			return nil, err
 		}
@@ -161,7 +161,7 @@ func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptio
 				group := docs[g:min(g+groupDocs, len(docs))]
 				var todo []ingest.Document
 				for _, d := range group {
-					if old, ok := ix.docs[docID(d.Collection, d.Path)]; ok && old.Hash == d.Hash {
+					if old, ok := ix.Docs[docID(d.Collection, d.Path)]; ok && old.Hash == d.Hash {
 						rep.Unchanged++
 						continue
 					}
@@ -173,7 +173,7 @@ func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptio
 					return rep, perr
 				}
 				for _, pd := range prepared {
-					if _, existed := ix.docs[pd.id]; existed {
+					if _, existed := ix.Docs[pd.id]; existed {
 						rep.Updated++
 					} else {
 						rep.Added++
@@ -292,7 +292,7 @@ func (w *Workbench) prepareKind(ctx context.Context, e embed.Embedder, docs []in
 						Provenance: prov,
 					})
 					pd.texts = append(pd.texts, s.Text)
-					pd.terms = append(pd.terms, keywordTerms(s.HeadingPath, s.Text))
+					pd.terms = append(pd.terms, KeywordTerms(s.HeadingPath, s.Text))
 				}
 				out[i] = pd
 			}
@@ -309,7 +309,7 @@ func (w *Workbench) prepareKind(ctx context.Context, e embed.Embedder, docs []in
 	for i := range out {
 		out[i].vecs = make([][]float32, len(out[i].nodes))
 		for j, n := range out[i].nodes {
-			if v, ok := w.vecs.Get(contentKey(n.ContentHash)); ok {
+			if v, ok := w.vecs.Get(ContentKey(n.ContentHash)); ok {
 				out[i].vecs[j] = v
 				continue
 			}
@@ -355,9 +355,9 @@ type keyedVec struct {
 // link replaces any old version of the document in the index, links every
 // node to its concepts (creating concepts as needed) and adds it all to the
 // batch. It returns how many concepts it created.
-func (w *Workbench) link(ix *index, b *batch, pd preparedDoc, now time.Time) int {
+func (w *Workbench) link(ix *Graph, b *batch, pd preparedDoc, now time.Time) int {
 	var groups []string
-	if old, ok := ix.docs[pd.id]; ok {
+	if old, ok := ix.Docs[pd.id]; ok {
 		groups = old.Groups // collections made by hand survive a re-ingest
 		w.removeDoc(ix, b, pd.id)
 	}
@@ -381,7 +381,7 @@ func (w *Workbench) link(ix *index, b *batch, pd preparedDoc, now time.Time) int
 			dw.Edges = append(dw.Edges, model.Edge{Kind: model.EdgeLinks, From: n.ID, To: target, Weight: 1, Created: now})
 		}
 		vec := pd.vecs[j]
-		matches, best := ix.linker.Link(vec)
+		matches, best := ix.Linker.Link(vec)
 		if len(matches) == 0 {
 			c := model.Concept{ID: "c-" + shortHash(w.emb.ID(), n.ID), Created: now, Seed: n.ID,
 				Name: concepts.Name(lastHeading(sec.HeadingPath), pd.texts[j]), Description: concepts.Describe(pd.texts[j])}
@@ -389,14 +389,14 @@ func (w *Workbench) link(ix *index, b *batch, pd preparedDoc, now time.Time) int
 				n.NearMiss, n.NearMissSim = best.ID, round3(best.Sim)
 			}
 			cw := graphdb.ConceptWrite{Concept: c}
-			for _, r := range ix.linker.Related(vec, c.ID) {
+			for _, r := range ix.Linker.Related(vec, c.ID) {
 				e := model.Edge{Kind: model.EdgeRelated, From: c.ID, To: r.ID, Weight: round3(r.Sim), Created: now}
 				cw.Related = append(cw.Related, e)
-				ix.addEdge(e)
+				ix.AddEdge(e)
 			}
-			ix.linker.Add(c.ID, vec)
-			ix.concepts[c.ID] = &c
-			b.vecs = append(b.vecs, keyedVec{conceptKey(c.ID), vec})
+			ix.Linker.Add(c.ID, vec)
+			ix.Concepts[c.ID] = &c
+			b.vecs = append(b.vecs, keyedVec{ConceptKey(c.ID), vec})
 			b.write.Concepts = append(b.write.Concepts, cw)
 			b.quads += 2 + len(cw.Related)
 			matches = []concepts.Match{{ID: c.ID, Sim: 1}}
@@ -406,23 +406,23 @@ func (w *Workbench) link(ix *index, b *batch, pd preparedDoc, now time.Time) int
 			dw.Edges = append(dw.Edges, model.Edge{Kind: model.EdgeAbout, From: n.ID, To: m.ID, Weight: round3(m.Sim), Direction: string(pd.kind), Created: now})
 		}
 		b.contents[n.ContentHash] = pd.texts[j]
-		b.vecs = append(b.vecs, keyedVec{contentKey(n.ContentHash), vec})
+		b.vecs = append(b.vecs, keyedVec{ContentKey(n.ContentHash), vec})
 		dw.Nodes = append(dw.Nodes, n)
 		nn := n
-		ix.nodes[n.ID] = &nn
-		ix.docNodes[pd.id] = append(ix.docNodes[pd.id], n.ID)
+		ix.Nodes[n.ID] = &nn
+		ix.DocNodes[pd.id] = append(ix.DocNodes[pd.id], n.ID)
 		if r := w.liveRetrieval(ix); r != nil {
-			r.add(&nn, pd.terms[j], vec)
+			r.Add(&nn, pd.terms[j], vec)
 		}
 	}
 	for _, e := range dw.Edges {
-		ix.addEdge(e)
+		ix.AddEdge(e)
 	}
 	if r := w.liveRetrieval(ix); r != nil {
-		r.relAdj = nil // concept graph changed: rebuilt on next query
+		r.RelAdj = nil // concept graph changed: rebuilt on next query
 	}
-	ix.docs[pd.id] = &doc
-	ix.docByKey[doc.Key] = pd.id
+	ix.Docs[pd.id] = &doc
+	ix.DocByKey[doc.Key] = pd.id
 	b.write.Documents = append(b.write.Documents, dw)
 	b.quads += 2 + 3*len(dw.Nodes) + len(dw.Edges)
 	return created
@@ -466,36 +466,36 @@ func resolveLinks(d ingest.Document, links []string) []string {
 
 // removeDoc drops a document and its nodes from the index and queues its
 // removal in the batch.
-func (w *Workbench) removeDoc(ix *index, b *batch, id string) {
+func (w *Workbench) removeDoc(ix *Graph, b *batch, id string) {
 	r := w.liveRetrieval(ix)
 	if r != nil {
-		r.relAdj = nil
+		r.RelAdj = nil
 	}
-	for _, nid := range ix.docNodes[id] {
+	for _, nid := range ix.DocNodes[id] {
 		if r != nil {
-			r.remove(nid)
+			r.Remove(nid)
 		}
-		for _, e := range ix.out[nid] {
+		for _, e := range ix.Out[nid] {
 			if e.Kind == model.EdgeAbout {
-				ix.aboutCount[e.To]--
+				ix.AboutCount[e.To]--
 				b.touched[e.To] = true
 			}
 		}
-		delete(ix.out, nid)
-		delete(ix.nodes, nid)
+		delete(ix.Out, nid)
+		delete(ix.Nodes, nid)
 	}
-	if d, ok := ix.docs[id]; ok {
-		delete(ix.docByKey, d.Key)
+	if d, ok := ix.Docs[id]; ok {
+		delete(ix.DocByKey, d.Key)
 	}
-	delete(ix.docs, id)
-	delete(ix.docNodes, id)
+	delete(ix.Docs, id)
+	delete(ix.DocNodes, id)
 	b.write.Remove = append(b.write.Remove, id)
 	b.quads += 16
 }
 
 // pruneInto queues the removal of documents under the given folders whose
 // files are gone.
-func (w *Workbench) pruneInto(ix *index, b *batch, roots []string) int {
+func (w *Workbench) pruneInto(ix *Graph, b *batch, roots []string) int {
 	var absRoots []string
 	for _, r := range roots {
 		if a, err := filepath.Abs(r); err == nil {
@@ -503,7 +503,7 @@ func (w *Workbench) pruneInto(ix *index, b *batch, roots []string) int {
 		}
 	}
 	n := 0
-	for id, d := range ix.docs {
+	for id, d := range ix.Docs {
 		file := d.Key
 		if d.Format == string(ingest.FormatBEIR) {
 			file = file[:strings.LastIndexByte(file, '#')]
@@ -529,12 +529,12 @@ func (w *Workbench) pruneInto(ix *index, b *batch, roots []string) int {
 // addressed, so orphans from a crash are harmless), then one graph
 // transaction. Concepts that lost their last content link are removed in
 // the same transaction.
-func (w *Workbench) flush(ctx context.Context, ix *index, b *batch) error {
+func (w *Workbench) flush(ctx context.Context, ix *Graph, b *batch) error {
 	if len(b.write.Documents) == 0 && len(b.write.Remove) == 0 && len(b.write.Concepts) == 0 && len(b.write.Touch) == 0 {
 		return nil
 	}
 	for c := range b.touched {
-		if ix.aboutCount[c] <= 0 {
+		if ix.AboutCount[c] <= 0 {
 			w.removeConcept(ix, c)
 			b.write.Remove = append(b.write.Remove, c)
 		}
@@ -576,7 +576,7 @@ func (w *Workbench) flush(ctx context.Context, ix *index, b *batch) error {
 		}
 	}
 	crash.At("flush-after-sync")
-	b.write.Meta = ix.meta(w.emb.ID())
+	b.write.Meta = ix.Meta(w.emb.ID())
 	meta, err := w.apply(ctx, b.write)
 	if err != nil {
 		return failed(err)
@@ -585,30 +585,30 @@ func (w *Workbench) flush(ctx context.Context, ix *index, b *batch) error {
 	return nil
 }
 
-func (w *Workbench) removeConcept(ix *index, id string) {
-	delete(ix.concepts, id)
-	delete(ix.aboutCount, id)
-	delete(ix.out, id)
-	for cid := range ix.concepts {
-		es := ix.out[cid]
+func (w *Workbench) removeConcept(ix *Graph, id string) {
+	delete(ix.Concepts, id)
+	delete(ix.AboutCount, id)
+	delete(ix.Out, id)
+	for cid := range ix.Concepts {
+		es := ix.Out[cid]
 		kept := es[:0]
 		for _, e := range es {
 			if e.To != id {
 				kept = append(kept, e)
 			}
 		}
-		ix.out[cid] = kept
+		ix.Out[cid] = kept
 	}
-	ix.linker.Remove(map[string]bool{id: true})
+	ix.Linker.Remove(map[string]bool{id: true})
 }
 
-// meta computes the workspace facts from the index.
-func (ix *index) meta(embedder string) model.Meta {
-	m := model.Meta{Documents: len(ix.docs), ContentNodes: len(ix.nodes), ConceptNodes: len(ix.concepts), Embedder: embedder}
-	for _, n := range ix.nodes {
+// Meta computes the workspace facts from the index.
+func (ix *Graph) Meta(embedder string) model.Meta {
+	m := model.Meta{Documents: len(ix.Docs), ContentNodes: len(ix.Nodes), ConceptNodes: len(ix.Concepts), Embedder: embedder}
+	for _, n := range ix.Nodes {
 		m.Tokens += int64(n.Tokens)
 	}
-	for _, es := range ix.out {
+	for _, es := range ix.Out {
 		m.Edges += len(es)
 	}
 	return m

@@ -67,7 +67,7 @@ func indexShape(t *testing.T, wb *Workbench) libraryShape {
 	defer wb.mu.Unlock()
 	ix, err := wb.loadIndex(context.Background())
 	require.NoError(t, err)
-	snap := ix.snapshot(wb.meta)
+	snap := ix.Snapshot(wb.meta)
 	return shapeOf(snap.Documents, snap.Nodes, snap.Edges)
 }
 

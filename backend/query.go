@@ -346,7 +346,7 @@ func (w *Workbench) countFunc() (assemble.Counter, error) {
 // pool gathers the candidates of one query.
 type pool struct {
 	w        *Workbench
-	r        *retrieval
+	r        *Search
 	terms    []string
 	strategy Strategy
 	cfg      assemble.Config
@@ -361,36 +361,36 @@ type pool struct {
 	pinned                   map[string]bool
 	seeds                    []ConceptHit
 	dist                     map[string]int // concept → hops from the seeds
-	sc                       *scratch       // per-slot arrays, returned by release
+	sc                       *Scratch       // per-slot arrays, returned by release
 	fused                    []float32      // semantic relevance of every slot
 	est                      *estimate      // non-nil when cos holds estimates for some slots
 }
 
-func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryRequest, strategy Strategy, cfg assemble.Config) *pool {
+func newPool(w *Workbench, r *Search, q string, qv []float32, req QueryRequest, strategy Strategy, cfg assemble.Config) *pool {
 	p := &pool{w: w, r: r, terms: search.Terms(q), strategy: strategy, cfg: cfg, pinned: map[string]bool{}}
-	n := len(r.ids)
-	if prm := (search.BM25{K1: cfg.BM25K1, B: cfg.BM25B}); prm != r.kw.Params() {
-		_ = r.kw.SetParams(prm) // validated with the config
-		_ = r.phr.SetParams(prm)
+	n := len(r.IDs)
+	if prm := (search.BM25{K1: cfg.BM25K1, B: cfg.BM25B}); prm != r.Keyword.Params() {
+		_ = r.Keyword.SetParams(prm) // validated with the config
+		_ = r.Phrases.SetParams(prm)
 	}
-	p.sc = r.getScratch(n)
-	p.kw, p.cos = p.sc.kw, p.sc.cos
-	kwMax := r.kw.ScoreAll(p.terms, p.kw)
+	p.sc = r.GetScratch(n)
+	p.kw, p.cos = p.sc.KW, p.sc.Cos
+	kwMax := r.Keyword.ScoreAll(p.terms, p.kw)
 	if pw := float32(cfg.PhraseWeight); pw > 0 && strategy != StrategyBM25 && strategy != StrategyVector {
-		if bg := bigrams(p.terms); len(bg) > 0 {
+		if bg := Bigrams(p.terms); len(bg) > 0 {
 			// Only the slots a phrase matched change, and only upwards:
 			// the maximum is the larger of the two.
-			kwMax = max(kwMax, r.phr.AddScaled(bg, pw, p.kw))
+			kwMax = max(kwMax, r.Phrases.AddScaled(bg, pw, p.kw))
 		}
 	}
 	p.kwMax = float64(kwMax)
 	var allow func(int32) bool
 	if req.Scope != "" && req.Scope != "all" {
 		in := make([]bool, n) // the scope's slots, from its documents
-		for id, d := range r.ix.docs {
+		for id, d := range r.Graph.Docs {
 			if d.InCollection(req.Scope) {
-				for _, nid := range r.ix.docNodes[id] {
-					if sl, ok := r.slot[nid]; ok {
+				for _, nid := range r.Graph.DocNodes[id] {
+					if sl, ok := r.Slot[nid]; ok {
 						in[sl] = true
 					}
 				}
@@ -401,12 +401,12 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 	var sum float64
 	cnt := 0
 	p.cosMax = -1
-	every := allow == nil && len(r.free) == 0 && len(p.cos) == len(r.ids) // every slot counts
+	every := allow == nil && len(r.Free) == 0 && len(p.cos) == len(r.IDs) // every slot counts
 	var bound []float32
 	var atLeast float32
 	estimated := false
 	if every {
-		bound, atLeast, estimated = r.vec.Estimate(qv, p.cos)
+		bound, atLeast, estimated = r.Vectors.Estimate(qv, p.cos)
 		estimated = estimated && len(bound) == len(p.cos) // else some slot has no row: scan
 	}
 	if estimated {
@@ -414,18 +414,18 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 		// holds estimates within bound of the cosines (see
 		// search.Vectors.Estimate); every decision below that reads one
 		// first makes it exact where the bound could change the outcome.
-		p.est = &estimate{qv: qv, bound: bound, exact: p.sc.exact}
-		sum, cnt = r.vec.SumCosine(qv), len(p.cos)
+		p.est = &estimate{qv: qv, bound: bound, exact: p.sc.Exact}
+		sum, cnt = r.Vectors.SumCosine(qv), len(p.cos)
 		p.cosMax = float64(p.exactMax(atLeast))
 	} else if every { // no per-slot test
-		r.vec.ScoreAll(qv, p.cos)
+		r.Vectors.ScoreAll(qv, p.cos)
 		var cosMax float32
 		sum, cosMax = sumMax(p.cos)
 		cnt, p.cosMax = len(p.cos), float64(cosMax)
 	} else {
-		r.vec.ScoreAll(qv, p.cos)
+		r.Vectors.ScoreAll(qv, p.cos)
 		for i, c := range p.cos {
-			if (allow == nil || allow(int32(i))) && r.ids[i] != "" {
+			if (allow == nil || allow(int32(i))) && r.IDs[i] != "" {
 				sum += float64(c)
 				cnt++
 				p.cosMax = max(p.cosMax, float64(c))
@@ -443,7 +443,7 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 		p.kwW = 0
 	}
 	// fused: assemble.Semantic for every slot, in one tight loop.
-	fused := p.sc.fused
+	fused := p.sc.Fused
 	p.fused = fused
 	var kwScale, vecScale float32
 	if p.kwMax > 0 && p.kwW > 0 {
@@ -468,20 +468,20 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 		fuse(fused, p.kw[:len(fused)], p.cos[:len(fused)], kwScale, vecScale, p.floor)
 		hits = search.TopK(fused, limit, allow)
 	}
-	seen := p.sc.seen
+	seen := p.sc.Seen
 	for _, h := range hits {
 		p.slots = append(p.slots, h.Slot)
 		seen[h.Slot] = true
 	}
 	// Family: the subsections and the enclosing section of the best hits.
 	for _, h := range hits[:min(10, len(hits))] {
-		id := r.ids[h.Slot]
-		fam := append([]string(nil), r.children[id]...)
-		if n := r.ix.nodes[id]; n != nil && n.Parent != "" {
+		id := r.IDs[h.Slot]
+		fam := append([]string(nil), r.Children[id]...)
+		if n := r.Graph.Nodes[id]; n != nil && n.Parent != "" {
 			fam = append(fam, n.Parent)
 		}
 		for _, f := range fam {
-			if sl, ok := r.slot[f]; ok && !seen[sl] && (allow == nil || allow(sl)) {
+			if sl, ok := r.Slot[f]; ok && !seen[sl] && (allow == nil || allow(sl)) {
 				p.slots = append(p.slots, sl)
 				seen[sl] = true
 			}
@@ -490,12 +490,12 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 	// Seed concepts: the nearest to the question, and those of the best
 	// hits (the question's words may name what its vector misses).
 	p.dist = map[string]int{}
-	if strategy == StrategyLoom && r.ix.linker != nil {
-		for _, m := range r.ix.linker.Nearest(qv, cfg.SeedConcepts) {
+	if strategy == StrategyLoom && r.Graph.Linker != nil {
+		for _, m := range r.Graph.Linker.Nearest(qv, cfg.SeedConcepts) {
 			p.addSeed(m.ID, m.Sim)
 		}
 		for _, h := range hits[:min(3, len(hits))] {
-			for _, e := range r.ix.out[r.ids[h.Slot]] {
+			for _, e := range r.Graph.Out[r.IDs[h.Slot]] {
 				if e.Kind == model.EdgeAbout {
 					p.addSeed(e.To, e.Weight)
 				}
@@ -506,7 +506,7 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 		// pool even when neither search ranked them high enough.
 		var from []int32
 		for _, s := range p.seeds {
-			for _, sl := range r.conceptSlots[s.ID] {
+			for _, sl := range r.ConceptSlots[s.ID] {
 				if !seen[sl] && (allow == nil || allow(sl)) {
 					from = append(from, sl)
 					seen[sl] = true // each slot once
@@ -534,18 +534,18 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 	}
 	// Pinned nodes: in the workspace, or for this question.
 	for _, id := range req.Pin {
-		if _, ok := r.ix.nodes[id]; ok {
+		if _, ok := r.Graph.Nodes[id]; ok {
 			p.pinned[id] = true
 		}
-		for _, nid := range r.ix.docNodes[id] {
+		for _, nid := range r.Graph.DocNodes[id] {
 			p.pinned[nid] = true
 		}
 	}
-	for id := range r.pinned() {
+	for id := range r.Pinned() {
 		p.pinned[id] = true
 	}
 	for id := range p.pinned {
-		if sl, ok := r.slot[id]; ok && !seen[sl] {
+		if sl, ok := r.Slot[id]; ok && !seen[sl] {
 			p.slots = append(p.slots, sl)
 			seen[sl] = true
 		}
@@ -556,7 +556,7 @@ func newPool(w *Workbench, r *retrieval, q string, qv []float32, req QueryReques
 // release returns the pool's per-slot arrays for the next query.
 func (p *pool) release() {
 	if p.sc != nil {
-		p.r.putScratch(p.sc)
+		p.r.PutScratch(p.sc)
 		p.sc, p.kw, p.cos, p.fused, p.est = nil, nil, nil, nil, nil
 	}
 }
@@ -565,7 +565,7 @@ func (p *pool) addSeed(id string, sim float64) {
 	if _, ok := p.dist[id]; ok {
 		return
 	}
-	c := p.r.ix.concepts[id]
+	c := p.r.Graph.Concepts[id]
 	if c == nil {
 		return
 	}
@@ -597,7 +597,7 @@ func (p *pool) bfs() {
 	for d := 1; d < p.cfg.MaxHops && len(frontier) > 0; d++ {
 		var next []string
 		for _, c := range frontier {
-			for _, nb := range p.r.relAdj[c] {
+			for _, nb := range p.r.RelAdj[c] {
 				if _, ok := p.dist[nb]; !ok {
 					p.dist[nb] = d
 					next = append(next, nb)
@@ -612,7 +612,7 @@ func (p *pool) bfs() {
 // concept, one more per related edge beyond; −1 when out of reach.
 func (p *pool) hops(id string) (hops, relevantConcepts, concepts int) {
 	hops = -1
-	for _, e := range p.r.ix.out[id] {
+	for _, e := range p.r.Graph.Out[id] {
 		if e.Kind != model.EdgeAbout {
 			continue
 		}
@@ -631,24 +631,24 @@ func (p *pool) hops(id string) (hops, relevantConcepts, concepts int) {
 
 // candidates computes every pooled node's signals.
 func (p *pool) candidates(budget int, wts assemble.Weights) []*assemble.Candidate {
-	ix := p.r.ix
+	ix := p.r.Graph
 	now := p.w.cfg.clock()
 	out := make([]*assemble.Candidate, 0, len(p.slots))
 	density := make([]float64, 0, len(p.slots))
 	maxDensity := 0.0
 	for _, s := range p.slots {
-		id := p.r.ids[s]
-		n := ix.nodes[id]
-		d := ix.docs[n.DocID]
+		id := p.r.IDs[s]
+		n := ix.Nodes[id]
+		d := ix.Docs[n.DocID]
 		c := &assemble.Candidate{ID: id, Ref: n.Ref, Ancestors: n.Ancestors, Title: nodeTitle(d, n), Source: string(n.Kind), Tokens: n.Tokens,
 			Keyword: round4(float64(p.kw[s])), Cosine: round4(p.cosine(s)), Pinned: p.pinned[id], Hops: -1,
-			Vec: p.r.vec.Row(s)}
+			Vec: p.r.Vectors.Row(s)}
 		if d != nil {
 			c.Document, c.Collection = d.Path, d.Collection
 		}
 		c.Signals.Semantic = round4(p.semantic(s))
 		if n.Parent != "" && p.cfg.Inherit > 0 {
-			if ps, ok := p.r.slot[n.Parent]; ok {
+			if ps, ok := p.r.Slot[n.Parent]; ok {
 				c.Signals.Semantic = round4(max(c.Signals.Semantic, p.cfg.Inherit*p.semantic(ps)))
 			}
 		}
@@ -712,12 +712,12 @@ func (w *Workbench) offerLevels(c *assemble.Candidate, n *model.ContentNode, bud
 	if n.Tokens <= 8 {
 		return
 	}
-	if a := w.retr.analysisOf(n.ID, abstract.Summary); a != nil {
+	if a := w.retr.AnalysisOf(n.ID, abstract.Summary); a != nil {
 		c.SummaryTokens, c.SummaryCached = a.Tokens, true
 	} else {
 		c.SummaryTokens = abstract.Target(abstract.Summary, n.Tokens)
 	}
-	if a := w.retr.analysisOf(n.ID, abstract.Essence); a != nil {
+	if a := w.retr.AnalysisOf(n.ID, abstract.Essence); a != nil {
 		c.EssenceTokens = a.Tokens
 	} else {
 		c.EssenceTokens = abstract.Target(abstract.Essence, n.Tokens)
@@ -737,16 +737,16 @@ func (w *Workbench) offerLevels(c *assemble.Candidate, n *model.ContentNode, bud
 // counts, the documents the candidates came from, the concepts near the
 // question.
 func (w *Workbench) catalog(p *pool) string {
-	ix := p.r.ix
+	ix := p.r.Graph
 	var b strings.Builder
-	fmt.Fprintf(&b, "[Catalog: %d documents, %d sections, %d concepts in this workspace]", len(ix.docs), len(p.r.slot), len(ix.concepts))
+	fmt.Fprintf(&b, "[Catalog: %d documents, %d sections, %d concepts in this workspace]", len(ix.Docs), len(p.r.Slot), len(ix.Concepts))
 	seen := map[string]bool{}
 	var docs []string
 	for _, s := range p.slots {
-		n := ix.nodes[p.r.ids[s]]
-		if d := ix.docs[n.DocID]; d != nil && !seen[d.ID] && len(docs) < 6 {
+		n := ix.Nodes[p.r.IDs[s]]
+		if d := ix.Docs[n.DocID]; d != nil && !seen[d.ID] && len(docs) < 6 {
 			seen[d.ID] = true
-			docs = append(docs, fmt.Sprintf("%s (%d sections)", d.Path, len(ix.docNodes[d.ID])))
+			docs = append(docs, fmt.Sprintf("%s (%d sections)", d.Path, len(ix.DocNodes[d.ID])))
 		}
 	}
 	if len(docs) > 0 {
@@ -776,27 +776,27 @@ func (w *Workbench) wholeFile(ranked []*assemble.Candidate, split assemble.Split
 	used := 0
 	seen := map[string]bool{}
 	for _, c := range ranked {
-		n := ix.nodes[c.ID]
+		n := ix.Nodes[c.ID]
 		if n == nil || seen[n.DocID] {
 			continue
 		}
 		seen[n.DocID] = true
 		size := 0
-		for _, nid := range ix.docNodes[n.DocID] {
-			size += ix.nodes[nid].Tokens
+		for _, nid := range ix.DocNodes[n.DocID] {
+			size += ix.Nodes[nid].Tokens
 		}
 		if used > 0 && used+size > split.Context {
 			continue
 		}
-		for _, nid := range ix.docNodes[n.DocID] {
-			m := ix.nodes[nid]
-			if !searchable(m) {
+		for _, nid := range ix.DocNodes[n.DocID] {
+			m := ix.Nodes[nid]
+			if !Searchable(m) {
 				continue
 			}
-			mc := &assemble.Candidate{ID: m.ID, Ref: m.Ref, Ancestors: m.Ancestors, Title: nodeTitle(ix.docs[m.DocID], m), Source: string(m.Kind),
+			mc := &assemble.Candidate{ID: m.ID, Ref: m.Ref, Ancestors: m.Ancestors, Title: nodeTitle(ix.Docs[m.DocID], m), Source: string(m.Kind),
 				Tokens: m.Tokens, Score: c.Score, Relevant: true, Loaded: true, Level: assemble.Detailed, LoadedTokens: m.Tokens,
 				Reason: "whole-file baseline: the whole file of a top hit", Signals: c.Signals, Hops: -1}
-			if d := ix.docs[m.DocID]; d != nil {
+			if d := ix.Docs[m.DocID]; d != nil {
 				mc.Document, mc.Collection = d.Path, d.Collection
 			}
 			t, err := w.Content(m.ContentHash)
@@ -827,12 +827,12 @@ func (w *Workbench) FileTokens(path string) int {
 		return 0
 	}
 	total := 0
-	for id, d := range w.index.docs {
+	for id, d := range w.index.Docs {
 		if d.Path != path && d.Key != path {
 			continue
 		}
-		for _, nid := range w.index.docNodes[id] {
-			if n := w.index.nodes[nid]; n != nil && searchable(n) {
+		for _, nid := range w.index.DocNodes[id] {
+			if n := w.index.Nodes[nid]; n != nil && Searchable(n) {
 				total += n.Tokens
 			}
 		}

@@ -401,8 +401,8 @@ func TestBaselineStrategies(t *testing.T) {
 				for f, n := range files {
 					assert.Positive(t, wb.FileTokens(f))
 					sections := 0
-					for _, id := range wb.index.docNodes[docID("notes", f)] {
-						if searchable(wb.index.nodes[id]) {
+					for _, id := range wb.index.DocNodes[docID("notes", f)] {
+						if Searchable(wb.index.Nodes[id]) {
 							sections++
 						}
 					}
@@ -431,7 +431,7 @@ func TestFusedScoresAreTheSemanticSignal(t *testing.T) {
 	require.NoError(t, err)
 	for _, s := range Strategies {
 		p := newPool(wb, r, q, qv[0], QueryRequest{}, s, wb.ranking)
-		for slot := range r.ids {
+		for slot := range r.IDs {
 			kw, kwMax := float64(p.kw[slot]), p.kwMax
 			if p.kwW == 0 {
 				kw, kwMax = 0, 0

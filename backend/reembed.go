@@ -21,11 +21,11 @@ func (w *Workbench) reembedLocked(ctx context.Context, e embed.Embedder) error {
 	ix := w.index
 	now := w.cfg.clock()
 	var ids []string
-	for id := range ix.nodes {
+	for id := range ix.Nodes {
 		ids = append(ids, id)
 	}
 	sort.Slice(ids, func(i, j int) bool {
-		a, b := ix.nodes[ids[i]], ix.nodes[ids[j]]
+		a, b := ix.Nodes[ids[i]], ix.Nodes[ids[j]]
 		if a.Created != b.Created {
 			return a.Created.Before(b.Created)
 		}
@@ -36,13 +36,13 @@ func (w *Workbench) reembedLocked(ctx context.Context, e embed.Embedder) error {
 	var need []string
 	var at []int
 	for i, id := range ids {
-		n := ix.nodes[id]
+		n := ix.Nodes[id]
 		text, err := w.Content(n.ContentHash)
 		if err != nil {
 			return fmt.Errorf("re-embed: %w", err)
 		}
 		texts[i] = text
-		if v, ok := w.vecs.Get(contentKey(n.ContentHash)); ok {
+		if v, ok := w.vecs.Get(ContentKey(n.ContentHash)); ok {
 			vecs[i] = v
 			continue
 		}
@@ -56,16 +56,16 @@ func (w *Workbench) reembedLocked(ctx context.Context, e embed.Embedder) error {
 		}
 		for k, i := range at {
 			vecs[i] = got[k]
-			if err := w.vecs.Put(contentKey(ix.nodes[ids[i]].ContentHash), got[k]); err != nil {
+			if err := w.vecs.Put(ContentKey(ix.Nodes[ids[i]].ContentHash), got[k]); err != nil {
 				return err
 			}
 		}
 	}
 	var write graphdb.Write
-	for id := range ix.concepts {
+	for id := range ix.Concepts {
 		write.Remove = append(write.Remove, id)
 	}
-	for id := range ix.docs {
+	for id := range ix.Docs {
 		write.Remove = append(write.Remove, id)
 	}
 	// Fresh concepts, linked in creation order.
@@ -73,7 +73,7 @@ func (w *Workbench) reembedLocked(ctx context.Context, e embed.Embedder) error {
 	newConcepts := map[string]*model.Concept{}
 	about := map[string][]model.Edge{}
 	for i, id := range ids {
-		n := ix.nodes[id]
+		n := ix.Nodes[id]
 		matches, best := linker.Link(vecs[i])
 		n.NearMiss, n.NearMissSim = "", 0
 		if len(matches) == 0 {
@@ -89,7 +89,7 @@ func (w *Workbench) reembedLocked(ctx context.Context, e embed.Embedder) error {
 			linker.Add(c.ID, vecs[i])
 			newConcepts[c.ID] = &c
 			write.Concepts = append(write.Concepts, cw)
-			if err := w.vecs.Put(conceptKey(c.ID), vecs[i]); err != nil {
+			if err := w.vecs.Put(ConceptKey(c.ID), vecs[i]); err != nil {
 				return err
 			}
 			matches = []concepts.Match{{ID: c.ID, Sim: 1}}
@@ -98,11 +98,11 @@ func (w *Workbench) reembedLocked(ctx context.Context, e embed.Embedder) error {
 			about[id] = append(about[id], model.Edge{Kind: model.EdgeAbout, From: id, To: m.ID, Weight: round3(m.Sim), Direction: string(n.Kind), Created: now})
 		}
 	}
-	for docID, d := range ix.docs {
+	for docID, d := range ix.Docs {
 		dw := graphdb.DocWrite{Doc: *d}
-		for _, nid := range ix.docNodes[docID] {
-			dw.Nodes = append(dw.Nodes, *ix.nodes[nid])
-			for _, e := range ix.out[nid] {
+		for _, nid := range ix.DocNodes[docID] {
+			dw.Nodes = append(dw.Nodes, *ix.Nodes[nid])
+			for _, e := range ix.Out[nid] {
 				if e.Kind != model.EdgeAbout {
 					dw.Edges = append(dw.Edges, e)
 				}
@@ -121,11 +121,11 @@ func (w *Workbench) reembedLocked(ctx context.Context, e embed.Embedder) error {
 	crash.At("reembed-after-vectors")
 	oldEmb := w.emb
 	w.emb = e
-	snap := &graphdb.Snapshot{DocNodes: ix.docNodes}
-	for _, d := range ix.docs {
+	snap := &graphdb.Snapshot{DocNodes: ix.DocNodes}
+	for _, d := range ix.Docs {
 		snap.Documents = append(snap.Documents, *d)
 	}
-	for _, n := range ix.nodes {
+	for _, n := range ix.Nodes {
 		snap.Nodes = append(snap.Nodes, *n)
 	}
 	for _, c := range newConcepts {
@@ -137,9 +137,9 @@ func (w *Workbench) reembedLocked(ctx context.Context, e embed.Embedder) error {
 	for _, cw := range write.Concepts {
 		snap.Edges = append(snap.Edges, cw.Related...)
 	}
-	nix := indexFromSnapshot(snap)
-	nix.linker = linker
-	write.Meta = nix.meta(e.ID())
+	nix := FromSnapshot(snap)
+	nix.Linker = linker
+	write.Meta = nix.Meta(e.ID())
 	meta, err := w.apply(ctx, write)
 	if err != nil {
 		w.emb = oldEmb

@@ -18,27 +18,27 @@ import (
 	"github.com/loomwork/loom/graphdb"
 )
 
-// dropNode removes a node that is no document's section any more (a
+// DropNode removes a node that is no document's section any more (a
 // summary whose text is gone) from the index, with its edges.
-func (ix *index) dropNode(id string) {
-	n := ix.nodes[id]
+func (ix *Graph) DropNode(id string) {
+	n := ix.Nodes[id]
 	if n == nil {
 		return
 	}
-	delete(ix.nodes, id)
-	kept := ix.docNodes[n.DocID][:0]
-	for _, other := range ix.docNodes[n.DocID] {
+	delete(ix.Nodes, id)
+	kept := ix.DocNodes[n.DocID][:0]
+	for _, other := range ix.DocNodes[n.DocID] {
 		if other != id {
 			kept = append(kept, other)
 		}
 	}
-	ix.docNodes[n.DocID] = kept
-	for _, e := range ix.out[id] {
+	ix.DocNodes[n.DocID] = kept
+	for _, e := range ix.Out[id] {
 		if e.Kind == model.EdgeAbout {
-			ix.aboutCount[e.To]--
+			ix.AboutCount[e.To]--
 		}
 	}
-	delete(ix.out, id)
+	delete(ix.Out, id)
 }
 
 // RepairOptions say where a salvaged workspace goes.
@@ -174,13 +174,13 @@ func (w *Workbench) repairGraph(ctx context.Context, c *Checkup, rep *RepairRepo
 	bySource := map[string]map[string]string{}
 	restored := 0
 	for _, lt := range c.LostTexts {
-		n := ix.nodes[lt.Node]
+		n := ix.Nodes[lt.Node]
 		switch {
 		case n == nil:
 		case lt.Summary:
 			dropSummaries = append(dropSummaries, n.ID)
 		case lt.Source != "":
-			d := ix.docs[n.DocID]
+			d := ix.Docs[n.DocID]
 			texts, ok := bySource[d.ID]
 			if !ok {
 				texts, _ = sourceSections(d)
@@ -205,12 +205,12 @@ func (w *Workbench) repairGraph(ctx context.Context, c *Checkup, rep *RepairRepo
 	b := newBatch()
 	for _, id := range dropSummaries {
 		b.write.Remove = append(b.write.Remove, id)
-		ix.dropNode(id)
+		ix.DropNode(id)
 	}
 	if len(dropSummaries) > 0 {
 		rep.did("dropped %d summaries whose texts were gone (made again when a question needs them)", len(dropSummaries))
 	}
-	facts := ix.meta(w.meta.Embedder)
+	facts := ix.Meta(w.meta.Embedder)
 	recount := facts.Documents != w.meta.Documents || facts.ContentNodes != w.meta.ContentNodes || facts.ConceptNodes != w.meta.ConceptNodes ||
 		facts.Edges != w.meta.Edges || facts.Tokens != w.meta.Tokens
 	if recount || len(dropSummaries) > 0 {
@@ -238,8 +238,8 @@ func (w *Workbench) repairGraph(ctx context.Context, c *Checkup, rep *RepairRepo
 	}
 	var texts []string
 	var keys []string
-	for _, n := range ix.nodes {
-		if !searchable(n) || w.vecs.Has(contentKey(n.ContentHash)) {
+	for _, n := range ix.Nodes {
+		if !Searchable(n) || w.vecs.Has(ContentKey(n.ContentHash)) {
 			continue
 		}
 		t, err := w.Content(n.ContentHash)
@@ -247,7 +247,7 @@ func (w *Workbench) repairGraph(ctx context.Context, c *Checkup, rep *RepairRepo
 			continue // its text is lost too: reported above
 		}
 		texts = append(texts, ingest.EmbedText(n.HeadingPath, t))
-		keys = append(keys, contentKey(n.ContentHash))
+		keys = append(keys, ContentKey(n.ContentHash))
 	}
 	if len(texts) > 0 {
 		vecs, err := e.Embed(ctx, texts)
@@ -261,16 +261,16 @@ func (w *Workbench) repairGraph(ctx context.Context, c *Checkup, rep *RepairRepo
 		}
 	}
 	concepts := 0
-	for _, cn := range ix.concepts {
-		if w.vecs.Has(conceptKey(cn.ID)) {
+	for _, cn := range ix.Concepts {
+		if w.vecs.Has(ConceptKey(cn.ID)) {
 			continue
 		}
-		seed := ix.nodes[cn.Seed]
+		seed := ix.Nodes[cn.Seed]
 		if seed == nil {
 			continue
 		}
-		if v, ok := w.vecs.Get(contentKey(seed.ContentHash)); ok {
-			if err := w.vecs.Put(conceptKey(cn.ID), v); err != nil {
+		if v, ok := w.vecs.Get(ContentKey(seed.ContentHash)); ok {
+			if err := w.vecs.Put(ConceptKey(cn.ID), v); err != nil {
 				return err
 			}
 			concepts++
@@ -303,12 +303,12 @@ func salvage(ctx context.Context, dir string, o RepairOptions, opts []Option) (*
 		source string
 	)
 	stored, srep, serr := graphdb.Salvage(filepath.Join(dir, GraphDir))
-	cached, cachedConcepts := loadCache(filepath.Join(dir, "index.cache"), anyGeneration)
+	cached, cachedConcepts := LoadGraphCache(filepath.Join(dir, "index.cache"), AnyGeneration)
 	switch {
-	case cached != nil && (serr != nil || !srep.HasMeta || cached.saved.Generation >= stored.Meta.Generation):
-		snap = cached.snapshot(cached.saved)
+	case cached != nil && (serr != nil || !srep.HasMeta || cached.Saved.Generation >= stored.Meta.Generation):
+		snap = cached.Snapshot(cached.Saved)
 		snap.Concepts = cachedConcepts
-		source = fmt.Sprintf("the index cache (a whole copy of the graph at generation %d)", cached.saved.Generation)
+		source = fmt.Sprintf("the index cache (a whole copy of the graph at generation %d)", cached.Saved.Generation)
 		if serr == nil && srep.HasMeta {
 			source += fmt.Sprintf("; the store, read around its damage, was at generation %d", stored.Meta.Generation)
 		}
@@ -320,8 +320,8 @@ func salvage(ctx context.Context, dir string, o RepairOptions, opts []Option) (*
 		}
 		source += ")"
 		if cached != nil {
-			if diff := graphDifference(cached.snapshot(cached.saved), stored); diff != "" {
-				source += fmt.Sprintf("; the older index cache (generation %d) differs from it: %s", cached.saved.Generation, diff)
+			if diff := graphDifference(cached.Snapshot(cached.Saved), stored); diff != "" {
+				source += fmt.Sprintf("; the older index cache (generation %d) differs from it: %s", cached.Saved.Generation, diff)
 			}
 		}
 	default:

@@ -81,10 +81,10 @@ func TestDoctorFindsDamageAndRepairMendsItInPlace(t *testing.T) {
 		{"an index cache that disagrees with its store", func(t *testing.T, dir, _ string) {
 			// What ingest --prune once left: a cache of the store's
 			// generation holding documents the store lost.
-			ix, _ := loadCache(filepath.Join(dir, "index.cache"), anyGeneration)
+			ix, _ := LoadGraphCache(filepath.Join(dir, "index.cache"), AnyGeneration)
 			require.NotNil(t, ix)
-			ix.docs["d-ghost"] = &model.Document{ID: "d-ghost", Key: "/gone.md", Path: "gone.md"}
-			require.NoError(t, ix.saveCache(filepath.Join(dir, "index.cache"), ix.saved))
+			ix.Docs["d-ghost"] = &model.Document{ID: "d-ghost", Key: "/gone.md", Path: "gone.md"}
+			require.NoError(t, ix.SaveCache(filepath.Join(dir, "index.cache"), ix.Saved))
 		}, "index cache", false},
 		{"a damaged index cache", func(t *testing.T, dir, _ string) {
 			p := filepath.Join(dir, "index.cache")

@@ -24,64 +24,64 @@ import (
 	"github.com/loomwork/loom/backend/search"
 )
 
-// retrieval is the query side of the working index: every searchable
+// Search is the query side of the working index: every searchable
 // content node has a slot (a small int) in a BM25 keyword index and in one
 // contiguous matrix of unit vectors, and the concept graph has undirected
 // adjacency for hop distances. It is built from the index on first need
 // (from search.cache when that matches the store's generation) and kept in
 // step by ingest.
-type retrieval struct {
-	ix      *index // the working index it was built for
-	slot    map[string]int32
-	ids     []string // by slot; "" for a free slot
-	free    []int32
-	kw      *search.Keyword // unigrams
-	phr     *search.Keyword // bigrams (phrase field)
-	vec     *search.Vectors
-	relAdj  map[string][]string // concept ↔ concept (related edges, both ways)
-	concept map[string][]string // concept → content nodes about it
-	// conceptSlots is concept → the slots of those nodes (the query's
+type Search struct {
+	Graph      *Graph // the working index it was built for
+	Slot    map[string]int32
+	IDs     []string // by slot; "" for a free slot
+	Free    []int32
+	Keyword      *search.Keyword // unigrams
+	Phrases     *search.Keyword // bigrams (phrase field)
+	Vectors     *search.Vectors
+	RelAdj  map[string][]string // concept ↔ concept (related edges, both ways)
+	Concept map[string][]string // concept → content nodes about it
+	// ConceptSlots is concept → the slots of those nodes (the query's
 	// graph expansion walks it without map lookups).
-	conceptSlots map[string][]int32
-	// analysis: source node → level → summary node; pins: pinned nodes.
-	analysis map[string]map[string]string
-	pins     map[string]bool
-	children map[string][]string // section → its subsections
+	ConceptSlots map[string][]int32
+	// Analysis: source node → level → summary node; pins: pinned nodes.
+	Analysis map[string]map[string]string
+	Pins     map[string]bool
+	Children map[string][]string // section → its subsections
 	scratch  sync.Pool
 	key      []byte // tableKey, once computed; add and remove clear it
 }
 
-// scratch holds one query's per-slot arrays (reused: at 50k nodes they
+// Scratch holds one query's per-slot arrays (reused: at 50k nodes they
 // are 800 KB a question, which the garbage collector would otherwise chase).
-type scratch struct {
-	kw, cos, fused []float32
-	seen, exact    []bool
+type Scratch struct {
+	KW, Cos, Fused []float32
+	Seen, Exact    []bool
 }
 
-func (r *retrieval) getScratch(n int) *scratch {
-	if sc, ok := r.scratch.Get().(*scratch); ok && len(sc.seen) == n {
-		clear(sc.seen)
-		clear(sc.exact)
+func (r *Search) GetScratch(n int) *Scratch {
+	if sc, ok := r.scratch.Get().(*Scratch); ok && len(sc.Seen) == n {
+		clear(sc.Seen)
+		clear(sc.Exact)
 		return sc
 	}
-	return &scratch{kw: make([]float32, n), cos: make([]float32, n), fused: make([]float32, n),
-		seen: make([]bool, n), exact: make([]bool, n)}
+	return &Scratch{KW: make([]float32, n), Cos: make([]float32, n), Fused: make([]float32, n),
+		Seen: make([]bool, n), Exact: make([]bool, n)}
 }
 
-func (r *retrieval) putScratch(sc *scratch) { r.scratch.Put(sc) }
+func (r *Search) PutScratch(sc *Scratch) { r.scratch.Put(sc) }
 
-func newRetrieval(ix *index, dim int) *retrieval {
-	return &retrieval{ix: ix, slot: map[string]int32{}, kw: search.NewKeyword(search.DefaultBM25), phr: search.NewKeyword(search.DefaultBM25),
-		vec: search.NewVectors(dim), relAdj: map[string][]string{}, concept: map[string][]string{}}
+func NewSearch(ix *Graph, dim int) *Search {
+	return &Search{Graph: ix, Slot: map[string]int32{}, Keyword: search.NewKeyword(search.DefaultBM25), Phrases: search.NewKeyword(search.DefaultBM25),
+		Vectors: search.NewVectors(dim), RelAdj: map[string][]string{}, Concept: map[string][]string{}}
 }
 
-// searchable: analysis nodes (summaries) are reached through their source.
-func searchable(n *model.ContentNode) bool { return n.Source == "" }
+// Searchable: analysis nodes (summaries) are reached through their source.
+func Searchable(n *model.ContentNode) bool { return n.Source == "" }
 
-// keywordTerms is what the keyword index sees of a section: its heading
+// KeywordTerms is what the keyword index sees of a section: its heading
 // path, its own heading again headingBoost more times (a heading names
 // what the section is about: a cheap BM25F), and its text.
-func keywordTerms(headingPath []string, text string) []string {
+func KeywordTerms(headingPath []string, text string) []string {
 	var b strings.Builder
 	b.WriteString(ingest.EmbedText(headingPath, text))
 	if len(headingPath) > 0 {
@@ -93,11 +93,11 @@ func keywordTerms(headingPath []string, text string) []string {
 	return search.Terms(b.String())
 }
 
-// bigrams are the pairs of adjacent terms, indexed as a phrase field of
+// Bigrams are the pairs of adjacent terms, indexed as a phrase field of
 // their own: a shared phrase ("context catalog", "budget calculation") is
 // strong evidence on notes, but weighs on scientific abstracts, so its
 // weight is a setting (phrase_weight).
-func bigrams(terms []string) []string {
+func Bigrams(terms []string) []string {
 	out := make([]string, 0, len(terms))
 	for i := 1; i < len(terms); i++ {
 		out = append(out, terms[i-1]+"_"+terms[i])
@@ -109,44 +109,44 @@ func bigrams(terms []string) []string {
 // twice more lifted precision 0.51 → 0.53 at equal recall (BENCHMARKS.md).
 const headingBoost = 2
 
-func (r *retrieval) add(n *model.ContentNode, terms []string, vec []float32) {
+func (r *Search) Add(n *model.ContentNode, terms []string, vec []float32) {
 	r.key = nil
-	s, ok := r.slot[n.ID]
+	s, ok := r.Slot[n.ID]
 	if !ok {
-		if k := len(r.free); k > 0 {
-			s, r.free = r.free[k-1], r.free[:k-1]
-			r.ids[s] = n.ID
+		if k := len(r.Free); k > 0 {
+			s, r.Free = r.Free[k-1], r.Free[:k-1]
+			r.IDs[s] = n.ID
 		} else {
-			s = int32(len(r.ids))
-			r.ids = append(r.ids, n.ID)
+			s = int32(len(r.IDs))
+			r.IDs = append(r.IDs, n.ID)
 		}
-		r.slot[n.ID] = s
+		r.Slot[n.ID] = s
 	}
-	r.kw.Set(s, terms)
-	r.phr.Set(s, bigrams(terms))
+	r.Keyword.Set(s, terms)
+	r.Phrases.Set(s, Bigrams(terms))
 	if vec != nil {
-		r.vec.Set(s, vec)
+		r.Vectors.Set(s, vec)
 	}
 }
 
-func (r *retrieval) remove(id string) {
-	s, ok := r.slot[id]
+func (r *Search) Remove(id string) {
+	s, ok := r.Slot[id]
 	if !ok {
 		return
 	}
 	r.key = nil
-	r.kw.Remove(s)
-	r.phr.Remove(s)
-	r.vec.Remove(s)
-	r.ids[s] = ""
-	r.free = append(r.free, s)
-	delete(r.slot, id)
+	r.Keyword.Remove(s)
+	r.Phrases.Remove(s)
+	r.Vectors.Remove(s)
+	r.IDs[s] = ""
+	r.Free = append(r.Free, s)
+	delete(r.Slot, id)
 }
 
-// rebuildGraph recomputes the concept adjacency from the index's edges.
-func (r *retrieval) rebuildGraph() {
-	r.indexNodes()
-	r.relAdj, r.concept, r.conceptSlots = map[string][]string{}, map[string][]string{}, map[string][]int32{}
+// RebuildGraph recomputes the concept adjacency from the index's edges.
+func (r *Search) RebuildGraph() {
+	r.IndexNodes()
+	r.RelAdj, r.Concept, r.ConceptSlots = map[string][]string{}, map[string][]string{}, map[string][]int32{}
 	// By source id, so that every list comes out in the same order
 	// whatever the map's; the edges are taken with their key (no second
 	// lookup).
@@ -154,8 +154,8 @@ func (r *retrieval) rebuildGraph() {
 		id    string
 		edges []model.Edge
 	}
-	sources := make([]source, 0, len(r.ix.out))
-	for id, es := range r.ix.out {
+	sources := make([]source, 0, len(r.Graph.Out))
+	for id, es := range r.Graph.Out {
 		sources = append(sources, source{id, es})
 	}
 	slices.SortFunc(sources, func(a, b source) int { return strings.Compare(a.id, b.id) })
@@ -165,16 +165,16 @@ func (r *retrieval) rebuildGraph() {
 		for _, e := range src.edges {
 			switch e.Kind {
 			case model.EdgeRelated:
-				r.relAdj[e.From] = append(r.relAdj[e.From], e.To)
-				r.relAdj[e.To] = append(r.relAdj[e.To], e.From)
+				r.RelAdj[e.From] = append(r.RelAdj[e.From], e.To)
+				r.RelAdj[e.To] = append(r.RelAdj[e.To], e.From)
 			case model.EdgeAbout:
-				r.concept[e.To] = append(r.concept[e.To], e.From)
+				r.Concept[e.To] = append(r.Concept[e.To], e.From)
 				if e.From != src.id || !looked {
-					sl, hasSlot = r.slot[e.From]
+					sl, hasSlot = r.Slot[e.From]
 					looked = e.From == src.id
 				}
 				if hasSlot {
-					r.conceptSlots[e.To] = append(r.conceptSlots[e.To], sl)
+					r.ConceptSlots[e.To] = append(r.ConceptSlots[e.To], sl)
 				}
 			}
 		}
@@ -183,8 +183,8 @@ func (r *retrieval) rebuildGraph() {
 
 // liveRetrieval is the query index if it belongs to ix (else nil: it will
 // be rebuilt when next needed).
-func (w *Workbench) liveRetrieval(ix *index) *retrieval {
-	if w.retr != nil && w.retr.ix == ix {
+func (w *Workbench) liveRetrieval(ix *Graph) *Search {
+	if w.retr != nil && w.retr.Graph == ix {
 		return w.retr
 	}
 	return nil
@@ -197,10 +197,10 @@ func (w *Workbench) saveCaches() {
 	if !w.keepsFiles() || w.index == nil || w.cachedGen == w.meta.Generation {
 		return // nothing changed since the caches were read or written
 	}
-	_ = w.index.saveCache(w.cachePath(), w.meta)
+	_ = w.index.SaveCache(w.cachePath(), w.meta)
 	if r := w.liveRetrieval(w.index); r != nil {
-		_ = r.saveCache(w.searchCachePath(), w.meta.Generation)
-		if !r.vec.Prepared() {
+		_ = r.SaveCache(w.searchCachePath(), w.meta.Generation)
+		if !r.Vectors.Prepared() {
 			// A sketch is due (an ingest grew the vectors past the
 			// sketch's threshold, or twice past its fit): build and
 			// cache it now, so the next open does not fit it (~0.4 s at
@@ -213,7 +213,7 @@ func (w *Workbench) saveCaches() {
 
 // retrieval returns the query index, building it when missing or stale.
 // Callers hold w.mu.
-func (w *Workbench) retrieval(ctx context.Context) (*retrieval, error) {
+func (w *Workbench) retrieval(ctx context.Context) (*Search, error) {
 	return w.retrievalWith(ctx, nil)
 }
 
@@ -221,27 +221,27 @@ func (w *Workbench) retrieval(ctx context.Context) (*retrieval, error) {
 // already (Warm starts reading it while the working index loads): pre,
 // when not nil, returns what readSearchCache returned for the current
 // generation.
-func (w *Workbench) retrievalWith(ctx context.Context, pre func() (*searchCache, error)) (*retrieval, error) {
+func (w *Workbench) retrievalWith(ctx context.Context, pre func() (*SearchCache, error)) (*Search, error) {
 	ix, err := w.loadIndex(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if w.retr != nil && w.retr.ix == ix {
-		if w.retr.relAdj == nil {
-			w.retr.rebuildGraph()
+	if w.retr != nil && w.retr.Graph == ix {
+		if w.retr.RelAdj == nil {
+			w.retr.RebuildGraph()
 		}
 		return w.retr, nil
 	}
-	r := newRetrieval(ix, w.emb.Dim())
+	r := NewSearch(ix, w.emb.Dim())
 	fromCache := false
 	if !w.cfg.memory {
-		var sc *searchCache
+		var sc *SearchCache
 		if pre != nil {
 			sc, err = pre()
 		} else {
-			sc, err = readSearchCache(w.searchCachePath(), w.meta.Generation)
+			sc, err = ReadSearchCache(w.searchCachePath(), w.meta.Generation)
 		}
-		fromCache = err == nil && r.adoptCache(sc, ix)
+		fromCache = err == nil && r.AdoptCache(sc, ix)
 	}
 	if !fromCache { // keyword postings from the cache, else from the texts
 		if err := w.buildKeywords(ctx, r); err != nil {
@@ -251,43 +251,43 @@ func (w *Workbench) retrievalWith(ctx context.Context, pre func() (*searchCache,
 	// The vectors, from the matrix cache when it was made for this slot
 	// table, else from the log; the concept graph is built meanwhile.
 	var graph sync.WaitGroup
-	graph.Go(r.rebuildGraph)
+	graph.Go(r.RebuildGraph)
 	if w.cfg.memory || !w.adoptRows(r) {
 		w.fillRows(r)
 	}
 	graph.Wait()
 	w.retr = r
 	if w.keepsFiles() && !fromCache {
-		_ = r.saveCache(w.searchCachePath(), w.meta.Generation)
+		_ = r.SaveCache(w.searchCachePath(), w.meta.Generation)
 	}
 	return r, nil
 }
 
 // fillRows sets every slot's vector from the log, all rows at once: the
 // matrix grows once, and rows are normalised in parallel.
-func (w *Workbench) fillRows(r *retrieval) {
+func (w *Workbench) fillRows(r *Search) {
 	dim := w.vecs.Dim()
-	slots := make([]int32, 0, len(r.ids))
-	arena := make([]float32, len(r.ids)*dim)
-	rows := make([][]float32, 0, len(r.ids))
-	for s, id := range r.ids {
+	slots := make([]int32, 0, len(r.IDs))
+	arena := make([]float32, len(r.IDs)*dim)
+	rows := make([][]float32, 0, len(r.IDs))
+	for s, id := range r.IDs {
 		if id == "" {
 			continue
 		}
 		row := arena[len(rows)*dim : (len(rows)+1)*dim]
-		if w.vecs.Read(contentKey(r.ix.nodes[id].ContentHash), row) {
+		if w.vecs.Read(ContentKey(r.Graph.Nodes[id].ContentHash), row) {
 			slots, rows = append(slots, int32(s)), append(rows, row)
 		}
 	}
-	r.vec.SetRows(slots, rows)
+	r.Vectors.SetRows(slots, rows)
 }
 
 // buildKeywords reads every searchable node's text and indexes it, in
 // parallel (analysis is the cost).
-func (w *Workbench) buildKeywords(ctx context.Context, r *retrieval) error {
+func (w *Workbench) buildKeywords(ctx context.Context, r *Search) error {
 	var nodes []*model.ContentNode
-	for _, n := range r.ix.nodes {
-		if searchable(n) {
+	for _, n := range r.Graph.Nodes {
+		if Searchable(n) {
 			nodes = append(nodes, n)
 		}
 	}
@@ -311,7 +311,7 @@ func (w *Workbench) buildKeywords(ctx context.Context, r *retrieval) error {
 					failed[i] = err
 					continue
 				}
-				terms[i] = keywordTerms(nodes[i].HeadingPath, text)
+				terms[i] = KeywordTerms(nodes[i].HeadingPath, text)
 			}
 		}()
 	}
@@ -330,7 +330,7 @@ func (w *Workbench) buildKeywords(ctx context.Context, r *retrieval) error {
 		return fmt.Errorf("build the keyword index: %w", err)
 	}
 	for i, n := range nodes {
-		r.add(n, terms[i], nil)
+		r.Add(n, terms[i], nil)
 	}
 	return nil
 }
@@ -386,33 +386,33 @@ func pad8(b []byte) []byte {
 	return b
 }
 
-// saveCache writes the slot table and keyword postings (vectors live in
+// SaveCache writes the slot table and keyword postings (vectors live in
 // the vector log) for one generation, atomically.
-func (r *retrieval) saveCache(path string, generation int64) error {
-	kw, err := r.kw.MarshalBinary()
+func (r *Search) SaveCache(path string, generation int64) error {
+	kw, err := r.Keyword.MarshalBinary()
 	if err != nil {
 		return err
 	}
-	phr, err := r.phr.MarshalBinary()
+	phr, err := r.Phrases.MarshalBinary()
 	if err != nil {
 		return err
 	}
 	le := binary.LittleEndian
 	blob := 0
-	for _, id := range r.ids {
+	for _, id := range r.IDs {
 		blob += len(id)
 	}
-	if uint64(len(r.ids)) > math.MaxUint32 || uint64(blob) > math.MaxUint32 {
+	if uint64(len(r.IDs)) > math.MaxUint32 || uint64(blob) > math.MaxUint32 {
 		return errors.New("save search cache: slot table too large")
 	}
-	ids := make([]byte, 0, 8+4*len(r.ids)+blob)
-	ids = le.AppendUint32(ids, uint32(len(r.ids)))
+	ids := make([]byte, 0, 8+4*len(r.IDs)+blob)
+	ids = le.AppendUint32(ids, uint32(len(r.IDs)))
 	end := 0
-	for _, id := range r.ids {
+	for _, id := range r.IDs {
 		end += len(id)
 		ids = le.AppendUint32(ids, uint32(end))
 	}
-	for _, id := range r.ids {
+	for _, id := range r.IDs {
 		ids = append(ids, id...)
 	}
 	ids = pad8(le.AppendUint32(ids, crc32.Checksum(ids, castagnoli)))
@@ -490,50 +490,50 @@ func readAligned(path string) ([]byte, error) {
 	return buf, nil
 }
 
-// searchCache is what search.cache holds.
-type searchCache struct {
+// SearchCache is what search.cache holds.
+type SearchCache struct {
 	ids     []string
 	slot    map[string]int32
 	free    []int32
 	kw, phr *search.Keyword
 }
 
-// loadCache fills slots and keyword postings from the cache when it was
+// LoadCache fills slots and keyword postings from the cache when it was
 // made at this generation and names only nodes the index has.
-func (r *retrieval) loadCache(path string, generation int64, ix *index) bool {
-	sc, err := readSearchCache(path, generation)
-	return err == nil && r.adoptCache(sc, ix)
+func (r *Search) LoadCache(path string, generation int64, ix *Graph) bool {
+	sc, err := ReadSearchCache(path, generation)
+	return err == nil && r.AdoptCache(sc, ix)
 }
 
-// adoptCache takes the cache's slots and postings when its slots name
+// AdoptCache takes the cache's slots and postings when its slots name
 // exactly the searchable nodes of ix.
-func (r *retrieval) adoptCache(sc *searchCache, ix *index) bool {
+func (r *Search) AdoptCache(sc *SearchCache, ix *Graph) bool {
 	for _, id := range sc.ids {
 		if id == "" {
 			continue
 		}
-		if _, ok := ix.nodes[id]; !ok {
+		if _, ok := ix.Nodes[id]; !ok {
 			return false
 		}
 	}
 	want := 0
-	for _, nd := range ix.nodes {
-		if searchable(nd) {
+	for _, nd := range ix.Nodes {
+		if Searchable(nd) {
 			want++
 		}
 	}
 	if want != len(sc.slot) {
 		return false
 	}
-	r.ids, r.slot, r.free, r.kw, r.phr = sc.ids, sc.slot, sc.free, sc.kw, sc.phr
+	r.IDs, r.Slot, r.Free, r.Keyword, r.Phrases = sc.ids, sc.slot, sc.free, sc.kw, sc.phr
 	return true
 }
 
 var errStaleCache = errors.New("search cache: stale or malformed")
 
-// readSearchCache decodes search.cache, the two keyword indexes in
+// ReadSearchCache decodes search.cache, the two keyword indexes in
 // parallel (each is a few tens of milliseconds at 50,000 nodes).
-func readSearchCache(path string, generation int64) (*searchCache, error) {
+func ReadSearchCache(path string, generation int64) (*SearchCache, error) {
 	b, err := readAligned(path)
 	if err != nil {
 		return nil, err
@@ -562,7 +562,7 @@ func readSearchCache(path string, generation int64) (*searchCache, error) {
 		at += (l + 7) &^ 7
 	}
 
-	sc := &searchCache{kw: search.NewKeyword(search.DefaultBM25), phr: search.NewKeyword(search.DefaultBM25)}
+	sc := &SearchCache{kw: search.NewKeyword(search.DefaultBM25), phr: search.NewKeyword(search.DefaultBM25)}
 	var phrErr error
 	var wg sync.WaitGroup
 	wg.Go(func() { phrErr = sc.phr.UnmarshalShared(sections[2]) })

@@ -53,7 +53,7 @@ func (w *Workbench) SearchContext(ctx context.Context, query, scope string, limi
 		if len(ids) >= limit {
 			break
 		}
-		n := r.ix.nodes[r.ids[s]]
+		n := r.Graph.Nodes[r.IDs[s]]
 		text, err := w.Content(n.ContentHash)
 		if err != nil {
 			return chat.ToolResult{}, err
@@ -61,7 +61,7 @@ func (w *Workbench) SearchContext(ctx context.Context, query, scope string, limi
 		if len(ids) > 0 {
 			b.WriteString("\n\n")
 		}
-		fmt.Fprintf(&b, "[%s] %s — %s (relevance %.2f)\n%s", n.ID, nodeTitle(r.ix.docs[n.DocID], n), n.Ref, p.semantic(s), strings.TrimSpace(text))
+		fmt.Fprintf(&b, "[%s] %s — %s (relevance %.2f)\n%s", n.ID, nodeTitle(r.Graph.Docs[n.DocID], n), n.Ref, p.semantic(s), strings.TrimSpace(text))
 		ids = append(ids, n.ID)
 	}
 	if len(ids) == 0 {
@@ -80,7 +80,7 @@ func (w *Workbench) Expand(ctx context.Context, nodeID, level string) (chat.Tool
 	if err != nil {
 		return chat.ToolResult{}, err
 	}
-	n := r.ix.nodes[nodeID]
+	n := r.Graph.Nodes[nodeID]
 	if n == nil {
 		return chat.ToolResult{}, fmt.Errorf("no node %q", nodeID)
 	}
@@ -103,13 +103,13 @@ func (w *Workbench) Expand(ctx context.Context, nodeID, level string) (chat.Tool
 		if err != nil {
 			return chat.ToolResult{}, err
 		}
-		return w.toolResult(fmt.Sprintf("[%s] %s — %s (%s)\n%s", n.ID, nodeTitle(r.ix.docs[n.DocID], n), n.Ref, l, strings.TrimSpace(text)), []string{n.ID}), nil
+		return w.toolResult(fmt.Sprintf("[%s] %s — %s (%s)\n%s", n.ID, nodeTitle(r.Graph.Docs[n.DocID], n), n.Ref, l, strings.TrimSpace(text)), []string{n.ID}), nil
 	case "neighbours", "neighbors":
 		var lines []string
 		var ids []string
 		add := func(rel, id string) {
-			m := r.ix.nodes[id]
-			if m == nil || id == nodeID || !searchable(m) {
+			m := r.Graph.Nodes[id]
+			if m == nil || id == nodeID || !Searchable(m) {
 				return
 			}
 			for _, x := range ids {
@@ -118,19 +118,19 @@ func (w *Workbench) Expand(ctx context.Context, nodeID, level string) (chat.Tool
 				}
 			}
 			ids = append(ids, id)
-			lines = append(lines, fmt.Sprintf("- [%s] %s — %s (%s, %d tokens)", id, nodeTitle(r.ix.docs[m.DocID], m), m.Ref, rel, m.Tokens))
+			lines = append(lines, fmt.Sprintf("- [%s] %s — %s (%s, %d tokens)", id, nodeTitle(r.Graph.Docs[m.DocID], m), m.Ref, rel, m.Tokens))
 		}
 		if n.Parent != "" {
 			add("enclosing section", n.Parent)
 		}
-		for _, c := range r.children[nodeID] {
+		for _, c := range r.Children[nodeID] {
 			add("subsection", c)
 		}
-		for _, e := range r.ix.out[nodeID] {
+		for _, e := range r.Graph.Out[nodeID] {
 			if e.Kind == model.EdgeAbout {
-				for _, other := range r.concept[e.To] {
+				for _, other := range r.Concept[e.To] {
 					if len(ids) < 12 {
-						add("shares concept "+r.ix.concepts[e.To].Name, other)
+						add("shares concept "+r.Graph.Concepts[e.To].Name, other)
 					}
 				}
 			}
@@ -142,8 +142,8 @@ func (w *Workbench) Expand(ctx context.Context, nodeID, level string) (chat.Tool
 	case "derivations":
 		var lines []string
 		var ids []string
-		for lvl, id := range r.analysis[nodeID] {
-			if a := r.ix.nodes[id]; a != nil {
+		for lvl, id := range r.Analysis[nodeID] {
+			if a := r.Graph.Nodes[id]; a != nil {
 				ids = append(ids, id)
 				lines = append(lines, fmt.Sprintf("- [%s] %s of %s (%d tokens)", id, lvl, nodeID, a.Tokens))
 			}
@@ -167,7 +167,7 @@ func (w *Workbench) GetWindow(ctx context.Context, nodeID string, center, radius
 	if err != nil {
 		return chat.ToolResult{}, err
 	}
-	n := ix.nodes[nodeID]
+	n := ix.Nodes[nodeID]
 	if n == nil {
 		return chat.ToolResult{}, fmt.Errorf("no node %q", nodeID)
 	}
@@ -179,9 +179,9 @@ func (w *Workbench) GetWindow(ctx context.Context, nodeID string, center, radius
 	// overlap: keep each line once).
 	lines := map[int]string{}
 	shown := map[int]string{}
-	for _, id := range ix.docNodes[n.DocID] {
-		m := ix.nodes[id]
-		if m == nil || !searchable(m) || m.LineStart <= 0 {
+	for _, id := range ix.DocNodes[n.DocID] {
+		m := ix.Nodes[id]
+		if m == nil || !Searchable(m) || m.LineStart <= 0 {
 			continue
 		}
 		text, err := w.Content(m.ContentHash)
@@ -227,7 +227,7 @@ func (w *Workbench) Catalog(ctx context.Context) (chat.ToolResult, error) {
 		sections int
 	}
 	colls := map[string]*coll{}
-	for id, d := range ix.docs {
+	for id, d := range ix.Docs {
 		for _, name := range append([]string{d.Collection}, d.Groups...) {
 			c := colls[name]
 			if c == nil {
@@ -236,7 +236,7 @@ func (w *Workbench) Catalog(ctx context.Context) (chat.ToolResult, error) {
 			}
 			if !slices.Contains(c.docs, d.Path) {
 				c.docs = append(c.docs, d.Path)
-				c.sections += len(ix.docNodes[id])
+				c.sections += len(ix.DocNodes[id])
 			}
 		}
 	}
@@ -246,7 +246,7 @@ func (w *Workbench) Catalog(ctx context.Context) (chat.ToolResult, error) {
 	}
 	sort.Strings(names)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d documents, %d sections, %d concepts.\nCollections (use as search_context scope):\n", len(ix.docs), len(ix.nodes), len(ix.concepts))
+	fmt.Fprintf(&b, "%d documents, %d sections, %d concepts.\nCollections (use as search_context scope):\n", len(ix.Docs), len(ix.Nodes), len(ix.Concepts))
 	for _, n := range names {
 		c := colls[n]
 		sort.Strings(c.docs)
@@ -262,8 +262,8 @@ func (w *Workbench) Catalog(ctx context.Context) (chat.ToolResult, error) {
 		n    int
 	}
 	var top []cc
-	for id, c := range ix.concepts {
-		top = append(top, cc{c.Name, ix.aboutCount[id]})
+	for id, c := range ix.Concepts {
+		top = append(top, cc{c.Name, ix.AboutCount[id]})
 	}
 	sort.Slice(top, func(i, j int) bool {
 		if top[i].n != top[j].n {
@@ -284,7 +284,7 @@ func (w *Workbench) Catalog(ctx context.Context) (chat.ToolResult, error) {
 }
 
 func (w *Workbench) hasCollection(name string) bool {
-	for _, d := range w.index.docs {
+	for _, d := range w.index.Docs {
 		if d.InCollection(name) {
 			return true
 		}

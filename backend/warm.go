@@ -44,26 +44,26 @@ func (w *Workbench) Warm(ctx context.Context) error {
 	// So does the index of summaries.pack (read whole: ~30 MB after
 	// 100,000 summaries); the first read of a text waits for it.
 	go w.texts.Preload()
-	var pre func() (*searchCache, error)
+	var pre func() (*SearchCache, error)
 	if !w.cfg.memory && w.retr == nil {
 		// search.cache is read and decoded while the working index and
 		// the vector log load (they are independent until the slots are
 		// checked against the index).
 		var (
-			sc   *searchCache
+			sc   *SearchCache
 			scEr error
 			wg   sync.WaitGroup
 		)
 		path, generation := w.searchCachePath(), w.meta.Generation
-		wg.Go(func() { sc, scEr = readSearchCache(path, generation) })
-		pre = func() (*searchCache, error) { wg.Wait(); return sc, scEr }
+		wg.Go(func() { sc, scEr = ReadSearchCache(path, generation) })
+		pre = func() (*SearchCache, error) { wg.Wait(); return sc, scEr }
 		defer wg.Wait() // on an early error too
 	}
 	r, err := w.retrievalWith(ctx, pre)
 	if err != nil {
 		return err
 	}
-	if !r.vec.Prepared() {
+	if !r.Vectors.Prepared() {
 		w.prepareVectors(r)
 	}
 	return nil
@@ -72,23 +72,23 @@ func (w *Workbench) Warm(ctx context.Context) error {
 // prepareVectors loads the vector sketch from its cache when the cache
 // was made for this slot table, else builds it and saves it (best effort:
 // a missing cache only makes the next Warm slower). Callers hold w.mu.
-func (w *Workbench) prepareVectors(r *retrieval) {
+func (w *Workbench) prepareVectors(r *Search) {
 	if w.cfg.memory {
-		r.vec.Prepare()
+		r.Vectors.Prepare()
 		return
 	}
 	path := w.sketchCachePath()
-	key := r.tableKey()
+	key := r.TableKey()
 	if b, err := os.ReadFile(path); err == nil && bytes.HasPrefix(b, key) {
-		if r.vec.UnmarshalSketch(b[len(key):]) == nil && r.vec.Prepared() {
+		if r.Vectors.UnmarshalSketch(b[len(key):]) == nil && r.Vectors.Prepared() {
 			return
 		}
 	}
-	r.vec.Prepare()
+	r.Vectors.Prepare()
 	if !w.keepsFiles() {
 		return
 	}
-	if blob, ok := r.vec.MarshalSketch(); ok {
+	if blob, ok := r.Vectors.MarshalSketch(); ok {
 		tmp := path + ".tmp"
 		if err := os.WriteFile(tmp, append(key, blob...), 0o644); err == nil {
 			crash.At("sketch-cache-before-rename")
@@ -110,7 +110,7 @@ const rowsHeader = 64
 // adoptRows makes the rows cache r's vectors when it was made for r's slot
 // table (search.Vectors.AdoptRows), mapping it copy-on-write; false when it
 // is missing, stale or damaged, and then r is unchanged. Callers hold w.mu.
-func (w *Workbench) adoptRows(r *retrieval) bool {
+func (w *Workbench) adoptRows(r *Search) bool {
 	f, err := os.Open(w.rowsCachePath())
 	if err != nil {
 		return false
@@ -124,15 +124,15 @@ func (w *Workbench) adoptRows(r *retrieval) bool {
 	if err != nil {
 		return false
 	}
-	key, b := r.tableKey(), m.Bytes()
-	if !bytes.HasPrefix(b, key) || r.vec.AdoptRows(b[rowsHeader:], func() { _ = m.Close() }) != nil {
+	key, b := r.TableKey(), m.Bytes()
+	if !bytes.HasPrefix(b, key) || r.Vectors.AdoptRows(b[rowsHeader:], func() { _ = m.Close() }) != nil {
 		_ = m.Close()
 		return false
 	}
 	if !w.rowsMatchLog(r) {
 		// Not these vectors after all: start again (the mapping is
 		// released with the discarded matrix).
-		r.vec = search.NewVectors(w.emb.Dim())
+		r.Vectors = search.NewVectors(w.emb.Dim())
 		return false
 	}
 	w.rowsKey = string(key)
@@ -143,20 +143,20 @@ func (w *Workbench) adoptRows(r *retrieval) bool {
 // UnmarshalSketch does a sketch: on an even sample of slots, a row is
 // present exactly when the log holds the node's vector, and is that vector
 // normalised.
-func (w *Workbench) rowsMatchLog(r *retrieval) bool {
+func (w *Workbench) rowsMatchLog(r *Search) bool {
 	const checks = 64
 	buf := make([]float32, w.vecs.Dim())
-	for s := 0; s < len(r.ids); s += max(1, len(r.ids)/checks) {
-		id := r.ids[s]
-		has := id != "" && w.vecs.Read(contentKey(r.ix.nodes[id].ContentHash), buf)
-		if has != r.vec.Has(int32(s)) {
+	for s := 0; s < len(r.IDs); s += max(1, len(r.IDs)/checks) {
+		id := r.IDs[s]
+		has := id != "" && w.vecs.Read(ContentKey(r.Graph.Nodes[id].ContentHash), buf)
+		if has != r.Vectors.Has(int32(s)) {
 			return false
 		}
 		if !has {
 			continue
 		}
 		var dot, norm float64
-		for i, x := range r.vec.Row(int32(s)) {
+		for i, x := range r.Vectors.Row(int32(s)) {
 			dot += float64(x) * float64(buf[i])
 			norm += float64(buf[i]) * float64(buf[i])
 		}
@@ -171,8 +171,8 @@ func (w *Workbench) rowsMatchLog(r *retrieval) bool {
 // missing cache only makes the next open slower). Close calls it: the
 // file is rewritten when the slot table changed (an ingest, a removal),
 // not when texts or access times did. Callers hold w.mu.
-func (w *Workbench) saveRows(r *retrieval) {
-	key := r.tableKey()
+func (w *Workbench) saveRows(r *Search) {
+	key := r.TableKey()
 	if w.rowsKey == string(key) {
 		return
 	}
@@ -188,7 +188,7 @@ func (w *Workbench) saveRows(r *retrieval) {
 	hdr := make([]byte, rowsHeader)
 	copy(hdr, key)
 	_, err = bw.Write(hdr)
-	err = errors.Join(err, r.vec.WriteRows(bw), bw.Flush(), f.Close())
+	err = errors.Join(err, r.Vectors.WriteRows(bw), bw.Flush(), f.Close())
 	if err != nil {
 		_ = os.Remove(tmp)
 		return
@@ -199,10 +199,10 @@ func (w *Workbench) saveRows(r *retrieval) {
 	}
 }
 
-// tableKey is sketchCacheKey of r's slot table, computed once.
-func (r *retrieval) tableKey() []byte {
+// TableKey is sketchCacheKey of r's slot table, computed once.
+func (r *Search) TableKey() []byte {
 	if r.key == nil {
-		r.key = sketchCacheKey(r.ids)
+		r.key = SketchCacheKey(r.IDs)
 	}
 	return r.key
 }
@@ -212,13 +212,13 @@ func (w *Workbench) sketchCachePath() string {
 	return filepath.Join(w.dir, "vectors", safeName(w.emb.ID())+".sketch")
 }
 
-// sketchCacheKey ties a sketch to one slot table: a magic and an FNV-1a
+// SketchCacheKey ties a sketch to one slot table: a magic and an FNV-1a
 // hash of the node id in every slot. A node's id includes its content hash
 // and the file holds one embedder's sketch, so the same table means the
 // same vectors in the same slots; writes that leave the table alone
 // (summaries, access times) leave the cache valid, unlike a key on the
 // workspace generation.
-func sketchCacheKey(ids []string) []byte {
+func SketchCacheKey(ids []string) []byte {
 	h := fnv.New64a()
 	for _, id := range ids {
 		h.Write([]byte(id))

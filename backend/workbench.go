@@ -76,8 +76,8 @@ type Workbench struct {
 	meta    model.Meta
 	emb     embed.Embedder
 	vecs    *vectors.Log
-	index   *index     // nil until first needed
-	retr    *retrieval // query index; nil until first needed
+	index   *Graph     // nil until first needed
+	retr    *Search // query index; nil until first needed
 	ranking assemble.Config
 	pending pendingWrites
 	closed  bool
@@ -104,7 +104,7 @@ type Workbench struct {
 	// another process writes the store, with its concepts in order.
 	readOnly      string
 	readOnlyCause ReadOnlyCause
-	saved         *index
+	saved         *Graph
 	savedConcepts []model.Concept
 }
 
@@ -355,11 +355,11 @@ func openReadOnly(ctx context.Context, dir string, cfg config, cause ReadOnlyCau
 			return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 		}
 	case errors.Is(err, ErrInUse):
-		ix, known := loadCache(w.cachePath(), anyGeneration)
+		ix, known := LoadGraphCache(w.cachePath(), AnyGeneration)
 		if ix == nil {
 			return nil, fmt.Errorf("open workspace %s: %w, and it has no saved index to read meanwhile (try again once that process has finished its ingest or closed)", dir, ErrInUse)
 		}
-		w.store, w.meta, w.saved, w.savedConcepts = graphdb.OpenMemory(), ix.saved, ix, known
+		w.store, w.meta, w.saved, w.savedConcepts = graphdb.OpenMemory(), ix.Saved, ix, known
 		w.readOnly = why + "; reading the index it saved last"
 	default:
 		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
@@ -376,13 +376,13 @@ func (w *Workbench) readGraphOnce(ctx context.Context, store *graphdb.Store) err
 	if err != nil {
 		return err
 	}
-	ix, known := loadCache(w.cachePath(), meta.Generation)
+	ix, known := LoadGraphCache(w.cachePath(), meta.Generation)
 	if ix == nil {
 		snap, err := store.Load(ctx)
 		if err != nil {
 			return err
 		}
-		ix, known = indexFromSnapshot(snap), snap.Concepts
+		ix, known = FromSnapshot(snap), snap.Concepts
 	}
 	w.store, w.meta, w.saved, w.savedConcepts = graphdb.OpenMemory(), meta, ix, known
 	return nil
@@ -440,7 +440,7 @@ func (w *Workbench) Close() error {
 		w.saveRows(r)
 	}
 	if w.retr != nil {
-		w.retr.vec.Close() // a mapped rows cache is let go of now
+		w.retr.Vectors.Close() // a mapped rows cache is let go of now
 	}
 	w.closed = true
 	errs = append(errs, w.texts.Close())
@@ -472,7 +472,7 @@ func (w *Workbench) load(ctx context.Context) (*graphdb.Snapshot, error) {
 		if err != nil {
 			return nil, err
 		}
-		return ix.snapshot(w.meta), nil
+		return ix.Snapshot(w.meta), nil
 	}
 	w.storeMu.Lock()
 	defer w.storeMu.Unlock()

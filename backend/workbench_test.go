@@ -303,7 +303,7 @@ func TestReopenUsesCacheAndStatsNeedNoIndex(t *testing.T) {
 	ix, err := wb.loadIndex(ctx)
 	wb.mu.Unlock()
 	require.NoError(t, err)
-	assert.Equal(t, g1.ContentNodes, ix.snapshot(wb.meta).ToGraphJSON().ContentNodes)
+	assert.Equal(t, g1.ContentNodes, ix.Snapshot(wb.meta).ToGraphJSON().ContentNodes)
 	require.NoError(t, wb.Close())
 }
 
