@@ -3,7 +3,6 @@ package backend
 import (
 	"bytes"
 	"context"
-	"encoding/gob"
 	"math/rand/v2"
 	"os"
 	"sort"
@@ -12,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/search"
 )
@@ -46,58 +46,6 @@ func askFixture(t *testing.T, dir string) []*QueryResult {
 	return out
 }
 
-func TestIndexCacheFieldsKnown(t *testing.T) {
-	assert.True(t, indexCacheFieldsKnown, "a model type gained or lost a field: teach encodeIndexCache and decodeIndexCache "+
-		"(and indexCacheFields) about it, or index.cache falls back to gob")
-}
-
-// TestIndexCacheMatchesGob: the flat index cache gives the index the gob
-// cache gave, field for field.
-func TestIndexCacheMatchesGob(t *testing.T) {
-	ctx := context.Background()
-	dir := ingestedFixture(t)
-	wb := openBolt(t, dir)
-	defer wb.Close()
-	snap, err := wb.store.Load(ctx)
-	require.NoError(t, err)
-	require.NotEmpty(t, snap.Edges)
-
-	var buf bytes.Buffer
-	require.NoError(t, gob.NewEncoder(&buf).Encode(cacheFile{Generation: 7, Snapshot: snap}))
-	var viaGob cacheFile
-	require.NoError(t, gob.NewDecoder(&buf).Decode(&viaGob))
-	want := FromSnapshot(viaGob.Snapshot)
-
-	b, err := encodeIndexCache(snap, 7)
-	require.NoError(t, err)
-	got, concepts, err := decodeIndexCache(b, 7)
-	require.NoError(t, err)
-	assert.Equal(t, viaGob.Snapshot.Concepts, concepts)
-	assert.Equal(t, want.Docs, got.Docs)
-	assert.Equal(t, want.DocByKey, got.DocByKey)
-	assert.Equal(t, want.DocNodes, got.DocNodes)
-	assert.Equal(t, want.Nodes, got.Nodes)
-	assert.Equal(t, want.Concepts, got.Concepts)
-	assert.Equal(t, want.Out, got.Out)
-	assert.Equal(t, want.AboutCount, got.AboutCount)
-	again, err := encodeIndexCache(got.Snapshot(snap.Meta), 7)
-	require.NoError(t, err)
-	assert.Equal(t, b, again, "a decoded index encodes to the same bytes")
-
-	_, _, err = decodeIndexCache(b, 8)
-	assert.ErrorIs(t, err, errBadIndexCache, "another generation is stale")
-	for n := 0; n < len(b); n += 1 + n/32 {
-		_, _, err := decodeIndexCache(b[:n], 7)
-		require.ErrorIs(t, err, errBadIndexCache, "truncated to %d bytes", n)
-	}
-	for i := 0; i < len(b); i += 1 + i/32 {
-		bad := bytes.Clone(b)
-		bad[i] ^= 0x04
-		_, _, err := decodeIndexCache(bad, 7)
-		require.ErrorIs(t, err, errBadIndexCache, "byte %d changed", i)
-	}
-}
-
 // TestDamagedCachesAreRebuilt damages index.cache and search.cache in every
 // way a crash or a disk could (truncated, a byte changed, emptied, another
 // generation's file) and checks that the workspace answers exactly as
@@ -116,15 +64,16 @@ func TestDamagedCachesAreRebuilt(t *testing.T) {
 	// A cache of an older generation, with its own valid checksums.
 	staleIndex, staleSearch := bytes.Clone(goodIndex), bytes.Clone(goodSearch)
 	wb = openBolt(t, dir)
-	ix, concepts := LoadGraphCache(indexPath, wb.meta.Generation)
+	ix, concepts := index.LoadGraphCache(indexPath, wb.meta.Generation)
 	require.NotNil(t, ix, "the good cache loads")
 	require.NotNil(t, concepts)
-	snap := ix.Snapshot(wb.meta)
-	snap.Sort()
-	if staleIndex, err = encodeIndexCache(snap, wb.meta.Generation-1); err != nil {
-		t.Fatal(err)
-	}
-	r := NewSearch(ix, 1)
+	stale := wb.meta
+	stale.Generation--
+	staleFile := t.TempDir() + "/index.cache"
+	require.NoError(t, ix.SaveCache(staleFile, stale))
+	staleIndex, err = os.ReadFile(staleFile)
+	require.NoError(t, err)
+	r := index.NewSearch(ix, 1)
 	require.True(t, r.LoadCache(searchPath, wb.meta.Generation, ix))
 	tmp := t.TempDir() + "/search.cache"
 	require.NoError(t, r.SaveCache(tmp, wb.meta.Generation-1))
@@ -166,9 +115,9 @@ func assertCachesGood(t *testing.T, dir string) {
 	t.Helper()
 	wb := openBolt(t, dir)
 	defer wb.Close()
-	ix, _ := LoadGraphCache(wb.cachePath(), wb.meta.Generation)
+	ix, _ := index.LoadGraphCache(wb.cachePath(), wb.meta.Generation)
 	require.NotNil(t, ix, "index.cache was rewritten")
-	assert.True(t, NewSearch(ix, 1).LoadCache(wb.searchCachePath(), wb.meta.Generation, ix), "search.cache was rewritten")
+	assert.True(t, index.NewSearch(ix, 1).LoadCache(wb.searchCachePath(), wb.meta.Generation, ix), "search.cache was rewritten")
 }
 
 // TestRebuildGraphOrder: the concept graph's lists come out in the order
@@ -276,3 +225,5 @@ func TestRowsCache(t *testing.T) {
 		})
 	}
 }
+
+const rowsHeader = index.RowsHeader

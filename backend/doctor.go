@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/loomwork/loom/backend/assemble"
+	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/storage"
@@ -161,7 +162,7 @@ func (c *Checkup) checkStore(ctx context.Context, dir string, kind storage.Graph
 	switch {
 	case errors.Is(err, graphdb.ErrInUse):
 		c.Store = "in use"
-		ix, _ := LoadGraphCache(filepath.Join(dir, "index.cache"), AnyGeneration)
+		ix, _ := index.LoadGraphCache(filepath.Join(dir, "index.cache"), index.AnyGeneration)
 		if ix == nil {
 			c.add(part, StatusNote, "another Loom process is writing it, so it was not read, and there is no saved index to check the rest against; close that process and run doctor again", "")
 			return nil, -1
@@ -204,7 +205,7 @@ func (c *Checkup) checkStore(ctx context.Context, dir string, kind storage.Graph
 	c.add(part, StatusOK, fmt.Sprintf("%d pages read; %d documents, %d sections, %d concepts at generation %d",
 		pages, len(snap.Documents), len(snap.Nodes), len(snap.Concepts), snap.Meta.Generation), "")
 	// The workspace facts (what stats show) against what the store holds.
-	ix := FromSnapshot(snap)
+	ix := index.FromSnapshot(snap)
 	facts := ix.Meta(snap.Meta.Embedder)
 	m := snap.Meta
 	if m.Documents != facts.Documents || m.ContentNodes != facts.ContentNodes || m.ConceptNodes != facts.ConceptNodes || m.Edges != facts.Edges || m.Tokens != facts.Tokens {
@@ -225,7 +226,7 @@ func (c *Checkup) checkIndexCache(dir string, snap *graphdb.Snapshot, generation
 		c.add(part, StatusNote, "none: the next open reads the graph store and saves one", "")
 		return
 	}
-	ix, _ := LoadGraphCache(path, AnyGeneration)
+	ix, _ := index.LoadGraphCache(path, index.AnyGeneration)
 	switch {
 	case ix == nil:
 		c.add(part, StatusProblem, "index.cache is damaged (its checksum or layout is wrong); it is not used", "removes it; the next open makes it again")
@@ -295,7 +296,7 @@ func (c *Checkup) checkSearchCache(dir string, generation int64) {
 		c.add(part, StatusNote, "not checked: the store's generation is unknown", "removes it")
 		return
 	}
-	if _, err := ReadSearchCache(path, generation); err != nil {
+	if _, err := index.ReadSearchCache(path, generation); err != nil {
 		c.add(part, StatusNote, "stale or damaged: it is not used, and is made again by the next question", "removes it")
 		return
 	}
@@ -326,12 +327,12 @@ func (c *Checkup) checkVectors(dir string, snap *graphdb.Snapshot) {
 		}
 		missing := 0
 		for i := range snap.Nodes {
-			if n := &snap.Nodes[i]; Searchable(n) && !in.Keys[ContentKey(n.ContentHash)] {
+			if n := &snap.Nodes[i]; index.Searchable(n) && !in.Keys[index.ContentKey(n.ContentHash)] {
 				missing++
 			}
 		}
 		for _, cn := range snap.Concepts {
-			if !in.Keys[ConceptKey(cn.ID)] {
+			if !in.Keys[index.ConceptKey(cn.ID)] {
 				missing++
 			}
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/errs"
+	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/graphdb"
@@ -87,7 +88,7 @@ func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
 	var need []string
 	var hashes []string
 	for _, n := range g.ContentNodes {
-		if w.vecs.Has(ContentKey(n.ContentHash)) {
+		if w.vecs.Has(index.ContentKey(n.ContentHash)) {
 			continue
 		}
 		need = append(need, ingest.EmbedText(n.HeadingPath, texts[n.ID]))
@@ -99,19 +100,19 @@ func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
 			return fmt.Errorf("import: embed: %w", err)
 		}
 		for i, h := range hashes {
-			if err := w.vecs.Put(ContentKey(h), vecs[i]); err != nil {
+			if err := w.vecs.Put(index.ContentKey(h), vecs[i]); err != nil {
 				return err
 			}
 		}
 	}
 	seedVec := map[string][]float32{}
 	for _, n := range g.ContentNodes {
-		v, _ := w.vecs.Get(ContentKey(n.ContentHash))
+		v, _ := w.vecs.Get(index.ContentKey(n.ContentHash))
 		seedVec[n.ID] = v
 	}
 	for _, c := range g.ConceptNodes {
 		if v := seedVec[c.Seed]; v != nil {
-			if err := w.vecs.Put(ConceptKey(c.ID), v); err != nil {
+			if err := w.vecs.Put(index.ConceptKey(c.ID), v); err != nil {
 				return err
 			}
 		}

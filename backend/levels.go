@@ -12,45 +12,12 @@ import (
 
 	"github.com/loomwork/loom/backend/abstract"
 	"github.com/loomwork/loom/backend/assemble"
+	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/search"
 	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/graphdb"
 )
-
-// AnalysisOf returns the cached summary or essence of a node, if made.
-func (r *Search) AnalysisOf(source string, level abstract.Level) *model.ContentNode {
-	if r == nil || r.Analysis == nil {
-		return nil
-	}
-	id := r.Analysis[source][string(level)]
-	if id == "" {
-		return nil
-	}
-	return r.Graph.Nodes[id]
-}
-
-// Pinned is the set of nodes Pinned in the workspace.
-func (r *Search) Pinned() map[string]bool { return r.Pins }
-
-// IndexNodes rebuilds the analysis and pin maps from the index.
-func (r *Search) IndexNodes() {
-	r.Analysis, r.Pins, r.Children = map[string]map[string]string{}, map[string]bool{}, map[string][]string{}
-	for id, n := range r.Graph.Nodes {
-		if n.Parent != "" && Searchable(n) {
-			r.Children[n.Parent] = append(r.Children[n.Parent], id)
-		}
-		if n.Pinned {
-			r.Pins[id] = true
-		}
-		if n.Source != "" {
-			if r.Analysis[n.Source] == nil {
-				r.Analysis[n.Source] = map[string]string{}
-			}
-			r.Analysis[n.Source][n.Level] = id
-		}
-	}
-}
 
 // textAt returns a candidate's text at a level: the stored text, a cached
 // or newly made summary/essence (cached as an analysis node linked to its
@@ -428,7 +395,7 @@ func (w *Workbench) Pin(ctx context.Context, ids []string, pinned bool) error {
 			continue
 		}
 		for _, nid := range nodes {
-			if n := ix.Nodes[nid]; n != nil && Searchable(n) && n.Pinned != pinned {
+			if n := ix.Nodes[nid]; n != nil && index.Searchable(n) && n.Pinned != pinned {
 				n.Pinned = pinned
 				touch = append(touch, *n)
 			}

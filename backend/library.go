@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/loomwork/loom/backend/errs"
+	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/storage"
@@ -49,7 +50,7 @@ func (w *Workbench) Documents(ctx context.Context) ([]DocumentInfo, error) {
 		searchableNodes, pinned := 0, 0
 		for _, nid := range ix.DocNodes[id] {
 			n := ix.Nodes[nid]
-			if n == nil || !Searchable(n) {
+			if n == nil || !index.Searchable(n) {
 				continue
 			}
 			info.Nodes++
@@ -272,7 +273,7 @@ func (w *Workbench) Graph(ctx context.Context) (*GraphData, error) {
 		}
 		root, best := "", -1
 		for _, nid := range ix.DocNodes[id] {
-			if n := ix.Nodes[nid]; n != nil && Searchable(n) && (best < 0 || n.Ordinal < best) {
+			if n := ix.Nodes[nid]; n != nil && index.Searchable(n) && (best < 0 || n.Ordinal < best) {
 				root, best = nid, n.Ordinal
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loomwork/loom/backend/index"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -150,6 +152,6 @@ func TestCloseDuringTheBackgroundCommit(t *testing.T) {
 
 	wb = openBolt(t, dir)
 	defer wb.Close()
-	ix, _ := LoadGraphCache(wb.cachePath(), wb.meta.Generation)
+	ix, _ := index.LoadGraphCache(wb.cachePath(), wb.meta.Generation)
 	assert.NotNil(t, ix, "the index cache is stamped with the generation of the last commit")
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/loomwork/loom/backend/concepts"
 	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/embed"
+	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/storage"
@@ -292,7 +293,7 @@ func (w *Workbench) prepareKind(ctx context.Context, e embed.Embedder, docs []in
 						Provenance: prov,
 					})
 					pd.texts = append(pd.texts, s.Text)
-					pd.terms = append(pd.terms, KeywordTerms(s.HeadingPath, s.Text))
+					pd.terms = append(pd.terms, index.KeywordTerms(s.HeadingPath, s.Text))
 				}
 				out[i] = pd
 			}
@@ -309,7 +310,7 @@ func (w *Workbench) prepareKind(ctx context.Context, e embed.Embedder, docs []in
 	for i := range out {
 		out[i].vecs = make([][]float32, len(out[i].nodes))
 		for j, n := range out[i].nodes {
-			if v, ok := w.vecs.Get(ContentKey(n.ContentHash)); ok {
+			if v, ok := w.vecs.Get(index.ContentKey(n.ContentHash)); ok {
 				out[i].vecs[j] = v
 				continue
 			}
@@ -355,7 +356,7 @@ type keyedVec struct {
 // link replaces any old version of the document in the index, links every
 // node to its concepts (creating concepts as needed) and adds it all to the
 // batch. It returns how many concepts it created.
-func (w *Workbench) link(ix *Graph, b *batch, pd preparedDoc, now time.Time) int {
+func (w *Workbench) link(ix *index.Graph, b *batch, pd preparedDoc, now time.Time) int {
 	var groups []string
 	if old, ok := ix.Docs[pd.id]; ok {
 		groups = old.Groups // collections made by hand survive a re-ingest
@@ -396,7 +397,7 @@ func (w *Workbench) link(ix *Graph, b *batch, pd preparedDoc, now time.Time) int
 			}
 			ix.Linker.Add(c.ID, vec)
 			ix.Concepts[c.ID] = &c
-			b.vecs = append(b.vecs, keyedVec{ConceptKey(c.ID), vec})
+			b.vecs = append(b.vecs, keyedVec{index.ConceptKey(c.ID), vec})
 			b.write.Concepts = append(b.write.Concepts, cw)
 			b.quads += 2 + len(cw.Related)
 			matches = []concepts.Match{{ID: c.ID, Sim: 1}}
@@ -406,7 +407,7 @@ func (w *Workbench) link(ix *Graph, b *batch, pd preparedDoc, now time.Time) int
 			dw.Edges = append(dw.Edges, model.Edge{Kind: model.EdgeAbout, From: n.ID, To: m.ID, Weight: round3(m.Sim), Direction: string(pd.kind), Created: now})
 		}
 		b.contents[n.ContentHash] = pd.texts[j]
-		b.vecs = append(b.vecs, keyedVec{ContentKey(n.ContentHash), vec})
+		b.vecs = append(b.vecs, keyedVec{index.ContentKey(n.ContentHash), vec})
 		dw.Nodes = append(dw.Nodes, n)
 		nn := n
 		ix.Nodes[n.ID] = &nn
@@ -466,7 +467,7 @@ func resolveLinks(d ingest.Document, links []string) []string {
 
 // removeDoc drops a document and its nodes from the index and queues its
 // removal in the batch.
-func (w *Workbench) removeDoc(ix *Graph, b *batch, id string) {
+func (w *Workbench) removeDoc(ix *index.Graph, b *batch, id string) {
 	r := w.liveRetrieval(ix)
 	if r != nil {
 		r.RelAdj = nil
@@ -495,7 +496,7 @@ func (w *Workbench) removeDoc(ix *Graph, b *batch, id string) {
 
 // pruneInto queues the removal of documents under the given folders whose
 // files are gone.
-func (w *Workbench) pruneInto(ix *Graph, b *batch, roots []string) int {
+func (w *Workbench) pruneInto(ix *index.Graph, b *batch, roots []string) int {
 	var absRoots []string
 	for _, r := range roots {
 		if a, err := filepath.Abs(r); err == nil {
@@ -529,13 +530,13 @@ func (w *Workbench) pruneInto(ix *Graph, b *batch, roots []string) int {
 // addressed, so orphans from a crash are harmless), then one graph
 // transaction. Concepts that lost their last content link are removed in
 // the same transaction.
-func (w *Workbench) flush(ctx context.Context, ix *Graph, b *batch) error {
+func (w *Workbench) flush(ctx context.Context, ix *index.Graph, b *batch) error {
 	if len(b.write.Documents) == 0 && len(b.write.Remove) == 0 && len(b.write.Concepts) == 0 && len(b.write.Touch) == 0 {
 		return nil
 	}
 	for c := range b.touched {
 		if ix.AboutCount[c] <= 0 {
-			w.removeConcept(ix, c)
+			ix.RemoveConcept(c)
 			b.write.Remove = append(b.write.Remove, c)
 		}
 	}
@@ -583,35 +584,6 @@ func (w *Workbench) flush(ctx context.Context, ix *Graph, b *batch) error {
 	}
 	w.meta = meta
 	return nil
-}
-
-func (w *Workbench) removeConcept(ix *Graph, id string) {
-	delete(ix.Concepts, id)
-	delete(ix.AboutCount, id)
-	delete(ix.Out, id)
-	for cid := range ix.Concepts {
-		es := ix.Out[cid]
-		kept := es[:0]
-		for _, e := range es {
-			if e.To != id {
-				kept = append(kept, e)
-			}
-		}
-		ix.Out[cid] = kept
-	}
-	ix.Linker.Remove(map[string]bool{id: true})
-}
-
-// Meta computes the workspace facts from the index.
-func (ix *Graph) Meta(embedder string) model.Meta {
-	m := model.Meta{Documents: len(ix.Docs), ContentNodes: len(ix.Nodes), ConceptNodes: len(ix.Concepts), Embedder: embedder}
-	for _, n := range ix.Nodes {
-		m.Tokens += int64(n.Tokens)
-	}
-	for _, es := range ix.Out {
-		m.Edges += len(es)
-	}
-	return m
 }
 
 // syncWorkspace is syncStored, or a test's stand-in.

@@ -12,6 +12,7 @@ import (
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/classify"
 	"github.com/loomwork/loom/backend/errs"
+	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/search"
 )
@@ -346,7 +347,7 @@ func (w *Workbench) countFunc() (assemble.Counter, error) {
 // pool gathers the candidates of one query.
 type pool struct {
 	w        *Workbench
-	r        *Search
+	r        *index.Search
 	terms    []string
 	strategy Strategy
 	cfg      assemble.Config
@@ -361,12 +362,12 @@ type pool struct {
 	pinned                   map[string]bool
 	seeds                    []ConceptHit
 	dist                     map[string]int // concept → hops from the seeds
-	sc                       *Scratch       // per-slot arrays, returned by release
+	sc                       *index.Scratch // per-slot arrays, returned by release
 	fused                    []float32      // semantic relevance of every slot
 	est                      *estimate      // non-nil when cos holds estimates for some slots
 }
 
-func newPool(w *Workbench, r *Search, q string, qv []float32, req QueryRequest, strategy Strategy, cfg assemble.Config) *pool {
+func newPool(w *Workbench, r *index.Search, q string, qv []float32, req QueryRequest, strategy Strategy, cfg assemble.Config) *pool {
 	p := &pool{w: w, r: r, terms: search.Terms(q), strategy: strategy, cfg: cfg, pinned: map[string]bool{}}
 	n := len(r.IDs)
 	if prm := (search.BM25{K1: cfg.BM25K1, B: cfg.BM25B}); prm != r.Keyword.Params() {
@@ -377,7 +378,7 @@ func newPool(w *Workbench, r *Search, q string, qv []float32, req QueryRequest, 
 	p.kw, p.cos = p.sc.KW, p.sc.Cos
 	kwMax := r.Keyword.ScoreAll(p.terms, p.kw)
 	if pw := float32(cfg.PhraseWeight); pw > 0 && strategy != StrategyBM25 && strategy != StrategyVector {
-		if bg := Bigrams(p.terms); len(bg) > 0 {
+		if bg := index.Bigrams(p.terms); len(bg) > 0 {
 			// Only the slots a phrase matched change, and only upwards:
 			// the maximum is the larger of the two.
 			kwMax = max(kwMax, r.Phrases.AddScaled(bg, pw, p.kw))
@@ -790,7 +791,7 @@ func (w *Workbench) wholeFile(ranked []*assemble.Candidate, split assemble.Split
 		}
 		for _, nid := range ix.DocNodes[n.DocID] {
 			m := ix.Nodes[nid]
-			if !Searchable(m) {
+			if !index.Searchable(m) {
 				continue
 			}
 			mc := &assemble.Candidate{ID: m.ID, Ref: m.Ref, Ancestors: m.Ancestors, Title: nodeTitle(ix.Docs[m.DocID], m), Source: string(m.Kind),
@@ -832,7 +833,7 @@ func (w *Workbench) FileTokens(path string) int {
 			continue
 		}
 		for _, nid := range w.index.DocNodes[id] {
-			if n := w.index.Nodes[nid]; n != nil && Searchable(n) {
+			if n := w.index.Nodes[nid]; n != nil && index.Searchable(n) {
 				total += n.Tokens
 			}
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/backend/tokens"
@@ -402,7 +403,7 @@ func TestBaselineStrategies(t *testing.T) {
 					assert.Positive(t, wb.FileTokens(f))
 					sections := 0
 					for _, id := range wb.index.DocNodes[docID("notes", f)] {
-						if Searchable(wb.index.Nodes[id]) {
+						if index.Searchable(wb.index.Nodes[id]) {
 							sections++
 						}
 					}

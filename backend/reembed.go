@@ -8,6 +8,7 @@ import (
 	"github.com/loomwork/loom/backend/concepts"
 	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/embed"
+	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/graphdb"
@@ -42,7 +43,7 @@ func (w *Workbench) reembedLocked(ctx context.Context, e embed.Embedder) error {
 			return fmt.Errorf("re-embed: %w", err)
 		}
 		texts[i] = text
-		if v, ok := w.vecs.Get(ContentKey(n.ContentHash)); ok {
+		if v, ok := w.vecs.Get(index.ContentKey(n.ContentHash)); ok {
 			vecs[i] = v
 			continue
 		}
@@ -56,7 +57,7 @@ func (w *Workbench) reembedLocked(ctx context.Context, e embed.Embedder) error {
 		}
 		for k, i := range at {
 			vecs[i] = got[k]
-			if err := w.vecs.Put(ContentKey(ix.Nodes[ids[i]].ContentHash), got[k]); err != nil {
+			if err := w.vecs.Put(index.ContentKey(ix.Nodes[ids[i]].ContentHash), got[k]); err != nil {
 				return err
 			}
 		}
@@ -89,7 +90,7 @@ func (w *Workbench) reembedLocked(ctx context.Context, e embed.Embedder) error {
 			linker.Add(c.ID, vecs[i])
 			newConcepts[c.ID] = &c
 			write.Concepts = append(write.Concepts, cw)
-			if err := w.vecs.Put(ConceptKey(c.ID), vecs[i]); err != nil {
+			if err := w.vecs.Put(index.ConceptKey(c.ID), vecs[i]); err != nil {
 				return err
 			}
 			matches = []concepts.Match{{ID: c.ID, Sim: 1}}
@@ -137,7 +138,7 @@ func (w *Workbench) reembedLocked(ctx context.Context, e embed.Embedder) error {
 	for _, cw := range write.Concepts {
 		snap.Edges = append(snap.Edges, cw.Related...)
 	}
-	nix := FromSnapshot(snap)
+	nix := index.FromSnapshot(snap)
 	nix.Linker = linker
 	write.Meta = nix.Meta(e.ID())
 	meta, err := w.apply(ctx, write)

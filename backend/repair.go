@@ -11,35 +11,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/backend/vectors"
 	"github.com/loomwork/loom/graphdb"
 )
-
-// DropNode removes a node that is no document's section any more (a
-// summary whose text is gone) from the index, with its edges.
-func (ix *Graph) DropNode(id string) {
-	n := ix.Nodes[id]
-	if n == nil {
-		return
-	}
-	delete(ix.Nodes, id)
-	kept := ix.DocNodes[n.DocID][:0]
-	for _, other := range ix.DocNodes[n.DocID] {
-		if other != id {
-			kept = append(kept, other)
-		}
-	}
-	ix.DocNodes[n.DocID] = kept
-	for _, e := range ix.Out[id] {
-		if e.Kind == model.EdgeAbout {
-			ix.AboutCount[e.To]--
-		}
-	}
-	delete(ix.Out, id)
-}
 
 // RepairOptions say where a salvaged workspace goes.
 type RepairOptions struct {
@@ -239,7 +217,7 @@ func (w *Workbench) repairGraph(ctx context.Context, c *Checkup, rep *RepairRepo
 	var texts []string
 	var keys []string
 	for _, n := range ix.Nodes {
-		if !Searchable(n) || w.vecs.Has(ContentKey(n.ContentHash)) {
+		if !index.Searchable(n) || w.vecs.Has(index.ContentKey(n.ContentHash)) {
 			continue
 		}
 		t, err := w.Content(n.ContentHash)
@@ -247,7 +225,7 @@ func (w *Workbench) repairGraph(ctx context.Context, c *Checkup, rep *RepairRepo
 			continue // its text is lost too: reported above
 		}
 		texts = append(texts, ingest.EmbedText(n.HeadingPath, t))
-		keys = append(keys, ContentKey(n.ContentHash))
+		keys = append(keys, index.ContentKey(n.ContentHash))
 	}
 	if len(texts) > 0 {
 		vecs, err := e.Embed(ctx, texts)
@@ -262,15 +240,15 @@ func (w *Workbench) repairGraph(ctx context.Context, c *Checkup, rep *RepairRepo
 	}
 	concepts := 0
 	for _, cn := range ix.Concepts {
-		if w.vecs.Has(ConceptKey(cn.ID)) {
+		if w.vecs.Has(index.ConceptKey(cn.ID)) {
 			continue
 		}
 		seed := ix.Nodes[cn.Seed]
 		if seed == nil {
 			continue
 		}
-		if v, ok := w.vecs.Get(ContentKey(seed.ContentHash)); ok {
-			if err := w.vecs.Put(ConceptKey(cn.ID), v); err != nil {
+		if v, ok := w.vecs.Get(index.ContentKey(seed.ContentHash)); ok {
+			if err := w.vecs.Put(index.ConceptKey(cn.ID), v); err != nil {
 				return err
 			}
 			concepts++
@@ -303,7 +281,7 @@ func salvage(ctx context.Context, dir string, o RepairOptions, opts []Option) (*
 		source string
 	)
 	stored, srep, serr := graphdb.Salvage(filepath.Join(dir, GraphDir))
-	cached, cachedConcepts := LoadGraphCache(filepath.Join(dir, "index.cache"), AnyGeneration)
+	cached, cachedConcepts := index.LoadGraphCache(filepath.Join(dir, "index.cache"), index.AnyGeneration)
 	switch {
 	case cached != nil && (serr != nil || !srep.HasMeta || cached.Saved.Generation >= stored.Meta.Generation):
 		snap = cached.Snapshot(cached.Saved)

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/graphdb"
 )
@@ -81,7 +82,7 @@ func TestDoctorFindsDamageAndRepairMendsItInPlace(t *testing.T) {
 		{"an index cache that disagrees with its store", func(t *testing.T, dir, _ string) {
 			// What ingest --prune once left: a cache of the store's
 			// generation holding documents the store lost.
-			ix, _ := LoadGraphCache(filepath.Join(dir, "index.cache"), AnyGeneration)
+			ix, _ := index.LoadGraphCache(filepath.Join(dir, "index.cache"), index.AnyGeneration)
 			require.NotNil(t, ix)
 			ix.Docs["d-ghost"] = &model.Document{ID: "d-ghost", Key: "/gone.md", Path: "gone.md"}
 			require.NoError(t, ix.SaveCache(filepath.Join(dir, "index.cache"), ix.Saved))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/model"
 )
 
@@ -109,7 +110,7 @@ func (w *Workbench) Expand(ctx context.Context, nodeID, level string) (chat.Tool
 		var ids []string
 		add := func(rel, id string) {
 			m := r.Graph.Nodes[id]
-			if m == nil || id == nodeID || !Searchable(m) {
+			if m == nil || id == nodeID || !index.Searchable(m) {
 				return
 			}
 			for _, x := range ids {
@@ -181,7 +182,7 @@ func (w *Workbench) GetWindow(ctx context.Context, nodeID string, center, radius
 	shown := map[int]string{}
 	for _, id := range ix.DocNodes[n.DocID] {
 		m := ix.Nodes[id]
-		if m == nil || !Searchable(m) || m.LineStart <= 0 {
+		if m == nil || !index.Searchable(m) || m.LineStart <= 0 {
 			continue
 		}
 		text, err := w.Content(m.ContentHash)

@@ -25,6 +25,7 @@ import (
 	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/embed/offline"
+	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/storage"
@@ -76,8 +77,8 @@ type Workbench struct {
 	meta    model.Meta
 	emb     embed.Embedder
 	vecs    *vectors.Log
-	index   *Graph     // nil until first needed
-	retr    *Search // query index; nil until first needed
+	index   *index.Graph  // nil until first needed
+	retr    *index.Search // query index; nil until first needed
 	ranking assemble.Config
 	pending pendingWrites
 	closed  bool
@@ -104,7 +105,7 @@ type Workbench struct {
 	// another process writes the store, with its concepts in order.
 	readOnly      string
 	readOnlyCause ReadOnlyCause
-	saved         *Graph
+	saved         *index.Graph
 	savedConcepts []model.Concept
 }
 
@@ -355,7 +356,7 @@ func openReadOnly(ctx context.Context, dir string, cfg config, cause ReadOnlyCau
 			return nil, fmt.Errorf("open workspace %s: %w", dir, err)
 		}
 	case errors.Is(err, ErrInUse):
-		ix, known := LoadGraphCache(w.cachePath(), AnyGeneration)
+		ix, known := index.LoadGraphCache(w.cachePath(), index.AnyGeneration)
 		if ix == nil {
 			return nil, fmt.Errorf("open workspace %s: %w, and it has no saved index to read meanwhile (try again once that process has finished its ingest or closed)", dir, ErrInUse)
 		}
@@ -376,13 +377,13 @@ func (w *Workbench) readGraphOnce(ctx context.Context, store *graphdb.Store) err
 	if err != nil {
 		return err
 	}
-	ix, known := LoadGraphCache(w.cachePath(), meta.Generation)
+	ix, known := index.LoadGraphCache(w.cachePath(), meta.Generation)
 	if ix == nil {
 		snap, err := store.Load(ctx)
 		if err != nil {
 			return err
 		}
-		ix, known = FromSnapshot(snap), snap.Concepts
+		ix, known = index.FromSnapshot(snap), snap.Concepts
 	}
 	w.store, w.meta, w.saved, w.savedConcepts = graphdb.OpenMemory(), meta, ix, known
 	return nil
