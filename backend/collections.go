@@ -22,9 +22,9 @@ type CollectionInfo struct {
 
 // Collections lists every collection with its size.
 func (w *Workbench) Collections(ctx context.Context) ([]CollectionInfo, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	ix, err := w.loadIndex(ctx)
+	w.Lock()
+	defer w.Unlock()
+	ix, err := w.Index(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +58,7 @@ func (w *Workbench) Collections(ctx context.Context) ([]CollectionInfo, error) {
 // takes them out of it (add false). Scoped searches and questions then
 // include or leave them out.
 func (w *Workbench) Group(ctx context.Context, collection string, docs []string, add bool) error {
-	if err := w.writable("collection " + collection); err != nil {
+	if err := w.Writable("collection " + collection); err != nil {
 		return err
 	}
 	collection = strings.TrimSpace(collection)
@@ -68,9 +68,9 @@ func (w *Workbench) Group(ctx context.Context, collection string, docs []string,
 	if len(docs) == 0 {
 		return errors.New("which documents? give ids or paths")
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	ix, err := w.loadIndex(ctx)
+	w.Lock()
+	defer w.Unlock()
+	ix, err := w.Index(ctx)
 	if err != nil {
 		return err
 	}
@@ -109,11 +109,11 @@ func (w *Workbench) Group(ctx context.Context, collection string, docs []string,
 	if len(touch) == 0 {
 		return nil
 	}
-	meta, err := w.apply(ctx, graphdb.Write{TouchDocs: touch, Meta: w.meta})
+	meta, err := w.Apply(ctx, graphdb.Write{TouchDocs: touch, Meta: w.Meta()})
 	if err != nil {
-		w.index = nil
+		w.Invalidate()
 		return fmt.Errorf("group documents: %w", err)
 	}
-	w.meta = meta
+	w.SetMeta(meta)
 	return nil
 }

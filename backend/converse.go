@@ -109,7 +109,7 @@ type Conversation struct {
 // background. On failure the partial answer is saved and returned with
 // the error.
 func (w *Workbench) Chat(ctx context.Context, client *chat.Client, req ChatRequest) (*ChatTurn, error) {
-	if err := w.writable("chat (it keeps the conversation in the workspace)"); err != nil {
+	if err := w.Writable("chat (it keeps the conversation in the workspace)"); err != nil {
 		return nil, err
 	}
 	if client == nil {
@@ -136,7 +136,7 @@ func (w *Workbench) Chat(ctx context.Context, client *chat.Client, req ChatReque
 	if window <= 0 {
 		window = min(max(info.ContextLength, 2048), DefaultChatWindow)
 	}
-	count, err := w.countFunc()
+	count, err := w.Counter()
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +183,7 @@ func (w *Workbench) Chat(ctx context.Context, client *chat.Client, req ChatReque
 	if dropped > 0 {
 		system += fmt.Sprintf("\n[Earlier conversation available but not loaded: %d turns]", dropped)
 	}
-	turn := ChatTurn{ID: fmt.Sprintf("t%d", len(conv.Turns)+1), Conversation: conv.ID, Question: q, Model: req.Model, Asked: w.cfg.clock(),
+	turn := ChatTurn{ID: fmt.Sprintf("t%d", len(conv.Turns)+1), Conversation: conv.ID, Question: q, Model: req.Model, Asked: w.Now(),
 		Manifest: res.Manifest, Budget: res.Budget, Window: window, HistoryTurns: kept, HistoryDropped: dropped, Prompt: system}
 	for _, c := range res.LoadedCandidates() {
 		turn.Loaded = append(turn.Loaded, c.ID)
@@ -197,7 +197,7 @@ func (w *Workbench) Chat(ctx context.Context, client *chat.Client, req ChatReque
 	}
 	out, chatErr := client.Chat(ctx, chat.Turn{Model: req.Model, Window: window, System: system, History: history, Question: q,
 		Tools: tools, MaxToolRounds: req.MaxToolRounds, Count: count, OnToken: req.OnToken, OnToolCall: req.OnToolCall, OnWait: req.OnWait})
-	turn.Answered = w.cfg.clock()
+	turn.Answered = w.Now()
 	if out != nil {
 		turn.Answer, turn.Tools = out.Answer, out.ToolCalls
 		turn.PromptEvalCount, turn.EstimatedPromptTokens = out.PromptEvalCount, out.EstimatedPromptTokens
@@ -211,9 +211,9 @@ func (w *Workbench) Chat(ctx context.Context, client *chat.Client, req ChatReque
 		return &turn, errors.Join(chatErr, saveErr)
 	}
 	if !req.NoIndex && strings.TrimSpace(turn.Answer) != "" {
-		w.bg.Add(1)
+		w.Background().Add(1)
 		go func(convID string, t ChatTurn) {
-			defer w.bg.Done()
+			defer w.Background().Done()
 			ids, err := w.IndexText(context.Background(), AnswersCollection, convID+"/"+t.ID+".md",
 				"# "+oneLine(t.Question)+"\n\n"+t.Answer, model.KindOutput, "answer by "+t.Model+" in "+convID+"/"+t.ID)
 			if err == nil {
@@ -225,7 +225,7 @@ func (w *Workbench) Chat(ctx context.Context, client *chat.Client, req ChatReque
 }
 
 // WaitIndexing waits for answers being indexed in the background.
-func (w *Workbench) WaitIndexing() { w.bg.Wait() }
+func (w *Workbench) WaitIndexing() { w.Background().Wait() }
 
 func title(q string) string {
 	q = oneLine(q)
@@ -237,12 +237,12 @@ func title(q string) string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func (w *Workbench) conversationsDir() string { return filepath.Join(w.dir, "conversations") }
+func (w *Workbench) conversationsDir() string { return filepath.Join(w.Dir(), "conversations") }
 
 // conversation loads a conversation, or starts one when id is "".
 func (w *Workbench) conversation(id string) (*Conversation, error) {
 	if id == "" {
-		now := w.cfg.clock()
+		now := w.Now()
 		return &Conversation{ID: "conv-" + strings.ToLower(rand.Text()[:12]), Created: now, Updated: now}, nil
 	}
 	if strings.ContainsAny(id, `/\`) || strings.HasPrefix(id, ".") {
@@ -361,7 +361,7 @@ func (w *Workbench) audit(convID string, t ChatTurn) error {
 	}
 	w.convMu.Lock()
 	defer w.convMu.Unlock()
-	f, err := os.OpenFile(filepath.Join(w.dir, "audit.jsonl"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	f, err := os.OpenFile(filepath.Join(w.Dir(), "audit.jsonl"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return fmt.Errorf("audit log: %w", err)
 	}
@@ -384,7 +384,7 @@ func (w *Workbench) audit(convID string, t ChatTurn) error {
 func (w *Workbench) Audit() ([]AuditRecord, error) {
 	w.convMu.Lock()
 	defer w.convMu.Unlock()
-	f, err := os.Open(filepath.Join(w.dir, "audit.jsonl"))
+	f, err := os.Open(filepath.Join(w.Dir(), "audit.jsonl"))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -404,7 +404,7 @@ func (w *Workbench) Audit() ([]AuditRecord, error) {
 	return out, sc.Err()
 }
 
-func (w *Workbench) calibrationPath() string { return filepath.Join(w.dir, "calibration.json") }
+func (w *Workbench) calibrationPath() string { return filepath.Join(w.Dir(), "calibration.json") }
 
 // LoadCalibration reads the workspace's token calibration per model into c.
 func (w *Workbench) LoadCalibration(c *chat.Calibration) error {
@@ -432,26 +432,26 @@ func (w *Workbench) saveCalibration(client *chat.Client) error {
 // output nodes), linked to concepts like any other node. Re-indexing the
 // same path replaces it.
 func (w *Workbench) IndexText(ctx context.Context, collection, path, text string, kind model.Kind, provenance string) ([]string, error) {
-	if err := w.writable("index " + path); err != nil {
+	if err := w.Writable("index " + path); err != nil {
 		return nil, err
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closed {
+	w.Lock()
+	defer w.Unlock()
+	if w.Closed() {
 		return nil, errors.New("index text: the workspace is closed")
 	}
-	e, err := w.embedder(ctx)
+	e, err := w.Embedder(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ix, err := w.loadIndex(ctx)
+	ix, err := w.Index(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := w.retrieval(ctx); err != nil {
+	if _, err := w.Search(ctx); err != nil {
 		return nil, err
 	}
-	iopts, err := w.ingestOptions()
+	iopts, err := w.IngestOptions()
 	if err != nil {
 		return nil, err
 	}
@@ -466,7 +466,7 @@ func (w *Workbench) IndexText(ctx context.Context, collection, path, text string
 	b := newBatch()
 	var ids []string
 	for _, pd := range prepared {
-		w.link(ix, b, pd, w.cfg.clock())
+		w.link(ix, b, pd, w.Now())
 		for _, n := range pd.nodes {
 			ids = append(ids, n.ID)
 		}

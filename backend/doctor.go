@@ -16,6 +16,7 @@ import (
 	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/backend/tokens"
 	"github.com/loomwork/loom/backend/vectors"
+	"github.com/loomwork/loom/backend/workspace"
 	"github.com/loomwork/loom/graphdb"
 )
 
@@ -91,10 +92,6 @@ func (c *Checkup) add(part, status, detail, repair string) {
 // opts say which graph store the workspace keeps (WithGraphStore); the
 // rest of them do not matter here.
 func Doctor(ctx context.Context, dir string, opts ...Option) (*Checkup, error) {
-	var cfg config
-	for _, o := range opts {
-		o(&cfg)
-	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("doctor: %s is not a workspace folder", dir)
 	}
@@ -104,7 +101,7 @@ func Doctor(ctx context.Context, dir string, opts ...Option) (*Checkup, error) {
 	} else {
 		c.add("settings", StatusOK, ConfigFile+" reads", "")
 	}
-	snap, generation := c.checkStore(ctx, dir, cfg.graphKind())
+	snap, generation := c.checkStore(ctx, dir, workspace.GraphKindOf(opts...))
 	c.checkIndexCache(dir, snap, generation)
 	c.checkSearchCache(dir, generation)
 	if snap == nil {
@@ -308,7 +305,7 @@ func (c *Checkup) checkSearchCache(dir string, generation int64) {
 func (c *Checkup) checkVectors(dir string, snap *graphdb.Snapshot) {
 	logs, _ := filepath.Glob(filepath.Join(dir, "vectors", "*.vec"))
 	sort.Strings(logs)
-	current := filepath.Join(dir, "vectors", safeName(snap.Meta.Embedder)+".vec")
+	current := filepath.Join(dir, "vectors", workspace.VectorLogName(snap.Meta.Embedder))
 	for _, path := range logs {
 		part := "vectors " + strings.TrimSuffix(filepath.Base(path), ".vec")
 		in, err := vectors.Inspect(path)

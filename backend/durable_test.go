@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/loomwork/loom/backend/storage"
+	"github.com/loomwork/loom/backend/workspace"
 )
 
 // TestIngestSyncsTextsBeforeTheGraphNamesThem: an ingest's texts and
@@ -24,13 +25,13 @@ import (
 func TestIngestSyncsTextsBeforeTheGraphNamesThem(t *testing.T) {
 	notes := copyFixture(t)
 	ctx := context.Background()
-	old := syncWorkspace
-	t.Cleanup(func() { syncWorkspace = old })
+	var sync func(dir string, paths []string) error // what the workspace syncs with
+	hooks := workspace.WithHooks(workspace.Hooks{Sync: func(dir string, paths []string) error { return sync(dir, paths) }})
 
 	// A failing sync: the ingest fails and the workspace stays empty.
-	wb := openBolt(t, t.TempDir())
+	wb := openBolt(t, t.TempDir(), hooks)
 	defer wb.Close()
-	syncWorkspace = func(string, []string) error { return errors.New("disk gone") }
+	sync = func(string, []string) error { return errors.New("disk gone") }
 	res, err := wb.Ingest(ctx, []string{notes}, IngestOptions{})
 	if err == nil {
 		err = errors.Join(res.Errors...)
@@ -47,27 +48,27 @@ func TestIngestSyncsTextsBeforeTheGraphNamesThem(t *testing.T) {
 	// written whole, and the vector log.
 	var synced []string
 	calls := 0
-	syncWorkspace = func(dir string, paths []string) error {
+	sync = func(dir string, paths []string) error {
 		calls++
 		assert.Equal(t, wb.Dir(), dir)
-		assert.Zero(t, wb.meta.Documents, "the graph named the texts before they were synced")
+		assert.Zero(t, wb.Meta().Documents, "the graph named the texts before they were synced")
 		for _, p := range paths {
 			_, err := os.Stat(p)
 			assert.NoError(t, err, "synced a file that is not there")
 		}
 		synced = append(synced, paths...)
-		return old(dir, paths)
+		return storage.Sync(dir, paths)
 	}
 	res, err = wb.Ingest(ctx, []string{notes}, IngestOptions{})
 	require.NoError(t, err)
 	require.Empty(t, res.Errors)
 	require.Positive(t, calls)
-	assert.Contains(t, synced, wb.vecs.Path())
+	assert.Contains(t, synced, wb.Vectors().Path())
 	st, err = wb.Stats(ctx)
 	require.NoError(t, err)
 	require.Positive(t, st.Documents)
-	for _, n := range wb.index.Nodes {
-		assert.Contains(t, synced, wb.texts.Path(n.ContentHash), "node %s's text was not synced", n.ID)
+	for _, n := range wb.CurrentIndex().Nodes {
+		assert.Contains(t, synced, wb.Texts().Path(n.ContentHash), "node %s's text was not synced", n.ID)
 		text, err := wb.Content(n.ContentHash)
 		require.NoError(t, err)
 		assert.NotEmpty(t, text)

@@ -34,9 +34,9 @@ func TestEstimatedPoolRanksExactly(t *testing.T) {
 	exact, est := openBolt(t, exactDir), openBolt(t, estDir)
 	defer exact.Close()
 	defer est.Close()
-	re, err := exact.retrieval(ctx)
+	re, err := exact.Search(ctx)
 	require.NoError(t, err)
-	r, err := est.retrieval(ctx)
+	r, err := est.Search(ctx)
 	require.NoError(t, err)
 	r.Vectors.Quantise()
 	require.Empty(t, r.Free, "every slot holds a node: the estimated path applies")
@@ -47,11 +47,11 @@ func TestEstimatedPoolRanksExactly(t *testing.T) {
 	require.False(t, ok, "1,500 rows are below QuantMinRows: the other copy scans exactly")
 
 	// The estimates spare work: one question makes only a few rows exact.
-	e, err := est.embedder(ctx)
+	e, err := est.Embedder(ctx)
 	require.NoError(t, err)
 	qv, err := e.Embed(ctx, []string{synth.Questions(1, 3)[0]})
 	require.NoError(t, err)
-	p := newPool(est, r, synth.Questions(1, 3)[0], qv[0], QueryRequest{}, StrategyLoom, est.ranking)
+	p := newPool(est, r, synth.Questions(1, 3)[0], qv[0], QueryRequest{}, StrategyLoom, est.RankingConfig())
 	require.NotNil(t, p.est)
 	exactRows := 0
 	for _, x := range p.est.exact {
@@ -108,7 +108,7 @@ func TestPinnedNodeAboutASeedConceptIsKept(t *testing.T) {
 	for _, c := range res.Candidates {
 		in[c.ID] = true
 	}
-	r, err := wb.retrieval(ctx)
+	r, err := wb.Search(ctx)
 	require.NoError(t, err)
 	var pin string
 	for _, s := range res.Seeds {

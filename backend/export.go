@@ -16,9 +16,9 @@ import (
 // store (the source of truth). With content, every node's text is included
 // so that ImportGraph can rebuild the workspace elsewhere.
 func (w *Workbench) ExportGraph(ctx context.Context, withContent bool) (*graphdb.GraphJSON, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	snap, err := w.load(ctx)
+	w.Lock()
+	defer w.Unlock()
+	snap, err := w.Load(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -45,18 +45,18 @@ func (w *Workbench) ExportGraph(ctx context.Context, withContent bool) (*graphdb
 // that names them, so an import stopped at any moment leaves either an
 // empty workspace or the whole graph.
 func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error {
-	if err := w.writable("import"); err != nil {
+	if err := w.Writable("import"); err != nil {
 		return err
 	}
 	if err := g.Validate(); err != nil {
 		return errs.Wrap(errs.Invalid, err, "import")
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.meta.Documents > 0 || w.meta.ContentNodes > 0 {
+	w.Lock()
+	defer w.Unlock()
+	if w.Meta().Documents > 0 || w.Meta().ContentNodes > 0 {
 		return errs.E(errs.Conflict, "import: the workspace is not empty (import into a new --workspace)")
 	}
-	e, err := w.embedder(ctx)
+	e, err := w.Embedder(ctx)
 	if err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
 		texts[n.ID] = text
 		contents[n.ContentHash] = text
 	}
-	created, err := w.texts.WriteAll(contents)
+	created, err := w.Texts().WriteAll(contents)
 	if err != nil {
 		storage.RemoveFiles(created)
 		return fmt.Errorf("import: %w", err)
@@ -88,7 +88,7 @@ func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
 	var need []string
 	var hashes []string
 	for _, n := range g.ContentNodes {
-		if w.vecs.Has(index.ContentKey(n.ContentHash)) {
+		if w.Vectors().Has(index.ContentKey(n.ContentHash)) {
 			continue
 		}
 		need = append(need, ingest.EmbedText(n.HeadingPath, texts[n.ID]))
@@ -100,31 +100,31 @@ func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
 			return fmt.Errorf("import: embed: %w", err)
 		}
 		for i, h := range hashes {
-			if err := w.vecs.Put(index.ContentKey(h), vecs[i]); err != nil {
+			if err := w.Vectors().Put(index.ContentKey(h), vecs[i]); err != nil {
 				return err
 			}
 		}
 	}
 	seedVec := map[string][]float32{}
 	for _, n := range g.ContentNodes {
-		v, _ := w.vecs.Get(index.ContentKey(n.ContentHash))
+		v, _ := w.Vectors().Get(index.ContentKey(n.ContentHash))
 		seedVec[n.ID] = v
 	}
 	for _, c := range g.ConceptNodes {
 		if v := seedVec[c.Seed]; v != nil {
-			if err := w.vecs.Put(index.ConceptKey(c.ID), v); err != nil {
+			if err := w.Vectors().Put(index.ConceptKey(c.ID), v); err != nil {
 				return err
 			}
 		}
 	}
-	if err := w.vecs.Flush(); err != nil {
+	if err := w.Vectors().Flush(); err != nil {
 		return err
 	}
-	paths := []string{w.vecs.Path()}
+	paths := []string{w.Vectors().Path()}
 	for h := range contents {
-		paths = append(paths, w.texts.Path(h))
+		paths = append(paths, w.Texts().Path(h))
 	}
-	if err := syncWorkspace(w.dir, paths); err != nil {
+	if err := w.Sync(paths); err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
 	crash.At("import-after-vectors")
@@ -133,17 +133,17 @@ func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
 	if write.Meta.Embedder == "" {
 		write.Meta.Embedder = e.ID()
 	}
-	meta, err := w.apply(ctx, write)
+	meta, err := w.Apply(ctx, write)
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
 	committed = true
-	w.meta = meta
-	w.index = nil
-	if _, err := w.loadIndex(ctx); err != nil {
+	w.SetMeta(meta)
+	w.Invalidate()
+	if _, err := w.Index(ctx); err != nil {
 		return err
 	}
-	if w.meta.Embedder != e.ID() {
+	if w.Meta().Embedder != e.ID() {
 		return w.reembedLocked(ctx, e)
 	}
 	return nil

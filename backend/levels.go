@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/loomwork/loom/backend/abstract"
 	"github.com/loomwork/loom/backend/assemble"
@@ -24,14 +23,14 @@ import (
 // source), or the source's best-matching chunks. It sets the candidate's
 // size for that level to the real count. Callers hold w.mu.
 func (w *Workbench) textAt(ctx context.Context, c *assemble.Candidate, l assemble.Level, terms []string, count assemble.Counter, pre *prefetched) (string, error) {
-	n := w.index.Nodes[c.ID]
+	n := w.CurrentIndex().Nodes[c.ID]
 	if n == nil {
 		return "", fmt.Errorf("node %s is gone", c.ID)
 	}
 	read := pre.read(w)
 	if l == assemble.Summary || l == assemble.Essence {
 		lvl := abstract.Level(l)
-		if a := w.retr.AnalysisOf(n.ID, lvl); a != nil {
+		if a := w.CurrentSearch().AnalysisOf(n.ID, lvl); a != nil {
 			if t, err := read(a.ContentHash); err == nil {
 				return t, nil
 			}
@@ -78,20 +77,20 @@ func (w *Workbench) textAt(ctx context.Context, c *assemble.Candidate, l assembl
 // summarize uses the configured summariser (Ollama when set up, with the
 // extractive method as fallback) or the extractive one.
 func (w *Workbench) summarize(ctx context.Context, text string, l abstract.Level, limit int) (string, string, error) {
-	count, err := w.countFunc()
+	count, err := w.Counter()
 	if err != nil {
 		return "", "", err
 	}
 	var s abstract.Summarizer = abstract.Extractive{Count: abstract.Counter(count), Additive: w.additiveCount()}
-	if w.cfg.summarizer != nil {
-		s = w.cfg.summarizer
+	if w.Summarizer() != nil {
+		s = w.Summarizer()
 	}
 	return summarizeWith(ctx, s, text, l, limit)
 }
 
 // additiveCount tells whether countFunc is cl100k_base's counter (see
 // abstract.Extractive's Additive): it is unless the options set another.
-func (w *Workbench) additiveCount() bool { return w.cfg.ingest.CountTokens == nil }
+func (w *Workbench) additiveCount() bool { return w.CountsWithCL100K() }
 
 // summarizeWith asks s for text's summary or essence and names what made
 // it (s, or what s fell back to).
@@ -117,31 +116,19 @@ func limitAt(c *assemble.Candidate, l assemble.Level) int {
 // source's document, with a derived edge).
 func (w *Workbench) cacheAnalysis(src *model.ContentNode, l abstract.Level, text string, tokens int, by string) {
 	h := storage.Hash(text)
-	w.texts.Stage(h, text)
+	w.Texts().Stage(h, text)
 	w.recordAnalysis(src, l, text, h, tokens, by)
 }
 
 // recordAnalysis is cacheAnalysis once the text is stored under hash h.
 func (w *Workbench) recordAnalysis(src *model.ContentNode, l abstract.Level, text, h string, tokens int, by string) {
-	now := w.cfg.clock()
+	now := w.Now()
 	a := model.ContentNode{ID: "n-" + shortHash(src.ID, string(l), by), DocID: src.DocID, Ref: src.Ref,
 		Ancestors: src.Ancestors, HeadingPath: src.HeadingPath, LineStart: src.LineStart, LineEnd: src.LineEnd,
 		Ordinal: src.Ordinal, Part: src.Part, Parts: src.Parts, ContentHash: h, Kind: model.KindAnalysis,
 		ContentType: "prose", Tokens: tokens, Created: now, LastAccess: now,
 		Provenance: string(l) + " of " + src.ID + " by " + by, Source: src.ID, Level: string(l)}
-	ix := w.index
-	if _, ok := ix.Nodes[a.ID]; !ok {
-		ix.DocNodes[a.DocID] = append(ix.DocNodes[a.DocID], a.ID)
-	}
-	ix.Nodes[a.ID] = &a
-	e := model.Edge{Kind: model.EdgeDerived, From: a.ID, To: src.ID, Weight: 1, Created: now}
-	ix.AddEdge(e)
-	if w.retr.Analysis[src.ID] == nil {
-		w.retr.Analysis[src.ID] = map[string]string{}
-	}
-	w.retr.Analysis[src.ID][string(l)] = a.ID
-	w.pending.analysis = append(w.pending.analysis, pendingAnalysis{node: a, edge: e})
-	w.schedulePersist()
+	w.RecordAnalysis(a, model.Edge{Kind: model.EdgeDerived, From: a.ID, To: src.ID, Weight: 1, Created: now})
 }
 
 // bestChunks keeps the paragraphs of text that share the most terms with
@@ -199,188 +186,16 @@ func bestChunks(text string, terms []string, limit int, count assemble.Counter) 
 	return out
 }
 
-// afterFunc runs f after d (a variable so tests can run it at once).
-var afterFunc = func(d time.Duration, f func()) { time.AfterFunc(d, f) }
-
-type pendingAnalysis struct {
-	node model.ContentNode
-	edge model.Edge
-}
-
-// pendingWrites are query-side changes not yet in the graph: access times
-// and made summaries. They are small and best kept off the query path.
-type pendingWrites struct {
-	touched  map[string]bool
-	analysis []pendingAnalysis
-	timer    bool
-}
-
-// touch records that nodes were loaded now (staleness, seed §5).
-func (w *Workbench) touch(loaded []*assemble.Candidate) {
-	now := w.cfg.clock()
-	for _, c := range loaded {
-		if n := w.index.Nodes[c.ID]; n != nil {
-			n.LastAccess = now
-			if w.pending.touched == nil {
-				w.pending.touched = map[string]bool{}
-			}
-			w.pending.touched[c.ID] = true
-		}
-	}
-	w.schedulePersist()
-}
-
-// persistDelay is how long query-side changes wait to be written together.
-const persistDelay = 2 * time.Second
-
-func (w *Workbench) schedulePersist() {
-	if w.readOnly != "" { // kept in memory for this session
-		return
-	}
-	if w.pending.timer || (len(w.pending.touched) == 0 && len(w.pending.analysis) == 0) {
-		return
-	}
-	w.pending.timer = true
-	afterFunc(persistDelay, func() {
-		w.mu.Lock()
-		w.pending.timer = false
-		write, ok := w.pendingWrite()
-		if !ok {
-			w.mu.Unlock()
-			return
-		}
-		// The commit (a bolt transaction and its sync, ~1–100 ms) runs
-		// without w.mu, so questions go on meanwhile. storeMu, taken
-		// before w.mu is let go, keeps every other write (which holds
-		// w.mu, then waits for storeMu) behind this one.
-		w.storeMu.Lock()
-		w.mu.Unlock()
-		beforeBackgroundCommit()
-		meta, err := w.store.Apply(context.Background(), write)
-		if err == nil {
-			w.bgCommit = meta
-		}
-		w.storeMu.Unlock()
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		if !w.closed {
-			_ = w.persisted(meta, err)
-		}
-	})
-}
-
-// beforeBackgroundCommit is a test hook: it runs as the background
-// persist's commit starts, without w.mu.
-var beforeBackgroundCommit = func() {}
-
-// waitingForStore is a test hook: when set, it runs as a write or Close is
-// about to take storeMu, which the background persist's commit may hold, so
-// a test can tell that a write now waits for that commit. Atomic because
-// the workbench's own goroutines read it while a test sets it.
-var waitingForStore atomic.Pointer[func()]
-
-func aboutToWaitForStore() {
-	if f := waitingForStore.Load(); f != nil {
-		(*f)()
-	}
-}
-
-// persistPending writes access times and summaries in one transaction.
-// Callers hold w.mu.
-func (w *Workbench) persistPending(ctx context.Context) error {
-	if w.readOnly != "" {
-		return nil
-	}
-	write, ok := w.pendingWrite()
-	if !ok {
-		return nil
-	}
-	meta, err := w.apply(ctx, write)
-	return w.persisted(meta, err)
-}
-
-// pendingWrite takes the pending access times and summaries as one write,
-// once the summaries' texts are stored (the store names them); false when
-// there is nothing to write. Callers hold w.mu.
-func (w *Workbench) pendingWrite() (graphdb.Write, bool) {
-	var write graphdb.Write
-	if w.index == nil || w.closed || (len(w.pending.touched) == 0 && len(w.pending.analysis) == 0) {
-		return write, false
-	}
-	ix := w.index
-	byDoc := map[string]*graphdb.DocWrite{}
-	unstored := w.texts.FlushStaged() // the texts first: the store names them
-	for _, pa := range w.pending.analysis {
-		if ix.Nodes[pa.node.ID] == nil || ix.Nodes[pa.edge.To] == nil || ix.Docs[pa.node.DocID] == nil {
-			continue // its source went away meanwhile
-		}
-		if unstored[pa.node.ContentHash] != nil {
-			continue // its text could not be stored: made again when needed
-		}
-		dw := byDoc[pa.node.DocID]
-		if dw == nil {
-			dw = &graphdb.DocWrite{Doc: *ix.Docs[pa.node.DocID]}
-			byDoc[pa.node.DocID] = dw
-		}
-		dw.Nodes = append(dw.Nodes, *ix.Nodes[pa.node.ID])
-		dw.Edges = append(dw.Edges, pa.edge)
-	}
-	docIDs := make([]string, 0, len(byDoc))
-	for id := range byDoc {
-		docIDs = append(docIDs, id)
-	}
-	sort.Strings(docIDs)
-	for _, id := range docIDs {
-		write.Documents = append(write.Documents, *byDoc[id])
-	}
-	ids := make([]string, 0, len(w.pending.touched))
-	for id := range w.pending.touched {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		if n := ix.Nodes[id]; n != nil && n.Source == "" {
-			write.Touch = append(write.Touch, *n)
-		}
-	}
-	w.pending.touched, w.pending.analysis = nil, nil
-	if len(write.Documents) == 0 && len(write.Touch) == 0 {
-		return write, false
-	}
-	if w.vecs != nil && w.emb != nil {
-		write.Meta = ix.Meta(w.emb.ID())
-	}
-	return write, true
-}
-
-// persisted records the outcome of committing a pendingWrite. Callers
-// hold w.mu.
-func (w *Workbench) persisted(meta model.Meta, err error) error {
-	if err != nil {
-		w.index = nil // rebuild from the store on next use
-		return fmt.Errorf("save access times and summaries: %w", err)
-	}
-	// A write that waited for this one's commit may have recorded its
-	// newer facts already.
-	if meta.Generation > w.meta.Generation {
-		w.meta = meta
-	}
-	if cachesOnPersist {
-		w.saveCaches()
-	}
-	return nil
-}
-
 // Pin marks nodes — or every section of a document — as always loaded
 // first (pinned = true) or not, and writes it at once. Unknown ids are an
 // error naming them.
 func (w *Workbench) Pin(ctx context.Context, ids []string, pinned bool) error {
-	if err := w.writable("pin"); err != nil {
+	if err := w.Writable("pin"); err != nil {
 		return err
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	ix, err := w.loadIndex(ctx)
+	w.Lock()
+	defer w.Unlock()
+	ix, err := w.Index(ctx)
 	if err != nil {
 		return err
 	}
@@ -407,7 +222,7 @@ func (w *Workbench) Pin(ctx context.Context, ids []string, pinned bool) error {
 	if len(touch) == 0 {
 		return nil
 	}
-	if r := w.liveRetrieval(ix); r != nil {
+	if r := w.LiveSearch(ix); r != nil {
 		for _, n := range touch {
 			if pinned {
 				r.Pins[n.ID] = true
@@ -416,12 +231,12 @@ func (w *Workbench) Pin(ctx context.Context, ids []string, pinned bool) error {
 			}
 		}
 	}
-	meta, err := w.apply(ctx, graphdb.Write{Touch: touch, Meta: w.meta})
+	meta, err := w.Apply(ctx, graphdb.Write{Touch: touch, Meta: w.Meta()})
 	if err != nil {
-		w.index = nil
+		w.Invalidate()
 		return fmt.Errorf("pin: %w", err)
 	}
-	w.meta = meta
+	w.SetMeta(meta)
 	return nil
 }
 
@@ -480,24 +295,24 @@ func (w *Workbench) prefetch(ctx context.Context, cs []*assemble.Candidate) *pre
 	}
 	var jobs []job
 	for _, c := range cs {
-		n := w.index.Nodes[c.ID]
+		n := w.CurrentIndex().Nodes[c.ID]
 		if n == nil {
 			continue
 		}
 		if c.Level == assemble.Summary || c.Level == assemble.Essence {
 			lvl := abstract.Level(c.Level)
-			if a := w.retr.AnalysisOf(n.ID, lvl); a != nil {
+			if a := w.CurrentSearch().AnalysisOf(n.ID, lvl); a != nil {
 				jobs = append(jobs, job{hash: a.ContentHash})
 				continue
 			}
-			if w.cfg.summarizer == nil {
+			if w.Summarizer() == nil {
 				jobs = append(jobs, job{hash: n.ContentHash, node: n, level: lvl, limit: limitAt(c, c.Level)})
 				continue
 			}
 		}
 		jobs = append(jobs, job{hash: n.ContentHash})
 	}
-	count, err := w.countFunc()
+	count, err := w.Counter()
 	if err != nil {
 		count = nil // summaries are then made by textAt, which reports it
 	}
@@ -530,7 +345,7 @@ func (w *Workbench) prefetch(ctx context.Context, cs []*assemble.Candidate) *pre
 			p.texts[j.hash] = texts[i]
 		}
 		if m := sums[i]; m != nil {
-			w.texts.Stage(m.hash, m.text)
+			w.Texts().Stage(m.hash, m.text)
 			p.made[madeKey{j.node.ID, j.level}] = *m
 		}
 	}

@@ -38,9 +38,9 @@ type DocumentInfo struct {
 
 // Documents lists the workspace's documents by collection, then path.
 func (w *Workbench) Documents(ctx context.Context) ([]DocumentInfo, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	ix, err := w.loadIndex(ctx)
+	w.Lock()
+	defer w.Unlock()
+	ix, err := w.Index(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -85,12 +85,12 @@ func docSource(d *model.Document) string {
 // and the concepts only they were about, in one transaction. Unknown ids
 // are an error naming them, and then nothing is removed.
 func (w *Workbench) RemoveDocuments(ctx context.Context, ids []string) error {
-	if err := w.writable("remove"); err != nil {
+	if err := w.Writable("remove"); err != nil {
 		return err
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	ix, err := w.loadIndex(ctx)
+	w.Lock()
+	defer w.Unlock()
+	ix, err := w.Index(ctx)
 	if err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func (w *Workbench) RemoveDocuments(ctx context.Context, ids []string) error {
 	if len(unknown) > 0 {
 		return fmt.Errorf("remove: no document %s in this workspace", strings.Join(unknown, ", "))
 	}
-	if _, err := w.retrieval(ctx); err != nil {
+	if _, err := w.Search(ctx); err != nil {
 		return err
 	}
 	b := newBatch()
@@ -113,20 +113,20 @@ func (w *Workbench) RemoveDocuments(ctx context.Context, ids []string) error {
 	if err := w.flush(context.WithoutCancel(ctx), ix, b); err != nil {
 		return fmt.Errorf("remove: %w", err)
 	}
-	w.saveCaches()
+	w.SaveCaches()
 	return nil
 }
 
 // ReingestDocument reads a document's file again (a changed file replaces
 // its old sections; an unchanged one is left alone).
 func (w *Workbench) ReingestDocument(ctx context.Context, id string, opts IngestOptions) (*IngestReport, error) {
-	w.mu.Lock()
-	ix, err := w.loadIndex(ctx)
+	w.Lock()
+	ix, err := w.Index(ctx)
 	var d *model.Document
 	if err == nil {
 		d = ix.Docs[id]
 	}
-	w.mu.Unlock()
+	w.Unlock()
 	if err != nil {
 		return nil, err
 	}
@@ -150,13 +150,13 @@ type Upload struct {
 // UploadsDir is where uploaded files are kept, under the workspace: an
 // upload becomes a file there, so it can be re-ingested and its collection
 // is its folder ("uploads" at the top).
-func (w *Workbench) UploadsDir() string { return filepath.Join(w.dir, "uploads") }
+func (w *Workbench) UploadsDir() string { return filepath.Join(w.Dir(), "uploads") }
 
 // IngestUploads writes uploaded texts under UploadsDir and ingests them.
 // A name that would leave that folder, or text that is not UTF-8, is
 // reported for that file and the rest go on.
 func (w *Workbench) IngestUploads(ctx context.Context, files []Upload, opts IngestOptions) (*IngestReport, error) {
-	if err := w.writable("ingest"); err != nil {
+	if err := w.Writable("ingest"); err != nil {
 		return nil, err
 	}
 	var paths []string
@@ -248,13 +248,13 @@ type GraphData struct {
 // Graph returns every concept and content node and every edge, ordered by
 // id so that the same workspace always draws the same way.
 func (w *Workbench) Graph(ctx context.Context) (*GraphData, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	ix, err := w.loadIndex(ctx)
+	w.Lock()
+	defer w.Unlock()
+	ix, err := w.Index(ctx)
 	if err != nil {
 		return nil, err
 	}
-	g := &GraphData{Nodes: make([]GraphNode, 0, len(ix.Concepts)+len(ix.Nodes)), Edges: []GraphEdge{}, Generation: w.meta.Generation}
+	g := &GraphData{Nodes: make([]GraphNode, 0, len(ix.Concepts)+len(ix.Nodes)), Edges: []GraphEdge{}, Generation: w.Meta().Generation}
 	for _, c := range ix.Concepts {
 		g.Nodes = append(g.Nodes, GraphNode{ID: c.ID, Kind: "concept", Label: c.Name})
 	}
@@ -353,10 +353,10 @@ var ErrNotFound = &errs.Error{Code: errs.NotFound, Message: "not found"}
 // Node returns one concept or content node with its text, its concepts
 // and its neighbours (strongest first).
 func (w *Workbench) Node(ctx context.Context, id string) (*NodeDetail, error) {
-	w.mu.Lock()
-	ix, err := w.loadIndex(ctx)
+	w.Lock()
+	ix, err := w.Index(ctx)
 	if err != nil {
-		w.mu.Unlock()
+		w.Unlock()
 		return nil, err
 	}
 	d := &NodeDetail{ID: id, Concepts: []ConceptLink{}, Neighbours: []Neighbour{}}
@@ -370,7 +370,7 @@ func (w *Workbench) Node(ctx context.Context, id string) (*NodeDetail, error) {
 			d.Collection = doc.Collection
 		}
 	} else {
-		w.mu.Unlock()
+		w.Unlock()
 		return nil, fmt.Errorf("node %s: %w in this workspace", id, ErrNotFound)
 	}
 	label := func(id string) (string, string) {
@@ -405,7 +405,7 @@ func (w *Workbench) Node(ctx context.Context, id string) (*NodeDetail, error) {
 			}
 		}
 	}
-	w.mu.Unlock()
+	w.Unlock()
 	sort.SliceStable(d.Concepts, func(i, j int) bool { return d.Concepts[i].Similarity > d.Concepts[j].Similarity })
 	sort.SliceStable(d.Neighbours, func(i, j int) bool {
 		if d.Neighbours[i].Weight != d.Neighbours[j].Weight {
@@ -443,9 +443,9 @@ func dedupeConcepts(cs []ConceptLink) []ConceptLink {
 // edges of the seeds (seeds are 0), over the same adjacency the query's hop
 // signal walks.
 func (w *Workbench) ConceptHops(ctx context.Context, seeds []string, maxHops int) (map[string]int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	r, err := w.retrieval(ctx)
+	w.Lock()
+	defer w.Unlock()
+	r, err := w.Search(ctx)
 	if err != nil {
 		return nil, err
 	}

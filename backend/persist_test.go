@@ -3,45 +3,57 @@ package backend
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/loomwork/loom/backend/index"
+	"github.com/loomwork/loom/backend/workspace"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// captureTimers makes afterFunc hand its functions to the test instead of
-// running them after a delay.
-func captureTimers(t *testing.T) chan func() {
-	fired := make(chan func(), 16)
-	old := afterFunc
-	afterFunc = func(_ time.Duration, f func()) { fired <- f }
-	t.Cleanup(func() { afterFunc = old })
-	return fired
+// commitHooks let a test run the background persist when it chooses and
+// see what happens around its commit (workspace.Hooks).
+type commitHooks struct {
+	fired  chan func()
+	before atomic.Pointer[func()] // run once as the next background commit starts
+	wait   atomic.Pointer[func()] // run when a write or Close next waits for the store
+}
+
+func newCommitHooks() *commitHooks { return &commitHooks{fired: make(chan func(), 16)} }
+
+// option makes the persist's timer hand its function to the test instead
+// of running it after a delay.
+func (h *commitHooks) option() Option {
+	return workspace.WithHooks(workspace.Hooks{
+		AfterFunc: func(_ time.Duration, f func()) { h.fired <- f },
+		BeforeBackgroundCommit: func() {
+			if f := h.before.Swap(nil); f != nil {
+				(*f)()
+			}
+		},
+		WaitingForStore: func() {
+			if f := h.wait.Load(); f != nil {
+				(*f)()
+			}
+		},
+	})
 }
 
 // during makes the next background commit run f (without the workbench's
-// lock) before it commits, and waits for f.
-func during(t *testing.T, f func()) {
-	old := beforeBackgroundCommit
-	beforeBackgroundCommit = func() {
-		beforeBackgroundCommit = old
-		f()
-	}
-	t.Cleanup(func() { beforeBackgroundCommit = old })
-}
+// lock) before it commits.
+func (h *commitHooks) during(f func()) { h.before.Store(&f) }
 
 // nextStoreWait returns a channel closed when a write (or Close) is next
 // about to wait for the store: called while a commit holds the store, it
 // tells that the write now waits for that commit.
-func nextStoreWait(t *testing.T) <-chan struct{} {
+func (h *commitHooks) nextStoreWait() <-chan struct{} {
 	waiting := make(chan struct{})
 	var once sync.Once
 	f := func() { once.Do(func() { close(waiting) }) }
-	waitingForStore.Store(&f)
-	t.Cleanup(func() { waitingForStore.Store(nil) })
+	h.wait.Store(&f)
 	return waiting
 }
 
@@ -73,8 +85,8 @@ func within(t *testing.T, d time.Duration, what string, f func()) bool {
 
 // openForCommitTests is openBolt whose Close, at the end of the test, is
 // given up on (leaked) if a deadlock holds it.
-func openForCommitTests(t *testing.T, dir string) *Workbench {
-	wb := openBolt(t, dir)
+func openForCommitTests(t *testing.T, dir string, opts ...Option) *Workbench {
+	wb := openBolt(t, dir, opts...)
 	t.Cleanup(func() { within(t, 20*time.Second, "Close", func() { wb.Close() }) })
 	return wb
 }
@@ -85,9 +97,10 @@ func openForCommitTests(t *testing.T, dir string) *Workbench {
 // (a pin) waits for the commit and lands after it; the workspace facts
 // are the store's afterwards.
 func TestQuestionsGoOnWhileTheBackgroundPersistCommits(t *testing.T) {
-	fired := captureTimers(t)
+	h := newCommitHooks()
+	fired := h.fired
 	notes := copyFixture(t)
-	wb := openForCommitTests(t, t.TempDir())
+	wb := openForCommitTests(t, t.TempDir(), h.option())
 	ctx := context.Background()
 	_, err := wb.Ingest(ctx, []string{notes}, IngestOptions{})
 	require.NoError(t, err)
@@ -98,23 +111,23 @@ func TestQuestionsGoOnWhileTheBackgroundPersistCommits(t *testing.T) {
 
 	pinned := res.LoadedCandidates()[0].ID
 	pinDone := make(chan error, 1)
-	during(t, func() {
+	h.during(func() {
 		// The question is answered while the commit has not started.
 		within(t, 20*time.Second, "a question during the commit", func() {
 			_, err := wb.Query(ctx, QueryRequest{Question: "What is the manifest header?", Budget: 800, NoTouch: true})
 			assert.NoError(t, err)
 		})
-		waiting := nextStoreWait(t)
+		waiting := h.nextStoreWait()
 		go func() { pinDone <- wb.Pin(ctx, []string{pinned}, true) }()
 		waitFor(t, waiting, "the pin waiting for the store")
 	})
 	require.True(t, within(t, 20*time.Second, "the background persist", persist))
 	require.NoError(t, <-pinDone)
 
-	wb.mu.Lock()
-	got := wb.meta
-	wb.mu.Unlock()
-	stored, err := wb.store.Meta(ctx)
+	wb.Lock()
+	got := wb.Meta()
+	wb.Unlock()
+	stored, err := wb.StoreMeta(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, stored.Generation, got.Generation, "the facts of the last commit (the pin's), not the persist's")
 	g, err := wb.ExportGraph(ctx, false)
@@ -131,10 +144,11 @@ func TestQuestionsGoOnWhileTheBackgroundPersistCommits(t *testing.T) {
 // and stamps the caches with the generation it made, so the next open
 // finds them current.
 func TestCloseDuringTheBackgroundCommit(t *testing.T) {
-	fired := captureTimers(t)
+	h := newCommitHooks()
+	fired := h.fired
 	notes := copyFixture(t)
 	dir := t.TempDir()
-	wb := openForCommitTests(t, dir)
+	wb := openForCommitTests(t, dir, h.option())
 	ctx := context.Background()
 	_, err := wb.Ingest(ctx, []string{notes}, IngestOptions{})
 	require.NoError(t, err)
@@ -142,8 +156,8 @@ func TestCloseDuringTheBackgroundCommit(t *testing.T) {
 	require.NoError(t, err)
 	persist := <-fired
 	closed := make(chan error, 1)
-	during(t, func() {
-		waiting := nextStoreWait(t)
+	h.during(func() {
+		waiting := h.nextStoreWait()
 		go func() { closed <- wb.Close() }()
 		waitFor(t, waiting, "Close waiting for the store")
 	})
@@ -152,6 +166,6 @@ func TestCloseDuringTheBackgroundCommit(t *testing.T) {
 
 	wb = openBolt(t, dir)
 	defer wb.Close()
-	ix, _ := index.LoadGraphCache(wb.cachePath(), wb.meta.Generation)
+	ix, _ := index.LoadGraphCache(wb.IndexCachePath(), wb.Meta().Generation)
 	assert.NotNil(t, ix, "the index cache is stamped with the generation of the last commit")
 }

@@ -22,7 +22,6 @@ import (
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/storage"
-	"github.com/loomwork/loom/backend/tokens"
 	"github.com/loomwork/loom/graphdb"
 )
 
@@ -91,37 +90,36 @@ const (
 // the rest go on. Cancelling ctx stops after committing the documents
 // already processed.
 func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptions) (*IngestReport, error) {
-	if err := w.writable("ingest"); err != nil {
+	if err := w.Writable("ingest"); err != nil {
 		return nil, err
 	}
-	start := w.cfg.clock()
+	start := w.Now()
 	wall := time.Now()
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	e, err := w.embedder(ctx)
+	w.Lock()
+	defer w.Unlock()
+	e, err := w.Embedder(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ix, err := w.loadIndex(ctx)
+	ix, err := w.Index(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if w.meta.Embedder != "" && w.meta.Embedder != e.ID() && len(ix.Docs) > 0 {
+	if w.Meta().Embedder != "" && w.Meta().Embedder != e.ID() && len(ix.Docs) > 0 {
 		if err := w.reembedLocked(ctx, e); err != nil {
 			return nil, err
 		}
-		ix = w.index
+		ix = w.CurrentIndex()
 	}
 	// Keep the query index live through the ingest, so the next question
 	// needs no rebuild.
-	if _, err := w.retrieval(ctx); err != nil {
+	if _, err := w.Search(ctx); err != nil {
 		return nil, err
 	}
-	if !w.swept && !w.cfg.memory {
+	if w.FirstWrite() && !w.InMemory() {
 		// Leftovers of an ingest that was interrupted, swept once per
 		// open, beside this ingest (a listing of every content folder).
-		w.swept = true
-		w.bg.Go(func() { w.texts.SweepTemps() })
+		w.Background().Go(func() { w.Texts().SweepTemps() })
 	}
 	rep := &IngestReport{Embedder: e.ID()}
 	walked := ingest.Walk(paths)
@@ -139,7 +137,7 @@ func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptio
 			opts.Progress(prog)
 		}
 	}
-	iopts, err := w.ingestOptions()
+	iopts, err := w.IngestOptions()
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +168,7 @@ func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptio
 				}
 				prepared, perr := w.prepare(ctx, e, todo, iopts)
 				if perr != nil {
-					w.index = nil
+					w.Invalidate()
 					return rep, perr
 				}
 				for _, pd := range prepared {
@@ -212,24 +210,9 @@ func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptio
 	}
 	report("")
 	crash.At("ingest-before-caches")
-	w.saveCaches()
+	w.SaveCaches()
 	rep.Duration = time.Since(wall)
 	return rep, nil
-}
-
-func (w *Workbench) ingestOptions() (ingest.Options, error) {
-	o := w.cfg.ingest
-	if o.CountTokens == nil {
-		if w.counter == nil { // loaded on first need: opening stays fast
-			c, err := tokens.New(tokens.DefaultEncoding)
-			if err != nil {
-				return o, err
-			}
-			w.counter = c
-		}
-		o.CountTokens = w.counter.Count
-	}
-	return o, nil
 }
 
 // preparedDoc is a document chunked, counted, classified and embedded,
@@ -310,7 +293,7 @@ func (w *Workbench) prepareKind(ctx context.Context, e embed.Embedder, docs []in
 	for i := range out {
 		out[i].vecs = make([][]float32, len(out[i].nodes))
 		for j, n := range out[i].nodes {
-			if v, ok := w.vecs.Get(index.ContentKey(n.ContentHash)); ok {
+			if v, ok := w.Vectors().Get(index.ContentKey(n.ContentHash)); ok {
 				out[i].vecs[j] = v
 				continue
 			}
@@ -384,7 +367,7 @@ func (w *Workbench) link(ix *index.Graph, b *batch, pd preparedDoc, now time.Tim
 		vec := pd.vecs[j]
 		matches, best := ix.Linker.Link(vec)
 		if len(matches) == 0 {
-			c := model.Concept{ID: "c-" + shortHash(w.emb.ID(), n.ID), Created: now, Seed: n.ID,
+			c := model.Concept{ID: "c-" + shortHash(w.EmbedderNow().ID(), n.ID), Created: now, Seed: n.ID,
 				Name: concepts.Name(lastHeading(sec.HeadingPath), pd.texts[j]), Description: concepts.Describe(pd.texts[j])}
 			if best.ID != "" {
 				n.NearMiss, n.NearMissSim = best.ID, round3(best.Sim)
@@ -412,14 +395,14 @@ func (w *Workbench) link(ix *index.Graph, b *batch, pd preparedDoc, now time.Tim
 		nn := n
 		ix.Nodes[n.ID] = &nn
 		ix.DocNodes[pd.id] = append(ix.DocNodes[pd.id], n.ID)
-		if r := w.liveRetrieval(ix); r != nil {
+		if r := w.LiveSearch(ix); r != nil {
 			r.Add(&nn, pd.terms[j], vec)
 		}
 	}
 	for _, e := range dw.Edges {
 		ix.AddEdge(e)
 	}
-	if r := w.liveRetrieval(ix); r != nil {
+	if r := w.LiveSearch(ix); r != nil {
 		r.RelAdj = nil // concept graph changed: rebuilt on next query
 	}
 	ix.Docs[pd.id] = &doc
@@ -468,7 +451,7 @@ func resolveLinks(d ingest.Document, links []string) []string {
 // removeDoc drops a document and its nodes from the index and queues its
 // removal in the batch.
 func (w *Workbench) removeDoc(ix *index.Graph, b *batch, id string) {
-	r := w.liveRetrieval(ix)
+	r := w.LiveSearch(ix)
 	if r != nil {
 		r.RelAdj = nil
 	}
@@ -543,9 +526,9 @@ func (w *Workbench) flush(ctx context.Context, ix *index.Graph, b *batch) error 
 	crash.At("flush-start")
 	// A write that fails before its commit (a full disk, say) takes back
 	// the texts it made: nothing names them.
-	created, err := w.texts.WriteAll(b.contents)
+	created, err := w.Texts().WriteAll(b.contents)
 	failed := func(err error) error {
-		w.index = nil // the index ran ahead of the store: rebuild it on next use
+		w.Invalidate() // the index ran ahead of the store: rebuild it on next use
 		storage.RemoveFiles(created)
 		return err
 	}
@@ -553,12 +536,12 @@ func (w *Workbench) flush(ctx context.Context, ix *index.Graph, b *batch) error 
 		return failed(fmt.Errorf("store content: %w", err))
 	}
 	for _, kv := range b.vecs {
-		if err := w.vecs.Put(kv.key, kv.vec); err != nil {
+		if err := w.Vectors().Put(kv.key, kv.vec); err != nil {
 			return failed(err)
 		}
 	}
 	crash.At("flush-after-texts")
-	if err := w.vecs.Flush(); err != nil {
+	if err := w.Vectors().Flush(); err != nil {
 		return failed(fmt.Errorf("store vectors: %w", err))
 	}
 	crash.At("flush-after-vectors")
@@ -570,21 +553,18 @@ func (w *Workbench) flush(ctx context.Context, ix *index.Graph, b *batch) error 
 	if len(b.contents) > 0 || len(b.vecs) > 0 {
 		paths := make([]string, 0, len(b.contents)+1)
 		for h := range b.contents {
-			paths = append(paths, w.texts.Path(h))
+			paths = append(paths, w.Texts().Path(h))
 		}
-		if err := syncWorkspace(w.dir, append(paths, w.vecs.Path())); err != nil {
+		if err := w.Sync(append(paths, w.Vectors().Path())); err != nil {
 			return failed(fmt.Errorf("store content: %w", err))
 		}
 	}
 	crash.At("flush-after-sync")
-	b.write.Meta = ix.Meta(w.emb.ID())
-	meta, err := w.apply(ctx, b.write)
+	b.write.Meta = ix.Meta(w.EmbedderNow().ID())
+	meta, err := w.Apply(ctx, b.write)
 	if err != nil {
 		return failed(err)
 	}
-	w.meta = meta
+	w.SetMeta(meta)
 	return nil
 }
-
-// syncWorkspace is syncStored, or a test's stand-in.
-var syncWorkspace = storage.Sync

@@ -52,9 +52,9 @@ func shapeOf(docs []model.Document, nodes []model.ContentNode, edges []model.Edg
 // storeShape reads the store itself (not the index).
 func storeShape(t *testing.T, wb *Workbench) (libraryShape, model.Meta) {
 	t.Helper()
-	wb.mu.Lock()
-	snap, err := wb.load(context.Background())
-	wb.mu.Unlock()
+	wb.Lock()
+	snap, err := wb.Load(context.Background())
+	wb.Unlock()
 	require.NoError(t, err)
 	checkConcepts(t, snap.Concepts, snap.Edges, snap.Nodes)
 	return shapeOf(snap.Documents, snap.Nodes, snap.Edges), snap.Meta
@@ -63,11 +63,11 @@ func storeShape(t *testing.T, wb *Workbench) (libraryShape, model.Meta) {
 // indexShape reads the working index (what the cache holds).
 func indexShape(t *testing.T, wb *Workbench) libraryShape {
 	t.Helper()
-	wb.mu.Lock()
-	defer wb.mu.Unlock()
-	ix, err := wb.loadIndex(context.Background())
+	wb.Lock()
+	defer wb.Unlock()
+	ix, err := wb.Index(context.Background())
 	require.NoError(t, err)
-	snap := ix.Snapshot(wb.meta)
+	snap := ix.Snapshot(wb.Meta())
 	return shapeOf(snap.Documents, snap.Nodes, snap.Edges)
 }
 

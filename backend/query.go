@@ -196,10 +196,10 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 	}
 	window, source := req.Window, "window"
 	if req.Model != "" && req.Window == 0 && req.Budget == 0 {
-		if w.cfg.modelWindow == nil {
+		if w.ModelWindow() == nil {
 			return nil, fmt.Errorf("cannot read the window of model %q: no Ollama is configured; give --budget or --window", req.Model)
 		}
-		n, err := w.cfg.modelWindow(ctx, req.Model)
+		n, err := w.ModelWindow()(ctx, req.Model)
 		if err != nil {
 			return nil, err
 		}
@@ -208,13 +208,13 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 	cls := classify.Classify(q)
 	tClassify := time.Since(t0)
 
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	e, err := w.embedder(ctx)
+	w.Lock()
+	defer w.Unlock()
+	e, err := w.Embedder(ctx)
 	if err != nil {
 		return nil, err
 	}
-	r, err := w.retrieval(ctx)
+	r, err := w.Search(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +222,7 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 	if err != nil {
 		return nil, err
 	}
-	cfg := w.ranking
+	cfg := w.RankingConfig()
 	system := cfg.SystemPrompt
 	split, err := assemble.PlanBudget(assemble.BudgetRequest{
 		Window: window, WindowSource: source, Budget: req.Budget,
@@ -303,7 +303,7 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 		c.Vec = nil
 	}
 	if !req.NoTouch {
-		w.touch(asm.Selection.Loaded)
+		w.Touch(asm.Selection.Loaded)
 	}
 	tAssemble := time.Since(t4)
 	res.Timing = Timing{Classify: tClassify.Microseconds(), Candidates: tCandidates.Microseconds(), Score: tScore.Microseconds(),
@@ -315,7 +315,7 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 // block headers and manifest lines recur from query to query; tiktoken's
 // pre-tokeniser is the query path's largest cost).
 func (w *Workbench) memoCounter() (assemble.Counter, error) {
-	count, err := w.countFunc()
+	count, err := w.Counter()
 	if err != nil {
 		return nil, err
 	}
@@ -333,15 +333,6 @@ func (w *Workbench) memoCounter() (assemble.Counter, error) {
 		w.sysTokens[s] = n
 		return n
 	}, nil
-}
-
-// countFunc is the token counter (loaded on first need).
-func (w *Workbench) countFunc() (assemble.Counter, error) {
-	o, err := w.ingestOptions()
-	if err != nil {
-		return nil, err
-	}
-	return o.CountTokens, nil
 }
 
 // pool gathers the candidates of one query.
@@ -633,7 +624,7 @@ func (p *pool) hops(id string) (hops, relevantConcepts, concepts int) {
 // candidates computes every pooled node's signals.
 func (p *pool) candidates(budget int, wts assemble.Weights) []*assemble.Candidate {
 	ix := p.r.Graph
-	now := p.w.cfg.clock()
+	now := p.w.Now()
 	out := make([]*assemble.Candidate, 0, len(p.slots))
 	density := make([]float64, 0, len(p.slots))
 	maxDensity := 0.0
@@ -713,12 +704,12 @@ func (w *Workbench) offerLevels(c *assemble.Candidate, n *model.ContentNode, bud
 	if n.Tokens <= 8 {
 		return
 	}
-	if a := w.retr.AnalysisOf(n.ID, abstract.Summary); a != nil {
+	if a := w.CurrentSearch().AnalysisOf(n.ID, abstract.Summary); a != nil {
 		c.SummaryTokens, c.SummaryCached = a.Tokens, true
 	} else {
 		c.SummaryTokens = abstract.Target(abstract.Summary, n.Tokens)
 	}
-	if a := w.retr.AnalysisOf(n.ID, abstract.Essence); a != nil {
+	if a := w.CurrentSearch().AnalysisOf(n.ID, abstract.Essence); a != nil {
 		c.EssenceTokens = a.Tokens
 	} else {
 		c.EssenceTokens = abstract.Target(abstract.Essence, n.Tokens)
@@ -771,7 +762,7 @@ func clean(s string) string { return strings.ReplaceAll(assemble.Clean(s), ";", 
 // wholeFile is the whole-file baseline: the files of the best hits, whole,
 // in rank order, while they fit (the first always loads).
 func (w *Workbench) wholeFile(ranked []*assemble.Candidate, split assemble.Split, system, q string, count assemble.Counter) (*assemble.Assembly, []*assemble.Candidate, error) {
-	ix := w.index
+	ix := w.CurrentIndex()
 	var out, loaded []*assemble.Candidate
 	var blocks []assemble.Block
 	used := 0
@@ -822,18 +813,18 @@ func (w *Workbench) wholeFile(ranked []*assemble.Candidate, split assemble.Split
 // FileTokens is the size of the whole file at a reference path (the
 // whole-file baseline's cost), over every collection that holds it.
 func (w *Workbench) FileTokens(path string) int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.index == nil {
+	w.Lock()
+	defer w.Unlock()
+	if w.CurrentIndex() == nil {
 		return 0
 	}
 	total := 0
-	for id, d := range w.index.Docs {
+	for id, d := range w.CurrentIndex().Docs {
 		if d.Path != path && d.Key != path {
 			continue
 		}
-		for _, nid := range w.index.DocNodes[id] {
-			if n := w.index.Nodes[nid]; n != nil && index.Searchable(n) {
+		for _, nid := range w.CurrentIndex().DocNodes[id] {
+			if n := w.CurrentIndex().Nodes[nid]; n != nil && index.Searchable(n) {
 				total += n.Tokens
 			}
 		}

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -155,24 +154,6 @@ func TestReadOnlyOpenWritesNothingInTheWorkspace(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, r2.Close())
 	require.NoError(t, w.Close())
-}
-
-// ReadOnlyWhenBusy falls back to reading when the folder cannot be written.
-func TestBusyReasons(t *testing.T) {
-	for _, c := range []struct {
-		err  error
-		want string
-	}{
-		{fmt.Errorf("open workspace x: %w", ErrInUse), "another Loom process"},
-		{&fs.PathError{Op: "open", Path: "x/config.json.tmp", Err: syscall.EROFS}, "read-only file system"},
-		{&fs.PathError{Op: "open", Path: "x/graph/indexes.bolt", Err: syscall.EACCES}, "permission denied"},
-		{errors.New("something else"), ""},
-	} {
-		assert.Contains(t, busyReason(c.err), c.want)
-		if c.want == "" {
-			assert.Empty(t, busyReason(c.err))
-		}
-	}
 }
 
 // A read-only open of a workspace that was never written is an empty

@@ -16,6 +16,7 @@ import (
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/backend/vectors"
+	"github.com/loomwork/loom/backend/workspace"
 	"github.com/loomwork/loom/graphdb"
 )
 
@@ -125,7 +126,7 @@ func repairInPlace(ctx context.Context, dir string, c *Checkup, opts []Option) (
 	if err := w.repairGraph(ctx, c, rep); err != nil {
 		return nil, fmt.Errorf("repair %s: %w", dir, err)
 	}
-	w.texts.SweepTemps()
+	w.Texts().SweepTemps()
 	graphdb.SweepUnfinished(filepath.Join(dir, GraphDir))
 	err = w.Close()
 	w = nil
@@ -141,9 +142,9 @@ func repairInPlace(ctx context.Context, dir string, c *Checkup, opts []Option) (
 // repairGraph restores texts, drops summaries whose texts are gone, counts
 // the facts again and makes missing vectors.
 func (w *Workbench) repairGraph(ctx context.Context, c *Checkup, rep *RepairReport) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	ix, err := w.loadIndex(ctx)
+	w.Lock()
+	defer w.Unlock()
+	ix, err := w.Index(ctx)
 	if err != nil {
 		return err
 	}
@@ -165,8 +166,8 @@ func (w *Workbench) repairGraph(ctx context.Context, c *Checkup, rep *RepairRepo
 				bySource[d.ID] = texts
 			}
 			if text, ok := texts[n.ContentHash]; ok {
-				os.Remove(w.texts.Path(n.ContentHash)) // a damaged one
-				if _, err := w.texts.Write(n.ContentHash, text); err != nil {
+				os.Remove(w.Texts().Path(n.ContentHash)) // a damaged one
+				if _, err := w.Texts().Write(n.ContentHash, text); err != nil {
 					return err
 				}
 				restored++
@@ -188,36 +189,37 @@ func (w *Workbench) repairGraph(ctx context.Context, c *Checkup, rep *RepairRepo
 	if len(dropSummaries) > 0 {
 		rep.did("dropped %d summaries whose texts were gone (made again when a question needs them)", len(dropSummaries))
 	}
-	facts := ix.Meta(w.meta.Embedder)
-	recount := facts.Documents != w.meta.Documents || facts.ContentNodes != w.meta.ContentNodes || facts.ConceptNodes != w.meta.ConceptNodes ||
-		facts.Edges != w.meta.Edges || facts.Tokens != w.meta.Tokens
+	facts := ix.Meta(w.Meta().Embedder)
+	recount := facts.Documents != w.Meta().Documents || facts.ContentNodes != w.Meta().ContentNodes || facts.ConceptNodes != w.Meta().ConceptNodes ||
+		facts.Edges != w.Meta().Edges || facts.Tokens != w.Meta().Tokens
 	if recount || len(dropSummaries) > 0 {
 		b.write.Meta = facts
-		meta, err := w.apply(ctx, b.write)
+		meta, err := w.Apply(ctx, b.write)
 		if err != nil {
 			return err
 		}
-		w.meta, w.index, w.retr = meta, nil, nil
+		w.SetMeta(meta)
+		w.Invalidate()
 		if recount {
 			rep.did("counted the workspace facts again from the store")
 		}
-		if ix, err = w.loadIndex(ctx); err != nil {
+		if ix, err = w.Index(ctx); err != nil {
 			return err
 		}
 	}
 	// Vectors the current embedder's log lacks.
-	e, err := w.embedder(ctx)
+	e, err := w.Embedder(ctx)
 	if err != nil {
 		return err
 	}
-	if w.meta.Embedder != "" && w.meta.Embedder != e.ID() {
-		rep.lost("vectors were not checked: the workspace uses %s, and this repair embeds with %s (run loom repair with the workspace's embedder)", w.meta.Embedder, e.ID())
+	if w.Meta().Embedder != "" && w.Meta().Embedder != e.ID() {
+		rep.lost("vectors were not checked: the workspace uses %s, and this repair embeds with %s (run loom repair with the workspace's embedder)", w.Meta().Embedder, e.ID())
 		return nil
 	}
 	var texts []string
 	var keys []string
 	for _, n := range ix.Nodes {
-		if !index.Searchable(n) || w.vecs.Has(index.ContentKey(n.ContentHash)) {
+		if !index.Searchable(n) || w.Vectors().Has(index.ContentKey(n.ContentHash)) {
 			continue
 		}
 		t, err := w.Content(n.ContentHash)
@@ -233,32 +235,32 @@ func (w *Workbench) repairGraph(ctx context.Context, c *Checkup, rep *RepairRepo
 			return fmt.Errorf("embed with %s: %w", e.ID(), err)
 		}
 		for i, k := range keys {
-			if err := w.vecs.Put(k, vecs[i]); err != nil {
+			if err := w.Vectors().Put(k, vecs[i]); err != nil {
 				return err
 			}
 		}
 	}
 	concepts := 0
 	for _, cn := range ix.Concepts {
-		if w.vecs.Has(index.ConceptKey(cn.ID)) {
+		if w.Vectors().Has(index.ConceptKey(cn.ID)) {
 			continue
 		}
 		seed := ix.Nodes[cn.Seed]
 		if seed == nil {
 			continue
 		}
-		if v, ok := w.vecs.Get(index.ContentKey(seed.ContentHash)); ok {
-			if err := w.vecs.Put(index.ConceptKey(cn.ID), v); err != nil {
+		if v, ok := w.Vectors().Get(index.ContentKey(seed.ContentHash)); ok {
+			if err := w.Vectors().Put(index.ConceptKey(cn.ID), v); err != nil {
 				return err
 			}
 			concepts++
 		}
 	}
 	if len(texts)+concepts > 0 {
-		if err := w.vecs.Flush(); err != nil {
+		if err := w.Vectors().Flush(); err != nil {
 			return err
 		}
-		w.index, w.retr = nil, nil // the linker and the rows read the vectors again
+		w.Invalidate() // the linker and the rows read the vectors again
 		rep.did("made %d missing vectors with %s", len(texts)+concepts, e.ID())
 	}
 	return nil
@@ -309,11 +311,7 @@ func salvage(ctx context.Context, dir string, o RepairOptions, opts []Option) (*
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, fmt.Errorf("repair: %w", err)
 	}
-	var cfg config
-	for _, o := range opts {
-		o(&cfg)
-	}
-	if cfg.graphKind() == storage.BoltGraph { // an empty store first: the files copied next need one
+	if workspace.GraphKindOf(opts...) == storage.BoltGraph { // an empty store first: the files copied next need one
 		if err := graphdb.CreateBolt(filepath.Join(out, GraphDir)); err != nil {
 			return nil, fmt.Errorf("repair: %w", err)
 		}

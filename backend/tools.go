@@ -29,13 +29,13 @@ func (w *Workbench) SearchContext(ctx context.Context, query, scope string, limi
 	if limit <= 0 || limit > 20 {
 		limit = 5
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	e, err := w.embedder(ctx)
+	w.Lock()
+	defer w.Unlock()
+	e, err := w.Embedder(ctx)
 	if err != nil {
 		return chat.ToolResult{}, err
 	}
-	r, err := w.retrieval(ctx)
+	r, err := w.Search(ctx)
 	if err != nil {
 		return chat.ToolResult{}, err
 	}
@@ -46,7 +46,7 @@ func (w *Workbench) SearchContext(ctx context.Context, query, scope string, limi
 	if err != nil {
 		return chat.ToolResult{}, fmt.Errorf("embed the search: %w", err)
 	}
-	p := newPool(w, r, q, qv[0], QueryRequest{Scope: scope, Candidates: limit}, StrategyHybrid, w.ranking)
+	p := newPool(w, r, q, qv[0], QueryRequest{Scope: scope, Candidates: limit}, StrategyHybrid, w.RankingConfig())
 	defer p.release()
 	var b strings.Builder
 	var ids []string
@@ -75,9 +75,9 @@ func (w *Workbench) SearchContext(ctx context.Context, query, scope string, limi
 // "neighbours" (its enclosing section, subsections and the nodes sharing
 // its concepts) or "derivations" (summaries and answers made from it).
 func (w *Workbench) Expand(ctx context.Context, nodeID, level string) (chat.ToolResult, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	r, err := w.retrieval(ctx)
+	w.Lock()
+	defer w.Unlock()
+	r, err := w.Search(ctx)
 	if err != nil {
 		return chat.ToolResult{}, err
 	}
@@ -162,9 +162,9 @@ func (w *Workbench) Expand(ctx context.Context, nodeID, level string) (chat.Tool
 // that holds a node, rebuilt from its sections; center counts from the
 // node's first line.
 func (w *Workbench) GetWindow(ctx context.Context, nodeID string, center, radius int) (chat.ToolResult, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	ix, err := w.loadIndex(ctx)
+	w.Lock()
+	defer w.Unlock()
+	ix, err := w.Index(ctx)
 	if err != nil {
 		return chat.ToolResult{}, err
 	}
@@ -217,9 +217,9 @@ func (w *Workbench) GetWindow(ctx context.Context, nodeID string, center, radius
 // Catalog describes the workspace: collections with their documents and
 // sizes, and the most connected concepts.
 func (w *Workbench) Catalog(ctx context.Context) (chat.ToolResult, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	ix, err := w.loadIndex(ctx)
+	w.Lock()
+	defer w.Unlock()
+	ix, err := w.Index(ctx)
 	if err != nil {
 		return chat.ToolResult{}, err
 	}
@@ -285,7 +285,7 @@ func (w *Workbench) Catalog(ctx context.Context) (chat.ToolResult, error) {
 }
 
 func (w *Workbench) hasCollection(name string) bool {
-	for _, d := range w.index.Docs {
+	for _, d := range w.CurrentIndex().Docs {
 		if d.InCollection(name) {
 			return true
 		}
@@ -295,7 +295,7 @@ func (w *Workbench) hasCollection(name string) bool {
 
 func (w *Workbench) toolResult(text string, ids []string) chat.ToolResult {
 	n := 0
-	if count, err := w.countFunc(); err == nil {
+	if count, err := w.Counter(); err == nil {
 		n = count(text)
 	}
 	return chat.ToolResult{Text: text, NodeIDs: ids, Tokens: n}

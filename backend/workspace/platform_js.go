@@ -1,6 +1,6 @@
 //go:build js
 
-package backend
+package workspace
 
 // cachesOnPersist: the web edition's engine is never closed (the page just
 // goes away), so the caches are written whenever the background persist

@@ -1,0 +1,100 @@
+package workspace
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+
+	"github.com/loomwork/loom/backend/assemble"
+	"github.com/loomwork/loom/backend/embed"
+	"github.com/loomwork/loom/backend/embed/offline"
+	"github.com/loomwork/loom/backend/ingest"
+	"github.com/loomwork/loom/backend/storage"
+	"github.com/loomwork/loom/backend/tokens"
+	"github.com/loomwork/loom/backend/vectors"
+)
+
+// embedder returns the embedder, resolving it on first use, and opens its
+// vector log.
+func (w *Workspace) Embedder(ctx context.Context) (embed.Embedder, error) {
+	if w.emb != nil {
+		return w.emb, nil
+	}
+	e := w.cfg.embedder
+	if e == nil && w.cfg.resolveEmb != nil {
+		var err error
+		if e, _, err = w.cfg.resolveEmb(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if e == nil {
+		off, err := offline.New()
+		if err != nil {
+			return nil, err
+		}
+		e = off
+	}
+	open := vectors.Open
+	if w.readOnly != "" {
+		open = vectors.OpenReadOnly
+	}
+	vl, err := open(filepath.Join(w.dir, "vectors", safeName(e.ID())+".vec"), e.Dim())
+	if err != nil {
+		return nil, err
+	}
+	w.emb, w.vecs = e, vl
+	return e, nil
+}
+
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == ':' || r == '\\' || r == ' ' {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+func (w *Workspace) Threshold(e embed.Embedder) float64 {
+	if w.cfg.threshold > 0 {
+		return w.cfg.threshold
+	}
+	return embed.ConceptThreshold(e.ID())
+}
+
+func (w *Workspace) IngestOptions() (ingest.Options, error) {
+	o := w.cfg.ingest
+	if o.CountTokens == nil {
+		if w.counter == nil { // loaded on first need: opening stays fast
+			c, err := tokens.New(tokens.DefaultEncoding)
+			if err != nil {
+				return o, err
+			}
+			w.counter = c
+		}
+		o.CountTokens = w.counter.Count
+	}
+	return o, nil
+}
+
+// countFunc is the token counter (loaded on first need).
+func (w *Workspace) Counter() (assemble.Counter, error) {
+	o, err := w.IngestOptions()
+	if err != nil {
+		return nil, err
+	}
+	return o.CountTokens, nil
+}
+
+// VectorLogName is the file, under vectors/, of an embedder's vector log
+// (an id with slashes and colons in it makes a plain file name).
+func VectorLogName(embedderID string) string { return safeName(embedderID) + ".vec" }
+
+// GraphKindOf is the graph store the options open.
+func GraphKindOf(opts ...Option) storage.GraphKind {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	return c.graphKind()
+}
