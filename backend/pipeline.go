@@ -2,8 +2,6 @@ package backend
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -160,7 +158,7 @@ func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptio
 				group := docs[g:min(g+groupDocs, len(docs))]
 				var todo []ingest.Document
 				for _, d := range group {
-					if old, ok := ix.Docs[docID(d.Collection, d.Path)]; ok && old.Hash == d.Hash {
+					if old, ok := ix.Docs[model.DocumentID(d.Collection, d.Path)]; ok && old.Hash == d.Hash {
 						rep.Unchanged++
 						continue
 					}
@@ -227,20 +225,6 @@ type preparedDoc struct {
 	kind  model.Kind // provenance of every node (input unless set)
 }
 
-// docID names a document by its collection and reference path, so the same
-// notes get the same ids on every machine (and in the web edition, which has
-// no absolute paths).
-func docID(collection, path string) string { return "d-" + shortHash(collection, path) }
-
-func shortHash(parts ...string) string {
-	h := sha256.New()
-	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
-}
-
 // prepare chunks, counts and classifies documents in parallel, then embeds
 // every section whose vector is not already stored, in one batch.
 func (w *Workbench) prepare(ctx context.Context, e embed.Embedder, docs []ingest.Document, iopts ingest.Options) ([]preparedDoc, error) {
@@ -260,7 +244,7 @@ func (w *Workbench) prepareKind(ctx context.Context, e embed.Embedder, docs []in
 			for i := range next {
 				d := docs[i]
 				d.Chunk(iopts)
-				pd := preparedDoc{id: docID(d.Collection, d.Path), doc: d, kind: kind}
+				pd := preparedDoc{id: model.DocumentID(d.Collection, d.Path), doc: d, kind: kind}
 				prov := provenance
 				if prov == "" {
 					prov = "ingest " + d.Collection + "/" + d.Path
@@ -269,7 +253,7 @@ func (w *Workbench) prepareKind(ctx context.Context, e embed.Embedder, docs []in
 					h := storage.Hash(s.Text)
 					c := classify.Classify(s.Text)
 					pd.nodes = append(pd.nodes, model.ContentNode{
-						ID: "n-" + shortHash(pd.id, fmt.Sprint(s.Ordinal), h), DocID: pd.id, Ref: s.Ref,
+						ID: "n-" + model.ShortHash(pd.id, fmt.Sprint(s.Ordinal), h), DocID: pd.id, Ref: s.Ref,
 						Ancestors: s.Ancestors, HeadingPath: s.HeadingPath, LineStart: s.LineStart, LineEnd: s.LineEnd,
 						Ordinal: s.Ordinal, Part: s.Part, Parts: s.Parts, ContentHash: h, Kind: kind,
 						ContentType: c.Type.String(), Complexity: round3(c.Complexity), Tokens: s.Tokens,
@@ -367,8 +351,8 @@ func (w *Workbench) link(ix *index.Graph, b *batch, pd preparedDoc, now time.Tim
 		vec := pd.vecs[j]
 		matches, best := ix.Linker.Link(vec)
 		if len(matches) == 0 {
-			c := model.Concept{ID: "c-" + shortHash(w.EmbedderNow().ID(), n.ID), Created: now, Seed: n.ID,
-				Name: concepts.Name(lastHeading(sec.HeadingPath), pd.texts[j]), Description: concepts.Describe(pd.texts[j])}
+			c := model.Concept{ID: "c-" + model.ShortHash(w.EmbedderNow().ID(), n.ID), Created: now, Seed: n.ID,
+				Name: concepts.Name(model.LastHeading(sec.HeadingPath), pd.texts[j]), Description: concepts.Describe(pd.texts[j])}
 			if best.ID != "" {
 				n.NearMiss, n.NearMissSim = best.ID, round3(best.Sim)
 			}
@@ -412,13 +396,6 @@ func (w *Workbench) link(ix *index.Graph, b *batch, pd preparedDoc, now time.Tim
 	return created
 }
 
-func lastHeading(hp []string) string {
-	if len(hp) == 0 {
-		return ""
-	}
-	return hp[len(hp)-1]
-}
-
 // resolveLinks maps relative links in a file to the ids of the documents
 // they point at (whether or not those are ingested yet), resolving them
 // against the file's reference path within its collection.
@@ -439,7 +416,7 @@ func resolveLinks(d ingest.Document, links []string) []string {
 		if target == d.Path || strings.HasPrefix(target, "../") {
 			continue
 		}
-		id := docID(d.Collection, target)
+		id := model.DocumentID(d.Collection, target)
 		if !seen[id] {
 			seen[id] = true
 			out = append(out, id)

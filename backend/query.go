@@ -8,11 +8,11 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/loomwork/loom/backend/abstract"
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/classify"
 	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/backend/index"
+	"github.com/loomwork/loom/backend/levels"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/search"
 )
@@ -269,10 +269,10 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 	if !req.NoCatalog && strategy == StrategyLoom {
 		catalog = w.catalog(pool)
 	}
-	var pre *prefetched // the texts read and summaries made ahead
-	opts.Prefetch = func(cs []*assemble.Candidate) { pre = w.prefetch(ctx, cs) }
+	var pre *levels.Prefetched // the texts read and summaries made ahead
+	opts.Prefetch = func(cs []*assemble.Candidate) { pre = w.lv.Prefetch(ctx, cs) }
 	text := func(c *assemble.Candidate, l assemble.Level) (string, error) {
-		return w.textAt(ctx, c, l, pool.terms, count, pre)
+		return w.lv.TextAt(ctx, c, l, pool.terms, count, pre)
 	}
 	var asm *assemble.Assembly
 	if strategy == StrategyWholeFile {
@@ -662,7 +662,7 @@ func (p *pool) candidates(budget int, wts assemble.Weights) []*assemble.Candidat
 			if d != nil {
 				c.Signals.Trust = p.cfg.TrustOf(d.Collection, d.Path)
 			}
-			p.w.offerLevels(c, n, budget, p.cfg.Oversize)
+			p.w.lv.Offer(c, n, budget, p.cfg.Oversize)
 		}
 		density = append(density, dn)
 		maxDensity = max(maxDensity, dn)
@@ -683,7 +683,7 @@ func nodeTitle(d *model.Document, n *model.ContentNode) string {
 			t = n.Ref + " " + d.Title
 		}
 	}
-	if h := lastHeading(n.HeadingPath); h != "" && (d == nil || d.Format != "beir") {
+	if h := model.LastHeading(n.HeadingPath); h != "" && (d == nil || d.Format != "beir") {
 		t += " › " + h
 	}
 	if n.Level != "" {
@@ -696,34 +696,6 @@ func nodeTitle(d *model.Document, n *model.ContentNode) string {
 }
 
 func round4(x float64) float64 { return float64(int64(x*1e4+0.5)) / 1e4 }
-
-// offerLevels tells the selector what the smaller levels of a node would
-// cost: made summaries by their real size, others by their upper bound;
-// oversized nodes also offer their best-matching chunks.
-func (w *Workbench) offerLevels(c *assemble.Candidate, n *model.ContentNode, budget int, oversize float64) {
-	if n.Tokens <= 8 {
-		return
-	}
-	if a := w.CurrentSearch().AnalysisOf(n.ID, abstract.Summary); a != nil {
-		c.SummaryTokens, c.SummaryCached = a.Tokens, true
-	} else {
-		c.SummaryTokens = abstract.Target(abstract.Summary, n.Tokens)
-	}
-	if a := w.CurrentSearch().AnalysisOf(n.ID, abstract.Essence); a != nil {
-		c.EssenceTokens = a.Tokens
-	} else {
-		c.EssenceTokens = abstract.Target(abstract.Essence, n.Tokens)
-	}
-	if c.SummaryTokens >= n.Tokens {
-		c.SummaryTokens = 0
-	}
-	if c.EssenceTokens >= n.Tokens {
-		c.EssenceTokens = 0
-	}
-	if limit := int(oversize * float64(budget)); n.Tokens > limit && limit > 16 {
-		c.ChunkTokens = min(limit, n.Tokens/2)
-	}
-}
 
 // catalog is the short "what exists" block (context-loading-jit tier 2):
 // counts, the documents the candidates came from, the concepts near the

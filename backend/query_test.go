@@ -402,7 +402,7 @@ func TestBaselineStrategies(t *testing.T) {
 				for f, n := range files {
 					assert.Positive(t, wb.FileTokens(f))
 					sections := 0
-					for _, id := range wb.CurrentIndex().DocNodes[docID("notes", f)] {
+					for _, id := range wb.CurrentIndex().DocNodes[model.DocumentID("notes", f)] {
 						if index.Searchable(wb.CurrentIndex().Nodes[id]) {
 							sections++
 						}

@@ -78,8 +78,8 @@ func (w *Workbench) reembedLocked(ctx context.Context, e embed.Embedder) error {
 		matches, best := linker.Link(vecs[i])
 		n.NearMiss, n.NearMissSim = "", 0
 		if len(matches) == 0 {
-			c := model.Concept{ID: "c-" + shortHash(e.ID(), n.ID), Created: now, Seed: n.ID,
-				Name: concepts.Name(lastHeading(n.HeadingPath), texts[i]), Description: concepts.Describe(texts[i])}
+			c := model.Concept{ID: "c-" + model.ShortHash(e.ID(), n.ID), Created: now, Seed: n.ID,
+				Name: concepts.Name(model.LastHeading(n.HeadingPath), texts[i]), Description: concepts.Describe(texts[i])}
 			if best.ID != "" {
 				n.NearMiss, n.NearMissSim = best.ID, round3(best.Sim)
 			}

@@ -95,12 +95,12 @@ func (w *Workbench) Expand(ctx context.Context, nodeID, level string) (chat.Tool
 			return chat.ToolResult{}, err
 		}
 		c := &assemble.Candidate{ID: n.ID, Ref: n.Ref, Tokens: n.Tokens}
-		w.offerLevels(c, n, 1<<30, 1)
+		w.lv.Offer(c, n, 1<<30, 1)
 		l := assemble.Level(level)
 		if c.SummaryTokens == 0 && c.EssenceTokens == 0 {
 			l = assemble.Detailed // too small to condense
 		}
-		text, err := w.textAt(ctx, c, l, nil, count, nil)
+		text, err := w.lv.TextAt(ctx, c, l, nil, count, nil)
 		if err != nil {
 			return chat.ToolResult{}, err
 		}

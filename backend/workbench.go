@@ -12,6 +12,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/loomwork/loom/backend/levels"
 	"github.com/loomwork/loom/backend/workspace"
 )
 
@@ -24,6 +25,7 @@ type Workbench struct {
 	convMu sync.Mutex
 	// sysTokens caches token counts of system prompts and short strings.
 	sysTokens map[string]int
+	lv        *levels.Levels
 }
 
 // Open opens the workspace in dir, creating it when absent. Opening reads
@@ -33,5 +35,5 @@ func Open(ctx context.Context, dir string, opts ...Option) (*Workbench, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Workbench{Workspace: ws}, nil
+	return &Workbench{Workspace: ws, lv: levels.New(ws)}, nil
 }

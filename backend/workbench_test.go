@@ -366,7 +366,7 @@ func TestSwitchingEmbedderReembeds(t *testing.T) {
 	g, err := wb.ExportGraph(ctx, false)
 	require.NoError(t, err)
 	for _, c := range g.ConceptNodes {
-		assert.Equal(t, "c-"+shortHash("test/hash-32", c.Seed), c.ID, "concepts were rebuilt with the new embedder")
+		assert.Equal(t, "c-"+model.ShortHash("test/hash-32", c.Seed), c.ID, "concepts were rebuilt with the new embedder")
 	}
 }
 

@@ -1,0 +1,168 @@
+// Package levels gives a content node's text at an abstraction level
+// (context-query.md): detailed (the stored text), summary and essence (made
+// by the workspace's summariser, Ollama or the extractive method, and kept
+// as analysis nodes linked to their source), or, for an oversized node,
+// its best-matching chunks. A question asks for the texts of the nodes it
+// loads through Levels, which reads ahead on a few goroutines.
+package levels
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/loomwork/loom/backend/abstract"
+	"github.com/loomwork/loom/backend/assemble"
+	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/storage"
+	"github.com/loomwork/loom/backend/workspace"
+)
+
+// textAt returns a candidate's text at a level: the stored text, a cached
+// or newly made summary/essence (cached as an analysis node linked to its
+// source), or the source's best-matching chunks. It sets the candidate's
+// size for that level to the real count. Callers hold w.mu.
+func (w *Levels) TextAt(ctx context.Context, c *assemble.Candidate, l assemble.Level, terms []string, count assemble.Counter, pre *Prefetched) (string, error) {
+	n := w.CurrentIndex().Nodes[c.ID]
+	if n == nil {
+		return "", fmt.Errorf("node %s is gone", c.ID)
+	}
+	read := pre.read(w)
+	if l == assemble.Summary || l == assemble.Essence {
+		lvl := abstract.Level(l)
+		if a := w.CurrentSearch().AnalysisOf(n.ID, lvl); a != nil {
+			if t, err := read(a.ContentHash); err == nil {
+				return t, nil
+			}
+		}
+		if m, ok := pre.madeFor(n.ID, lvl); ok { // made and stored ahead
+			if l == assemble.Summary {
+				c.SummaryTokens = m.tokens
+			} else {
+				c.EssenceTokens = m.tokens
+			}
+			w.recordAnalysis(n, lvl, m.text, m.hash, m.tokens, m.by)
+			return m.text, nil
+		}
+	}
+	text, err := read(n.ContentHash)
+	if err != nil {
+		return "", err
+	}
+	switch l {
+	case assemble.Detailed:
+		return text, nil
+	case assemble.Chunks:
+		t := BestChunks(text, terms, c.ChunkTokens, count)
+		c.ChunkTokens = count(t)
+		return t, nil
+	case assemble.Summary, assemble.Essence:
+		lvl := abstract.Level(l)
+		t, by, err := w.Summarize(ctx, text, lvl, limitAt(c, l))
+		if err != nil {
+			return "", err
+		}
+		got := count(t)
+		if l == assemble.Summary {
+			c.SummaryTokens = got
+		} else {
+			c.EssenceTokens = got
+		}
+		w.cacheAnalysis(n, lvl, t, got, by)
+		return t, nil
+	}
+	return "", fmt.Errorf("no text at level %q", l)
+}
+
+// summarize uses the configured summariser (Ollama when set up, with the
+// extractive method as fallback) or the extractive one.
+func (w *Levels) Summarize(ctx context.Context, text string, l abstract.Level, limit int) (string, string, error) {
+	count, err := w.Counter()
+	if err != nil {
+		return "", "", err
+	}
+	var s abstract.Summarizer = abstract.Extractive{Count: abstract.Counter(count), Additive: w.additiveCount()}
+	if w.Summarizer() != nil {
+		s = w.Summarizer()
+	}
+	return SummarizeWith(ctx, s, text, l, limit)
+}
+
+// additiveCount tells whether countFunc is cl100k_base's counter (see
+// abstract.Extractive's Additive): it is unless the options set another.
+func (w *Levels) additiveCount() bool { return w.CountsWithCL100K() }
+
+// summarizeWith asks s for text's summary or essence and names what made
+// it (s, or what s fell back to).
+func SummarizeWith(ctx context.Context, s abstract.Summarizer, text string, l abstract.Level, limit int) (string, string, error) {
+	t, err := s.Summarize(ctx, text, l, limit)
+	var fb *abstract.FellBackError
+	if err != nil && !errors.As(err, &fb) {
+		return "", "", err
+	}
+	return t, abstract.MadeBy(s, err), nil
+}
+
+// limitAt is the token limit of a candidate's summary or essence.
+func limitAt(c *assemble.Candidate, l assemble.Level) int {
+	if l == assemble.Essence {
+		return c.EssenceTokens
+	}
+	return c.SummaryTokens
+}
+
+// cacheAnalysis adds a summary node to the index now and queues the writes
+// of its text (stageContent) and of the node (an analysis node in the
+// source's document, with a derived edge).
+func (w *Levels) cacheAnalysis(src *model.ContentNode, l abstract.Level, text string, tokens int, by string) {
+	h := storage.Hash(text)
+	w.Texts().Stage(h, text)
+	w.recordAnalysis(src, l, text, h, tokens, by)
+}
+
+// recordAnalysis is cacheAnalysis once the text is stored under hash h.
+func (w *Levels) recordAnalysis(src *model.ContentNode, l abstract.Level, text, h string, tokens int, by string) {
+	now := w.Now()
+	a := model.ContentNode{ID: "n-" + model.ShortHash(src.ID, string(l), by), DocID: src.DocID, Ref: src.Ref,
+		Ancestors: src.Ancestors, HeadingPath: src.HeadingPath, LineStart: src.LineStart, LineEnd: src.LineEnd,
+		Ordinal: src.Ordinal, Part: src.Part, Parts: src.Parts, ContentHash: h, Kind: model.KindAnalysis,
+		ContentType: "prose", Tokens: tokens, Created: now, LastAccess: now,
+		Provenance: string(l) + " of " + src.ID + " by " + by, Source: src.ID, Level: string(l)}
+	w.RecordAnalysis(a, model.Edge{Kind: model.EdgeDerived, From: a.ID, To: src.ID, Weight: 1, Created: now})
+}
+
+// offerLevels tells the selector what the smaller levels of a node would
+// cost: made summaries by their real size, others by their upper bound;
+// oversized nodes also offer their best-matching chunks.
+func (w *Levels) Offer(c *assemble.Candidate, n *model.ContentNode, budget int, oversize float64) {
+	if n.Tokens <= 8 {
+		return
+	}
+	if a := w.CurrentSearch().AnalysisOf(n.ID, abstract.Summary); a != nil {
+		c.SummaryTokens, c.SummaryCached = a.Tokens, true
+	} else {
+		c.SummaryTokens = abstract.Target(abstract.Summary, n.Tokens)
+	}
+	if a := w.CurrentSearch().AnalysisOf(n.ID, abstract.Essence); a != nil {
+		c.EssenceTokens = a.Tokens
+	} else {
+		c.EssenceTokens = abstract.Target(abstract.Essence, n.Tokens)
+	}
+	if c.SummaryTokens >= n.Tokens {
+		c.SummaryTokens = 0
+	}
+	if c.EssenceTokens >= n.Tokens {
+		c.EssenceTokens = 0
+	}
+	if limit := int(oversize * float64(budget)); n.Tokens > limit && limit > 16 {
+		c.ChunkTokens = min(limit, n.Tokens/2)
+	}
+}
+
+// Levels makes and reads texts at levels for one workspace (whose lock its
+// callers hold).
+type Levels struct{ *workspace.Workspace }
+
+// New returns the levels of ws.
+func New(ws *workspace.Workspace) *Levels { return &Levels{ws} }
+
