@@ -165,4 +165,3 @@ type Levels struct{ *workspace.Workspace }
 
 // New returns the levels of ws.
 func New(ws *workspace.Workspace) *Levels { return &Levels{ws} }
-
