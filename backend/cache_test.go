@@ -54,7 +54,7 @@ func TestDamagedCachesAreRebuilt(t *testing.T) {
 	dir := ingestedFixture(t)
 	want := askFixture(t, dir)
 	wb := openBolt(t, dir)
-	indexPath, searchPath := wb.IndexCachePath(), wb.SearchCachePath()
+	indexPath, searchPath := wb.ws.IndexCachePath(), wb.ws.SearchCachePath()
 	require.NoError(t, wb.Close())
 	goodIndex, err := os.ReadFile(indexPath)
 	require.NoError(t, err)
@@ -64,22 +64,22 @@ func TestDamagedCachesAreRebuilt(t *testing.T) {
 	// A cache of an older generation, with its own valid checksums.
 	staleIndex, staleSearch := bytes.Clone(goodIndex), bytes.Clone(goodSearch)
 	wb = openBolt(t, dir)
-	ix, concepts := index.LoadGraphCache(indexPath, wb.Meta().Generation)
+	ix, concepts := index.LoadGraphCache(indexPath, wb.ws.Meta().Generation)
 	require.NotNil(t, ix, "the good cache loads")
 	require.NotNil(t, concepts)
-	stale := wb.Meta()
+	stale := wb.ws.Meta()
 	stale.Generation--
 	staleFile := t.TempDir() + "/index.cache"
 	require.NoError(t, ix.SaveCache(staleFile, stale))
 	staleIndex, err = os.ReadFile(staleFile)
 	require.NoError(t, err)
 	r := index.NewSearch(ix, 1)
-	require.True(t, r.LoadCache(searchPath, wb.Meta().Generation, ix))
+	require.True(t, r.LoadCache(searchPath, wb.ws.Meta().Generation, ix))
 	tmp := t.TempDir() + "/search.cache"
-	require.NoError(t, r.SaveCache(tmp, wb.Meta().Generation-1))
+	require.NoError(t, r.SaveCache(tmp, wb.ws.Meta().Generation-1))
 	staleSearch, err = os.ReadFile(tmp)
 	require.NoError(t, err)
-	require.False(t, r.LoadCache(tmp, wb.Meta().Generation, ix), "another generation's search cache is stale")
+	require.False(t, r.LoadCache(tmp, wb.ws.Meta().Generation, ix), "another generation's search cache is stale")
 	require.NoError(t, wb.Close())
 
 	damage := map[string]func([]byte) []byte{
@@ -115,9 +115,9 @@ func assertCachesGood(t *testing.T, dir string) {
 	t.Helper()
 	wb := openBolt(t, dir)
 	defer wb.Close()
-	ix, _ := index.LoadGraphCache(wb.IndexCachePath(), wb.Meta().Generation)
+	ix, _ := index.LoadGraphCache(wb.ws.IndexCachePath(), wb.ws.Meta().Generation)
 	require.NotNil(t, ix, "index.cache was rewritten")
-	assert.True(t, index.NewSearch(ix, 1).LoadCache(wb.SearchCachePath(), wb.Meta().Generation, ix), "search.cache was rewritten")
+	assert.True(t, index.NewSearch(ix, 1).LoadCache(wb.ws.SearchCachePath(), wb.ws.Meta().Generation, ix), "search.cache was rewritten")
 }
 
 // TestRebuildGraphOrder: the concept graph's lists come out in the order
@@ -126,9 +126,9 @@ func TestRebuildGraphOrder(t *testing.T) {
 	ctx := context.Background()
 	wb := openBolt(t, ingestedFixture(t))
 	defer wb.Close()
-	wb.Lock()
-	r, err := wb.Search(ctx)
-	wb.Unlock()
+	wb.ws.Lock()
+	r, err := wb.ws.Search(ctx)
+	wb.ws.Unlock()
 	require.NoError(t, err)
 	relAdj, concept, conceptSlots := map[string][]string{}, map[string][]string{}, map[string][]int32{}
 	ids := make([]string, 0, len(r.Graph.Out))
@@ -166,9 +166,9 @@ func TestRowsCache(t *testing.T) {
 	dir := ingestedFixture(t)
 	wb := openBolt(t, dir)
 	require.NoError(t, wb.Warm(ctx))
-	path, key := wb.RowsCachePath(), wb.CurrentSearch().TableKey()
-	assert.Equal(t, string(key), wb.RowsCacheKey(), "the ingest's cache was adopted")
-	vecs := wb.CurrentSearch().Vectors
+	path, key := wb.ws.RowsCachePath(), wb.ws.CurrentSearch().TableKey()
+	assert.Equal(t, string(key), wb.ws.RowsCacheKey(), "the ingest's cache was adopted")
+	vecs := wb.ws.CurrentSearch().Vectors
 	require.NoError(t, wb.Close())
 	good, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -181,7 +181,7 @@ func TestRowsCache(t *testing.T) {
 		wb := openBolt(t, dir)
 		defer wb.Close()
 		require.NoError(t, wb.Warm(ctx))
-		return wb.RowsCacheKey() != ""
+		return wb.ws.RowsCacheKey() != ""
 	}
 	require.True(t, adopted(), "Close wrote it again")
 	got, err := os.ReadFile(path)

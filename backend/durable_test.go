@@ -51,7 +51,7 @@ func TestIngestSyncsTextsBeforeTheGraphNamesThem(t *testing.T) {
 	sync = func(dir string, paths []string) error {
 		calls++
 		assert.Equal(t, wb.Dir(), dir)
-		assert.Zero(t, wb.Meta().Documents, "the graph named the texts before they were synced")
+		assert.Zero(t, wb.ws.Meta().Documents, "the graph named the texts before they were synced")
 		for _, p := range paths {
 			_, err := os.Stat(p)
 			assert.NoError(t, err, "synced a file that is not there")
@@ -63,12 +63,12 @@ func TestIngestSyncsTextsBeforeTheGraphNamesThem(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, res.Errors)
 	require.Positive(t, calls)
-	assert.Contains(t, synced, wb.Vectors().Path())
+	assert.Contains(t, synced, wb.ws.Vectors().Path())
 	st, err = wb.Stats(ctx)
 	require.NoError(t, err)
 	require.Positive(t, st.Documents)
-	for _, n := range wb.CurrentIndex().Nodes {
-		assert.Contains(t, synced, wb.Texts().Path(n.ContentHash), "node %s's text was not synced", n.ID)
+	for _, n := range wb.ws.CurrentIndex().Nodes {
+		assert.Contains(t, synced, wb.ws.Texts().Path(n.ContentHash), "node %s's text was not synced", n.ID)
 		text, err := wb.Content(n.ContentHash)
 		require.NoError(t, err)
 		assert.NotEmpty(t, text)

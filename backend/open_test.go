@@ -104,7 +104,7 @@ func TestAMissingOrDamagedTextLeavesOneNodeOut(t *testing.T) {
 				loaded := before.LoadedCandidates()
 				require.GreaterOrEqual(t, len(loaded), 2)
 				victim := loaded[0]
-				hash := wb.CurrentIndex().Nodes[victim.ID].ContentHash
+				hash := wb.ws.CurrentIndex().Nodes[victim.ID].ContentHash
 				require.NoError(t, wb.Close())
 				spoil(filepath.Join(dir, "content", hash[:2], hash))
 				if dropCaches {

@@ -61,7 +61,7 @@ func TestWarmReadsThePackIndex(t *testing.T) {
 	defer wb.Close()
 	require.NoError(t, wb.Warm(context.Background()))
 	require.Eventually(t, func() bool {
-		read, n := wb.Texts().Packed()
+		read, n := wb.ws.Texts().Packed()
 		return read && n == 1
 	}, 10*time.Second, 5*time.Millisecond)
 }

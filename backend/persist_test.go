@@ -124,10 +124,10 @@ func TestQuestionsGoOnWhileTheBackgroundPersistCommits(t *testing.T) {
 	require.True(t, within(t, 20*time.Second, "the background persist", persist))
 	require.NoError(t, <-pinDone)
 
-	wb.Lock()
-	got := wb.Meta()
-	wb.Unlock()
-	stored, err := wb.StoreMeta(ctx)
+	wb.ws.Lock()
+	got := wb.ws.Meta()
+	wb.ws.Unlock()
+	stored, err := wb.ws.StoreMeta(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, stored.Generation, got.Generation, "the facts of the last commit (the pin's), not the persist's")
 	g, err := wb.ExportGraph(ctx, false)
@@ -166,6 +166,6 @@ func TestCloseDuringTheBackgroundCommit(t *testing.T) {
 
 	wb = openBolt(t, dir)
 	defer wb.Close()
-	ix, _ := index.LoadGraphCache(wb.IndexCachePath(), wb.Meta().Generation)
+	ix, _ := index.LoadGraphCache(wb.ws.IndexCachePath(), wb.ws.Meta().Generation)
 	assert.NotNil(t, ix, "the index cache is stamped with the generation of the last commit")
 }

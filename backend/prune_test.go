@@ -52,9 +52,9 @@ func shapeOf(docs []model.Document, nodes []model.ContentNode, edges []model.Edg
 // storeShape reads the store itself (not the index).
 func storeShape(t *testing.T, wb *Workbench) (libraryShape, model.Meta) {
 	t.Helper()
-	wb.Lock()
-	snap, err := wb.Load(context.Background())
-	wb.Unlock()
+	wb.ws.Lock()
+	snap, err := wb.ws.Load(context.Background())
+	wb.ws.Unlock()
 	require.NoError(t, err)
 	checkConcepts(t, snap.Concepts, snap.Edges, snap.Nodes)
 	return shapeOf(snap.Documents, snap.Nodes, snap.Edges), snap.Meta
@@ -63,11 +63,11 @@ func storeShape(t *testing.T, wb *Workbench) (libraryShape, model.Meta) {
 // indexShape reads the working index (what the cache holds).
 func indexShape(t *testing.T, wb *Workbench) libraryShape {
 	t.Helper()
-	wb.Lock()
-	defer wb.Unlock()
-	ix, err := wb.Index(context.Background())
+	wb.ws.Lock()
+	defer wb.ws.Unlock()
+	ix, err := wb.ws.Index(context.Background())
 	require.NoError(t, err)
-	snap := ix.Snapshot(wb.Meta())
+	snap := ix.Snapshot(wb.ws.Meta())
 	return shapeOf(snap.Documents, snap.Nodes, snap.Edges)
 }
 

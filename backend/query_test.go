@@ -276,7 +276,7 @@ func TestSummariesAreCachedAsAnalysisNodes(t *testing.T) {
 		text, err := wb.Content(a.ContentHash)
 		require.NoError(t, err, "the text of %s's summary is stored", c.Ref)
 		assert.Equal(t, a.ContentHash, storage.Hash(text))
-		_, err = os.Stat(wb.Texts().Path(a.ContentHash))
+		_, err = os.Stat(wb.ws.Texts().Path(a.ContentHash))
 		assert.ErrorIs(t, err, os.ErrNotExist, "kept in %s, not in a file of its own", PackFile)
 	}
 	res2, err := wb.Query(context.Background(), q)
@@ -402,8 +402,8 @@ func TestBaselineStrategies(t *testing.T) {
 				for f, n := range files {
 					assert.Positive(t, wb.FileTokens(f))
 					sections := 0
-					for _, id := range wb.CurrentIndex().DocNodes[model.DocumentID("notes", f)] {
-						if index.Searchable(wb.CurrentIndex().Nodes[id]) {
+					for _, id := range wb.ws.CurrentIndex().DocNodes[model.DocumentID("notes", f)] {
+						if index.Searchable(wb.ws.CurrentIndex().Nodes[id]) {
 							sections++
 						}
 					}
@@ -417,29 +417,3 @@ func TestBaselineStrategies(t *testing.T) {
 	}
 }
 
-// TestFusedScoresAreTheSemanticSignal: newPool's one-loop fusion computes
-// assemble.Semantic for every slot, for each strategy's keyword weight.
-func TestFusedScoresAreTheSemanticSignal(t *testing.T) {
-	wb, _ := ingested(t)
-	defer wb.Close()
-	ctx := context.Background()
-	wb.Lock()
-	defer wb.Unlock()
-	r, err := wb.Search(ctx)
-	require.NoError(t, err)
-	q := "How does staleness decay with time since last access?"
-	qv, err := wb.EmbedderNow().Embed(ctx, []string{q})
-	require.NoError(t, err)
-	for _, s := range Strategies {
-		p := newPool(wb, r, q, qv[0], QueryRequest{}, s, wb.RankingConfig())
-		for slot := range r.IDs {
-			kw, kwMax := float64(p.kw[slot]), p.kwMax
-			if p.kwW == 0 {
-				kw, kwMax = 0, 0
-			}
-			want := assemble.Semantic(kw, kwMax, float64(p.cos[slot])-p.cosFloor, p.cosMax-p.cosFloor, p.kwW)
-			assert.InDelta(t, want, p.semantic(int32(slot)), 1e-5, "%s slot %d", s, slot)
-		}
-		p.release()
-	}
-}

@@ -115,7 +115,7 @@ func TestReadersShareAWorkspaceAWriterHolds(t *testing.T) {
 	assert.ErrorIs(t, r.Group(ctx, "c", []string{"x"}, true), ErrReadOnly)
 	_, err = r.IngestUploads(ctx, []Upload{{Name: "a.md", Text: "# a"}}, IngestOptions{})
 	assert.ErrorIs(t, err, ErrReadOnly)
-	_, err = os.Stat(r.UploadsDir())
+	_, err = os.Stat(r.lib.UploadsDir())
 	assert.ErrorIs(t, err, os.ErrNotExist, "a refused upload leaves no file")
 }
 

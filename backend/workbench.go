@@ -1,31 +1,40 @@
 // Package backend is Loom's engine facade: the Workbench that bind (the
 // page's binding layer, both editions), cmd/loom (the CLI) and the
-// WebAssembly entry all call. A Workbench is one open workspace
-// (backend/workspace) and the subsystems that work on it.
+// WebAssembly entry all call. A Workbench is one open workspace and the
+// subsystems that work on it; it opens, closes and delegates, nothing
+// more:
+//
+//	workspace     the open workspace: files, graph store, index, lock
+//	levels        a node's text at a level, summaries made on need
+//	query         a question → its context (classify, candidates, score,
+//	              select, render) and the model's tools
+//	library       ingest, documents, collections, pins, export, views
+//	conversation  chat with a local model, the audit log, calibration
 //
 //	wb, err := backend.Open(ctx, dir, backend.WithEmbedder(e))
 //	report, err := wb.Ingest(ctx, []string{"notes/"}, backend.IngestOptions{})
-//	stats, err := wb.Stats(ctx)
+//	res, err := wb.Query(ctx, backend.QueryRequest{Question: "…", Budget: 4000})
 package backend
 
 import (
 	"context"
-	"sync"
 
+	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/conversation"
 	"github.com/loomwork/loom/backend/levels"
+	"github.com/loomwork/loom/backend/library"
+	"github.com/loomwork/loom/backend/query"
 	"github.com/loomwork/loom/backend/workspace"
+	"github.com/loomwork/loom/graphdb"
 )
 
 // Workbench is an open workspace. Its methods are safe for concurrent use;
 // writes are serialised.
 type Workbench struct {
-	*workspace.Workspace
-	// convMu guards the conversation files, the audit log and the
-	// calibration file.
-	convMu sync.Mutex
-	// sysTokens caches token counts of system prompts and short strings.
-	sysTokens map[string]int
-	lv        *levels.Levels
+	ws    *workspace.Workspace
+	query *query.Pipeline
+	lib   *library.Library
+	conv  *conversation.Conversations
 }
 
 // Open opens the workspace in dir, creating it when absent. Opening reads
@@ -35,5 +44,119 @@ func Open(ctx context.Context, dir string, opts ...Option) (*Workbench, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Workbench{Workspace: ws, lv: levels.New(ws)}, nil
+	q := query.New(ws, levels.New(ws))
+	lib := library.New(ws)
+	return &Workbench{ws: ws, query: q, lib: lib, conv: conversation.New(ws, q, lib)}, nil
 }
+
+// Close waits for background work (answers being indexed, the persist of
+// access times and summaries), saves the caches and closes the store.
+func (w *Workbench) Close() error { return w.ws.Close() }
+
+// Dir is the workspace folder.
+func (w *Workbench) Dir() string { return w.ws.Dir() }
+
+// ReadOnlyReason says why the workspace is open read-only ("" when it is
+// writable).
+func (w *Workbench) ReadOnlyReason() string { return w.ws.ReadOnlyReason() }
+
+// Stats summarises the workspace.
+func (w *Workbench) Stats(ctx context.Context) (Stats, error) { return w.ws.Stats(ctx) }
+
+// Warm loads the working index now instead of on the first question.
+func (w *Workbench) Warm(ctx context.Context) error { return w.ws.Warm(ctx) }
+
+// Content is the stored text with this hash, checked against it.
+func (w *Workbench) Content(hash string) (string, error) { return w.ws.Content(hash) }
+
+// Query assembles the context for a question (backend/query).
+func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, error) {
+	return w.query.Query(ctx, req)
+}
+
+// FileTokens counts a file's tokens, as whole-file context would send it.
+func (w *Workbench) FileTokens(path string) int { return w.query.FileTokens(path) }
+
+// Tools are the tools a model calls for more context (search_context,
+// expand, get_window, catalog).
+func (w *Workbench) Tools() chat.Tools { return w.query }
+
+// Ingest reads files and folders into the workspace (backend/library).
+func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptions) (*IngestReport, error) {
+	return w.lib.Ingest(ctx, paths, opts)
+}
+
+// IngestUploads keeps files the page sent and ingests them.
+func (w *Workbench) IngestUploads(ctx context.Context, files []Upload, opts IngestOptions) (*IngestReport, error) {
+	return w.lib.IngestUploads(ctx, files, opts)
+}
+
+// IngestSample ingests the sample library.
+func (w *Workbench) IngestSample(ctx context.Context, opts IngestOptions) (*IngestReport, error) {
+	return w.lib.IngestSample(ctx, opts)
+}
+
+// ReingestDocument reads a document's file again.
+func (w *Workbench) ReingestDocument(ctx context.Context, id string, opts IngestOptions) (*IngestReport, error) {
+	return w.lib.ReingestDocument(ctx, id, opts)
+}
+
+// RemoveDocuments removes documents and what only they held.
+func (w *Workbench) RemoveDocuments(ctx context.Context, ids []string) error {
+	return w.lib.RemoveDocuments(ctx, ids)
+}
+
+// Documents lists the workspace's documents.
+func (w *Workbench) Documents(ctx context.Context) ([]DocumentInfo, error) { return w.lib.Documents(ctx) }
+
+// Collections lists the collections.
+func (w *Workbench) Collections(ctx context.Context) ([]CollectionInfo, error) {
+	return w.lib.Collections(ctx)
+}
+
+// Group adds documents to a collection made by hand (add false: removes
+// them from it).
+func (w *Workbench) Group(ctx context.Context, collection string, docs []string, add bool) error {
+	return w.lib.Group(ctx, collection, docs, add)
+}
+
+// Pin pins nodes (pinned false: unpins them).
+func (w *Workbench) Pin(ctx context.Context, ids []string, pinned bool) error {
+	return w.lib.Pin(ctx, ids, pinned)
+}
+
+// Graph is the graph as the page draws it.
+func (w *Workbench) Graph(ctx context.Context) (*GraphData, error) { return w.lib.Graph(ctx) }
+
+// Node is one node's details.
+func (w *Workbench) Node(ctx context.Context, id string) (*NodeDetail, error) { return w.lib.Node(ctx, id) }
+
+// ExportGraph writes the graph as graph.json (withContent: with texts).
+func (w *Workbench) ExportGraph(ctx context.Context, withContent bool) (*graphdb.GraphJSON, error) {
+	return w.lib.ExportGraph(ctx, withContent)
+}
+
+// ImportGraph reads a graph.json into the workspace.
+func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error {
+	return w.lib.ImportGraph(ctx, g)
+}
+
+// Chat answers a question with a local model (backend/conversation).
+func (w *Workbench) Chat(ctx context.Context, client *chat.Client, req ChatRequest) (*ChatTurn, error) {
+	return w.conv.Chat(ctx, client, req)
+}
+
+// Conversations lists the stored conversations, most recent first.
+func (w *Workbench) Conversations() ([]ConversationSummary, error) { return w.conv.Conversations() }
+
+// Conversation returns a stored conversation.
+func (w *Workbench) Conversation(id string) (*Conversation, error) { return w.conv.Conversation(id) }
+
+// Audit reads the audit log of tool calls.
+func (w *Workbench) Audit() ([]AuditRecord, error) { return w.conv.Audit() }
+
+// LoadCalibration reads the workspace's token calibration into c.
+func (w *Workbench) LoadCalibration(c *chat.Calibration) error { return w.conv.LoadCalibration(c) }
+
+// WaitIndexing waits for answers being indexed in the background.
+func (w *Workbench) WaitIndexing() { w.conv.WaitIndexing() }

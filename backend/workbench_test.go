@@ -93,7 +93,7 @@ func TestIngestFixtureBuildsGraph(t *testing.T) {
 	for _, e := range g.Edges {
 		if e.Kind == model.EdgeAbout {
 			about[e.From] = true
-			assert.GreaterOrEqual(t, e.Weight, wb.Threshold(wb.EmbedderNow())-1e-9)
+			assert.GreaterOrEqual(t, e.Weight, wb.ws.Threshold(wb.ws.EmbedderNow())-1e-9)
 		}
 	}
 	assert.Len(t, about, len(g.ContentNodes))
@@ -180,7 +180,7 @@ func TestReingestUnchangedChangedAndPruned(t *testing.T) {
 
 	// The store (not just the index) agrees: reload from Cayley.
 	wb = openBolt(t, dir)
-	require.NoError(t, os.Remove(wb.IndexCachePath()))
+	require.NoError(t, os.Remove(wb.ws.IndexCachePath()))
 	g, err := wb.ExportGraph(ctx, false)
 	require.NoError(t, err)
 	assert.Len(t, g.ContentNodes, after.ContentNodes)
@@ -295,15 +295,15 @@ func TestReopenUsesCacheAndStatsNeedNoIndex(t *testing.T) {
 	got, err := wb.Stats(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
-	assert.Nil(t, wb.CurrentIndex(), "stats read the meta quad only")
+	assert.Nil(t, wb.ws.CurrentIndex(), "stats read the meta quad only")
 	w2 := openBoltErr(dir)
 	assert.ErrorContains(t, w2, "in use by another Loom process")
 	// The cached index equals the store.
-	wb.Lock()
-	ix, err := wb.Index(ctx)
-	wb.Unlock()
+	wb.ws.Lock()
+	ix, err := wb.ws.Index(ctx)
+	wb.ws.Unlock()
 	require.NoError(t, err)
-	assert.Equal(t, g1.ContentNodes, ix.Snapshot(wb.Meta()).ToGraphJSON().ContentNodes)
+	assert.Equal(t, g1.ContentNodes, ix.Snapshot(wb.ws.Meta()).ToGraphJSON().ContentNodes)
 	require.NoError(t, wb.Close())
 }
 

@@ -55,7 +55,6 @@ type workspace interface {
 	Graph(ctx context.Context) (*backend.GraphData, error)
 	Node(ctx context.Context, id string) (*backend.NodeDetail, error)
 	Query(ctx context.Context, req backend.QueryRequest) (*backend.QueryResult, error)
-	ConceptHops(ctx context.Context, seeds []string, maxHops int) (map[string]int, error)
 	Chat(ctx context.Context, client *chat.Client, req backend.ChatRequest) (*backend.ChatTurn, error)
 	LoadCalibration(c *chat.Calibration) error
 	Conversations() ([]backend.ConversationSummary, error)

@@ -393,9 +393,6 @@ type QueryView struct {
 	ConceptHops map[string]int       `json:"concept_hops"`
 }
 
-// maxViewHops is how far the graph colouring walks from the seed concepts.
-const maxViewHops = 6
-
 // Query assembles the context for a question.
 func (a *App) Query(req backend.QueryRequest) (*QueryView, error) {
 	if req.Budget == 0 && req.Window == 0 && req.Model == "" {
@@ -407,15 +404,7 @@ func (a *App) Query(req backend.QueryRequest) (*QueryView, error) {
 		if err != nil {
 			return &Error{Code: CodeQueryFailed, Message: capitalise(err.Error()) + ".", Err: nil}
 		}
-		seeds := make([]string, 0, len(res.Seeds))
-		for _, s := range res.Seeds {
-			seeds = append(seeds, s.ID)
-		}
-		hops, err := ws.ConceptHops(a.ctx, seeds, maxViewHops)
-		if err != nil {
-			return failed(CodeQueryFailed, "Loom could not measure hop distances.", err)
-		}
-		v = &QueryView{Result: res, ConceptHops: hops}
+		v = &QueryView{Result: res, ConceptHops: res.ConceptHops}
 		return nil
 	})
 	return v, err

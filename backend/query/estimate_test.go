@@ -1,6 +1,6 @@
 //go:build !js
 
-package backend
+package query
 
 import (
 	"context"
@@ -23,15 +23,11 @@ func TestEstimatedPoolRanksExactly(t *testing.T) {
 	ctx := context.Background()
 	corpus, exactDir := t.TempDir(), filepath.Join(t.TempDir(), "ws")
 	require.NoError(t, synth.Generate(corpus, 1500, 3))
-	wb := openBolt(t, exactDir)
-	rep, err := wb.Ingest(ctx, []string{corpus}, IngestOptions{})
-	require.NoError(t, err)
-	require.Empty(t, rep.Errors)
-	require.NoError(t, wb.Close())
+	ingestInto(t, exactDir, corpus)
 	estDir := filepath.Join(t.TempDir(), "ws")
 	require.NoError(t, os.CopyFS(estDir, os.DirFS(exactDir)))
 
-	exact, est := openBolt(t, exactDir), openBolt(t, estDir)
+	exact, est := openPipeline(t, exactDir), openPipeline(t, estDir)
 	defer exact.Close()
 	defer est.Close()
 	re, err := exact.Search(ctx)
@@ -93,11 +89,8 @@ func TestPinnedNodeAboutASeedConceptIsKept(t *testing.T) {
 	ctx := context.Background()
 	corpus, dir := t.TempDir(), t.TempDir()
 	require.NoError(t, synth.Generate(corpus, 600, 5))
-	wb := openBolt(t, dir)
-	defer wb.Close()
-	rep, err := wb.Ingest(ctx, []string{corpus}, IngestOptions{})
-	require.NoError(t, err)
-	require.Empty(t, rep.Errors)
+	ingestInto(t, dir, corpus)
+	wb := openPipeline(t, dir)
 
 	q := synth.Questions(1, 5)[0]
 	req := QueryRequest{Question: q, Budget: 3000, Candidates: 5}

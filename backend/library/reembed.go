@@ -1,4 +1,4 @@
-package backend
+package library
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // node is embedded again (vectors already in e's log are reused), concepts
 // are recreated and re-linked, and the whole change commits in one
 // transaction. Callers hold w.mu and have loaded the index.
-func (w *Workbench) reembedLocked(ctx context.Context, e embed.Embedder) error {
+func (w *Library) reembedLocked(ctx context.Context, e embed.Embedder) error {
 	ix := w.CurrentIndex()
 	now := w.Now()
 	var ids []string

@@ -1,4 +1,12 @@
-package backend
+// Package doctor checks a workspace and mends it: Doctor reads every part
+// (settings, the graph store page by page and quad by quad, the caches,
+// the vector logs, the stored texts, leftovers of interrupted writes)
+// without writing anything; Repair mends what the checkup found in place,
+// or salvages a damaged store into a new workspace.
+//
+//	c, err := doctor.Doctor(ctx, dir)
+//	rep, err := doctor.Repair(ctx, dir, doctor.RepairOptions{})
+package doctor
 
 import (
 	"context"
@@ -12,6 +20,7 @@ import (
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/ingest"
+	"github.com/loomwork/loom/backend/library"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/backend/tokens"
@@ -91,15 +100,15 @@ func (c *Checkup) add(part, status, detail, repair string) {
 //
 // opts say which graph store the workspace keeps (WithGraphStore); the
 // rest of them do not matter here.
-func Doctor(ctx context.Context, dir string, opts ...Option) (*Checkup, error) {
+func Doctor(ctx context.Context, dir string, opts ...workspace.Option) (*Checkup, error) {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("doctor: %s is not a workspace folder", dir)
 	}
 	c := &Checkup{Workspace: dir}
-	if _, err := assemble.LoadConfig(filepath.Join(dir, ConfigFile)); err != nil {
+	if _, err := assemble.LoadConfig(filepath.Join(dir, workspace.ConfigFile)); err != nil {
 		c.add("settings", StatusProblem, err.Error(), "")
 	} else {
-		c.add("settings", StatusOK, ConfigFile+" reads", "")
+		c.add("settings", StatusOK, workspace.ConfigFile+" reads", "")
 	}
 	snap, generation := c.checkStore(ctx, dir, workspace.GraphKindOf(opts...))
 	c.checkIndexCache(dir, snap, generation)
@@ -119,7 +128,7 @@ func Doctor(ctx context.Context, dir string, opts ...Option) (*Checkup, error) {
 func (c *Checkup) checkStore(ctx context.Context, dir string, kind storage.GraphKind) (*graphdb.Snapshot, int64) {
 	const part = "graph store"
 	if kind == storage.SnapshotGraph {
-		s, err := graphdb.OpenSnapshot(filepath.Join(dir, SnapshotFile))
+		s, err := graphdb.OpenSnapshot(filepath.Join(dir, storage.SnapshotFile))
 		if err != nil {
 			c.Store = "damaged"
 			c.add(part, StatusProblem, err.Error(), "salvages what the index cache holds into a new workspace")
@@ -136,7 +145,7 @@ func (c *Checkup) checkStore(ctx context.Context, dir string, kind storage.Graph
 		c.add(part, StatusOK, fmt.Sprintf("%d documents, %d sections, %d concepts at generation %d", len(snap.Documents), len(snap.Nodes), len(snap.Concepts), snap.Meta.Generation), "")
 		return snap, snap.Meta.Generation
 	}
-	gdir := filepath.Join(dir, GraphDir)
+	gdir := filepath.Join(dir, storage.GraphDir)
 	// salvage says what repair would read of a damaged store, and returns
 	// it for the other checks.
 	salvage := func(why string) (*graphdb.Snapshot, int64) {
@@ -360,7 +369,7 @@ func (c *Checkup) checkTexts(dir string, snap *graphdb.Snapshot) {
 			continue
 		}
 		lt := LostText{Node: n.ID, Ref: n.Ref, Document: n.DocID, Problem: err.Error(), Summary: n.Kind == model.KindAnalysis}
-		var te *TextError
+		var te *storage.TextError
 		if errors.As(err, &te) {
 			lt.Problem = te.File + " " + te.Problem
 		}
@@ -369,7 +378,7 @@ func (c *Checkup) checkTexts(dir string, snap *graphdb.Snapshot) {
 				_, sourceHolds[d.ID] = sourceSections(d)
 			}
 			if sourceHolds[d.ID] {
-				lt.Source = docSource(d)
+				lt.Source = library.DocSource(d)
 			}
 		}
 		c.LostTexts = append(c.LostTexts, lt)
@@ -401,7 +410,7 @@ func (c *Checkup) checkTexts(dir string, snap *graphdb.Snapshot) {
 // sections' texts by hash, when the file still holds the version that was
 // ingested (false otherwise).
 func sourceSections(d *model.Document) (map[string]string, bool) {
-	src := docSource(d)
+	src := library.DocSource(d)
 	st, err := os.Stat(src)
 	if err != nil {
 		return nil, false
@@ -439,7 +448,7 @@ func sourceSections(d *model.Document) (map[string]string, bool) {
 // checkLeftovers notes what interrupted writes left behind.
 func (c *Checkup) checkLeftovers(dir string) {
 	tmps, _ := filepath.Glob(filepath.Join(dir, "content", "*", "*.tmp"))
-	unfinished, _ := filepath.Glob(filepath.Join(dir, GraphDir+".new-*"))
+	unfinished, _ := filepath.Glob(filepath.Join(dir, storage.GraphDir+".new-*"))
 	if n := len(tmps) + len(unfinished); n > 0 {
 		c.add("leftovers", StatusNote, fmt.Sprintf("%d temporary files or folders that interrupted writes left (harmless)", n), "removes them")
 	}

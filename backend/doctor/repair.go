@@ -1,4 +1,4 @@
-package backend
+package doctor
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/ingest"
+	"github.com/loomwork/loom/backend/library"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/backend/vectors"
@@ -64,14 +65,14 @@ func (r *RepairReport) lost(format string, args ...any) {
 // report lists what could not be recovered. opts open the workspace (the
 // embedder to make vectors with). Nothing is removed that holds data the
 // result does not: a salvage copies, and Replace keeps the damaged folder.
-func Repair(ctx context.Context, dir string, o RepairOptions, opts ...Option) (*RepairReport, error) {
+func Repair(ctx context.Context, dir string, o RepairOptions, opts ...workspace.Option) (*RepairReport, error) {
 	c, err := Doctor(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
 	switch c.Store {
 	case "in use":
-		return nil, fmt.Errorf("repair %s: %w: close it first (repair writes the workspace)", dir, ErrInUse)
+		return nil, fmt.Errorf("repair %s: %w: close it first (repair writes the workspace)", dir, storage.ErrInUse)
 	case "damaged":
 		return salvage(ctx, dir, o, opts)
 	case "missing", "unfinished":
@@ -92,7 +93,7 @@ func derivedFiles(dir string) []string {
 	return files
 }
 
-func repairInPlace(ctx context.Context, dir string, c *Checkup, opts []Option) (*RepairReport, error) {
+func repairInPlace(ctx context.Context, dir string, c *Checkup, opts []workspace.Option) (*RepairReport, error) {
 	rep := &RepairReport{Workspace: dir}
 	removed := 0
 	for _, f := range derivedFiles(dir) {
@@ -114,7 +115,7 @@ func repairInPlace(ctx context.Context, dir string, c *Checkup, opts []Option) (
 			rep.did("cut the damaged end of %s (%d bytes from byte %d) off", filepath.Base(l), in.Size-in.Intact, in.Intact)
 		}
 	}
-	w, err := Open(ctx, dir, opts...) // cuts a vector log's damaged end
+	w, err := workspace.Open(ctx, dir, opts...) // cuts a vector log's damaged end
 	if err != nil {
 		return nil, fmt.Errorf("repair %s: %w", dir, err)
 	}
@@ -123,11 +124,11 @@ func repairInPlace(ctx context.Context, dir string, c *Checkup, opts []Option) (
 			w.Close()
 		}
 	}()
-	if err := w.repairGraph(ctx, c, rep); err != nil {
+	if err := repairGraph(ctx, w, c, rep); err != nil {
 		return nil, fmt.Errorf("repair %s: %w", dir, err)
 	}
 	w.Texts().SweepTemps()
-	graphdb.SweepUnfinished(filepath.Join(dir, GraphDir))
+	graphdb.SweepUnfinished(filepath.Join(dir, storage.GraphDir))
 	err = w.Close()
 	w = nil
 	if err != nil {
@@ -141,7 +142,7 @@ func repairInPlace(ctx context.Context, dir string, c *Checkup, opts []Option) (
 
 // repairGraph restores texts, drops summaries whose texts are gone, counts
 // the facts again and makes missing vectors.
-func (w *Workbench) repairGraph(ctx context.Context, c *Checkup, rep *RepairReport) error {
+func repairGraph(ctx context.Context, w *workspace.Workspace, c *Checkup, rep *RepairReport) error {
 	w.Lock()
 	defer w.Unlock()
 	ix, err := w.Index(ctx)
@@ -181,9 +182,9 @@ func (w *Workbench) repairGraph(ctx context.Context, c *Checkup, rep *RepairRepo
 	if restored > 0 {
 		rep.did("read %d sections' texts back from their source files", restored)
 	}
-	b := newBatch()
+	var write graphdb.Write
 	for _, id := range dropSummaries {
-		b.write.Remove = append(b.write.Remove, id)
+		write.Remove = append(write.Remove, id)
 		ix.DropNode(id)
 	}
 	if len(dropSummaries) > 0 {
@@ -193,8 +194,8 @@ func (w *Workbench) repairGraph(ctx context.Context, c *Checkup, rep *RepairRepo
 	recount := facts.Documents != w.Meta().Documents || facts.ContentNodes != w.Meta().ContentNodes || facts.ConceptNodes != w.Meta().ConceptNodes ||
 		facts.Edges != w.Meta().Edges || facts.Tokens != w.Meta().Tokens
 	if recount || len(dropSummaries) > 0 {
-		b.write.Meta = facts
-		meta, err := w.Apply(ctx, b.write)
+		write.Meta = facts
+		meta, err := w.Apply(ctx, write)
 		if err != nil {
 			return err
 		}
@@ -269,7 +270,7 @@ func (w *Workbench) repairGraph(ctx context.Context, c *Checkup, rep *RepairRepo
 // salvage reads what it can of a damaged (or missing) graph — from the
 // store around its damage, or from the index cache when that is as new or
 // newer — into a new workspace.
-func salvage(ctx context.Context, dir string, o RepairOptions, opts []Option) (*RepairReport, error) {
+func salvage(ctx context.Context, dir string, o RepairOptions, opts []workspace.Option) (*RepairReport, error) {
 	out := o.Out
 	if out == "" {
 		out = strings.TrimRight(dir, `/\`) + ".repaired"
@@ -282,7 +283,7 @@ func salvage(ctx context.Context, dir string, o RepairOptions, opts []Option) (*
 		snap   *graphdb.Snapshot
 		source string
 	)
-	stored, srep, serr := graphdb.Salvage(filepath.Join(dir, GraphDir))
+	stored, srep, serr := graphdb.Salvage(filepath.Join(dir, storage.GraphDir))
 	cached, cachedConcepts := index.LoadGraphCache(filepath.Join(dir, "index.cache"), index.AnyGeneration)
 	switch {
 	case cached != nil && (serr != nil || !srep.HasMeta || cached.Saved.Generation >= stored.Meta.Generation):
@@ -312,7 +313,7 @@ func salvage(ctx context.Context, dir string, o RepairOptions, opts []Option) (*
 		return nil, fmt.Errorf("repair: %w", err)
 	}
 	if workspace.GraphKindOf(opts...) == storage.BoltGraph { // an empty store first: the files copied next need one
-		if err := graphdb.CreateBolt(filepath.Join(out, GraphDir)); err != nil {
+		if err := graphdb.CreateBolt(filepath.Join(out, storage.GraphDir)); err != nil {
 			return nil, fmt.Errorf("repair: %w", err)
 		}
 	}
@@ -326,11 +327,11 @@ func salvage(ctx context.Context, dir string, o RepairOptions, opts []Option) (*
 	if err != nil {
 		return nil, err
 	}
-	w, err := Open(ctx, out, opts...)
+	w, err := workspace.Open(ctx, out, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("repair: open %s: %w", out, err)
 	}
-	if err := w.ImportGraph(ctx, g); err != nil {
+	if err := library.New(w).ImportGraph(ctx, g); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("repair: rebuild the graph in %s: %w", out, err)
 	}
@@ -409,7 +410,7 @@ func salvagedGraph(snap *graphdb.Snapshot, out string, rep *RepairReport) (*grap
 			if _, err := texts.Write(n.ContentHash, text); err != nil {
 				return nil, fmt.Errorf("repair: %w", err)
 			}
-			rep.did("read %s's text back from %s", n.ID, docSource(d))
+			rep.did("read %s's text back from %s", n.ID, library.DocSource(d))
 		}
 		keep[n.ID] = true
 		g.ContentNodes = append(g.ContentNodes, n)
@@ -498,7 +499,7 @@ func copyWorkspaceFiles(dir, out string) (int, error) {
 		switch {
 		case rel == ".":
 			return nil
-		case top == GraphDir || strings.HasPrefix(top, GraphDir+".new-") || top == SnapshotFile:
+		case top == storage.GraphDir || strings.HasPrefix(top, storage.GraphDir+".new-") || top == storage.SnapshotFile:
 			if d.IsDir() {
 				return fs.SkipDir
 			}

@@ -1,4 +1,4 @@
-package backend
+package library
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 // Pin marks nodes — or every section of a document — as always loaded
 // first (pinned = true) or not, and writes it at once. Unknown ids are an
 // error naming them.
-func (w *Workbench) Pin(ctx context.Context, ids []string, pinned bool) error {
+func (w *Library) Pin(ctx context.Context, ids []string, pinned bool) error {
 	if err := w.Writable("pin"); err != nil {
 		return err
 	}

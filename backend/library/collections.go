@@ -1,4 +1,4 @@
-package backend
+package library
 
 import (
 	"context"
@@ -21,7 +21,7 @@ type CollectionInfo struct {
 }
 
 // Collections lists every collection with its size.
-func (w *Workbench) Collections(ctx context.Context) ([]CollectionInfo, error) {
+func (w *Library) Collections(ctx context.Context) ([]CollectionInfo, error) {
 	w.Lock()
 	defer w.Unlock()
 	ix, err := w.Index(ctx)
@@ -57,7 +57,7 @@ func (w *Workbench) Collections(ctx context.Context) ([]CollectionInfo, error) {
 // Group puts documents (by id, path or key) into a collection by hand, or
 // takes them out of it (add false). Scoped searches and questions then
 // include or leave them out.
-func (w *Workbench) Group(ctx context.Context, collection string, docs []string, add bool) error {
+func (w *Library) Group(ctx context.Context, collection string, docs []string, add bool) error {
 	if err := w.Writable("collection " + collection); err != nil {
 		return err
 	}

@@ -1,4 +1,15 @@
-package backend
+// Package conversation is chat with a local model over assembled context:
+// a question's context is assembled within the window left after the
+// recent history (backend/query), the model may call the pipeline's tools
+// for more, the answer streams, the turn is kept in
+// conversations/<id>.json with its tool calls in audit.jsonl, and the
+// answer is indexed as an output node in the background
+// (backend/library). The token calibration per model lives in
+// calibration.json.
+//
+//	cs := conversation.New(ws, pipeline, lib)
+//	turn, err := cs.Chat(ctx, client, conversation.Request{Question: "…", Model: "llama3.2"})
+package conversation
 
 import (
 	"bufio"
@@ -11,6 +22,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ollama/ollama/api"
@@ -18,9 +30,11 @@ import (
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/chat"
 	"github.com/loomwork/loom/backend/chat/wait"
-	"github.com/loomwork/loom/backend/ingest"
+	"github.com/loomwork/loom/backend/library"
 	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/query"
 	"github.com/loomwork/loom/backend/storage"
+	"github.com/loomwork/loom/backend/workspace"
 )
 
 // AnswersCollection is the collection answers are indexed into.
@@ -30,6 +44,23 @@ const AnswersCollection = "conversations"
 // gives none: a model's full context length (often 128k) would make
 // Ollama allocate gigabytes for the KV cache on a laptop.
 const DefaultChatWindow = 8192
+
+// Conversations keeps a workspace's conversations, audit log and
+// calibration, and answers questions in them.
+type Conversations struct {
+	ws       *workspace.Workspace
+	pipeline *query.Pipeline
+	lib      *library.Library
+	// mu guards the conversation files, the audit log and the
+	// calibration file.
+	mu sync.Mutex
+}
+
+// New returns the conversations of ws: contexts come from pipeline,
+// answers are indexed through lib.
+func New(ws *workspace.Workspace, pipeline *query.Pipeline, lib *library.Library) *Conversations {
+	return &Conversations{ws: ws, pipeline: pipeline, lib: lib}
+}
 
 // ChatRequest is one question in a conversation.
 type ChatRequest struct {
@@ -108,23 +139,23 @@ type Conversation struct {
 // to the audit log; the answer is then indexed as an output node in the
 // background. On failure the partial answer is saved and returned with
 // the error.
-func (w *Workbench) Chat(ctx context.Context, client *chat.Client, req ChatRequest) (*ChatTurn, error) {
-	if err := w.Writable("chat (it keeps the conversation in the workspace)"); err != nil {
+func (w *Conversations) Chat(ctx context.Context, client *chat.Client, req ChatRequest) (*ChatTurn, error) {
+	if err := w.ws.Writable("chat (it keeps the conversation in the workspace)"); err != nil {
 		return nil, err
 	}
 	if client == nil {
 		return nil, errors.New("chat: no Ollama client")
 	}
-	q, err := checkQuestion(req.Question)
+	q, err := query.CheckQuestion(req.Question)
 	if err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(req.Model) == "" {
 		return nil, errors.New("chat: say which model to use (ollama list shows them)")
 	}
-	w.convMu.Lock()
+	w.mu.Lock()
 	conv, err := w.conversation(req.Conversation)
-	w.convMu.Unlock()
+	w.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +167,7 @@ func (w *Workbench) Chat(ctx context.Context, client *chat.Client, req ChatReque
 	if window <= 0 {
 		window = min(max(info.ContextLength, 2048), DefaultChatWindow)
 	}
-	count, err := w.Counter()
+	count, err := w.ws.Counter()
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +206,7 @@ func (w *Workbench) Chat(ctx context.Context, client *chat.Client, req ChatReque
 	if c := client.Calibration(); c != nil {
 		planned = int(float64(planned) / c.Factor(req.Model))
 	}
-	res, err := w.Query(ctx, QueryRequest{Question: q, Window: planned, Purpose: req.Purpose, Level: req.Level, Scope: req.Scope})
+	res, err := w.pipeline.Query(ctx, query.QueryRequest{Question: q, Window: planned, Purpose: req.Purpose, Level: req.Level, Scope: req.Scope})
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +214,7 @@ func (w *Workbench) Chat(ctx context.Context, client *chat.Client, req ChatReque
 	if dropped > 0 {
 		system += fmt.Sprintf("\n[Earlier conversation available but not loaded: %d turns]", dropped)
 	}
-	turn := ChatTurn{ID: fmt.Sprintf("t%d", len(conv.Turns)+1), Conversation: conv.ID, Question: q, Model: req.Model, Asked: w.Now(),
+	turn := ChatTurn{ID: fmt.Sprintf("t%d", len(conv.Turns)+1), Conversation: conv.ID, Question: q, Model: req.Model, Asked: w.ws.Now(),
 		Manifest: res.Manifest, Budget: res.Budget, Window: window, HistoryTurns: kept, HistoryDropped: dropped, Prompt: system}
 	for _, c := range res.LoadedCandidates() {
 		turn.Loaded = append(turn.Loaded, c.ID)
@@ -191,13 +222,13 @@ func (w *Workbench) Chat(ctx context.Context, client *chat.Client, req ChatReque
 	if req.OnContext != nil {
 		req.OnContext(turn.Manifest, turn.Loaded)
 	}
-	var tools chat.Tools = w
+	var tools chat.Tools = w.pipeline
 	if req.MaxToolRounds < 0 {
 		tools = nil
 	}
 	out, chatErr := client.Chat(ctx, chat.Turn{Model: req.Model, Window: window, System: system, History: history, Question: q,
 		Tools: tools, MaxToolRounds: req.MaxToolRounds, Count: count, OnToken: req.OnToken, OnToolCall: req.OnToolCall, OnWait: req.OnWait})
-	turn.Answered = w.Now()
+	turn.Answered = w.ws.Now()
 	if out != nil {
 		turn.Answer, turn.Tools = out.Answer, out.ToolCalls
 		turn.PromptEvalCount, turn.EstimatedPromptTokens = out.PromptEvalCount, out.EstimatedPromptTokens
@@ -211,10 +242,10 @@ func (w *Workbench) Chat(ctx context.Context, client *chat.Client, req ChatReque
 		return &turn, errors.Join(chatErr, saveErr)
 	}
 	if !req.NoIndex && strings.TrimSpace(turn.Answer) != "" {
-		w.Background().Add(1)
+		w.ws.Background().Add(1)
 		go func(convID string, t ChatTurn) {
-			defer w.Background().Done()
-			ids, err := w.IndexText(context.Background(), AnswersCollection, convID+"/"+t.ID+".md",
+			defer w.ws.Background().Done()
+			ids, err := w.lib.IndexText(context.Background(), AnswersCollection, convID+"/"+t.ID+".md",
 				"# "+oneLine(t.Question)+"\n\n"+t.Answer, model.KindOutput, "answer by "+t.Model+" in "+convID+"/"+t.ID)
 			if err == nil {
 				w.setAnswerNodes(convID, t.ID, ids)
@@ -225,7 +256,7 @@ func (w *Workbench) Chat(ctx context.Context, client *chat.Client, req ChatReque
 }
 
 // WaitIndexing waits for answers being indexed in the background.
-func (w *Workbench) WaitIndexing() { w.Background().Wait() }
+func (w *Conversations) WaitIndexing() { w.ws.Background().Wait() }
 
 func title(q string) string {
 	q = oneLine(q)
@@ -237,12 +268,12 @@ func title(q string) string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func (w *Workbench) conversationsDir() string { return filepath.Join(w.Dir(), "conversations") }
+func (w *Conversations) conversationsDir() string { return filepath.Join(w.ws.Dir(), "conversations") }
 
 // conversation loads a conversation, or starts one when id is "".
-func (w *Workbench) conversation(id string) (*Conversation, error) {
+func (w *Conversations) conversation(id string) (*Conversation, error) {
 	if id == "" {
-		now := w.Now()
+		now := w.ws.Now()
 		return &Conversation{ID: "conv-" + strings.ToLower(rand.Text()[:12]), Created: now, Updated: now}, nil
 	}
 	if strings.ContainsAny(id, `/\`) || strings.HasPrefix(id, ".") {
@@ -263,12 +294,12 @@ func (w *Workbench) conversation(id string) (*Conversation, error) {
 }
 
 // Conversation returns a stored conversation.
-func (w *Workbench) Conversation(id string) (*Conversation, error) {
+func (w *Conversations) Conversation(id string) (*Conversation, error) {
 	if id == "" {
 		return nil, errors.New("which conversation?")
 	}
-	w.convMu.Lock()
-	defer w.convMu.Unlock()
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	return w.conversation(id)
 }
 
@@ -281,9 +312,9 @@ type ConversationSummary struct {
 }
 
 // Conversations lists the stored conversations, most recent first.
-func (w *Workbench) Conversations() ([]ConversationSummary, error) {
-	w.convMu.Lock()
-	defer w.convMu.Unlock()
+func (w *Conversations) Conversations() ([]ConversationSummary, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	entries, err := os.ReadDir(w.conversationsDir())
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -309,9 +340,9 @@ func (w *Workbench) Conversations() ([]ConversationSummary, error) {
 
 // appendTurn adds a turn to the stored conversation (re-read under the
 // lock, so a background update of an earlier turn is not lost).
-func (w *Workbench) appendTurn(c *Conversation, t ChatTurn) error {
-	w.convMu.Lock()
-	defer w.convMu.Unlock()
+func (w *Conversations) appendTurn(c *Conversation, t ChatTurn) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if stored, err := w.conversation(c.ID); err == nil {
 		c = stored
 	}
@@ -323,9 +354,9 @@ func (w *Workbench) appendTurn(c *Conversation, t ChatTurn) error {
 	return writeJSONAtomic(filepath.Join(w.conversationsDir(), c.ID+".json"), c)
 }
 
-func (w *Workbench) setAnswerNodes(convID, turnID string, ids []string) {
-	w.convMu.Lock()
-	defer w.convMu.Unlock()
+func (w *Conversations) setAnswerNodes(convID, turnID string, ids []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	c, err := w.conversation(convID)
 	if err != nil {
 		return
@@ -355,13 +386,13 @@ type AuditRecord struct {
 }
 
 // audit appends a turn's tool calls to audit.jsonl.
-func (w *Workbench) audit(convID string, t ChatTurn) error {
+func (w *Conversations) audit(convID string, t ChatTurn) error {
 	if len(t.Tools) == 0 {
 		return nil
 	}
-	w.convMu.Lock()
-	defer w.convMu.Unlock()
-	f, err := os.OpenFile(filepath.Join(w.Dir(), "audit.jsonl"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	f, err := os.OpenFile(filepath.Join(w.ws.Dir(), "audit.jsonl"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return fmt.Errorf("audit log: %w", err)
 	}
@@ -381,10 +412,10 @@ func (w *Workbench) audit(convID string, t ChatTurn) error {
 }
 
 // Audit reads the audit log (every tool call, oldest first).
-func (w *Workbench) Audit() ([]AuditRecord, error) {
-	w.convMu.Lock()
-	defer w.convMu.Unlock()
-	f, err := os.Open(filepath.Join(w.Dir(), "audit.jsonl"))
+func (w *Conversations) Audit() ([]AuditRecord, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	f, err := os.Open(filepath.Join(w.ws.Dir(), "audit.jsonl"))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -404,10 +435,12 @@ func (w *Workbench) Audit() ([]AuditRecord, error) {
 	return out, sc.Err()
 }
 
-func (w *Workbench) calibrationPath() string { return filepath.Join(w.Dir(), "calibration.json") }
+func (w *Conversations) calibrationPath() string {
+	return filepath.Join(w.ws.Dir(), "calibration.json")
+}
 
 // LoadCalibration reads the workspace's token calibration per model into c.
-func (w *Workbench) LoadCalibration(c *chat.Calibration) error {
+func (w *Conversations) LoadCalibration(c *chat.Calibration) error {
 	b, err := os.ReadFile(w.calibrationPath())
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -418,61 +451,11 @@ func (w *Workbench) LoadCalibration(c *chat.Calibration) error {
 	return json.Unmarshal(b, c)
 }
 
-func (w *Workbench) saveCalibration(client *chat.Client) error {
+func (w *Conversations) saveCalibration(client *chat.Client) error {
 	if client.Calibration() == nil {
 		return nil
 	}
-	w.convMu.Lock()
-	defer w.convMu.Unlock()
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	return writeJSONAtomic(w.calibrationPath(), client.Calibration())
-}
-
-// IndexText adds a text as a document of its own in a collection: its
-// sections become content nodes of the given provenance (answers are
-// output nodes), linked to concepts like any other node. Re-indexing the
-// same path replaces it.
-func (w *Workbench) IndexText(ctx context.Context, collection, path, text string, kind model.Kind, provenance string) ([]string, error) {
-	if err := w.Writable("index " + path); err != nil {
-		return nil, err
-	}
-	w.Lock()
-	defer w.Unlock()
-	if w.Closed() {
-		return nil, errors.New("index text: the workspace is closed")
-	}
-	e, err := w.Embedder(ctx)
-	if err != nil {
-		return nil, err
-	}
-	ix, err := w.Index(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := w.Search(ctx); err != nil {
-		return nil, err
-	}
-	iopts, err := w.IngestOptions()
-	if err != nil {
-		return nil, err
-	}
-	docs, err := ingest.Parse("loom:"+collection+"/"+path, path, collection, []byte(text), iopts)
-	if err != nil {
-		return nil, err
-	}
-	prepared, err := w.prepareKind(ctx, e, docs, iopts, kind, provenance)
-	if err != nil {
-		return nil, err
-	}
-	b := newBatch()
-	var ids []string
-	for _, pd := range prepared {
-		w.link(ix, b, pd, w.Now())
-		for _, n := range pd.nodes {
-			ids = append(ids, n.ID)
-		}
-	}
-	if err := w.flush(ctx, ix, b); err != nil {
-		return nil, err
-	}
-	return ids, nil
 }

@@ -1,4 +1,4 @@
-package backend
+package library
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 // the notes are stored under the workspace's uploads and can be
 // re-ingested or removed like any upload. A second call finds the notes
 // unchanged and adds nothing.
-func (w *Workbench) IngestSample(ctx context.Context, opts IngestOptions) (*IngestReport, error) {
+func (w *Library) IngestSample(ctx context.Context, opts IngestOptions) (*IngestReport, error) {
 	var files []Upload
 	for _, f := range sample.Files() {
 		files = append(files, Upload{Name: sample.Collection + "/" + f.Name, Text: f.Text})

@@ -1,4 +1,4 @@
-package backend
+package query
 
 import (
 	"context"
@@ -131,6 +131,11 @@ type QueryResult struct {
 	Relevant     int                   `json:"relevant"`
 	NotLoaded    int                   `json:"not_loaded"`
 	Seeds        []ConceptHit          `json:"seed_concepts"`
+	// ConceptHops is the hop distance of every concept within HopReach
+	// related edges of the seeds (seeds are 0), the walk the hop signal
+	// uses; a content node's distance (its candidate's Hops) is one more
+	// than its nearest concept's.
+	ConceptHops map[string]int `json:"concept_hops"`
 	Candidates   []*assemble.Candidate `json:"candidates"`
 	Timing       Timing                `json:"timing"`
 	// Warnings name what the question could not use (a node whose stored
@@ -152,7 +157,7 @@ func (r *QueryResult) LoadedCandidates() []*assemble.Candidate {
 
 // checkQuestion refuses questions no search can serve, with a sentence a
 // person can act on.
-func checkQuestion(q string) (string, error) {
+func CheckQuestion(q string) (string, error) {
 	q = strings.TrimSpace(q)
 	if q == "" {
 		return "", errs.E(errs.Invalid, "the question is empty: type what you want to know")
@@ -170,9 +175,9 @@ func checkQuestion(q string) (string, error) {
 // budget (seed §5–§6). It reads the in-memory working index only; loaded
 // nodes get their access time updated (persisted in the background with the
 // next write, or on Close) unless NoTouch.
-func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, error) {
+func (w *Pipeline) Query(ctx context.Context, req QueryRequest) (*QueryResult, error) {
 	t0 := time.Now()
-	q, err := checkQuestion(req.Question)
+	q, err := CheckQuestion(req.Question)
 	if err != nil {
 		return nil, err
 	}
@@ -252,7 +257,7 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 	}
 	res.Weights = weights
 	cands := pool.candidates(split.Context, weights)
-	res.Seeds = pool.seeds
+	res.Seeds, res.ConceptHops = pool.seeds, pool.dist
 	rcfg := cfg
 	if strategy != StrategyLoom { // baselines: rank order, no relevance cut
 		rcfg.RelevanceCut, rcfg.MinSemantic, rcfg.SemanticCut, rcfg.MaxRelevant = 0, 0, 0, req.Top
@@ -314,7 +319,7 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 // memoCounter counts tokens, remembering short strings (the system prompt,
 // block headers and manifest lines recur from query to query; tiktoken's
 // pre-tokeniser is the query path's largest cost).
-func (w *Workbench) memoCounter() (assemble.Counter, error) {
+func (w *Pipeline) memoCounter() (assemble.Counter, error) {
 	count, err := w.Counter()
 	if err != nil {
 		return nil, err
@@ -337,7 +342,7 @@ func (w *Workbench) memoCounter() (assemble.Counter, error) {
 
 // pool gathers the candidates of one query.
 type pool struct {
-	w        *Workbench
+	w        *Pipeline
 	r        *index.Search
 	terms    []string
 	strategy Strategy
@@ -358,7 +363,7 @@ type pool struct {
 	est                      *estimate      // non-nil when cos holds estimates for some slots
 }
 
-func newPool(w *Workbench, r *index.Search, q string, qv []float32, req QueryRequest, strategy Strategy, cfg assemble.Config) *pool {
+func newPool(w *Pipeline, r *index.Search, q string, qv []float32, req QueryRequest, strategy Strategy, cfg assemble.Config) *pool {
 	p := &pool{w: w, r: r, terms: search.Terms(q), strategy: strategy, cfg: cfg, pinned: map[string]bool{}}
 	n := len(r.IDs)
 	if prm := (search.BM25{K1: cfg.BM25K1, B: cfg.BM25B}); prm != r.Keyword.Params() {
@@ -580,13 +585,20 @@ func (p *pool) cosine(s int32) float64 {
 	return float64(p.cos[s])
 }
 
-// bfs fills dist with hop counts over related edges from the seeds.
+// HopReach is how far, in related edges from the seed concepts, a
+// result's hop distances reach (the graph's colouring shows 0 to 4+); the
+// hop signal counts only up to the ranking's MaxHops.
+const HopReach = 6
+
+// bfs fills dist with hop counts over related edges from the seeds (seeds
+// are 0), as far as HopReach or the hop signal's reach, whichever is
+// farther.
 func (p *pool) bfs() {
 	frontier := make([]string, 0, len(p.seeds))
 	for _, s := range p.seeds {
 		frontier = append(frontier, s.ID)
 	}
-	for d := 1; d < p.cfg.MaxHops && len(frontier) > 0; d++ {
+	for d := 1; d <= max(HopReach, p.cfg.MaxHops-1) && len(frontier) > 0; d++ {
 		var next []string
 		for _, c := range frontier {
 			for _, nb := range p.r.RelAdj[c] {
@@ -601,7 +613,8 @@ func (p *pool) bfs() {
 }
 
 // hops is a node's distance from the seeds: 1 when it is about a seed
-// concept, one more per related edge beyond; −1 when out of reach.
+// concept, one more per related edge beyond; −1 when out of reach. Its
+// relevant concepts are those within one edge of a seed.
 func (p *pool) hops(id string) (hops, relevantConcepts, concepts int) {
 	hops = -1
 	for _, e := range p.r.Graph.Out[id] {
@@ -700,7 +713,7 @@ func round4(x float64) float64 { return float64(int64(x*1e4+0.5)) / 1e4 }
 // catalog is the short "what exists" block (context-loading-jit tier 2):
 // counts, the documents the candidates came from, the concepts near the
 // question.
-func (w *Workbench) catalog(p *pool) string {
+func (w *Pipeline) catalog(p *pool) string {
 	ix := p.r.Graph
 	var b strings.Builder
 	fmt.Fprintf(&b, "[Catalog: %d documents, %d sections, %d concepts in this workspace]", len(ix.Docs), len(p.r.Slot), len(ix.Concepts))
@@ -733,7 +746,7 @@ func clean(s string) string { return strings.ReplaceAll(assemble.Clean(s), ";", 
 
 // wholeFile is the whole-file baseline: the files of the best hits, whole,
 // in rank order, while they fit (the first always loads).
-func (w *Workbench) wholeFile(ranked []*assemble.Candidate, split assemble.Split, system, q string, count assemble.Counter) (*assemble.Assembly, []*assemble.Candidate, error) {
+func (w *Pipeline) wholeFile(ranked []*assemble.Candidate, split assemble.Split, system, q string, count assemble.Counter) (*assemble.Assembly, []*assemble.Candidate, error) {
 	ix := w.CurrentIndex()
 	var out, loaded []*assemble.Candidate
 	var blocks []assemble.Block
@@ -784,7 +797,7 @@ func (w *Workbench) wholeFile(ranked []*assemble.Candidate, split assemble.Split
 
 // FileTokens is the size of the whole file at a reference path (the
 // whole-file baseline's cost), over every collection that holds it.
-func (w *Workbench) FileTokens(path string) int {
+func (w *Pipeline) FileTokens(path string) int {
 	w.Lock()
 	defer w.Unlock()
 	if w.CurrentIndex() == nil {

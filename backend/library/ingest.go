@@ -1,4 +1,4 @@
-package backend
+package library
 
 import (
 	"context"
@@ -87,7 +87,7 @@ const (
 // old nodes and edges. Bad files are reported in the report's Errors and
 // the rest go on. Cancelling ctx stops after committing the documents
 // already processed.
-func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptions) (*IngestReport, error) {
+func (w *Library) Ingest(ctx context.Context, paths []string, opts IngestOptions) (*IngestReport, error) {
 	if err := w.Writable("ingest"); err != nil {
 		return nil, err
 	}
@@ -227,13 +227,13 @@ type preparedDoc struct {
 
 // prepare chunks, counts and classifies documents in parallel, then embeds
 // every section whose vector is not already stored, in one batch.
-func (w *Workbench) prepare(ctx context.Context, e embed.Embedder, docs []ingest.Document, iopts ingest.Options) ([]preparedDoc, error) {
+func (w *Library) prepare(ctx context.Context, e embed.Embedder, docs []ingest.Document, iopts ingest.Options) ([]preparedDoc, error) {
 	return w.prepareKind(ctx, e, docs, iopts, model.KindInput, "")
 }
 
 // prepareKind is prepare for nodes of a given provenance (answers are
 // output nodes) with an optional provenance sentence.
-func (w *Workbench) prepareKind(ctx context.Context, e embed.Embedder, docs []ingest.Document, iopts ingest.Options, kind model.Kind, provenance string) ([]preparedDoc, error) {
+func (w *Library) prepareKind(ctx context.Context, e embed.Embedder, docs []ingest.Document, iopts ingest.Options, kind model.Kind, provenance string) ([]preparedDoc, error) {
 	out := make([]preparedDoc, len(docs))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -323,7 +323,7 @@ type keyedVec struct {
 // link replaces any old version of the document in the index, links every
 // node to its concepts (creating concepts as needed) and adds it all to the
 // batch. It returns how many concepts it created.
-func (w *Workbench) link(ix *index.Graph, b *batch, pd preparedDoc, now time.Time) int {
+func (w *Library) link(ix *index.Graph, b *batch, pd preparedDoc, now time.Time) int {
 	var groups []string
 	if old, ok := ix.Docs[pd.id]; ok {
 		groups = old.Groups // collections made by hand survive a re-ingest
@@ -427,7 +427,7 @@ func resolveLinks(d ingest.Document, links []string) []string {
 
 // removeDoc drops a document and its nodes from the index and queues its
 // removal in the batch.
-func (w *Workbench) removeDoc(ix *index.Graph, b *batch, id string) {
+func (w *Library) removeDoc(ix *index.Graph, b *batch, id string) {
 	r := w.LiveSearch(ix)
 	if r != nil {
 		r.RelAdj = nil
@@ -456,7 +456,7 @@ func (w *Workbench) removeDoc(ix *index.Graph, b *batch, id string) {
 
 // pruneInto queues the removal of documents under the given folders whose
 // files are gone.
-func (w *Workbench) pruneInto(ix *index.Graph, b *batch, roots []string) int {
+func (w *Library) pruneInto(ix *index.Graph, b *batch, roots []string) int {
 	var absRoots []string
 	for _, r := range roots {
 		if a, err := filepath.Abs(r); err == nil {
@@ -490,7 +490,7 @@ func (w *Workbench) pruneInto(ix *index.Graph, b *batch, roots []string) int {
 // addressed, so orphans from a crash are harmless), then one graph
 // transaction. Concepts that lost their last content link are removed in
 // the same transaction.
-func (w *Workbench) flush(ctx context.Context, ix *index.Graph, b *batch) error {
+func (w *Library) flush(ctx context.Context, ix *index.Graph, b *batch) error {
 	if len(b.write.Documents) == 0 && len(b.write.Remove) == 0 && len(b.write.Concepts) == 0 && len(b.write.Touch) == 0 {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package backend
+package library
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // ExportGraph returns the seed's graph.json for the workspace, read from the
 // store (the source of truth). With content, every node's text is included
 // so that ImportGraph can rebuild the workspace elsewhere.
-func (w *Workbench) ExportGraph(ctx context.Context, withContent bool) (*graphdb.GraphJSON, error) {
+func (w *Library) ExportGraph(ctx context.Context, withContent bool) (*graphdb.GraphJSON, error) {
 	w.Lock()
 	defer w.Unlock()
 	snap, err := w.Load(ctx)
@@ -44,7 +44,7 @@ func (w *Workbench) ExportGraph(ctx context.Context, withContent bool) (*graphdb
 // with an ingest, texts and vectors are on disk before the graph commit
 // that names them, so an import stopped at any moment leaves either an
 // empty workspace or the whole graph.
-func (w *Workbench) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error {
+func (w *Library) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error {
 	if err := w.Writable("import"); err != nil {
 		return err
 	}

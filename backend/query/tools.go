@@ -1,4 +1,4 @@
-package backend
+package query
 
 import (
 	"context"
@@ -13,16 +13,16 @@ import (
 	"github.com/loomwork/loom/backend/model"
 )
 
-// The Workbench answers the tools a chat model may call (context-loading-jit
+// The pipeline answers the tools a chat model may call (context-loading-jit
 // "search tool", rlm-context-store get-chunk/get-window, context-query
 // expansion protocol): it implements chat.Tools. Every result names node
 // ids, so the model can cite them and ask for more.
-var _ chat.Tools = (*Workbench)(nil)
+var _ chat.Tools = (*Pipeline)(nil)
 
 // SearchContext runs the hybrid search (no graph signals, no budget: the
 // chat loop budgets tool results) and returns the best nodes' text.
-func (w *Workbench) SearchContext(ctx context.Context, query, scope string, limit int) (chat.ToolResult, error) {
-	q, err := checkQuestion(query)
+func (w *Pipeline) SearchContext(ctx context.Context, query, scope string, limit int) (chat.ToolResult, error) {
+	q, err := CheckQuestion(query)
 	if err != nil {
 		return chat.ToolResult{}, err
 	}
@@ -74,7 +74,7 @@ func (w *Workbench) SearchContext(ctx context.Context, query, scope string, limi
 // Expand returns a node at a level: detailed, summary, essence; or
 // "neighbours" (its enclosing section, subsections and the nodes sharing
 // its concepts) or "derivations" (summaries and answers made from it).
-func (w *Workbench) Expand(ctx context.Context, nodeID, level string) (chat.ToolResult, error) {
+func (w *Pipeline) Expand(ctx context.Context, nodeID, level string) (chat.ToolResult, error) {
 	w.Lock()
 	defer w.Unlock()
 	r, err := w.Search(ctx)
@@ -161,7 +161,7 @@ func (w *Workbench) Expand(ctx context.Context, nodeID, level string) (chat.Tool
 // GetWindow returns lines center−radius … center+radius of the document
 // that holds a node, rebuilt from its sections; center counts from the
 // node's first line.
-func (w *Workbench) GetWindow(ctx context.Context, nodeID string, center, radius int) (chat.ToolResult, error) {
+func (w *Pipeline) GetWindow(ctx context.Context, nodeID string, center, radius int) (chat.ToolResult, error) {
 	w.Lock()
 	defer w.Unlock()
 	ix, err := w.Index(ctx)
@@ -216,7 +216,7 @@ func (w *Workbench) GetWindow(ctx context.Context, nodeID string, center, radius
 
 // Catalog describes the workspace: collections with their documents and
 // sizes, and the most connected concepts.
-func (w *Workbench) Catalog(ctx context.Context) (chat.ToolResult, error) {
+func (w *Pipeline) Catalog(ctx context.Context) (chat.ToolResult, error) {
 	w.Lock()
 	defer w.Unlock()
 	ix, err := w.Index(ctx)
@@ -284,7 +284,7 @@ func (w *Workbench) Catalog(ctx context.Context) (chat.ToolResult, error) {
 	return w.toolResult(strings.TrimRight(b.String(), "\n"), nil), nil
 }
 
-func (w *Workbench) hasCollection(name string) bool {
+func (w *Pipeline) hasCollection(name string) bool {
 	for _, d := range w.CurrentIndex().Docs {
 		if d.InCollection(name) {
 			return true
@@ -293,7 +293,7 @@ func (w *Workbench) hasCollection(name string) bool {
 	return false
 }
 
-func (w *Workbench) toolResult(text string, ids []string) chat.ToolResult {
+func (w *Pipeline) toolResult(text string, ids []string) chat.ToolResult {
 	n := 0
 	if count, err := w.Counter(); err == nil {
 		n = count(text)

@@ -1,0 +1,218 @@
+package library
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/loomwork/loom/backend/index"
+	"github.com/loomwork/loom/backend/ingest"
+	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/storage"
+)
+
+// What the workbench's library, graph view and details panel read: the
+// documents with their sizes, the whole graph in a compact form, one node
+// with its text and neighbours, hop distances from a query's concepts.
+// Everything is read from the in-memory working index, never by walking
+// Cayley per node.
+
+// DocumentInfo is a document with what it became.
+type DocumentInfo struct {
+	model.Document
+	// Source is where the file was read from (the document's key without
+	// a corpus record suffix).
+	Source string `json:"source"`
+	Nodes  int    `json:"nodes"`
+	Tokens int    `json:"tokens"`
+	// Pinned: every searchable section of the document is pinned.
+	Pinned bool `json:"pinned"`
+}
+
+// Documents lists the workspace's documents by collection, then path.
+func (w *Library) Documents(ctx context.Context) ([]DocumentInfo, error) {
+	w.Lock()
+	defer w.Unlock()
+	ix, err := w.Index(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]DocumentInfo, 0, len(ix.Docs))
+	for id, d := range ix.Docs {
+		info := DocumentInfo{Document: *d, Source: DocSource(d)}
+		searchableNodes, pinned := 0, 0
+		for _, nid := range ix.DocNodes[id] {
+			n := ix.Nodes[nid]
+			if n == nil || !index.Searchable(n) {
+				continue
+			}
+			info.Nodes++
+			info.Tokens += n.Tokens
+			searchableNodes++
+			if n.Pinned {
+				pinned++
+			}
+		}
+		info.Pinned = searchableNodes > 0 && pinned == searchableNodes
+		out = append(out, info)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Collection != out[j].Collection {
+			return out[i].Collection < out[j].Collection
+		}
+		return out[i].Path < out[j].Path
+	})
+	return out, nil
+}
+
+func DocSource(d *model.Document) string {
+	if d.Format == "beir" {
+		if i := strings.LastIndexByte(d.Key, '#'); i >= 0 {
+			return d.Key[:i]
+		}
+	}
+	return d.Key
+}
+
+// RemoveDocuments deletes documents with their sections, edges, vectors
+// and the concepts only they were about, in one transaction. Unknown ids
+// are an error naming them, and then nothing is removed.
+func (w *Library) RemoveDocuments(ctx context.Context, ids []string) error {
+	if err := w.Writable("remove"); err != nil {
+		return err
+	}
+	w.Lock()
+	defer w.Unlock()
+	ix, err := w.Index(ctx)
+	if err != nil {
+		return err
+	}
+	var unknown []string
+	for _, id := range ids {
+		if _, ok := ix.Docs[id]; !ok {
+			unknown = append(unknown, id)
+		}
+	}
+	if len(unknown) > 0 {
+		return fmt.Errorf("remove: no document %s in this workspace", strings.Join(unknown, ", "))
+	}
+	if _, err := w.Search(ctx); err != nil {
+		return err
+	}
+	b := newBatch()
+	for _, id := range ids {
+		w.removeDoc(ix, b, id)
+	}
+	if err := w.flush(context.WithoutCancel(ctx), ix, b); err != nil {
+		return fmt.Errorf("remove: %w", err)
+	}
+	w.SaveCaches()
+	return nil
+}
+
+// ReingestDocument reads a document's file again (a changed file replaces
+// its old sections; an unchanged one is left alone).
+func (w *Library) ReingestDocument(ctx context.Context, id string, opts IngestOptions) (*IngestReport, error) {
+	w.Lock()
+	ix, err := w.Index(ctx)
+	var d *model.Document
+	if err == nil {
+		d = ix.Docs[id]
+	}
+	w.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if d == nil {
+		return nil, fmt.Errorf("re-ingest: no document %s in this workspace", id)
+	}
+	src := DocSource(d)
+	if _, err := os.Stat(src); err != nil {
+		return nil, fmt.Errorf("re-ingest %s: the file is no longer readable at %s (%w)", d.Path, src, err)
+	}
+	return w.Ingest(ctx, []string{src}, opts)
+}
+
+// Upload is a file's text handed over by the page (a browser file input or
+// drop), with the name it had, folders included ("notes/a.md").
+type Upload struct {
+	Name string `json:"name"`
+	Text string `json:"text"`
+}
+
+// UploadsDir is where uploaded files are kept, under the workspace: an
+// upload becomes a file there, so it can be re-ingested and its collection
+// is its folder ("uploads" at the top).
+func (w *Library) UploadsDir() string { return filepath.Join(w.Dir(), "uploads") }
+
+// IngestUploads writes uploaded texts under UploadsDir and ingests them.
+// A name that would leave that folder, or text that is not UTF-8, is
+// reported for that file and the rest go on.
+func (w *Library) IngestUploads(ctx context.Context, files []Upload, opts IngestOptions) (*IngestReport, error) {
+	if err := w.Writable("ingest"); err != nil {
+		return nil, err
+	}
+	var paths []string
+	var bad []error
+	for _, f := range files {
+		p, err := w.writeUpload(f)
+		if err != nil {
+			bad = append(bad, err)
+			continue
+		}
+		paths = append(paths, p)
+	}
+	rep := &IngestReport{}
+	if len(paths) > 0 {
+		var err error
+		if rep, err = w.Ingest(ctx, paths, opts); err != nil {
+			return rep, err
+		}
+	}
+	rep.Files += len(bad)
+	rep.Errors = append(bad, rep.Errors...)
+	return rep, nil
+}
+
+func (w *Library) writeUpload(f Upload) (string, error) {
+	name := path.Clean("/" + strings.ReplaceAll(f.Name, `\`, "/"))[1:]
+	if name == "" || name == "." || strings.HasPrefix(f.Name, "..") || strings.Contains(f.Name, "/../") {
+		return "", &uploadError{name: f.Name, problem: "the name is not a file name inside the workspace"}
+	}
+	if !utf8.ValidString(f.Text) {
+		return "", &uploadError{name: f.Name, problem: "the file is not UTF-8 text (binary files are not ingested)"}
+	}
+	p := filepath.Join(w.UploadsDir(), filepath.FromSlash(name))
+	if err := storage.WriteFileAtomic(p, []byte(f.Text)); err != nil {
+		return "", &uploadError{name: f.Name, problem: "could not store it in the workspace: " + err.Error()}
+	}
+	return p, nil
+}
+
+type uploadError struct{ name, problem string }
+
+func (e *uploadError) Error() string { return e.name + ": " + e.problem }
+
+// FileProblem splits an ingest error into the file it names and the
+// problem, for showing per file.
+func FileProblem(err error) (file, problem string) {
+	var ue *uploadError
+	if errors.As(err, &ue) {
+		return ue.name, ue.problem
+	}
+	var fe *ingest.FileError
+	if errors.As(err, &fe) {
+		return fe.Path, fe.Problem
+	}
+	msg := err.Error()
+	if i := strings.Index(msg, ": "); i > 0 {
+		return msg[:i], msg[i+2:]
+	}
+	return "", msg
+}

@@ -1,0 +1,232 @@
+package library
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/loomwork/loom/backend/errs"
+	"github.com/loomwork/loom/backend/index"
+	"github.com/loomwork/loom/backend/model"
+)
+
+// GraphNode is a node as the graph view draws it.
+type GraphNode struct {
+	ID         string `json:"id"`
+	Kind       string `json:"kind"` // concept | content
+	Label      string `json:"label"`
+	Source     string `json:"source,omitempty"`
+	Document   string `json:"document,omitempty"`
+	Collection string `json:"collection,omitempty"`
+	Tokens     int    `json:"tokens,omitempty"`
+	Pinned     bool   `json:"pinned,omitempty"`
+}
+
+// GraphEdge is an edge as the graph view draws it.
+type GraphEdge struct {
+	Source string  `json:"source"`
+	Target string  `json:"target"`
+	Kind   string  `json:"kind"`
+	Weight float64 `json:"weight"`
+}
+
+// GraphData is the whole graph for drawing.
+type GraphData struct {
+	Nodes      []GraphNode `json:"nodes"`
+	Edges      []GraphEdge `json:"edges"`
+	Generation int64       `json:"generation"`
+}
+
+// Graph returns every concept and content node and every edge, ordered by
+// id so that the same workspace always draws the same way.
+func (w *Library) Graph(ctx context.Context) (*GraphData, error) {
+	w.Lock()
+	defer w.Unlock()
+	ix, err := w.Index(ctx)
+	if err != nil {
+		return nil, err
+	}
+	g := &GraphData{Nodes: make([]GraphNode, 0, len(ix.Concepts)+len(ix.Nodes)), Edges: []GraphEdge{}, Generation: w.Meta().Generation}
+	for _, c := range ix.Concepts {
+		g.Nodes = append(g.Nodes, GraphNode{ID: c.ID, Kind: "concept", Label: c.Name})
+	}
+	for _, n := range ix.Nodes {
+		gn := GraphNode{ID: n.ID, Kind: "content", Label: nodeLabel(n), Source: string(n.Kind), Document: n.DocID, Tokens: n.Tokens, Pinned: n.Pinned}
+		if d := ix.Docs[n.DocID]; d != nil {
+			gn.Collection = d.Collection
+		}
+		g.Nodes = append(g.Nodes, gn)
+	}
+	sort.Slice(g.Nodes, func(i, j int) bool { return g.Nodes[i].ID < g.Nodes[j].ID })
+	// A link to a document is drawn to the document's first section.
+	docRoot := func(id string) string {
+		if _, ok := ix.Docs[id]; !ok {
+			return id
+		}
+		root, best := "", -1
+		for _, nid := range ix.DocNodes[id] {
+			if n := ix.Nodes[nid]; n != nil && index.Searchable(n) && (best < 0 || n.Ordinal < best) {
+				root, best = nid, n.Ordinal
+			}
+		}
+		return root
+	}
+	for _, es := range ix.Out {
+		for _, e := range es {
+			to := docRoot(e.To)
+			if to == "" || to == e.From {
+				continue
+			}
+			g.Edges = append(g.Edges, GraphEdge{Source: e.From, Target: to, Kind: string(e.Kind), Weight: e.Weight})
+		}
+	}
+	sort.Slice(g.Edges, func(i, j int) bool {
+		a, b := g.Edges[i], g.Edges[j]
+		if a.Source != b.Source {
+			return a.Source < b.Source
+		}
+		if a.Target != b.Target {
+			return a.Target < b.Target
+		}
+		return a.Kind < b.Kind
+	})
+	return g, nil
+}
+
+// nodeLabel is a section's own heading, or its reference.
+func nodeLabel(n *model.ContentNode) string {
+	if len(n.HeadingPath) > 0 {
+		if h := n.HeadingPath[len(n.HeadingPath)-1]; h != "" {
+			return h
+		}
+	}
+	return n.Ref
+}
+
+// ConceptLink is a concept a node is about, or one related to a concept.
+type ConceptLink struct {
+	ID         string  `json:"id"`
+	Name       string  `json:"name"`
+	Similarity float64 `json:"similarity"`
+}
+
+// Neighbour is a node adjacent to another, by an edge of either direction.
+type Neighbour struct {
+	ID     string  `json:"id"`
+	Label  string  `json:"label"`
+	Kind   string  `json:"kind"`
+	Edge   string  `json:"edge"`
+	Weight float64 `json:"weight"`
+}
+
+// NodeDetail is what the details panel shows of one node.
+type NodeDetail struct {
+	ID         string        `json:"id"`
+	Kind       string        `json:"kind"`
+	Label      string        `json:"label"`
+	Reference  string        `json:"reference,omitempty"`
+	Document   string        `json:"document,omitempty"`
+	Collection string        `json:"collection,omitempty"`
+	Source     string        `json:"source,omitempty"`
+	Tokens     int           `json:"tokens,omitempty"`
+	Pinned     bool          `json:"pinned,omitempty"`
+	Text       string        `json:"text"`
+	Concepts   []ConceptLink `json:"concepts"`
+	Neighbours []Neighbour   `json:"neighbours"`
+}
+
+// MaxNeighbours bounds the neighbours a detail lists (a concept can be
+// about thousands of sections).
+const MaxNeighbours = 200
+
+// ErrNotFound is returned for an id the workspace does not have.
+var ErrNotFound = &errs.Error{Code: errs.NotFound, Message: "not found"}
+
+// Node returns one concept or content node with its text, its concepts
+// and its neighbours (strongest first).
+func (w *Library) Node(ctx context.Context, id string) (*NodeDetail, error) {
+	w.Lock()
+	ix, err := w.Index(ctx)
+	if err != nil {
+		w.Unlock()
+		return nil, err
+	}
+	d := &NodeDetail{ID: id, Concepts: []ConceptLink{}, Neighbours: []Neighbour{}}
+	var hash string
+	if c := ix.Concepts[id]; c != nil {
+		d.Kind, d.Label, d.Text = "concept", c.Name, c.Description
+	} else if n := ix.Nodes[id]; n != nil {
+		d.Kind, d.Label, d.Reference, d.Document = "content", nodeLabel(n), n.Ref, n.DocID
+		d.Source, d.Tokens, d.Pinned, hash = string(n.Kind), n.Tokens, n.Pinned, n.ContentHash
+		if doc := ix.Docs[n.DocID]; doc != nil {
+			d.Collection = doc.Collection
+		}
+	} else {
+		w.Unlock()
+		return nil, fmt.Errorf("node %s: %w in this workspace", id, ErrNotFound)
+	}
+	label := func(id string) (string, string) {
+		if c := ix.Concepts[id]; c != nil {
+			return c.Name, "concept"
+		}
+		if n := ix.Nodes[id]; n != nil {
+			return nodeLabel(n), "content"
+		}
+		return id, ""
+	}
+	add := func(other string, e model.Edge) {
+		l, k := label(other)
+		if k == "" {
+			return
+		}
+		d.Neighbours = append(d.Neighbours, Neighbour{ID: other, Label: l, Kind: k, Edge: string(e.Kind), Weight: e.Weight})
+		if k == "concept" && (e.Kind == model.EdgeAbout || e.Kind == model.EdgeRelated) {
+			d.Concepts = append(d.Concepts, ConceptLink{ID: other, Name: l, Similarity: e.Weight})
+		}
+	}
+	for _, e := range ix.Out[id] {
+		add(e.To, e)
+	}
+	for from, es := range ix.Out {
+		if from == id {
+			continue
+		}
+		for _, e := range es {
+			if e.To == id {
+				add(from, e)
+			}
+		}
+	}
+	w.Unlock()
+	sort.SliceStable(d.Concepts, func(i, j int) bool { return d.Concepts[i].Similarity > d.Concepts[j].Similarity })
+	sort.SliceStable(d.Neighbours, func(i, j int) bool {
+		if d.Neighbours[i].Weight != d.Neighbours[j].Weight {
+			return d.Neighbours[i].Weight > d.Neighbours[j].Weight
+		}
+		return d.Neighbours[i].ID < d.Neighbours[j].ID
+	})
+	d.Concepts = dedupeConcepts(d.Concepts)
+	if len(d.Neighbours) > MaxNeighbours {
+		d.Neighbours = d.Neighbours[:MaxNeighbours]
+	}
+	if hash != "" {
+		text, err := w.Content(hash)
+		if err != nil {
+			return nil, fmt.Errorf("node %s: %w", id, err)
+		}
+		d.Text = text
+	}
+	return d, nil
+}
+
+func dedupeConcepts(cs []ConceptLink) []ConceptLink {
+	seen := map[string]bool{}
+	out := cs[:0]
+	for _, c := range cs {
+		if !seen[c.ID] {
+			seen[c.ID] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -1,0 +1,33 @@
+package backend
+
+import "github.com/loomwork/loom/backend/library"
+
+// The library's types (backend/library).
+type (
+	IngestOptions  = library.IngestOptions
+	IngestReport   = library.IngestReport
+	Progress       = library.Progress
+	DocumentInfo   = library.DocumentInfo
+	Upload         = library.Upload
+	CollectionInfo = library.CollectionInfo
+	GraphData      = library.GraphData
+	GraphNode      = library.GraphNode
+	GraphEdge      = library.GraphEdge
+	NodeDetail     = library.NodeDetail
+	ConceptLink    = library.ConceptLink
+	Neighbour      = library.Neighbour
+)
+
+// DefaultBatchQuads is how many quads an ingest's transaction gathers
+// before it commits.
+const DefaultBatchQuads = library.DefaultBatchQuads
+
+// MaxNeighbours bounds the neighbours a node's details list.
+const MaxNeighbours = library.MaxNeighbours
+
+// ErrNotFound is returned for an id the workspace does not have.
+var ErrNotFound = library.ErrNotFound
+
+// FileProblem splits an ingest error into the file it names and the
+// problem.
+func FileProblem(err error) (file, problem string) { return library.FileProblem(err) }

@@ -1,0 +1,30 @@
+package backend
+
+import "github.com/loomwork/loom/backend/query"
+
+// The query pipeline's types (backend/query).
+type (
+	QueryRequest = query.QueryRequest
+	QueryResult  = query.QueryResult
+	Strategy     = query.Strategy
+	ConceptHit   = query.ConceptHit
+	Timing       = query.Timing
+)
+
+// The strategies a question can be answered with.
+const (
+	StrategyLoom      = query.StrategyLoom
+	StrategyWholeFile = query.StrategyWholeFile
+	StrategyBM25      = query.StrategyBM25
+	StrategyVector    = query.StrategyVector
+	StrategyHybrid    = query.StrategyHybrid
+)
+
+// MaxQuestionBytes bounds a question.
+const MaxQuestionBytes = query.MaxQuestionBytes
+
+// ParseStrategy reads a strategy name; "" is StrategyLoom.
+func ParseStrategy(s string) (Strategy, error) { return query.ParseStrategy(s) }
+
+// Strategies lists the strategies in a stable order.
+var Strategies = query.Strategies

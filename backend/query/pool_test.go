@@ -1,0 +1,38 @@
+//go:build !js
+
+package query
+
+import (
+	"context"
+	"testing"
+
+	"github.com/loomwork/loom/backend/assemble"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestFusedScoresAreTheSemanticSignal: newPool's one-loop fusion computes
+// assemble.Semantic for every slot, for each strategy's keyword weight.
+func TestFusedScoresAreTheSemanticSignal(t *testing.T) {
+	wb := ingestedFixture(t)
+	ctx := context.Background()
+	wb.Lock()
+	defer wb.Unlock()
+	r, err := wb.Search(ctx)
+	require.NoError(t, err)
+	q := "How does staleness decay with time since last access?"
+	qv, err := wb.EmbedderNow().Embed(ctx, []string{q})
+	require.NoError(t, err)
+	for _, s := range Strategies {
+		p := newPool(wb, r, q, qv[0], QueryRequest{}, s, wb.RankingConfig())
+		for slot := range r.IDs {
+			kw, kwMax := float64(p.kw[slot]), p.kwMax
+			if p.kwW == 0 {
+				kw, kwMax = 0, 0
+			}
+			want := assemble.Semantic(kw, kwMax, float64(p.cos[slot])-p.cosFloor, p.cosMax-p.cosFloor, p.kwW)
+			assert.InDelta(t, want, p.semantic(int32(slot)), 1e-5, "%s slot %d", s, slot)
+		}
+		p.release()
+	}
+}
