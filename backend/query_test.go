@@ -416,4 +416,3 @@ func TestBaselineStrategies(t *testing.T) {
 		})
 	}
 }
-

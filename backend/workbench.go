@@ -107,7 +107,9 @@ func (w *Workbench) RemoveDocuments(ctx context.Context, ids []string) error {
 }
 
 // Documents lists the workspace's documents.
-func (w *Workbench) Documents(ctx context.Context) ([]DocumentInfo, error) { return w.lib.Documents(ctx) }
+func (w *Workbench) Documents(ctx context.Context) ([]DocumentInfo, error) {
+	return w.lib.Documents(ctx)
+}
 
 // Collections lists the collections.
 func (w *Workbench) Collections(ctx context.Context) ([]CollectionInfo, error) {
@@ -129,7 +131,9 @@ func (w *Workbench) Pin(ctx context.Context, ids []string, pinned bool) error {
 func (w *Workbench) Graph(ctx context.Context) (*GraphData, error) { return w.lib.Graph(ctx) }
 
 // Node is one node's details.
-func (w *Workbench) Node(ctx context.Context, id string) (*NodeDetail, error) { return w.lib.Node(ctx, id) }
+func (w *Workbench) Node(ctx context.Context, id string) (*NodeDetail, error) {
+	return w.lib.Node(ctx, id)
+}
 
 // ExportGraph writes the graph as graph.json (withContent: with texts).
 func (w *Workbench) ExportGraph(ctx context.Context, withContent bool) (*graphdb.GraphJSON, error) {

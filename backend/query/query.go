@@ -126,18 +126,18 @@ type QueryResult struct {
 	System  string `json:"-"`
 	Context string `json:"-"`
 	// PromptTokens counts the whole prompt (system + context + question).
-	PromptTokens int                   `json:"prompt_tokens"`
-	Loaded       int                   `json:"loaded"`
-	Relevant     int                   `json:"relevant"`
-	NotLoaded    int                   `json:"not_loaded"`
-	Seeds        []ConceptHit          `json:"seed_concepts"`
+	PromptTokens int          `json:"prompt_tokens"`
+	Loaded       int          `json:"loaded"`
+	Relevant     int          `json:"relevant"`
+	NotLoaded    int          `json:"not_loaded"`
+	Seeds        []ConceptHit `json:"seed_concepts"`
 	// ConceptHops is the hop distance of every concept within HopReach
 	// related edges of the seeds (seeds are 0), the walk the hop signal
 	// uses; a content node's distance (its candidate's Hops) is one more
 	// than its nearest concept's.
-	ConceptHops map[string]int `json:"concept_hops"`
-	Candidates   []*assemble.Candidate `json:"candidates"`
-	Timing       Timing                `json:"timing"`
+	ConceptHops map[string]int        `json:"concept_hops"`
+	Candidates  []*assemble.Candidate `json:"candidates"`
+	Timing      Timing                `json:"timing"`
 	// Warnings name what the question could not use (a node whose stored
 	// text is missing or damaged), for the person, not the model.
 	Warnings []string `json:"warnings,omitempty"`
