@@ -97,7 +97,7 @@ func TestQueryLoadsTheRelevantSectionAndStops(t *testing.T) {
 	assert.Equal(t, res.Relevant-res.Loaded, res.NotLoaded)
 	for _, c := range res.Candidates {
 		assert.NotEmpty(t, c.Reason, "every candidate says why: %s", c.Ref)
-		for _, v := range []float64{c.Signals.Semantic, c.Signals.Hop, c.Signals.Staleness, c.Signals.Size, c.Signals.Provenance, c.Signals.Density, c.Signals.Trust, c.Score} {
+		for _, v := range append(c.Signals[:len(assemble.AllSignals())], c.Score) {
 			assert.True(t, v >= 0 && v <= 1, "signals are normalised: %s %+v", c.Ref, c.Signals)
 		}
 	}
@@ -314,7 +314,7 @@ func TestLoadedNodesGetTheirAccessTimeUpdated(t *testing.T) {
 	loaded := res.LoadedCandidates()
 	require.NotEmpty(t, loaded)
 	for _, c := range loaded {
-		assert.Less(t, c.Signals.Staleness, 0.2, "90 days unused at a 30-day half-life")
+		assert.Less(t, c.Signals[assemble.Staleness], 0.2, "90 days unused at a 30-day half-life")
 	}
 	require.NoError(t, wb.Close()) // writes the pending access times
 
@@ -333,7 +333,7 @@ func TestLoadedNodesGetTheirAccessTimeUpdated(t *testing.T) {
 	require.NoError(t, err)
 	for _, c := range again.Candidates {
 		if c.ID == loaded[0].ID {
-			assert.InDelta(t, 1.0, c.Signals.Staleness, 1e-9, "just accessed")
+			assert.InDelta(t, 1.0, c.Signals[assemble.Staleness], 1e-9, "just accessed")
 		}
 	}
 }
@@ -410,7 +410,7 @@ func TestBaselineStrategies(t *testing.T) {
 					assert.Equal(t, sections, n, "all of %s loads", f)
 				}
 			case StrategyBM25, StrategyVector, StrategyHybrid:
-				assert.Equal(t, assemble.Weights{Semantic: 1}, res.Weights, "no graph signals")
+				assert.Equal(t, assemble.Weights{assemble.Semantic: 1}, res.Weights, "no graph signals")
 				assert.Greater(t, res.Budget.Loaded, 0)
 			}
 		})

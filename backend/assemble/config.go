@@ -46,31 +46,22 @@ func ParsePurpose(s string) (Purpose, error) {
 	return "", fmt.Errorf("unknown purpose %q (use answer, verify, explore, decide or create)", s)
 }
 
-// Weights weigh the signals of a composite score. They need not sum to 1:
-// the score divides by their sum. Novelty is the MMR trade-off applied while
-// selecting (0 = ignore redundancy, 1 = only novelty).
-type Weights struct {
-	Semantic   float64 `json:"semantic"`
-	Hop        float64 `json:"hop"`
-	Staleness  float64 `json:"staleness"`
-	Size       float64 `json:"size"`
-	Provenance float64 `json:"provenance"`
-	Density    float64 `json:"density"`
-	Trust      float64 `json:"trust"`
-	Novelty    float64 `json:"novelty"`
-}
-
-// DefaultPresets are the weights per purpose. Semantic relevance leads
-// every preset (seed §5: "High"); hop distance is the other high signal;
-// verify leans on trust and provenance, explore and create on novelty,
-// decide on recency — the shape of context-query.md's TASK_WEIGHTS mapped
-// onto Loom's signals. Tuned on eval/seeds with `loom eval` (BENCHMARKS.md).
-var DefaultPresets = map[Purpose]Weights{
-	Answer:  {Semantic: 0.60, Hop: 0.15, Staleness: 0.04, Size: 0.04, Provenance: 0.04, Density: 0.08, Trust: 0.05, Novelty: 0.15},
-	Verify:  {Semantic: 0.45, Hop: 0.10, Staleness: 0.05, Size: 0.03, Provenance: 0.12, Density: 0.05, Trust: 0.20, Novelty: 0.10},
-	Explore: {Semantic: 0.40, Hop: 0.20, Staleness: 0.05, Size: 0.05, Provenance: 0.05, Density: 0.15, Trust: 0.10, Novelty: 0.40},
-	Decide:  {Semantic: 0.45, Hop: 0.10, Staleness: 0.12, Size: 0.03, Provenance: 0.10, Density: 0.05, Trust: 0.15, Novelty: 0.10},
-	Create:  {Semantic: 0.40, Hop: 0.15, Staleness: 0.05, Size: 0.10, Provenance: 0.05, Density: 0.10, Trust: 0.05, Novelty: 0.40},
+// DefaultPresets are the weights per purpose, each signal's own default
+// (signal_*.go). Semantic relevance leads every preset (seed §5: "High");
+// hop distance is the other high signal; verify leans on trust and
+// provenance, explore and create on novelty, decide on recency — the shape
+// of context-query.md's TASK_WEIGHTS mapped onto Loom's signals. Tuned on
+// eval/seeds with `loom eval` (BENCHMARKS.md).
+func DefaultPresets() map[Purpose]Weights {
+	out := make(map[Purpose]Weights, len(Purposes))
+	for _, p := range Purposes {
+		var w Weights
+		for _, s := range AllSignals() {
+			w[s.ID()] = s.Weight(p)
+		}
+		out[p] = w
+	}
+	return out
 }
 
 // Config is the ranking and budget configuration of a workspace; it lives
@@ -188,10 +179,11 @@ func (c Config) Weights(p Purpose) Weights {
 	if w, ok := c.Presets[p]; ok {
 		return w
 	}
-	if w, ok := DefaultPresets[p]; ok {
+	defaults := DefaultPresets()
+	if w, ok := defaults[p]; ok {
 		return w
 	}
-	return DefaultPresets[Answer]
+	return defaults[Answer]
 }
 
 // TrustOf scores a node's source: the longest configured prefix of its
@@ -260,13 +252,13 @@ func (c Config) Validate() error {
 			continue
 		}
 		w := c.Presets[Purpose(n)]
-		for _, v := range []float64{w.Semantic, w.Hop, w.Staleness, w.Size, w.Provenance, w.Density, w.Trust, w.Novelty} {
+		for _, v := range w {
 			if v < 0 {
 				errs = append(errs, fmt.Sprintf("presets.%s: weights must not be negative", n))
 				break
 			}
 		}
-		if w.Novelty > 1 {
+		if w[Novelty] > 1 {
 			errs = append(errs, fmt.Sprintf("presets.%s: novelty must be at most 1", n))
 		}
 	}
@@ -312,7 +304,7 @@ func WriteDefaultConfig(path string) error {
 	}
 	c := DefaultConfig()
 	c.Presets = map[Purpose]Weights{}
-	for p, w := range DefaultPresets {
+	for p, w := range DefaultPresets() {
 		c.Presets[p] = w
 	}
 	b, err := json.MarshalIndent(map[string]any{"ranking": c}, "", "  ")

@@ -67,7 +67,7 @@ func TestLoadConfig(t *testing.T) {
 		want.Presets = map[Purpose]Weights{Verify: {Semantic: 1, Trust: 1, Novelty: 0.2}}
 		assert.Equal(t, want, c)
 		assert.Equal(t, Weights{Semantic: 1, Trust: 1, Novelty: 0.2}, c.Weights(Verify))
-		assert.Equal(t, DefaultPresets[Answer], c.Weights(Answer), "purposes without an override keep the default preset")
+		assert.Equal(t, DefaultPresets()[Answer], c.Weights(Answer), "purposes without an override keep the default preset")
 	})
 	t.Run("half-lives may be given in seconds", func(t *testing.T) {
 		c, err := LoadConfig(writeFile(t, "config.json", `{"ranking": {"staleness_half_life": 3600}}`))
@@ -184,13 +184,13 @@ func TestWriteDefaultConfig(t *testing.T) {
 		require.NoError(t, json.Unmarshal(b, &raw))
 		require.Len(t, raw.Ranking.Presets, len(Purposes))
 		for _, p := range Purposes {
-			assert.Equal(t, DefaultPresets[p], raw.Ranking.Presets[string(p)], "preset %s", p)
+			assert.Equal(t, DefaultPresets()[p], raw.Ranking.Presets[string(p)], "preset %s", p)
 		}
 
 		c, err := LoadConfig(path)
 		require.NoError(t, err)
 		want := DefaultConfig()
-		want.Presets = DefaultPresets
+		want.Presets = DefaultPresets()
 		assert.Equal(t, want, c, "the written file reads back as the defaults")
 		assert.Contains(t, string(b), `"staleness_half_life": "720h0m0s"`)
 
@@ -209,11 +209,11 @@ func TestWriteDefaultConfig(t *testing.T) {
 	})
 	t.Run("writing does not change the default presets", func(t *testing.T) {
 		before := map[Purpose]Weights{}
-		for p, w := range DefaultPresets {
+		for p, w := range DefaultPresets() {
 			before[p] = w
 		}
 		require.NoError(t, WriteDefaultConfig(filepath.Join(t.TempDir(), "config.json")))
-		assert.Equal(t, before, DefaultPresets)
+		assert.Equal(t, before, DefaultPresets())
 	})
 }
 
@@ -258,10 +258,10 @@ func TestWeightsOfAPurpose(t *testing.T) {
 		assert.Equal(t, Weights{Semantic: 1}, c.Weights(Decide))
 	})
 	t.Run("an unconfigured purpose gets its default preset", func(t *testing.T) {
-		assert.Equal(t, DefaultPresets[Explore], c.Weights(Explore))
+		assert.Equal(t, DefaultPresets()[Explore], c.Weights(Explore))
 	})
 	t.Run("an unknown purpose gets the answer preset", func(t *testing.T) {
-		assert.Equal(t, DefaultPresets[Answer], c.Weights("chat"))
+		assert.Equal(t, DefaultPresets()[Answer], c.Weights("chat"))
 	})
 }
 

@@ -113,7 +113,7 @@ func Rank(cands []*Candidate, w Weights, cfg Config) {
 	for _, c := range cands {
 		c.Score = round4(c.Signals.Composite(w))
 		best = math.Max(best, c.Score)
-		bestSem = math.Max(bestSem, c.Signals.Semantic)
+		bestSem = math.Max(bestSem, c.Signals[Semantic])
 	}
 	sort.SliceStable(cands, func(i, j int) bool {
 		if cands[i].Score != cands[j].Score {
@@ -126,8 +126,8 @@ func Rank(cands []*Candidate, w Weights, cfg Config) {
 	})
 	n := 0
 	for _, c := range cands {
-		c.Relevant = best > 0 && c.Score >= cfg.RelevanceCut*best && c.Signals.Semantic >= cfg.MinSemantic &&
-			c.Signals.Semantic >= cfg.SemanticCut*bestSem &&
+		c.Relevant = best > 0 && c.Score >= cfg.RelevanceCut*best && c.Signals[Semantic] >= cfg.MinSemantic &&
+			c.Signals[Semantic] >= cfg.SemanticCut*bestSem &&
 			(cfg.MaxRelevant <= 0 || n < cfg.MaxRelevant)
 		if c.Relevant {
 			n++
@@ -334,8 +334,8 @@ func noveltyOrder(cs []*Candidate, lambda float64) {
 				reds[i] = math.Max(reds[i], cosine(c.Vec, last.Vec))
 			}
 			red := reds[i]
-			c.Signals.Novelty = round4(clamp01(1 - red))
-			u := c.Score * (1 - lambda*(1-c.Signals.Novelty))
+			c.Signals[Novelty] = round4(clamp01(1 - red))
+			u := c.Score * (1 - lambda*(1-c.Signals[Novelty]))
 			if u > bu {
 				bi, bu = i, u
 			}
@@ -370,7 +370,7 @@ func knapsack(cs []*Candidate, capacity int, oversize, lambda float64) []knapPic
 	}
 	opts := make([][]option, len(cs))
 	for i, c := range cs {
-		val := c.Score * (1 - lambda*(1-c.Signals.Novelty)) // the MMR utility, as at fixed levels
+		val := c.Score * (1 - lambda*(1-c.Signals[Novelty])) // the MMR utility, as at fixed levels
 		for _, l := range []Level{Detailed, Chunks, Summary, Essence} {
 			t := c.tokensAt(l)
 			if t <= 0 || (l == Detailed && float64(t) > oversize && (c.SummaryTokens > 0 || c.ChunkTokens > 0)) {

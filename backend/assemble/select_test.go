@@ -520,9 +520,9 @@ func TestSelectNovelty(t *testing.T) {
 		a, dup, distinct := near()
 		sel := Select([]*Candidate{a, dup, distinct}, SelectOptions{Budget: 5000, Level: Detailed, Novelty: 0.5, Oversize: 1})
 		assert.Equal(t, []string{"a", "distinct", "dup"}, ids(sel.Loaded))
-		assert.InDelta(t, 1, a.Signals.Novelty, 1e-4)
-		assert.InDelta(t, 1, distinct.Signals.Novelty, 1e-4)
-		assert.InDelta(t, 0, dup.Signals.Novelty, 1e-3)
+		assert.InDelta(t, 1, a.Signals[Novelty], 1e-4)
+		assert.InDelta(t, 1, distinct.Signals[Novelty], 1e-4)
+		assert.InDelta(t, 0, dup.Signals[Novelty], 1e-3)
 	})
 	t.Run("a near-duplicate is the one left out when the budget is short", func(t *testing.T) {
 		a, dup, distinct := near()
@@ -534,13 +534,13 @@ func TestSelectNovelty(t *testing.T) {
 		a, dup, distinct := near()
 		sel := Select([]*Candidate{a, dup, distinct}, SelectOptions{Budget: 5000, Level: Detailed, Oversize: 1})
 		assert.Equal(t, []string{"a", "dup", "distinct"}, ids(sel.Loaded))
-		assert.InDelta(t, 0, dup.Signals.Novelty, 1e-3, "novelty is reported even when it does not weigh")
+		assert.InDelta(t, 0, dup.Signals[Novelty], 1e-3, "novelty is reported even when it does not weigh")
 	})
 	t.Run("a node without a vector is fully novel", func(t *testing.T) {
 		a, b := node("a", 0.9, 10), node("b", 0.8, 10)
 		a.Vec = unit(1, 0)
 		Select([]*Candidate{a, b}, SelectOptions{Budget: 100, Novelty: 1, Oversize: 1})
-		assert.Equal(t, 1.0, b.Signals.Novelty)
+		assert.Equal(t, 1.0, b.Signals[Novelty])
 	})
 	t.Run("the adaptive knapsack prefers the distinct node", func(t *testing.T) {
 		a, dup, distinct := near()

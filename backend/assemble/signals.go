@@ -1,123 +1,209 @@
 package assemble
 
 import (
-	"math"
+	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/blas/blas32"
 )
 
-// Level is how much of a node is loaded (context-query.md): Detailed is the
-// full text, Summary a condensed version, Essence one line, Chunks the
-// best-matching segments of an oversized node. Adaptive asks the selector
-// to choose per node.
-type Level string
+// The ranking signals. Each lives in a file of its own (signal_*.go): its
+// SignalID, its default weight for every purpose and how it is computed
+// from a candidate's Facts; it registers itself in that file's init. A
+// candidate's Signals and a purpose's Weights are arrays indexed by
+// SignalID, read and written in JSON by the signals' names in ID order.
+// Adding a signal is one file (and its test), plus its line in the page's
+// legend.
 
-// Levels.
-const (
-	Detailed Level = "detailed"
-	Summary  Level = "summary"
-	Essence  Level = "essence"
-	Chunks   Level = "chunks"
-	Adaptive Level = "adaptive"
-)
+// SignalID is a signal's place: its index in Signals and Weights, and its
+// turn in the weighted sum (a score depends on the order of its
+// additions, so the order is fixed here, not left to registration).
+type SignalID int
 
-// ParseLevel reads a level the person may ask for; "" is Adaptive.
-func ParseLevel(s string) (Level, error) {
-	switch Level(s) {
-	case "":
-		return Adaptive, nil
-	case Detailed, Summary, Essence, Adaptive:
-		return Level(s), nil
-	}
-	return "", errUsage("unknown level %q (use detailed, summary, essence or adaptive)", s)
+// MaxSignals bounds how many signals there can be.
+const MaxSignals = 16
+
+// Signal is one ranking signal.
+type Signal interface {
+	// ID is the signal's place (see SignalID).
+	ID() SignalID
+	// Name is its key in Signals, Weights and config.json's presets.
+	Name() string
+	// Weight is its default weight for a purpose.
+	Weight(p Purpose) float64
+	// Score is the signal for one candidate, in [0, 1].
+	Score(f *Facts) float64
 }
 
-// Signals are a candidate's ranking signals, each in [0, 1].
-type Signals struct {
-	Semantic   float64 `json:"semantic"`
-	Hop        float64 `json:"hop"`
-	Staleness  float64 `json:"staleness"`
-	Size       float64 `json:"size"`
-	Provenance float64 `json:"provenance"`
-	Density    float64 `json:"density"`
-	Trust      float64 `json:"trust"`
-	// Novelty is 1 − the highest similarity to a node selected before this
-	// one (MMR); it is set while selecting.
-	Novelty float64 `json:"novelty"`
+// selecting marks a signal set while selecting (novelty), which the
+// composite score leaves out.
+type selecting interface{ whileSelecting() }
+
+var (
+	// registry holds the signals by ID; it is filled by the signal files'
+	// init functions and only read after.
+	registry    [MaxSignals]Signal
+	inComposite [MaxSignals]bool
+	numSignals  int
+)
+
+// register adds a signal; a duplicate ID or name, or an ID out of range,
+// is a programming error.
+func register(s Signal) {
+	id := s.ID()
+	if id < 0 || id >= MaxSignals {
+		panic(fmt.Sprintf("assemble: signal %s has ID %d, outside [0, %d)", s.Name(), id, MaxSignals))
+	}
+	if registry[id] != nil {
+		panic(fmt.Sprintf("assemble: signals %s and %s share ID %d", registry[id].Name(), s.Name(), id))
+	}
+	for _, o := range registry {
+		if o != nil && o.Name() == s.Name() {
+			panic("assemble: two signals are named " + s.Name())
+		}
+	}
+	registry[id] = s
+	_, sel := s.(selecting)
+	inComposite[id] = !sel
+	numSignals = max(numSignals, int(id)+1)
+}
+
+// AllSignals are the signals in ID order.
+func AllSignals() []Signal {
+	out := make([]Signal, 0, numSignals)
+	for _, s := range registry[:numSignals] {
+		if s != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// SignalNames are the signals' names in ID order.
+func SignalNames() []string {
+	var out []string
+	for _, s := range AllSignals() {
+		out = append(out, s.Name())
+	}
+	return out
+}
+
+// Facts are what the signals read about one candidate.
+type Facts struct {
+	// Semantic is its relevance from the candidate search: keyword and
+	// vector evidence fused (SemanticRelevance), or its enclosing
+	// section's share when that is more.
+	Semantic float64
+	// Hops is its distance from the question's concepts (−1: out of
+	// reach); MaxHops the ranking's reach.
+	Hops, MaxHops int
+	// Touched is when it was last read into a context (else created).
+	Touched, Now time.Time
+	HalfLife     time.Duration
+	// Tokens is its size; Budget the context budget.
+	Tokens, Budget int
+	// Kind is its provenance (input, output, analysis).
+	Kind string
+	// Collection and Path name its document (HasDocument false: none).
+	Collection, Path string
+	HasDocument      bool
+	// TopicShare is the share of its concepts near the question;
+	// BestTopicShare the best among the candidates.
+	TopicShare, BestTopicShare float64
+	// Config is the workspace's ranking configuration.
+	Config *Config
+}
+
+// Signals are a candidate's ranking signals, each in [0, 1], by SignalID.
+type Signals [MaxSignals]float64
+
+// Weights weigh the signals of a composite score, by SignalID. They need
+// not sum to 1: the score divides by their sum. Novelty's weight is the
+// MMR trade-off applied while selecting (0 = ignore redundancy, 1 = only
+// novelty).
+type Weights [MaxSignals]float64
+
+// MarshalJSON writes the signals by name, in ID order.
+func (s Signals) MarshalJSON() ([]byte, error) { return marshalByName(s) }
+
+// UnmarshalJSON reads signals by name.
+func (s *Signals) UnmarshalJSON(b []byte) error { return unmarshalByName(b, (*[MaxSignals]float64)(s)) }
+
+// MarshalJSON writes the weights by name, in ID order.
+func (w Weights) MarshalJSON() ([]byte, error) { return marshalByName(w) }
+
+// UnmarshalJSON reads weights by name.
+func (w *Weights) UnmarshalJSON(b []byte) error { return unmarshalByName(b, (*[MaxSignals]float64)(w)) }
+
+func marshalByName(v [MaxSignals]float64) ([]byte, error) {
+	b := []byte{'{'}
+	for i, s := range AllSignals() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, s.Name()...)
+		b = append(b, '"', ':')
+		x, err := json.Marshal(v[s.ID()])
+		if err != nil {
+			return nil, fmt.Errorf("signal %s: %w", s.Name(), err)
+		}
+		b = append(b, x...)
+	}
+	return append(b, '}'), nil
+}
+
+func unmarshalByName(b []byte, v *[MaxSignals]float64) error {
+	var m map[string]float64
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	*v = [MaxSignals]float64{}
+	for _, s := range AllSignals() {
+		if x, ok := m[s.Name()]; ok {
+			v[s.ID()] = x
+		}
+	}
+	return nil
 }
 
 // Composite combines the signals (all but novelty, which applies while
 // selecting) by weight, normalised by the weights' sum: a score in [0, 1].
+// The sums run in ID order.
 func (s Signals) Composite(w Weights) float64 {
-	sum := w.Semantic + w.Hop + w.Staleness + w.Size + w.Provenance + w.Density + w.Trust
-	if sum <= 0 {
-		return s.Semantic
+	sum := 0.0
+	for id := range numSignals {
+		if inComposite[id] {
+			sum += w[id]
+		}
 	}
-	v := w.Semantic*s.Semantic + w.Hop*s.Hop + w.Staleness*s.Staleness + w.Size*s.Size +
-		w.Provenance*s.Provenance + w.Density*s.Density + w.Trust*s.Trust
+	if sum <= 0 {
+		return s[Semantic]
+	}
+	v := 0.0
+	for id := range numSignals {
+		if inComposite[id] {
+			v += w[id] * s[id]
+		}
+	}
 	return clamp01(v / sum)
 }
 
-// Semantic mixes keyword and vector evidence: each is normalised to the
-// query's best candidate, then mixed by keywordWeight.
-func Semantic(keyword, keywordMax, cosine, cosineMax, keywordWeight float64) float64 {
-	var k, v float64
-	if keywordMax > 0 {
-		k = keyword / keywordMax
+// String lists the signals by name (tests' messages).
+func (s Signals) String() string {
+	var parts []string
+	for _, sig := range AllSignals() {
+		parts = append(parts, fmt.Sprintf("%s %g", sig.Name(), s[sig.ID()]))
 	}
-	if cosineMax > 0 && cosine > 0 {
-		v = cosine / cosineMax
-	}
-	if keywordMax <= 0 { // no keyword evidence at all: vectors alone decide
-		return clamp01(v)
-	}
-	return clamp01(keywordWeight*k + (1-keywordWeight)*v)
+	return strings.Join(parts, ", ")
 }
 
-// HopSignal is 1 for a node on one of the query's best concepts, halving
-// with every further edge, 0 beyond maxHops or when unreachable (hops < 0).
-func HopSignal(hops, maxHops int) float64 {
-	if hops < 0 || hops > maxHops {
-		return 0
-	}
-	if hops <= 1 {
-		return 1
-	}
-	return math.Pow(0.5, float64(hops-1))
-}
+// byPurpose is a signal's default weights, one per purpose.
+type byPurpose map[Purpose]float64
 
-// Staleness decays exponentially with the time since the node was last
-// accessed (or created): 1 now, 0.5 after one half-life.
-func Staleness(last, now time.Time, halfLife time.Duration) float64 {
-	if last.IsZero() || halfLife <= 0 {
-		return 0.5
-	}
-	age := now.Sub(last)
-	if age <= 0 {
-		return 1
-	}
-	return math.Exp2(-float64(age) / float64(halfLife))
-}
-
-// SizeSignal prefers nodes that leave room for others: 1 − tokens/budget.
-func SizeSignal(tokens, budget int) float64 {
-	if budget <= 0 {
-		return 0
-	}
-	return clamp01(1 - float64(tokens)/float64(budget))
-}
-
-// Density is link density: the share of a node's concepts that are near
-// the question (within one hop of its seed concepts), against the best
-// candidate's share. A share, not a count: counting rewarded long, generic
-// sections that touch every concept (SciFact nDCG@10 −0.013).
-func Density(share, bestShare float64) float64 {
-	if bestShare <= 0 {
-		return 0
-	}
-	return clamp01(share / bestShare)
-}
+func (b byPurpose) weight(p Purpose) float64 { return b[p] }
 
 // cosine of two unit vectors (0 when either is missing). The dot product
 // is gonum's (SIMD assembly on amd64, arm64): novelty takes it between

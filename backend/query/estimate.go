@@ -30,7 +30,7 @@ func relu(x float32) float32 {
 	return math.Float32frombits(b &^ uint32(int32(b)>>31))
 }
 
-// fuseOne is a slot's semantic relevance (assemble.Semantic):
+// fuseOne is a slot's semantic relevance (assemble.SemanticRelevance):
 // min(1, kw·kwScale + max(0, cos−floor)·vecScale). Every computation of
 // it goes through here, so the estimated and the exact paths agree bit for
 // bit (the conversions also keep a compiler from fusing multiply and add).

@@ -12,7 +12,7 @@ import (
 )
 
 // TestFusedScoresAreTheSemanticSignal: newPool's one-loop fusion computes
-// assemble.Semantic for every slot, for each strategy's keyword weight.
+// assemble.SemanticRelevance for every slot, for each strategy's keyword weight.
 func TestFusedScoresAreTheSemanticSignal(t *testing.T) {
 	wb := ingestedFixture(t)
 	ctx := context.Background()
@@ -30,7 +30,7 @@ func TestFusedScoresAreTheSemanticSignal(t *testing.T) {
 			if p.kwW == 0 {
 				kw, kwMax = 0, 0
 			}
-			want := assemble.Semantic(kw, kwMax, float64(p.cos[slot])-p.cosFloor, p.cosMax-p.cosFloor, p.kwW)
+			want := assemble.SemanticRelevance(kw, kwMax, float64(p.cos[slot])-p.cosFloor, p.cosMax-p.cosFloor, p.kwW)
 			assert.InDelta(t, want, p.semantic(int32(slot)), 1e-5, "%s slot %d", s, slot)
 		}
 		p.release()

@@ -253,10 +253,10 @@ func (w *Pipeline) Query(ctx context.Context, req QueryRequest) (*QueryResult, e
 	t2 := time.Now()
 	weights := cfg.Weights(purpose)
 	if strategy != StrategyLoom {
-		weights = assemble.Weights{Semantic: 1}
+		weights = assemble.Weights{assemble.Semantic: 1}
 	}
 	res.Weights = weights
-	cands := pool.candidates(split.Context, weights)
+	cands := pool.candidates(split.Context)
 	res.Seeds, res.ConceptHops = pool.seeds, pool.dist
 	rcfg := cfg
 	if strategy != StrategyLoom { // baselines: rank order, no relevance cut
@@ -266,7 +266,7 @@ func (w *Pipeline) Query(ctx context.Context, req QueryRequest) (*QueryResult, e
 	tScore := time.Since(t2)
 
 	t3 := time.Now()
-	opts := assemble.SelectOptions{Level: level, Oversize: cfg.Oversize, Novelty: weights.Novelty}
+	opts := assemble.SelectOptions{Level: level, Oversize: cfg.Oversize, Novelty: weights[assemble.Novelty]}
 	if strategy != StrategyLoom {
 		opts = assemble.SelectOptions{Level: assemble.Detailed, Oversize: 1}
 	}
@@ -439,7 +439,7 @@ func newPool(w *Pipeline, r *index.Search, q string, qv []float32, req QueryRequ
 	case StrategyVector:
 		p.kwW = 0
 	}
-	// fused: assemble.Semantic for every slot, in one tight loop.
+	// fused: assemble.SemanticRelevance for every slot, in one tight loop.
 	fused := p.sc.Fused
 	p.fused = fused
 	var kwScale, vecScale float32
@@ -448,7 +448,7 @@ func newPool(w *Pipeline, r *index.Search, q string, qv []float32, req QueryRequ
 	}
 	vw := 1 - p.kwW
 	if p.kwMax <= 0 || p.kwW == 0 {
-		vw = 1 // no keyword evidence: vectors alone decide (as assemble.Semantic)
+		vw = 1 // no keyword evidence: vectors alone decide (as assemble.SemanticRelevance)
 	}
 	if rng := p.cosMax - p.cosFloor; rng > 0 {
 		vecScale = float32(vw / rng)
@@ -634,55 +634,62 @@ func (p *pool) hops(id string) (hops, relevantConcepts, concepts int) {
 	return hops, relevantConcepts, concepts
 }
 
-// candidates computes every pooled node's signals.
-func (p *pool) candidates(budget int, wts assemble.Weights) []*assemble.Candidate {
+// candidates makes every pooled node a candidate with its facts, then
+// scores its signals (assemble.AllSignals; the baselines use semantic
+// relevance alone).
+func (p *pool) candidates(budget int) []*assemble.Candidate {
 	ix := p.r.Graph
 	now := p.w.Now()
 	out := make([]*assemble.Candidate, 0, len(p.slots))
-	density := make([]float64, 0, len(p.slots))
-	maxDensity := 0.0
-	for _, s := range p.slots {
+	facts := make([]assemble.Facts, len(p.slots))
+	best := 0.0 // the best share of concepts near the question
+	for i, s := range p.slots {
 		id := p.r.IDs[s]
 		n := ix.Nodes[id]
 		d := ix.Docs[n.DocID]
 		c := &assemble.Candidate{ID: id, Ref: n.Ref, Ancestors: n.Ancestors, Title: nodeTitle(d, n), Source: string(n.Kind), Tokens: n.Tokens,
 			Keyword: round4(float64(p.kw[s])), Cosine: round4(p.cosine(s)), Pinned: p.pinned[id], Hops: -1,
 			Vec: p.r.Vectors.Row(s)}
-		if d != nil {
-			c.Document, c.Collection = d.Path, d.Collection
-		}
-		c.Signals.Semantic = round4(p.semantic(s))
+		f := &facts[i]
+		f.Semantic = round4(p.semantic(s))
 		if n.Parent != "" && p.cfg.Inherit > 0 {
 			if ps, ok := p.r.Slot[n.Parent]; ok {
-				c.Signals.Semantic = round4(max(c.Signals.Semantic, p.cfg.Inherit*p.semantic(ps)))
+				f.Semantic = round4(max(f.Semantic, p.cfg.Inherit*p.semantic(ps)))
 			}
 		}
-		dn := 0.0
+		if d != nil {
+			c.Document, c.Collection = d.Path, d.Collection
+			f.Collection, f.Path, f.HasDocument = d.Collection, d.Path, true
+		}
 		if p.strategy == StrategyLoom {
 			var rel, all int
 			c.Hops, rel, all = p.hops(id)
 			if all > 0 { // the share of its topics that are the question's
-				dn = float64(rel) / float64(all)
+				f.TopicShare = float64(rel) / float64(all)
 			}
-			c.Signals.Hop = assemble.HopSignal(c.Hops, p.cfg.MaxHops)
-			last := n.LastAccess
-			if last.IsZero() {
-				last = n.Created
+			f.Hops, f.MaxHops = c.Hops, p.cfg.MaxHops
+			f.Touched = n.LastAccess
+			if f.Touched.IsZero() {
+				f.Touched = n.Created
 			}
-			c.Signals.Staleness = round4(assemble.Staleness(last, now, time.Duration(p.cfg.HalfLife)))
-			c.Signals.Size = round4(assemble.SizeSignal(n.Tokens, budget))
-			c.Signals.Provenance = p.cfg.Provenance[string(n.Kind)]
-			if d != nil {
-				c.Signals.Trust = p.cfg.TrustOf(d.Collection, d.Path)
-			}
+			f.Now, f.HalfLife = now, time.Duration(p.cfg.HalfLife)
+			f.Tokens, f.Budget, f.Kind, f.Config = n.Tokens, budget, string(n.Kind), &p.cfg
 			p.w.lv.Offer(c, n, budget, p.cfg.Oversize)
 		}
-		density = append(density, dn)
-		maxDensity = max(maxDensity, dn)
+		best = max(best, f.TopicShare)
 		out = append(out, c)
 	}
+	signals := assemble.AllSignals()
 	for i, c := range out {
-		c.Signals.Density = round4(assemble.Density(density[i], maxDensity))
+		f := &facts[i]
+		if p.strategy != StrategyLoom {
+			c.Signals[assemble.Semantic] = f.Semantic
+			continue
+		}
+		f.BestTopicShare = best
+		for _, sig := range signals {
+			c.Signals[sig.ID()] = sig.Score(f)
+		}
 	}
 	return out
 }
