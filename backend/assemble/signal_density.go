@@ -16,7 +16,9 @@ func (densitySignal) Weight(p Purpose) float64 {
 	return byPurpose{Answer: 0.08, Verify: 0.05, Explore: 0.15, Decide: 0.05, Create: 0.10}.weight(p)
 }
 
-func (densitySignal) Score(f *Facts) float64 { return round4(DensityOf(f.TopicShare, f.BestTopicShare)) }
+func (densitySignal) Score(f *Facts) float64 {
+	return round4(DensityOf(f.TopicShare, f.BestTopicShare))
+}
 
 // DensityOf is a share of concepts near the question against the best
 // candidate's share.
