@@ -34,9 +34,9 @@ const MinContext = 48
 // above it the budget arithmetic would overflow.
 const MaxTokens = 10 << 20
 
-// BudgetRequest describes the window: either Window (the model's context
+// SplitRequest describes the window: either Window (the model's context
 // length) or Budget (the tokens for context alone) must be set.
-type BudgetRequest struct {
+type SplitRequest struct {
 	Window       int
 	WindowSource string
 	Budget       int
@@ -57,11 +57,11 @@ func OutputShare(reserve, complexity float64) float64 {
 	return min(MaxOutputShare, reserve*(0.75+0.5*clamp01(complexity)))
 }
 
-// PlanBudget splits the window. With a window: output = share × window,
+// PlanSplit splits the window. With a window: output = share × window,
 // context = window − system − question − output. With only a context
 // budget: the window is what that budget implies at the same share, so the
 // bar the UI draws is still the whole window.
-func PlanBudget(r BudgetRequest) (Split, error) {
+func PlanSplit(r SplitRequest) (Split, error) {
 	share := OutputShare(r.Reserve, r.Complexity)
 	s := Split{System: r.System, Question: r.Question, OutputShare: round4(share)}
 	switch {

@@ -27,7 +27,7 @@ func TestOutputShare(t *testing.T) {
 	}
 }
 
-func TestPlanBudgetWithAWindow(t *testing.T) {
+func TestPlanSplitWithAWindow(t *testing.T) {
 	tests := []struct {
 		name       string
 		complexity float64
@@ -43,7 +43,7 @@ func TestPlanBudgetWithAWindow(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := PlanBudget(BudgetRequest{Window: 10000, WindowSource: tt.source, System: 100, Question: 50, Reserve: 0.3, Complexity: tt.complexity})
+			s, err := PlanSplit(SplitRequest{Window: 10000, WindowSource: tt.source, System: 100, Question: 50, Reserve: 0.3, Complexity: tt.complexity})
 			require.NoError(t, err)
 			assert.Equal(t, 10000, s.Window)
 			assert.Equal(t, tt.wantSource, s.WindowSource)
@@ -58,9 +58,9 @@ func TestPlanBudgetWithAWindow(t *testing.T) {
 	}
 }
 
-func TestPlanBudgetWithOnlyABudget(t *testing.T) {
+func TestPlanSplitWithOnlyABudget(t *testing.T) {
 	t.Run("the window is what the budget implies at the output share", func(t *testing.T) {
-		s, err := PlanBudget(BudgetRequest{Budget: 2000, System: 100, Question: 50, Reserve: 0.3, Complexity: 0.5})
+		s, err := PlanSplit(SplitRequest{Budget: 2000, System: 100, Question: 50, Reserve: 0.3, Complexity: 0.5})
 		require.NoError(t, err)
 		assert.Equal(t, 2000, s.Context)
 		assert.Equal(t, 3072, s.Window, "ceil((2000+100+50) / 0.7)")
@@ -69,7 +69,7 @@ func TestPlanBudgetWithOnlyABudget(t *testing.T) {
 		assert.Equal(t, s.Context, s.Free)
 	})
 	t.Run("a zero reserve gives a window with no output", func(t *testing.T) {
-		s, err := PlanBudget(BudgetRequest{Budget: 500, System: 10, Question: 5, Reserve: 0})
+		s, err := PlanSplit(SplitRequest{Budget: 500, System: 10, Question: 5, Reserve: 0})
 		require.NoError(t, err)
 		assert.Equal(t, 515, s.Window)
 		assert.Zero(t, s.Output)
@@ -78,10 +78,10 @@ func TestPlanBudgetWithOnlyABudget(t *testing.T) {
 		r := rand.New(rand.NewPCG(1, 2))
 		for range 500 {
 			// Reserves below 0.8 keep the scaled share below one; see
-			// TestPlanBudgetWithAHighValidReserve for the rest.
-			req := BudgetRequest{Budget: MinContext + r.IntN(100000), System: r.IntN(2000), Question: r.IntN(500),
+			// TestPlanSplitWithAHighValidReserve for the rest.
+			req := SplitRequest{Budget: MinContext + r.IntN(100000), System: r.IntN(2000), Question: r.IntN(500),
 				Reserve: r.Float64() * 0.79, Complexity: r.Float64()}
-			s, err := PlanBudget(req)
+			s, err := PlanSplit(req)
 			require.NoError(t, err, "%+v", req)
 			assert.GreaterOrEqual(t, s.Output, 0, "%+v", req)
 			assert.Equal(t, req.Budget, s.Context, "%+v", req)
@@ -92,28 +92,28 @@ func TestPlanBudgetWithOnlyABudget(t *testing.T) {
 
 // A reserve that Validate accepts (output_reserve < 0.9) scaled by a
 // complex question's 1.25× reaches a share of one or more.
-func TestPlanBudgetWithAHighValidReserve(t *testing.T) {
+func TestPlanSplitWithAHighValidReserve(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.OutputReserve = 0.85
 	require.NoError(t, cfg.Validate(), "0.85 is a valid reserve")
 	t.Run("a budget alone is always planned", func(t *testing.T) {
-		s, err := PlanBudget(BudgetRequest{Budget: 2000, System: 100, Question: 50, Reserve: cfg.OutputReserve, Complexity: 1})
+		s, err := PlanSplit(SplitRequest{Budget: 2000, System: 100, Question: 50, Reserve: cfg.OutputReserve, Complexity: 1})
 		require.NoError(t, err)
 		assert.Equal(t, 2000, s.Context)
 		assert.GreaterOrEqual(t, s.Output, 0)
 		assert.Greater(t, s.Window, s.Context)
 	})
 	t.Run("a large window never reserves all of itself for output", func(t *testing.T) {
-		s, err := PlanBudget(BudgetRequest{Window: 10000, System: 100, Question: 50, Reserve: cfg.OutputReserve, Complexity: 1})
+		s, err := PlanSplit(SplitRequest{Window: 10000, System: 100, Question: 50, Reserve: cfg.OutputReserve, Complexity: 1})
 		require.NoError(t, err)
 		assert.Less(t, s.Output, s.Window)
 		assert.GreaterOrEqual(t, s.Context, MinContext)
 	})
 }
 
-func TestPlanBudgetWithBothWindowAndBudget(t *testing.T) {
+func TestPlanSplitWithBothWindowAndBudget(t *testing.T) {
 	t.Run("a budget that fits a small window leaves the rest of the window for output", func(t *testing.T) {
-		s, err := PlanBudget(BudgetRequest{Window: 2500, WindowSource: "window", Budget: 2000, System: 100, Question: 50, Reserve: 0.3, Complexity: 0.5})
+		s, err := PlanSplit(SplitRequest{Window: 2500, WindowSource: "window", Budget: 2000, System: 100, Question: 50, Reserve: 0.3, Complexity: 0.5})
 		require.NoError(t, err)
 		assert.Equal(t, 2500, s.Window)
 		assert.Equal(t, 2000, s.Context)
@@ -121,7 +121,7 @@ func TestPlanBudgetWithBothWindowAndBudget(t *testing.T) {
 		assert.Equal(t, "window", s.WindowSource)
 	})
 	t.Run("the window is never larger than the given one", func(t *testing.T) {
-		s, err := PlanBudget(BudgetRequest{Window: 8000, WindowSource: "model m", Budget: 2000, System: 100, Question: 50, Reserve: 0.3, Complexity: 0.5})
+		s, err := PlanSplit(SplitRequest{Window: 8000, WindowSource: "model m", Budget: 2000, System: 100, Question: 50, Reserve: 0.3, Complexity: 0.5})
 		require.NoError(t, err)
 		assert.LessOrEqual(t, s.Window, 8000)
 		assert.Equal(t, 2000, s.Context)
@@ -129,27 +129,27 @@ func TestPlanBudgetWithBothWindowAndBudget(t *testing.T) {
 		assert.Equal(t, "model m", s.WindowSource)
 	})
 	t.Run("a budget that does not fit the window is refused", func(t *testing.T) {
-		_, err := PlanBudget(BudgetRequest{Window: 2000, WindowSource: "window", Budget: 1950, System: 100, Question: 10, Reserve: 0.3})
+		_, err := PlanSplit(SplitRequest{Window: 2000, WindowSource: "window", Budget: 1950, System: 100, Question: 10, Reserve: 0.3})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "1950")
 		assert.Contains(t, err.Error(), "2000-token window")
 	})
 }
 
-func TestPlanBudgetRefusals(t *testing.T) {
+func TestPlanSplitRefusals(t *testing.T) {
 	tests := []struct {
 		name string
-		req  BudgetRequest
+		req  SplitRequest
 		want []string
 	}{
-		{"neither a window nor a budget is refused", BudgetRequest{System: 10, Question: 10, Reserve: 0.3}, []string{"no budget", "--budget", "--window"}},
-		{"a budget below the minimum context is refused", BudgetRequest{Budget: MinContext - 1, Reserve: 0.3}, []string{"47 tokens", "raise --budget or --window"}},
-		{"a window that leaves too little context is refused", BudgetRequest{Window: 200, System: 100, Question: 50, Reserve: 0.3, Complexity: 0.5}, []string{"-10 tokens", "raise --budget or --window"}},
-		{"a window eaten by the system prompt is refused", BudgetRequest{Window: 1000, System: 950, Reserve: 0.3}, []string{"raise --budget or --window"}},
+		{"neither a window nor a budget is refused", SplitRequest{System: 10, Question: 10, Reserve: 0.3}, []string{"no budget", "--budget", "--window"}},
+		{"a budget below the minimum context is refused", SplitRequest{Budget: MinContext - 1, Reserve: 0.3}, []string{"47 tokens", "raise --budget or --window"}},
+		{"a window that leaves too little context is refused", SplitRequest{Window: 200, System: 100, Question: 50, Reserve: 0.3, Complexity: 0.5}, []string{"-10 tokens", "raise --budget or --window"}},
+		{"a window eaten by the system prompt is refused", SplitRequest{Window: 1000, System: 950, Reserve: 0.3}, []string{"raise --budget or --window"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := PlanBudget(tt.req)
+			_, err := PlanSplit(tt.req)
 			require.Error(t, err)
 			for _, w := range tt.want {
 				assert.Contains(t, err.Error(), w)
@@ -157,16 +157,16 @@ func TestPlanBudgetRefusals(t *testing.T) {
 		})
 	}
 	t.Run("a budget of exactly the minimum context is accepted", func(t *testing.T) {
-		s, err := PlanBudget(BudgetRequest{Budget: MinContext, Reserve: 0.3})
+		s, err := PlanSplit(SplitRequest{Budget: MinContext, Reserve: 0.3})
 		require.NoError(t, err)
 		assert.Equal(t, MinContext, s.Context)
 	})
 }
 
-func TestPlanBudgetPartsAddUp(t *testing.T) {
+func TestPlanSplitPartsAddUp(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := range 1000 {
-		req := BudgetRequest{System: r.IntN(3000), Question: r.IntN(1000), Reserve: r.Float64() * 0.89, Complexity: r.Float64()*1.4 - 0.2}
+		req := SplitRequest{System: r.IntN(3000), Question: r.IntN(1000), Reserve: r.Float64() * 0.89, Complexity: r.Float64()*1.4 - 0.2}
 		switch i % 3 {
 		case 0:
 			req.Window = r.IntN(200000)
@@ -175,7 +175,7 @@ func TestPlanBudgetPartsAddUp(t *testing.T) {
 		default:
 			req.Window, req.Budget = r.IntN(200000), r.IntN(50000)
 		}
-		s, err := PlanBudget(req)
+		s, err := PlanSplit(req)
 		if err != nil {
 			continue
 		}

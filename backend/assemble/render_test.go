@@ -225,7 +225,7 @@ func TestFakeTextHasTheDeclaredSize(t *testing.T) {
 
 func TestAssembleRefusals(t *testing.T) {
 	count := counter(t)
-	split, err := PlanBudget(BudgetRequest{Budget: 1000, Reserve: 0.3})
+	split, err := PlanSplit(SplitRequest{Budget: 1000, Reserve: 0.3})
 	require.NoError(t, err)
 	t.Run("a missing counter is refused", func(t *testing.T) {
 		_, err := Assemble(nil, split, SelectOptions{}, "", "q", "", nil, fakeText(count))
@@ -264,7 +264,7 @@ func TestAssembleSeedExample(t *testing.T) {
 		c := node(fmt.Sprintf("n-%d", i+4), 0.80-float64(i)*0.01, 300)
 		cs = append(cs, c)
 	}
-	split, err := PlanBudget(BudgetRequest{Budget: 1100, Reserve: 0.3})
+	split, err := PlanSplit(SplitRequest{Budget: 1100, Reserve: 0.3})
 	require.NoError(t, err)
 	a, err := Assemble(cs, split, SelectOptions{Level: Detailed, Oversize: 1}, "SYSTEM", "Why do tokens expire?", "", count, fakeText(count))
 	require.NoError(t, err)
@@ -288,7 +288,7 @@ func TestAssembleSeedExample(t *testing.T) {
 
 func TestAssembleCatalog(t *testing.T) {
 	count := counter(t)
-	split, err := PlanBudget(BudgetRequest{Budget: 400, Reserve: 0.3})
+	split, err := PlanSplit(SplitRequest{Budget: 400, Reserve: 0.3})
 	require.NoError(t, err)
 	t.Run("a catalog that fits is kept between manifest and blocks", func(t *testing.T) {
 		cs := []*Candidate{node("a", 0.9, 100)}
@@ -338,7 +338,7 @@ func TestAssembleWithTextsLargerThanAnnounced(t *testing.T) {
 					c.SummaryTokens, c.EssenceTokens = 60, 12
 					cs = append(cs, c)
 				}
-				split, err := PlanBudget(BudgetRequest{Budget: 1200, Reserve: 0.3})
+				split, err := PlanSplit(SplitRequest{Budget: 1200, Reserve: 0.3})
 				require.NoError(t, err)
 				a, err := Assemble(cs, split, SelectOptions{Level: level, Oversize: 0.5}, "", "q", "", count, text)
 				require.NoError(t, err)
@@ -384,7 +384,7 @@ func TestAssembleNeverOverflows(t *testing.T) {
 		for _, c := range cs {
 			c.Relevant = r.IntN(3) > 0
 		}
-		split, err := PlanBudget(BudgetRequest{Budget: MinContext + r.IntN(8000-MinContext+1), System: 50, Question: 10, Reserve: 0.3, Complexity: r.Float64()})
+		split, err := PlanSplit(SplitRequest{Budget: MinContext + r.IntN(8000-MinContext+1), System: 50, Question: 10, Reserve: 0.3, Complexity: r.Float64()})
 		require.NoError(t, err)
 		o := SelectOptions{Level: allLevels[r.IntN(len(allLevels))], Oversize: 0.2 + 0.8*r.Float64(), Novelty: r.Float64() * 0.5}
 		catalog := ""

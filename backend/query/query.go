@@ -10,6 +10,7 @@ import (
 
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/classify"
+	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/levels"
@@ -172,25 +173,76 @@ func CheckQuestion(q string) (string, error) {
 }
 
 // Query assembles the minimum relevant context for a question within its
-// budget (seed §5–§6). It reads the in-memory working index only; loaded
-// nodes get their access time updated (persisted in the background with the
-// next write, or on Close) unless NoTouch.
+// budget (seed §5–§6), in five steps: classify the question, gather the
+// candidates, score them, select what loads (and at which level), render
+// the manifest and the prompt. It reads the in-memory working index only;
+// loaded nodes get their access time updated (persisted in the background
+// with the next write, or on Close) unless NoTouch.
 func (w *Pipeline) Query(ctx context.Context, req QueryRequest) (*QueryResult, error) {
 	t0 := time.Now()
+	a, err := w.parse(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	cls := classify.Classify(a.question)
+	tClassify := time.Since(t0)
+
+	w.Lock()
+	defer w.Unlock()
+	run, err := w.start(ctx, a, cls)
+	if err != nil {
+		return nil, err
+	}
+	t1 := time.Now()
+	if err := run.gather(ctx); err != nil {
+		return nil, err
+	}
+	defer run.pool.release()
+	t2 := time.Now()
+	run.score()
+	t3 := time.Now()
+	if err := run.choose(ctx); err != nil {
+		return nil, err
+	}
+	t4 := time.Now()
+	res := run.render()
+	if !req.NoTouch {
+		w.Touch(run.asm.Selection.Loaded)
+	}
+	res.Timing = Timing{Classify: tClassify.Microseconds(), Candidates: t2.Sub(t1).Microseconds(), Score: t3.Sub(t2).Microseconds(),
+		Select: t4.Sub(t3).Microseconds(), Assemble: time.Since(t4).Microseconds(), Total: time.Since(t0).Microseconds()}
+	return res, nil
+}
+
+// ask is a request checked and read: the question, its settings, and the
+// window it is to fit (from the request, or the model's).
+type ask struct {
+	req      QueryRequest
+	question string
+	purpose  assemble.Purpose
+	level    assemble.Level
+	strategy Strategy
+	// window and source say which window the split plans (0: the budget
+	// alone decides).
+	window int
+	source string
+}
+
+// parse checks a request and reads the model's window when it names a
+// model and gives neither a budget nor a window.
+func (w *Pipeline) parse(ctx context.Context, req QueryRequest) (*ask, error) {
 	q, err := CheckQuestion(req.Question)
 	if err != nil {
 		return nil, err
 	}
-	purpose, err := assemble.ParsePurpose(req.Purpose)
-	if err != nil {
+	a := &ask{req: req, question: q, window: req.Window, source: "window"}
+	if a.purpose, err = assemble.ParsePurpose(req.Purpose); err != nil {
 		return nil, err
 	}
-	level, err := assemble.ParseLevel(req.Level)
-	if err != nil {
+	if a.level, err = assemble.ParseLevel(req.Level); err != nil {
 		return nil, err
 	}
-	strategy, err := ParseStrategy(req.Strategy)
-	if err != nil {
+	if a.strategy, err = ParseStrategy(req.Strategy); err != nil {
 		return nil, err
 	}
 	if req.Budget < 0 || req.Window < 0 {
@@ -199,7 +251,6 @@ func (w *Pipeline) Query(ctx context.Context, req QueryRequest) (*QueryResult, e
 	if req.Budget > assemble.MaxTokens || req.Window > assemble.MaxTokens {
 		return nil, errs.E(errs.Invalid, "a budget or window of more than %d tokens (10 Mi, beyond the largest window of any model) is not possible", assemble.MaxTokens)
 	}
-	window, source := req.Window, "window"
 	if req.Model != "" && req.Window == 0 && req.Budget == 0 {
 		if w.ModelWindow() == nil {
 			return nil, fmt.Errorf("cannot read the window of model %q: no Ollama is configured; give --budget or --window", req.Model)
@@ -208,13 +259,33 @@ func (w *Pipeline) Query(ctx context.Context, req QueryRequest) (*QueryResult, e
 		if err != nil {
 			return nil, err
 		}
-		window, source = n, "model "+req.Model
+		a.window, a.source = n, "model "+req.Model
 	}
-	cls := classify.Classify(q)
-	tClassify := time.Since(t0)
+	return a, nil
+}
 
-	w.Lock()
-	defer w.Unlock()
+// run is one question on its way through the pipeline, under the
+// workspace's lock.
+type run struct {
+	w     *Pipeline
+	ask   *ask
+	cls   classify.Classification
+	e     embed.Embedder
+	r     *index.Search
+	count assemble.Counter
+	cfg   assemble.Config
+	// split is the window planned for the question; weights the purpose's
+	// (semantic relevance alone for the baselines).
+	split   assemble.Split
+	weights assemble.Weights
+	pool    *pool
+	cands   []*assemble.Candidate
+	asm     *assemble.Assembly
+}
+
+// start opens the question's run: the embedder, the search index, the
+// token counter and the window's split.
+func (w *Pipeline) start(ctx context.Context, a *ask, cls classify.Classification) (*run, error) {
 	e, err := w.Embedder(ctx)
 	if err != nil {
 		return nil, err
@@ -228,78 +299,87 @@ func (w *Pipeline) Query(ctx context.Context, req QueryRequest) (*QueryResult, e
 		return nil, err
 	}
 	cfg := w.RankingConfig()
-	system := cfg.SystemPrompt
-	split, err := assemble.PlanBudget(assemble.BudgetRequest{
-		Window: window, WindowSource: source, Budget: req.Budget,
-		System: count(system), Question: count(assemble.QuestionText(q)),
+	split, err := assemble.PlanSplit(assemble.SplitRequest{
+		Window: a.window, WindowSource: a.source, Budget: a.req.Budget,
+		System: count(cfg.SystemPrompt), Question: count(assemble.QuestionText(a.question)),
 		Reserve: cfg.OutputReserve, Complexity: cls.Complexity,
 	})
 	if err != nil {
 		return nil, err
 	}
-	res := &QueryResult{Question: q, Purpose: string(purpose), Level: string(level), Strategy: string(strategy),
-		QueryType: cls.Type.String(), Complexity: round3(cls.Complexity), Embedder: e.ID()}
+	return &run{w: w, ask: a, cls: cls, e: e, r: r, count: count, cfg: cfg, split: split}, nil
+}
 
-	// Candidates: keyword and vector scores for every slot, fused.
-	t1 := time.Now()
-	qv, err := e.Embed(ctx, []string{q})
+// gather is the candidates step: keyword, phrase and vector scores for
+// every slot, fused; the best hits, their families, the nodes about the
+// question's concepts and the pinned nodes make the pool.
+func (run *run) gather(ctx context.Context) error {
+	qv, err := run.e.Embed(ctx, []string{run.ask.question})
 	if err != nil {
-		return nil, fmt.Errorf("embed the question with %s: %w", e.ID(), err)
+		return fmt.Errorf("embed the question with %s: %w", run.e.ID(), err)
 	}
-	pool := newPool(w, r, q, qv[0], req, strategy, cfg)
-	defer pool.release()
-	tCandidates := time.Since(t1)
+	run.pool = newPool(run.w, run.r, run.ask.question, qv[0], run.ask.req, run.ask.strategy, run.cfg)
+	return nil
+}
 
-	t2 := time.Now()
-	weights := cfg.Weights(purpose)
-	if strategy != StrategyLoom {
-		weights = assemble.Weights{assemble.Semantic: 1}
+// score is the scoring step: every candidate's signals, the composite
+// score by the purpose's weights, the relevance cut.
+func (run *run) score() {
+	run.weights = run.cfg.Weights(run.ask.purpose)
+	if run.ask.strategy != StrategyLoom {
+		run.weights = assemble.Weights{assemble.Semantic: 1}
 	}
-	res.Weights = weights
-	cands := pool.candidates(split.Context)
-	res.Seeds, res.ConceptHops = pool.seeds, pool.dist
-	rcfg := cfg
-	if strategy != StrategyLoom { // baselines: rank order, no relevance cut
-		rcfg.RelevanceCut, rcfg.MinSemantic, rcfg.SemanticCut, rcfg.MaxRelevant = 0, 0, 0, req.Top
+	run.cands = run.pool.candidates(run.split.Context)
+	rcfg := run.cfg
+	if run.ask.strategy != StrategyLoom { // baselines: rank order, no relevance cut
+		rcfg.RelevanceCut, rcfg.MinSemantic, rcfg.SemanticCut, rcfg.MaxRelevant = 0, 0, 0, run.ask.req.Top
 	}
-	assemble.Rank(cands, weights, rcfg)
-	tScore := time.Since(t2)
+	assemble.Rank(run.cands, run.weights, rcfg)
+}
 
-	t3 := time.Now()
-	opts := assemble.SelectOptions{Level: level, Oversize: cfg.Oversize, Novelty: weights[assemble.Novelty]}
-	if strategy != StrategyLoom {
+// choose is the selection step: the decision tree picks what loads within
+// the split and at which level (reading texts and making summaries ahead),
+// and assembles the context.
+func (run *run) choose(ctx context.Context) error {
+	a, w := run.ask, run.w
+	opts := assemble.SelectOptions{Level: a.level, Oversize: run.cfg.Oversize, Novelty: run.weights[assemble.Novelty]}
+	if a.strategy != StrategyLoom {
 		opts = assemble.SelectOptions{Level: assemble.Detailed, Oversize: 1}
 	}
 	catalog := ""
-	if !req.NoCatalog && strategy == StrategyLoom {
-		catalog = w.catalog(pool)
+	if !a.req.NoCatalog && a.strategy == StrategyLoom {
+		catalog = w.catalog(run.pool)
 	}
 	var pre *levels.Prefetched // the texts read and summaries made ahead
 	opts.Prefetch = func(cs []*assemble.Candidate) { pre = w.lv.Prefetch(ctx, cs) }
 	text := func(c *assemble.Candidate, l assemble.Level) (string, error) {
-		return w.lv.TextAt(ctx, c, l, pool.terms, count, pre)
+		return w.lv.TextAt(ctx, c, l, run.pool.terms, run.count, pre)
 	}
-	var asm *assemble.Assembly
-	if strategy == StrategyWholeFile {
-		asm, cands, err = w.wholeFile(cands, split, system, q, count)
+	var err error
+	if a.strategy == StrategyWholeFile {
+		run.asm, run.cands, err = w.wholeFile(run.cands, run.split, run.cfg.SystemPrompt, a.question, run.count)
 	} else {
-		asm, err = assemble.Assemble(cands, split, opts, system, q, catalog, count, text)
+		run.asm, err = assemble.Assemble(run.cands, run.split, opts, run.cfg.SystemPrompt, a.question, catalog, run.count, text)
 	}
-	if err != nil {
-		return nil, err
-	}
-	tSelect := time.Since(t3)
+	return err
+}
 
-	t4 := time.Now()
+// render is the last step: the result, with the prompt and its parts, the
+// split as spent, every candidate and the warnings.
+func (run *run) render() *QueryResult {
+	a, asm := run.ask, run.asm
+	res := &QueryResult{Question: a.question, Purpose: string(a.purpose), Level: string(a.level), Strategy: string(a.strategy),
+		QueryType: run.cls.Type.String(), Complexity: round3(run.cls.Complexity), Embedder: run.e.ID(), Weights: run.weights,
+		Seeds: run.pool.seeds, ConceptHops: run.pool.dist}
 	res.Budget, res.Branch = asm.Split, string(asm.Selection.Branch)
 	res.Manifest, res.Catalog, res.Prompt = asm.Manifest, asm.Catalog, asm.Prompt
-	res.System, res.Context = system, asm.Context
+	res.System, res.Context = run.cfg.SystemPrompt, asm.Context
 	// The context was measured whole; system prompt and question were
 	// counted apart (they are separated by blank lines, where BPE splits).
 	res.PromptTokens = asm.Split.System + asm.Split.Question + asm.Split.Context - asm.Split.Free + 2
 	res.Loaded, res.Relevant, res.NotLoaded = len(asm.Selection.Loaded), asm.Selection.Relevant, asm.Selection.NotLoaded
-	res.Candidates = cands
-	for _, c := range cands {
+	res.Candidates = run.cands
+	for _, c := range run.cands {
 		if c.Unavailable != "" {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s (%s) was left out: %s", c.ID, c.Ref, c.Unavailable))
 		}
@@ -307,13 +387,7 @@ func (w *Pipeline) Query(ctx context.Context, req QueryRequest) (*QueryResult, e
 		// (adoptRows): it is not to outlive the question.
 		c.Vec = nil
 	}
-	if !req.NoTouch {
-		w.Touch(asm.Selection.Loaded)
-	}
-	tAssemble := time.Since(t4)
-	res.Timing = Timing{Classify: tClassify.Microseconds(), Candidates: tCandidates.Microseconds(), Score: tScore.Microseconds(),
-		Select: tSelect.Microseconds(), Assemble: tAssemble.Microseconds(), Total: time.Since(t0).Microseconds()}
-	return res, nil
+	return res
 }
 
 // memoCounter counts tokens, remembering short strings (the system prompt,
