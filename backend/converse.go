@@ -17,9 +17,9 @@ import (
 
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/chat"
-	"github.com/loomwork/loom/backend/chat/wait"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/ollama/wait"
 )
 
 // AnswersCollection is the collection answers are indexed into.

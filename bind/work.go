@@ -13,7 +13,7 @@ import (
 
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/chat"
-	"github.com/loomwork/loom/backend/chat/wait"
+	"github.com/loomwork/loom/backend/ollama/wait"
 	"github.com/loomwork/loom/graphdb"
 )
 

@@ -19,9 +19,9 @@ import (
 
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/chat"
-	"github.com/loomwork/loom/backend/chat/wait"
-	"github.com/loomwork/loom/backend/chat/wait/waittest"
 	"github.com/loomwork/loom/backend/embed/synthetic"
+	"github.com/loomwork/loom/backend/ollama/wait"
+	"github.com/loomwork/loom/backend/ollama/wait/waittest"
 	"github.com/loomwork/loom/backend/sample"
 )
 

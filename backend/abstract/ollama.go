@@ -13,7 +13,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
-	"github.com/loomwork/loom/backend/chat/wait"
+	"github.com/loomwork/loom/backend/ollama/wait"
 )
 
 // Ollama summarises with a model served by a local Ollama, through its

@@ -51,7 +51,7 @@ import (
 	"github.com/ollama/ollama/api"
 	"github.com/ollama/ollama/envconfig"
 
-	"github.com/loomwork/loom/backend/chat/wait"
+	"github.com/loomwork/loom/backend/ollama/wait"
 )
 
 // Defaults for the options.

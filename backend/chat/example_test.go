@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/loomwork/loom/backend/chat"
-	"github.com/loomwork/loom/backend/chat/wait"
+	"github.com/loomwork/loom/backend/ollama/wait"
 )
 
 // notesTools is a toy Tools: a real one searches the workspace graph.

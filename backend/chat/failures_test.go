@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/loomwork/loom/backend/chat/wait"
-	"github.com/loomwork/loom/backend/chat/wait/waittest"
+	"github.com/loomwork/loom/backend/ollama/wait"
+	"github.com/loomwork/loom/backend/ollama/wait/waittest"
 )
 
 // TestChatFailures covers each way a chat can fail: the error's kind and

@@ -7,7 +7,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
-	"github.com/loomwork/loom/backend/chat/wait"
+	"github.com/loomwork/loom/backend/ollama/wait"
 )
 
 // reply is what one streamed /api/chat request produced.

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/loomwork/loom/backend/chat/wait"
 	"github.com/loomwork/loom/backend/embed/offline"
 	"github.com/loomwork/loom/backend/embed/ollama"
+	"github.com/loomwork/loom/backend/ollama/wait"
 )
 
 // The implementations satisfy Embedder. They do not import this package, so

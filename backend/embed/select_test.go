@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/loomwork/loom/backend/chat/wait"
-	"github.com/loomwork/loom/backend/chat/wait/waittest"
 	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/embed/ollama"
+	"github.com/loomwork/loom/backend/ollama/wait"
+	"github.com/loomwork/loom/backend/ollama/wait/waittest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

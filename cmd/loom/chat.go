@@ -11,7 +11,7 @@ import (
 
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/chat"
-	"github.com/loomwork/loom/backend/chat/wait"
+	"github.com/loomwork/loom/backend/ollama/wait"
 )
 
 // stdin is where interactive chat reads questions (a variable for tests).

@@ -7,9 +7,9 @@ import (
 	"sync"
 
 	"github.com/loomwork/loom/backend/chat"
-	"github.com/loomwork/loom/backend/chat/wait"
 	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/embed/ollama"
+	"github.com/loomwork/loom/backend/ollama/wait"
 )
 
 // selectEmbedder picks the embedder for --embedder mode (auto: Ollama when

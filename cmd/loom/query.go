@@ -15,7 +15,7 @@ import (
 	"github.com/loomwork/loom/backend/abstract"
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/chat"
-	"github.com/loomwork/loom/backend/chat/wait"
+	"github.com/loomwork/loom/backend/ollama/wait"
 	"github.com/loomwork/loom/backend/tokens"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
-	"github.com/loomwork/loom/backend/chat/wait"
+	"github.com/loomwork/loom/backend/ollama/wait"
 )
 
 // Kinds of failure. Every error this package returns (other than the
