@@ -6,9 +6,9 @@ import (
 	"io"
 	"sync"
 
-	"github.com/loomwork/loom/backend/chat"
 	"github.com/loomwork/loom/backend/embed"
-	"github.com/loomwork/loom/backend/embed/ollama"
+	embedollama "github.com/loomwork/loom/backend/embed/ollama"
+	"github.com/loomwork/loom/backend/ollama"
 	"github.com/loomwork/loom/backend/ollama/wait"
 )
 
@@ -20,7 +20,7 @@ func selectEmbedder(ctx context.Context, mode, url, model string, stderr io.Writ
 	if err != nil {
 		return nil, "", usageErr("--embedder: %v", err)
 	}
-	e, choice, err := embed.Select(ctx, embed.SelectOptions{Mode: m, OllamaURL: url, OllamaModel: model,
+	e, choice, err := embed.Select(ctx, embed.SelectOptions{Mode: m, OllamaURL: ollamaAddress(url), OllamaModel: model,
 		Wait: waitOptions, Notify: noticesTo(stderr)})
 	if err != nil {
 		return nil, "", err
@@ -36,7 +36,7 @@ var waitOptions wait.Options
 // ollamaTimeouts says, for the help text, when each kind of request to
 // Ollama gives up.
 var ollamaTimeouts = fmt.Sprintf("%s without a streamed chunk (chat), %s (embeddings, summaries) or %s (model lists and details)",
-	wait.Human(chat.DefaultIdleTimeout), wait.Human(ollama.DefaultTimeout), wait.Human(chat.DefaultTimeout))
+	wait.Human(ollama.DefaultIdleTimeout), wait.Human(embedollama.DefaultTimeout), wait.Human(ollama.DefaultTimeout))
 
 // noticesTo prints each notice as a line on w, one at a time (they come
 // from the watching goroutines). A notice in the middle of a streamed

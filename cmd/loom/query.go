@@ -14,7 +14,7 @@ import (
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/abstract"
 	"github.com/loomwork/loom/backend/assemble"
-	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/ollama"
 	"github.com/loomwork/loom/backend/ollama/wait"
 	"github.com/loomwork/loom/backend/tokens"
 )
@@ -144,7 +144,7 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	notify := noticesTo(stderr)
 	opts := []backend.Option{backend.WithModelWindow(func(ctx context.Context, model string) (int, error) {
-		client, err := chat.New(ws.ollamaURL, chat.WithWait(waitOptions), chat.WithNotify(notify))
+		client, err := ollama.New(ollamaAddress(ws.ollamaURL), ollama.WithWait(waitOptions), ollama.WithNotify(notify))
 		if err != nil {
 			return 0, err
 		}
@@ -191,7 +191,7 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // a request that waits says so through notify, and gives up after
 // abstract.DefaultTimeout.
 func summarizer(model, url string, notify func(wait.Notice)) (abstract.Summarizer, error) {
-	base, err := chat.ParseBaseURL(url)
+	base, err := ollama.ParseURL(ollamaAddress(url))
 	if err != nil {
 		return nil, err
 	}
