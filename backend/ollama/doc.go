@@ -6,9 +6,11 @@
 //   - chat streaming, with tools and num_ctx as the turn sets them
 //     (Client.Stream and Client.Describe: chat.Server);
 //   - model information and listing: context length, tool support,
-//     embedding models (Client.Model, Client.Models).
+//     embedding models (Client.Model, Client.Models);
+//   - embeddings (Client.EmbedModel: an embed.Remote, whose Open gives an
+//     embed.Embedder).
 //
-// Dependencies point from here to the domain (chat), never back; the edges (cmd/loom, bind) make a Client and hand it to the domain:
+// Dependencies point from here to the domain (chat, embed), never back; the edges (cmd/loom, bind) make a Client and hand it to the domain:
 //
 //	oc, err := ollama.New(ollama.Address(flag, os.Getenv("LOOM_OLLAMA_URL")),
 //		ollama.WithNotify(show))
@@ -25,7 +27,8 @@
 // runs under a watch (package wait) that tells the notifier after 10 s of
 // silence, says "stalled" at 30 s and every 30 s after, and gives the
 // request up at its limit — a chat after DefaultIdleTimeout without a
-// streamed chunk, a model list or description after DefaultTimeout.
+// streamed chunk, a model list or description after DefaultTimeout, an
+// embedding after DefaultModelTimeout.
 //
 // Tests talk to ollamatest, the one fake Ollama, which speaks the same wire
 // protocol.
