@@ -8,11 +8,14 @@
 //   - model information and listing: context length, tool support,
 //     embedding models (Client.Model, Client.Models);
 //   - embeddings (Client.EmbedModel: an embed.Remote, whose Open gives an
-//     embed.Embedder).
+//     embed.Embedder);
+//   - summaries, with the extractive method as the usual fallback
+//     (Summarizer: an abstract.Summarizer).
 //
-// Dependencies point from here to the domain (chat, embed), never back; the edges (cmd/loom, bind) make a Client and hand it to the domain:
+// Dependencies point from here to the domain (chat, embed, abstract), never
+// back; the edges (cmd/loom, bind) make a Client and hand it to the domain:
 //
-//	oc, err := ollama.New(ollama.Address(flag, os.Getenv("LOOM_OLLAMA_URL")),
+//	oc, err := ollama.New(ollama.Address(flag, os.Getenv("LOOM_OLLAMA_URL"), os.Getenv("OLLAMA_HOST")),
 //		ollama.WithNotify(show))
 //	turns := chat.New(oc)
 //
@@ -28,7 +31,7 @@
 // silence, says "stalled" at 30 s and every 30 s after, and gives the
 // request up at its limit — a chat after DefaultIdleTimeout without a
 // streamed chunk, a model list or description after DefaultTimeout, an
-// embedding after DefaultModelTimeout.
+// embedding or a summary after DefaultModelTimeout.
 //
 // Tests talk to ollamatest, the one fake Ollama, which speaks the same wire
 // protocol.
