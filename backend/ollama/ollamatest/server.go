@@ -25,7 +25,8 @@
 // (requests that are taken and never answered), and the Stream methods for
 // what goes wrong inside a stream. Nothing here sleeps or measures time: a
 // silent or stalled server can only end when the client gives up, which
-// tests drive with waittest.Clock.
+// tests drive with waittest.Clock. server_test.go shows each of these
+// against Ollama's own client.
 package ollamatest
 
 import (

@@ -199,16 +199,3 @@ func TestTheFakesFailures(t *testing.T) {
 		assert.Equal(t, http.StatusNotFound, resp.StatusCode)
 	})
 }
-
-// A test scripts the replies, points the client under test at srv.URL, and
-// checks what the client sent. (Examples have no *testing.T; a test passes
-// its own.)
-func ExampleNew() {
-	var t testing.TB = &testing.T{}
-	srv := ollamatest.New(t, ollamatest.WithModels(ollamatest.Llama32()),
-		ollamatest.WithChat(ollamatest.Answer(300, "Tokens expire after an hour [n7].")))
-	_ = srv.URL // … the client under test asks a question here …
-	for _, req := range srv.Chats() {
-		_ = req.Options["num_ctx"] // the window the client asked for
-	}
-}
