@@ -73,7 +73,7 @@ VITEST_FLAGS ?=
 # The packages with goroutines of their own. -short leaves out the
 # quality-target tests (whole corpora ingested), which take minutes and
 # exercise no concurrency the others do not.
-RACE_PKGS ?= ./backend/ ./backend/chat/ ./backend/embed/... ./backend/search/ ./backend/synth/ ./backend/tokens/ ./backend/vectors/ ./bind/ ./graphdb/ ./cmd/loom/
+RACE_PKGS ?= ./backend/ ./backend/chat/ ./backend/embed/... ./backend/ollama/... ./backend/search/ ./backend/synth/ ./backend/tokens/ ./backend/vectors/ ./bind/ ./graphdb/ ./cmd/loom/
 RACE_FLAGS ?= -short
 
 .PHONY: test-vet test-go test-race test-check test-vitest test-desktop-smoke test-desktop-e2e test-web-e2e

@@ -2,15 +2,9 @@ package backend
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/ollama/ollama/api"
 	"github.com/stretchr/testify/assert"
@@ -18,43 +12,22 @@ import (
 
 	"github.com/loomwork/loom/backend/chat"
 	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/ollama"
+	"github.com/loomwork/loom/backend/ollama/ollamatest"
 )
 
-// ollamaFake speaks Ollama's /api/show and streaming /api/chat (NDJSON)
-// for one tool-capable model. Its first reply of a turn asks for the
-// search_context tool when tools are offered and askTool is set; then it
-// streams an answer that cites the node ids it was given.
-type ollamaFake struct {
-	askTool bool
-	mu      sync.Mutex
-	sent    []api.ChatRequest
-}
-
-func (f *ollamaFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	switch r.URL.Path {
-	case "/api/show":
-		var req api.ShowRequest
-		_ = json.NewDecoder(r.Body).Decode(&req)
-		if strings.TrimSuffix(req.Model, ":latest") != "llama3.2" {
-			w.WriteHeader(http.StatusNotFound)
-			fmt.Fprintf(w, `{"error":"model '%s' not found"}`, req.Model)
-			return
-		}
-		fmt.Fprint(w, `{"modelfile":"FROM llama","parameters":"stop \"<|eot_id|>\"","template":"{{ .Prompt }}","details":{"format":"gguf","family":"llama","parameter_size":"3.2B","quantization_level":"Q4_K_M"},"model_info":{"general.architecture":"llama","llama.context_length":131072},"capabilities":["completion","tools"]}`)
-	case "/api/chat":
-		var req api.ChatRequest
-		require.NoError(nil, json.NewDecoder(r.Body).Decode(&req))
-		f.mu.Lock()
-		f.sent = append(f.sent, req)
-		f.mu.Unlock()
-		w.Header().Set("Content-Type", "application/x-ndjson")
-		enc := json.NewEncoder(w)
-		now := time.Now().UTC().Format(time.RFC3339Nano)
+// ollamaFake is the fake Ollama for one tool-capable model, llama3.2. Its
+// first reply of a turn asks for the search_context tool when tools are
+// offered and askTool is set; then it streams an answer that cites the
+// first node id it was given.
+func ollamaFake(t *testing.T, askTool bool) *ollamatest.Server {
+	t.Helper()
+	return ollamatest.New(t, ollamatest.WithModels(ollamatest.Llama32()), ollamatest.WithChat(func(s *ollamatest.Stream) {
+		req := s.Chat
 		last := req.Messages[len(req.Messages)-1]
-		if f.askTool && len(req.Tools) > 0 && last.Role == "user" {
-			_ = enc.Encode(map[string]any{"model": req.Model, "created_at": now, "message": map[string]any{"role": "assistant", "content": "",
-				"tool_calls": []any{map[string]any{"function": map[string]any{"index": 0, "name": "search_context", "arguments": map[string]any{"query": "half-life of staleness", "limit": 2}}}}}, "done": false})
-			_ = enc.Encode(map[string]any{"model": req.Model, "created_at": now, "message": map[string]any{"role": "assistant", "content": ""}, "done": true, "done_reason": "stop", "prompt_eval_count": 300, "eval_count": 12})
+		if askTool && len(req.Tools) > 0 && last.Role == "user" {
+			s.ToolCalls(ollamatest.ToolCall{Name: "search_context", Args: map[string]any{"query": "half-life of staleness", "limit": 2}})
+			s.Done("stop", 300, 12)
 			return
 		}
 		// Cite the first node id the system message or a tool result shows.
@@ -64,31 +37,21 @@ func (f *ollamaFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				cite = m.Content[i : i+strings.Index(m.Content[i:], "]")+1]
 			}
 		}
-		for _, piece := range []string{"Staleness decays ", "exponentially ", "with a half-life " + cite + "."} {
-			_ = enc.Encode(map[string]any{"model": req.Model, "created_at": now, "message": map[string]any{"role": "assistant", "content": piece}, "done": false})
-			if fl, ok := w.(http.Flusher); ok {
-				fl.Flush()
-			}
-		}
-		_ = enc.Encode(map[string]any{"model": req.Model, "created_at": now, "message": map[string]any{"role": "assistant", "content": ""}, "done": true, "done_reason": "stop",
-			"total_duration": 1000, "prompt_eval_count": 900, "eval_count": 20})
-	default:
-		http.NotFound(w, r)
-	}
+		s.Content("Staleness decays ", "exponentially ", "with a half-life "+cite+".")
+		s.Done("stop", 900, 20)
+	}))
 }
 
-func fakeClient(t *testing.T, f *ollamaFake) *chat.Client {
+func fakeClient(t *testing.T, srv *ollamatest.Server, opts ...chat.Option) *chat.Client {
 	t.Helper()
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
-	c, err := chat.New(srv.URL)
+	oc, err := ollama.New(srv.URL)
 	require.NoError(t, err)
-	return c
+	return chat.New(oc, opts...)
 }
 
 func TestChatTurnSendsContextCallsToolsAndIndexesTheAnswer(t *testing.T) {
 	wb, dir := ingested(t)
-	f := &ollamaFake{askTool: true}
+	f := ollamaFake(t, true)
 	client := fakeClient(t, f)
 	ctx := context.Background()
 
@@ -100,8 +63,9 @@ func TestChatTurnSendsContextCallsToolsAndIndexesTheAnswer(t *testing.T) {
 	assert.Equal(t, turn.Answer, streamed.String(), "the answer streamed")
 	assert.Contains(t, turn.Answer, "[n-", "the answer cites a node id")
 
-	require.GreaterOrEqual(t, len(f.sent), 2, "a tool round, then the answer")
-	first := f.sent[0]
+	sent := f.Chats()
+	require.GreaterOrEqual(t, len(sent), 2, "a tool round, then the answer")
+	first := sent[0]
 	assert.EqualValues(t, 4096, first.Options["num_ctx"], "Ollama gets the window the budget assumed")
 	require.NotEmpty(t, first.Messages)
 	assert.Equal(t, "system", first.Messages[0].Role)
@@ -109,9 +73,9 @@ func TestChatTurnSendsContextCallsToolsAndIndexesTheAnswer(t *testing.T) {
 	assert.Equal(t, "How does staleness decay?", first.Messages[len(first.Messages)-1].Content)
 	assert.NotEmpty(t, first.Tools, "a tool-capable model is offered the tools")
 	var toolMsg *api.Message
-	for i, m := range f.sent[1].Messages {
+	for i, m := range sent[1].Messages {
 		if m.Role == "tool" {
-			toolMsg = &f.sent[1].Messages[i]
+			toolMsg = &sent[1].Messages[i]
 		}
 	}
 	require.NotNil(t, toolMsg, "the tool result went back to the model")
@@ -167,7 +131,7 @@ func TestChatTurnSendsContextCallsToolsAndIndexesTheAnswer(t *testing.T) {
 func TestChatHistoryCountsAgainstTheBudget(t *testing.T) {
 	wb, _ := ingested(t)
 	defer wb.Close()
-	f := &ollamaFake{}
+	f := ollamaFake(t, false)
 	client := fakeClient(t, f)
 	ctx := context.Background()
 	first, err := wb.Chat(ctx, client, ChatRequest{Question: "How does staleness decay?", Model: "llama3.2", Window: 4096, NoIndex: true})
@@ -179,7 +143,8 @@ func TestChatHistoryCountsAgainstTheBudget(t *testing.T) {
 	second, err := wb.Chat(ctx, client, ChatRequest{Conversation: id, Question: "And the budget?", Model: "llama3.2", Window: 4096, NoIndex: true})
 	require.NoError(t, err)
 	assert.Equal(t, 1, second.HistoryTurns)
-	last := f.sent[len(f.sent)-1]
+	sent := f.Chats()
+	last := sent[len(sent)-1]
 	var roles []string
 	for _, m := range last.Messages {
 		roles = append(roles, m.Role)
@@ -192,7 +157,8 @@ func TestChatHistoryCountsAgainstTheBudget(t *testing.T) {
 	third, err := wb.Chat(ctx, client, ChatRequest{Conversation: id, Question: "Anything else?", Model: "llama3.2", Window: 4096, HistoryShare: 0.001, NoIndex: true})
 	require.NoError(t, err)
 	assert.Equal(t, 2, third.HistoryDropped)
-	assert.Contains(t, f.sent[len(f.sent)-1].Messages[0].Content, "[Earlier conversation available but not loaded: 2 turns]")
+	sent = f.Chats()
+	assert.Contains(t, sent[len(sent)-1].Messages[0].Content, "[Earlier conversation available but not loaded: 2 turns]")
 }
 
 func TestChatFailuresKeepWhatWasDone(t *testing.T) {
@@ -200,14 +166,13 @@ func TestChatFailuresKeepWhatWasDone(t *testing.T) {
 	defer wb.Close()
 	ctx := context.Background()
 
-	_, err := wb.Chat(ctx, fakeClient(t, &ollamaFake{}), ChatRequest{Question: "How does staleness decay?", Model: "nosuchmodel"})
+	_, err := wb.Chat(ctx, fakeClient(t, ollamaFake(t, false)), ChatRequest{Question: "How does staleness decay?", Model: "nosuchmodel"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "ollama pull nosuchmodel")
 
-	srv := httptest.NewServer(http.NotFoundHandler())
-	srv.Close() // nothing listens here any more
-	down, err := chat.New(srv.URL)
+	oc, err := ollama.New(ollamatest.Closed(t)) // nothing listens there
 	require.NoError(t, err)
+	down := chat.New(oc)
 	_, err = wb.Chat(ctx, down, ChatRequest{Question: "How does staleness decay?", Model: "llama3.2"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "ollama serve")
@@ -221,12 +186,9 @@ func TestChatFailuresKeepWhatWasDone(t *testing.T) {
 
 func TestChatCalibratesTheBudgetPerModel(t *testing.T) {
 	wb, dir := ingested(t)
-	f := &ollamaFake{} // reports 900 prompt tokens, more than tiktoken counts here
+	f := ollamaFake(t, false) // reports 900 prompt tokens, more than tiktoken counts here
 	calib := &chat.Calibration{}
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
-	client, err := chat.New(srv.URL, chat.WithCalibration(calib))
-	require.NoError(t, err)
+	client := fakeClient(t, f, chat.WithCalibration(calib))
 	ctx := context.Background()
 	first, err := wb.Chat(ctx, client, ChatRequest{Question: "How does staleness decay?", Model: "llama3.2", Window: 4096, NoIndex: true})
 	require.NoError(t, err)
@@ -257,8 +219,9 @@ func TestChatWithARealOllama(t *testing.T) {
 	}
 	wb, _ := ingested(t)
 	defer wb.Close()
-	client, err := chat.New(url)
+	oc, err := ollama.New(url)
 	require.NoError(t, err)
+	client := chat.New(oc)
 	turn, err := wb.Chat(context.Background(), client, ChatRequest{Question: "How does staleness decay? Cite node ids.", Model: modelName, Window: 4096})
 	require.NoError(t, err)
 	assert.NotEmpty(t, turn.Answer)

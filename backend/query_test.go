@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,9 +15,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/loomwork/loom/backend/assemble"
-	"github.com/loomwork/loom/backend/chat"
 	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/ollama"
+	"github.com/loomwork/loom/backend/ollama/ollamatest"
 	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/backend/tokens"
 )
@@ -168,34 +167,12 @@ func TestQueryRejectsBadQuestions(t *testing.T) {
 	}
 }
 
-// fakeShow speaks Ollama's /api/show: model info with a context length, or
-// 404 for models it does not have.
-func fakeShow(t *testing.T, models map[string]int) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/api/show" {
-			http.NotFound(w, r)
-			return
-		}
-		var req struct {
-			Model string `json:"model"`
-		}
-		_ = json.NewDecoder(r.Body).Decode(&req)
-		n, ok := models[strings.TrimSuffix(req.Model, ":latest")]
-		if !ok {
-			w.WriteHeader(http.StatusNotFound)
-			fmt.Fprintf(w, `{"error":"model '%s' not found"}`, req.Model)
-			return
-		}
-		fmt.Fprintf(w, `{"modelfile":"FROM x","parameters":"temperature 0.7","template":"{{ .Prompt }}","details":{"format":"gguf","family":"llama"},"model_info":{"general.architecture":"llama","llama.context_length":%d,"llama.embedding_length":3072},"capabilities":["completion","tools"]}`, n)
-	}))
-	t.Cleanup(srv.Close)
-	return srv
-}
-
 func TestQueryWindowFromTheModel(t *testing.T) {
-	srv := fakeShow(t, map[string]int{"llama3.2": 8192})
-	client, err := chat.New(srv.URL)
+	// The fake Ollama has llama3.2 with an 8k window, and no other model.
+	llama := ollamatest.Llama32()
+	llama.ContextLength = 8192
+	srv := ollamatest.New(t, ollamatest.WithModels(llama))
+	client, err := ollama.New(srv.URL)
 	require.NoError(t, err)
 	window := func(ctx context.Context, model string) (int, error) {
 		info, err := client.Model(ctx, model)

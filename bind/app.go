@@ -11,8 +11,11 @@ import (
 	"os"
 	"sync"
 
+	"github.com/ollama/ollama/envconfig"
+
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/ollama"
 	"github.com/loomwork/loom/graphdb"
 )
 
@@ -24,6 +27,13 @@ const WorkspaceEnv = "LOOM_WORKSPACE"
 // OllamaEnv names the environment variable with Ollama's URL; unset, the
 // app uses OLLAMA_HOST, else http://127.0.0.1:11434 (as the Ollama CLI).
 const OllamaEnv = "LOOM_OLLAMA_URL"
+
+// ollamaAddress is Ollama's address: the one configured, else OLLAMA_HOST
+// as the Ollama CLI reads it (which is http://127.0.0.1:11434 when unset).
+// The environment is read here, at the edge, not in the engine.
+func ollamaAddress(configured string) string {
+	return ollama.Address(configured, envconfig.Host().String())
+}
 
 // Shell is the part of the window system the App talks to. runtime_wails.go
 // implements it with the Wails runtime; tests use a fake, because calling a
@@ -81,9 +91,9 @@ type App struct {
 	// with besides the model window (the web edition's embedder, tests'
 	// synthetic one).
 	options []backend.Option
-	// newClient makes an Ollama client for the configured URL with the
-	// options given (chat.New).
-	newClient func(opts ...chat.Option) (*chat.Client, error)
+	// newOllama makes an Ollama client for the configured address with
+	// the options given (ollama.New).
+	newOllama func(opts ...ollama.Option) (*ollama.Client, error)
 
 	// ready is closed once Startup has finished trying to open the workspace.
 	// On Linux Wails runs OnStartup in its own goroutine, so the page can call
@@ -121,10 +131,12 @@ func NewApp(shell Shell) *App {
 		shell:      shell,
 		doctor:     func(ctx context.Context, dir string) (*backend.Checkup, error) { return backend.Doctor(ctx, dir) },
 		defaultDir: func() (string, error) { return backend.DefaultWorkspaceDir("default") },
-		newClient:  func(opts ...chat.Option) (*chat.Client, error) { return chat.New(os.Getenv(OllamaEnv), opts...) },
-		ready:      make(chan struct{}),
-		stopping:   make(chan struct{}),
-		ctx:        context.Background(),
+		newOllama: func(opts ...ollama.Option) (*ollama.Client, error) {
+			return ollama.New(ollamaAddress(os.Getenv(OllamaEnv)), opts...)
+		},
+		ready:    make(chan struct{}),
+		stopping: make(chan struct{}),
+		ctx:      context.Background(),
 	}
 	// The desktop app opens read-only when another Loom process (the CLI,
 	// loom watch, another window) holds the workspace or its folder cannot
@@ -168,7 +180,9 @@ func NewWebApp(shell Shell, cfg WebConfig) *App {
 		return backend.Open(ctx, dir, a.engineOptions()...)
 	}
 	if cfg.OllamaURL != nil {
-		a.newClient = func(opts ...chat.Option) (*chat.Client, error) { return chat.New(cfg.OllamaURL(), opts...) }
+		a.newOllama = func(opts ...ollama.Option) (*ollama.Client, error) {
+			return ollama.New(ollamaAddress(cfg.OllamaURL()), opts...)
+		}
 	}
 	return a
 }

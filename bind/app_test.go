@@ -340,3 +340,24 @@ func TestFormatError(t *testing.T) {
 		})
 	}
 }
+
+// The desktop app finds Ollama at LOOM_OLLAMA_URL, else at OLLAMA_HOST (as
+// the Ollama CLI reads it), else at http://127.0.0.1:11434: the engine
+// reads no environment, the app passes what it read.
+func TestOllamaAddressComesFromLOOM_OLLAMA_URLThenOLLAMA_HOST(t *testing.T) {
+	for _, tc := range []struct {
+		name, loom, host, want string
+	}{
+		{"LOOM_OLLAMA_URL wins", "http://127.0.0.1:7777", "127.0.0.1:5555", "http://127.0.0.1:7777"},
+		{"then OLLAMA_HOST", "", "127.0.0.1:5555", "http://127.0.0.1:5555"},
+		{"then the default", "", "", "http://127.0.0.1:11434"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv(OllamaEnv, tc.loom)
+			t.Setenv("OLLAMA_HOST", tc.host)
+			oc, err := NewApp(&fakeShell{}).newOllama()
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, oc.URL())
+		})
+	}
+}

@@ -13,7 +13,9 @@ import (
 
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/chat"
-	"github.com/loomwork/loom/backend/chat/wait"
+	"github.com/loomwork/loom/backend/errs"
+	"github.com/loomwork/loom/backend/ollama"
+	"github.com/loomwork/loom/backend/ollama/wait"
 	"github.com/loomwork/loom/graphdb"
 )
 
@@ -421,11 +423,11 @@ func capitalise(s string) string {
 // modelWindow asks Ollama for a model's window (query with a model named),
 // through the same client the chat uses.
 func (a *App) modelWindow(ctx context.Context, model string) (int, error) {
-	client, err := a.newClient(chat.WithNotify(func(n wait.Notice) { a.shell.Emit(a.ctx, EventOllamaWait, n) }))
+	oc, err := a.newOllama(ollama.WithNotify(func(n wait.Notice) { a.shell.Emit(a.ctx, EventOllamaWait, n) }))
 	if err != nil {
 		return 0, err
 	}
-	info, err := client.Model(ctx, model)
+	info, err := oc.Model(ctx, model)
 	return info.ContextLength, err
 }
 
@@ -455,7 +457,7 @@ const (
 
 // Ollama reports whether Ollama is up at the configured URL and its models.
 func (a *App) Ollama() (*OllamaStatus, error) {
-	client, err := a.newClient(chat.WithTimeout(ollamaStatusRequest))
+	client, err := a.newOllama(ollama.WithTimeout(ollamaStatusRequest))
 	if err != nil {
 		return &OllamaStatus{URL: os.Getenv(OllamaEnv), Models: []ModelInfo{}, Problem: "The Ollama URL is not valid: " + err.Error(),
 			Fix: "Set " + OllamaEnv + " (or OLLAMA_HOST) to Ollama's address, such as http://127.0.0.1:11434, and restart Loom."}, nil
@@ -466,10 +468,10 @@ func (a *App) Ollama() (*OllamaStatus, error) {
 	models, err := client.Models(ctx)
 	if err != nil {
 		if a.ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-			err = fmt.Errorf("%w: %w", chat.ErrTimeout, err) // the whole check's bound, not the person's cancel
+			err = errs.Wrap(errs.OllamaTimeout, err, "the status check ran out of time") // the whole check's bound, not the person's cancel
 		}
 		waited := ollamaStatusRequest
-		if !errors.As(err, new(*chat.Error)) {
+		if !errors.As(err, new(*ollama.Error)) {
 			waited = ollamaStatusWhole
 		}
 		st.Problem, st.Fix = a.ollamaProblem(client.URL(), err, waited)
@@ -489,15 +491,15 @@ func (a *App) Ollama() (*OllamaStatus, error) {
 // ollamaProblem says why Ollama did not answer and what to do; waited is
 // how long a timeout waited.
 func (a *App) ollamaProblem(url string, err error, waited time.Duration) (problem, fix string) {
-	switch {
-	case a.web && errors.Is(err, chat.ErrUnreachable):
+	switch code := errs.CodeOf(err); {
+	case a.web && code == errs.OllamaNotRunning:
 		// A page cannot tell "not running" from "refused by CORS": the
 		// browser hides the reason. Say both, and exactly what to set.
 		return "The page could not reach Ollama at " + url + ": it is not running, or it refused this page (CORS).",
 			"Start Ollama allowing this page: `OLLAMA_ORIGINS=" + pageOrigin() + " ollama serve` (or add the origin to OLLAMA_ORIGINS where Ollama runs as a service), then press Retry."
-	case errors.Is(err, chat.ErrUnreachable):
+	case code == errs.OllamaNotRunning:
 		return "Ollama is not running at " + url + ".", "Start it with `ollama serve` (install it from ollama.com), or set " + OllamaEnv + " to where it runs, then press Retry."
-	case errors.Is(err, chat.ErrTimeout):
+	case code == errs.OllamaTimeout:
 		return "Ollama at " + url + " did not answer within " + wait.Human(waited) + ".",
 			"It may be loading a model or stuck: wait a moment and press Retry, or restart it (`ollama serve`)."
 	default:
@@ -540,10 +542,11 @@ func (a *App) Chat(args ChatArgs, stream string) (*backend.ChatTurn, error) {
 	s := &chatStream{app: a, id: stream}
 	// The client's notifier hears the waits the turn's own OnWait does
 	// not: the model's details, asked before the turn.
-	client, err := a.newClient(chat.WithNotify(s.wait))
+	oc, err := a.newOllama(ollama.WithNotify(s.wait))
 	if err != nil {
 		return nil, &Error{Code: CodeOllamaUnavailable, Message: "The Ollama URL is not valid.", Err: err}
 	}
+	client := chat.New(oc)
 	if err := a.waitReady(); err != nil {
 		return nil, err
 	}
@@ -592,14 +595,14 @@ func (a *App) Chat(args ChatArgs, stream string) (*backend.ChatTurn, error) {
 	if errors.Is(err, backend.ErrReadOnly) {
 		return nil, readOnlyError(err)
 	}
-	var ce *chat.Error
-	if errors.As(err, &ce) {
-		if turn != nil && ce.Kind != chat.ErrUnreachable {
+	var oe *ollama.Error
+	if errors.As(err, &oe) {
+		if turn != nil && oe.Code != errs.OllamaNotRunning {
 			return turn, nil // the turn carries the error and the partial answer
 		}
-		problem, fix := a.ollamaProblem(client.URL(), err, chat.DefaultTimeout)
-		if ce.Kind != chat.ErrUnreachable && ce.Kind != chat.ErrTimeout {
-			problem, fix = ce.Msg, ""
+		problem, fix := a.ollamaProblem(oc.URL(), err, ollama.DefaultTimeout)
+		if oe.Code != errs.OllamaNotRunning && oe.Code != errs.OllamaTimeout {
+			problem, fix = oe.Message, ""
 		}
 		return nil, &Error{Code: CodeOllamaUnavailable, Message: strings.TrimSpace(problem + " " + fix), Err: err}
 	}

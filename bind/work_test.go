@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,15 +12,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ollama/ollama/api"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/loomwork/loom/backend"
-	"github.com/loomwork/loom/backend/chat"
-	"github.com/loomwork/loom/backend/chat/wait"
-	"github.com/loomwork/loom/backend/chat/wait/waittest"
 	"github.com/loomwork/loom/backend/embed/synthetic"
+	"github.com/loomwork/loom/backend/ollama"
+	"github.com/loomwork/loom/backend/ollama/ollamatest"
+	"github.com/loomwork/loom/backend/ollama/wait"
+	"github.com/loomwork/loom/backend/ollama/wait/waittest"
 	"github.com/loomwork/loom/backend/sample"
 )
 
@@ -40,15 +39,15 @@ func realApp(t *testing.T, ollamaURL string) (*App, *fakeShell) {
 
 // realAppIn is realApp on the workspace in dir, its Ollama clients made
 // with the extra options given (a test's clock).
-func realAppIn(t *testing.T, dir, ollamaURL string, clientOpts []chat.Option) (*App, *fakeShell) {
+func realAppIn(t *testing.T, dir, ollamaURL string, clientOpts []ollama.Option) (*App, *fakeShell) {
 	t.Helper()
 	t.Setenv(WorkspaceEnv, dir)
 	shell := &fakeShell{}
 	app := NewApp(shell)
 	app.options = testOptions()
 	if ollamaURL != "" {
-		app.newClient = func(opts ...chat.Option) (*chat.Client, error) {
-			return chat.New(ollamaURL, append(opts, clientOpts...)...)
+		app.newOllama = func(opts ...ollama.Option) (*ollama.Client, error) {
+			return ollama.New(ollamaURL, append(opts, clientOpts...)...)
 		}
 	}
 	app.Startup(t.Context())
@@ -249,55 +248,35 @@ type ollamaHooks struct {
 	tags, show func(r *http.Request)
 }
 
-// fakeOllama speaks /api/tags, /api/show and a streaming NDJSON /api/chat,
-// held where the hooks say: a test can hold the stream until the page has
-// seen that much, or keep Ollama silent while it moves a clock.
+// fakeOllama is the fake Ollama with llama3.2 (tools, an 8k window),
+// which answers every question with three pieces, held where the hooks
+// say: a test can hold the stream until the page has seen that much, or
+// keep Ollama silent while it moves a clock.
 func fakeOllama(t *testing.T, hooks ollamaHooks) string {
 	t.Helper()
-	sent := hooks.sent
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/api/tags":
-			if hooks.tags != nil {
+	llama := ollamatest.Llama32()
+	llama.ContextLength = 8192
+	srv := ollamatest.New(t, ollamatest.WithModels(llama),
+		ollamatest.Hook(func(r *http.Request) {
+			switch {
+			case r.URL.Path == "/api/tags" && hooks.tags != nil:
 				hooks.tags(r)
-			}
-			if r.Context().Err() != nil {
-				return
-			}
-			fmt.Fprint(w, `{"models":[{"name":"llama3.2:latest","model":"llama3.2:latest","size":2019393189,"digest":"a80c4f17acd5","details":{"format":"gguf","family":"llama"}}]}`)
-		case "/api/show":
-			if hooks.show != nil {
+			case r.URL.Path == "/api/show" && hooks.show != nil:
 				hooks.show(r)
 			}
-			if r.Context().Err() != nil {
-				return
-			}
-			fmt.Fprint(w, `{"modelfile":"FROM llama","details":{"format":"gguf","family":"llama"},"model_info":{"general.architecture":"llama","llama.context_length":8192},"capabilities":["completion","tools"]}`)
-		case "/api/chat":
-			var req api.ChatRequest
-			if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-				http.Error(w, err.Error(), http.StatusBadRequest)
-				return
-			}
-			w.Header().Set("Content-Type", "application/x-ndjson")
-			enc := json.NewEncoder(w)
-			now := time.Now().UTC().Format(time.RFC3339Nano)
+		}),
+		ollamatest.WithChat(func(s *ollamatest.Stream) {
 			pieces := []string{"Staleness ", "decays ", "exponentially."}
 			var soFar strings.Builder
 			for i, piece := range pieces {
-				_ = enc.Encode(map[string]any{"model": req.Model, "created_at": now, "message": map[string]any{"role": "assistant", "content": piece}, "done": false})
-				w.(http.Flusher).Flush()
+				s.Content(piece)
 				soFar.WriteString(piece)
-				if sent != nil && i < len(pieces)-1 {
-					sent(soFar.String())
+				if hooks.sent != nil && i < len(pieces)-1 {
+					hooks.sent(soFar.String())
 				}
 			}
-			_ = enc.Encode(map[string]any{"model": req.Model, "created_at": now, "message": map[string]any{"role": "assistant", "content": ""}, "done": true, "done_reason": "stop", "prompt_eval_count": 700, "eval_count": 3})
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	t.Cleanup(srv.Close)
+			s.Done("stop", 700, 3)
+		}))
 	return srv.URL
 }
 
@@ -365,9 +344,7 @@ func TestOllamaStatusAndStreamingChat(t *testing.T) {
 }
 
 func TestOllamaDownSaysWhatToDo(t *testing.T) {
-	srv := httptest.NewServer(http.NotFoundHandler())
-	url := srv.URL
-	srv.Close() // nothing listens there now
+	url := ollamatest.Closed(t) // nothing listens there
 	app, _ := realApp(t, url)
 
 	st, err := app.Ollama()
@@ -436,9 +413,7 @@ func TestExportImportMovesAWorkspace(t *testing.T) {
 }
 
 func TestWebOllamaAdviceNamesCORS(t *testing.T) {
-	srv := httptest.NewServer(http.NotFoundHandler())
-	url := srv.URL
-	srv.Close()
+	url := ollamatest.Closed(t)
 	SetPageOrigin("http://127.0.0.1:8080")
 	t.Cleanup(func() { SetPageOrigin("") })
 	app := NewWebApp(&fakeShell{}, WebConfig{Dir: t.TempDir(), OllamaURL: func() string { return url }, Options: testOptions()})
@@ -512,7 +487,7 @@ func TestChatTellsThePageWhileOllamaIsSilent(t *testing.T) {
 			})
 		},
 	})
-	app, sh := realAppIn(t, t.TempDir(), url, []chat.Option{chat.WithWait(wait.Options{Clock: clock})})
+	app, sh := realAppIn(t, t.TempDir(), url, []ollama.Option{ollama.WithWait(wait.Options{Clock: clock})})
 	shell.Store(sh)
 	_, err := app.IngestPaths([]string{"../testdata/fixture/notes"})
 	require.NoError(t, err)
@@ -534,7 +509,7 @@ func TestChatTellsThePageWhileOllamaIsSilent(t *testing.T) {
 	assert.False(t, paused.Stalled)
 	assert.True(t, stalled.Stalled)
 	assert.Equal(t, 30*time.Second, stalled.Silent)
-	assert.Equal(t, chat.DefaultIdleTimeout, stalled.Limit)
+	assert.Equal(t, ollama.DefaultIdleTimeout, stalled.Limit)
 	assert.Contains(t, stalled.Message, "may be stuck")
 	assert.Contains(t, stalled.Message, "5 min")
 
@@ -566,7 +541,7 @@ func TestOllamaThatDoesNotAnswerIsSaidPlainly(t *testing.T) {
 		asked <- struct{}{}
 		<-r.Context().Done() // never answers
 	}})
-	app, _ := realAppIn(t, t.TempDir(), url, []chat.Option{chat.WithWait(wait.Options{Clock: clock})})
+	app, _ := realAppIn(t, t.TempDir(), url, []ollama.Option{ollama.WithWait(wait.Options{Clock: clock})})
 
 	got := make(chan *OllamaStatus, 1)
 	go func() {

@@ -6,12 +6,13 @@
 // budget part of that choice.
 //
 // A Summarizer makes the shorter levels. Extractive needs no model and no
-// network: it picks the source's most central sentences. Ollama asks a local
-// model and, given a Fallback, answers with the fallback's text when Ollama
-// cannot:
+// network: it picks the source's most central sentences. A local model can
+// make them too — backend/ollama's Summarizer asks one with Prompt, reads
+// the reply with CleanReply and FitText, and, given a Fallback, answers with
+// the fallback's text when the model cannot:
 //
 //	count := tokens.Default().Count
-//	s := &abstract.Ollama{Client: client, Model: "llama3.2", Count: count,
+//	s := &ollama.Summarizer{Client: client, Model: "llama3.2", Count: count,
 //		Fallback: abstract.Extractive{Count: count}}
 //	n := count(text)
 //	sum, err := s.Summarize(ctx, text, abstract.Summary, abstract.Target(abstract.Summary, n))

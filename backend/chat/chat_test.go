@@ -1,15 +1,20 @@
-package chat
+package chat_test
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/ollama/ollama/api"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/errs"
+	"github.com/loomwork/loom/backend/ollama/ollamatest"
 )
 
 const manifest = "[Context loaded: 2 of 5 relevant nodes]\n[Node: OAuth token analysis | relevance: 0.92 | source: output]\n[Additional context available but not loaded: 3 nodes]"
@@ -19,10 +24,10 @@ func systemPrompt() string {
 }
 
 func TestChatStreamsAndSendsTheTurn(t *testing.T) {
-	f, c := newFake(t, answer(612, "Tokens ", "expire after ", "an hour [n1]."))
+	srv, c := newFake(t, ollamatest.Answer(612, "Tokens ", "expire after ", "an hour [n1]."))
 	var pieces []string
 	history := []api.Message{{Role: "user", Content: "What is OAuth?"}, {Role: "assistant", Content: "An authorisation protocol."}}
-	res, err := c.Chat(context.Background(), Turn{
+	res, err := c.Chat(context.Background(), chat.Turn{
 		Model: "gemma:2b", Window: 8192, System: systemPrompt(), History: history,
 		Question: "How long do tokens last?", Count: words,
 		OnToken: func(s string) { pieces = append(pieces, s) },
@@ -38,7 +43,7 @@ func TestChatStreamsAndSendsTheTurn(t *testing.T) {
 	assert.Equal(t, 1, res.Rounds)
 	assert.Empty(t, res.ToolCalls)
 
-	sent, raw := f.requests()
+	sent, raw := srv.Chats(), chatBodies(srv)
 	require.Len(t, sent, 1)
 	require.Len(t, res.Sent, 1)
 	// What went over the wire.
@@ -55,7 +60,7 @@ func TestChatStreamsAndSendsTheTurn(t *testing.T) {
 	// The estimate is what Count said about those messages.
 	want := 0
 	for _, m := range msgs {
-		want += messageOverhead + words(m.Content)
+		want += chat.MessageOverhead + words(m.Content)
 	}
 	assert.Equal(t, want, res.EstimatedPromptTokens)
 	assert.Equal(t, []api.Message{msgs[3], {Role: "assistant", Content: res.Answer}}, res.Messages)
@@ -73,15 +78,15 @@ func TestChatOffersToolsOnlyToToolModels(t *testing.T) {
 		{"llama3.2", false, false},
 	} {
 		t.Run(tc.model+map[bool]string{true: "+tools", false: ""}[tc.withTools], func(t *testing.T) {
-			f, c := newFake(t, answer(300, "ok"))
-			turn := Turn{Model: tc.model, Window: 4096, System: systemPrompt(), Question: "q?", Count: words}
+			srv, c := newFake(t, ollamatest.Answer(300, "ok"))
+			turn := chat.Turn{Model: tc.model, Window: 4096, System: systemPrompt(), Question: "q?", Count: words}
 			if tc.withTools {
 				turn.Tools = &fakeTools{}
 			}
 			res, err := c.Chat(context.Background(), turn)
 			require.NoError(t, err)
 			assert.Equal(t, tc.offered, res.ToolsOffered)
-			sent, raw := f.requests()
+			sent, raw := srv.Chats(), chatBodies(srv)
 			require.Len(t, sent, 1)
 			if !tc.offered {
 				assert.NotContains(t, raw[0], "tools")
@@ -107,23 +112,23 @@ func TestChatOffersToolsOnlyToToolModels(t *testing.T) {
 }
 
 func TestChatRunsToolsAndSendsResultsBack(t *testing.T) {
-	f, c := newFake(t,
-		func(s *ndjson, _ api.ChatRequest) {
-			s.content("Let me look.")
-			s.toolCalls(call{"search_context", map[string]any{"query": "token expiry", "scope": "docs", "limit": 3}},
-				call{"expand", map[string]any{"node_id": "n7", "level": "summary"}})
-			s.done("stop", 700, 25)
+	srv, c := newFake(t,
+		func(s *ollamatest.Stream) {
+			s.Content("Let me look.")
+			s.ToolCalls(call("search_context", map[string]any{"query": "token expiry", "scope": "docs", "limit": 3}),
+				call("expand", map[string]any{"node_id": "n7", "level": "summary"}))
+			s.Done("stop", 700, 25)
 		},
-		answer(900, "Access tokens expire after one hour [n7]."),
+		ollamatest.Answer(900, "Access tokens expire after one hour [n7]."),
 	)
-	tools := &fakeTools{results: map[string]ToolResult{
-		ToolSearchContext: {Text: "[n7] Access tokens expire after one hour.\n[n9] Clock skew is 30s.", NodeIDs: []string{"n7", "n9"}},
-		ToolExpand:        {Text: "[n7] summary: one hour lifetime", NodeIDs: []string{"n7"}},
+	tools := &fakeTools{results: map[string]chat.ToolResult{
+		chat.ToolSearchContext: {Text: "[n7] Access tokens expire after one hour.\n[n9] Clock skew is 30s.", NodeIDs: []string{"n7", "n9"}},
+		chat.ToolExpand:        {Text: "[n7] summary: one hour lifetime", NodeIDs: []string{"n7"}},
 	}}
-	var seen []ToolCall
-	res, err := c.Chat(context.Background(), Turn{
+	var seen []chat.ToolCall
+	res, err := c.Chat(context.Background(), chat.Turn{
 		Model: "llama3.2", Window: 8192, System: systemPrompt(), Question: "When do tokens expire?",
-		Tools: tools, Count: words, OnToolCall: func(tc ToolCall) { seen = append(seen, tc) },
+		Tools: tools, Count: words, OnToolCall: func(tc chat.ToolCall) { seen = append(seen, tc) },
 	})
 	require.NoError(t, err)
 	assert.Equal(t, []string{`search_context("token expiry", "docs", 3)`, `expand("n7", "summary")`}, tools.logged())
@@ -139,7 +144,7 @@ func TestChatRunsToolsAndSendsResultsBack(t *testing.T) {
 	assert.Empty(t, sc.Error)
 	assert.Equal(t, []string{"n7"}, res.ToolCalls[1].NodeIDs)
 
-	sent, raw := f.requests()
+	sent, raw := srv.Chats(), chatBodies(srv)
 	require.Len(t, sent, 2)
 	assert.Equal(t, 2, res.Rounds)
 	second := sent[1].Messages
@@ -174,38 +179,38 @@ func TestChatRunsToolsAndSendsResultsBack(t *testing.T) {
 func TestChatToolErrorsGoBackToTheModel(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		call    call
+		call    ollamatest.ToolCall
 		wantErr string // in the record and the tool message
 	}{
-		{"unknown tool", call{"delete_everything", map[string]any{}}, `unknown tool "delete_everything"`},
-		{"missing query", call{"search_context", map[string]any{"scope": "docs"}}, `missing argument "query"`},
-		{"limit not a number", call{"search_context", map[string]any{"query": "x", "limit": "lots"}}, `argument "limit" must be a whole number`},
-		{"limit fractional", call{"search_context", map[string]any{"query": "x", "limit": 2.5}}, `must be a whole number`},
-		{"query not a string", call{"search_context", map[string]any{"query": []any{"a"}}}, `argument "query" must be a string, not an array`},
-		{"bad level", call{"expand", map[string]any{"node_id": "n1", "level": "verbose"}}, `level "verbose" is not one of`},
-		{"empty node id", call{"get_window", map[string]any{"node_id": " "}}, `node_id is empty`},
-		{"negative radius", call{"get_window", map[string]any{"node_id": "n1", "radius": -3}}, `"radius" must be at least 1`},
-		{"tool fails", call{"search_context", map[string]any{"query": "boom"}}, `index is closed`},
+		{"unknown tool", call("delete_everything", map[string]any{}), `unknown tool "delete_everything"`},
+		{"missing query", call("search_context", map[string]any{"scope": "docs"}), `missing argument "query"`},
+		{"limit not a number", call("search_context", map[string]any{"query": "x", "limit": "lots"}), `argument "limit" must be a whole number`},
+		{"limit fractional", call("search_context", map[string]any{"query": "x", "limit": 2.5}), `must be a whole number`},
+		{"query not a string", call("search_context", map[string]any{"query": []any{"a"}}), `argument "query" must be a string, not an array`},
+		{"bad level", call("expand", map[string]any{"node_id": "n1", "level": "verbose"}), `level "verbose" is not one of`},
+		{"empty node id", call("get_window", map[string]any{"node_id": " "}), `node_id is empty`},
+		{"negative radius", call("get_window", map[string]any{"node_id": "n1", "radius": -3}), `"radius" must be at least 1`},
+		{"tool fails", call("search_context", map[string]any{"query": "boom"}), `index is closed`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f, c := newFake(t, callTools(tc.call), answer(500, "I could not find it."))
-			tools := &fakeTools{search: func(q, _ string, _ int) (ToolResult, error) {
+			srv, c := newFake(t, ollamatest.CallTools(tc.call), ollamatest.Answer(500, "I could not find it."))
+			tools := &fakeTools{search: func(q, _ string, _ int) (chat.ToolResult, error) {
 				if q == "boom" {
-					return ToolResult{}, errors.New("index is closed")
+					return chat.ToolResult{}, errors.New("index is closed")
 				}
-				return ToolResult{Text: "[n1] x", NodeIDs: []string{"n1"}}, nil
+				return chat.ToolResult{Text: "[n1] x", NodeIDs: []string{"n1"}}, nil
 			}}
-			res, err := c.Chat(context.Background(), Turn{Model: "llama3.2", Window: 8192, Question: "q?", Tools: tools, Count: words})
+			res, err := c.Chat(context.Background(), chat.Turn{Model: "llama3.2", Window: 8192, Question: "q?", Tools: tools, Count: words})
 			require.NoError(t, err)
 			assert.Equal(t, "I could not find it.", res.Answer)
 			require.Len(t, res.ToolCalls, 1)
 			assert.Contains(t, res.ToolCalls[0].Error, tc.wantErr)
 			assert.Empty(t, res.ToolCalls[0].NodeIDs)
-			sent, _ := f.requests()
+			sent := srv.Chats()
 			require.Len(t, sent, 2)
 			last := sent[1].Messages[len(sent[1].Messages)-1]
 			assert.Equal(t, "tool", last.Role)
-			assert.Equal(t, tc.call.name, last.ToolName)
+			assert.Equal(t, tc.call.Name, last.ToolName)
 			assert.True(t, strings.HasPrefix(last.Content, "error: "), last.Content)
 			assert.Contains(t, last.Content, tc.wantErr)
 		})
@@ -214,22 +219,22 @@ func TestChatToolErrorsGoBackToTheModel(t *testing.T) {
 
 func TestChatArgumentsAreDefaultedAndClamped(t *testing.T) {
 	for _, tc := range []struct {
-		call call
+		call ollamatest.ToolCall
 		want string
 	}{
-		{call{"search_context", map[string]any{"query": "x"}}, `search_context("x", "", 5)`},
-		{call{"search_context", map[string]any{"query": "x", "scope": "all", "limit": "7"}}, `search_context("x", "", 7)`},
-		{call{"search_context", map[string]any{"query": "x", "limit": 500}}, `search_context("x", "", 20)`},
-		{call{"expand", map[string]any{"node_id": "[n3]"}}, `expand("n3", "detailed")`},
-		{call{"expand", map[string]any{"node_id": "n3", "level": "Essence"}}, `expand("n3", "essence")`},
-		{call{"get_window", map[string]any{"node_id": "n3"}}, `get_window("n3", 0, 20)`},
-		{call{"get_window", map[string]any{"node_id": "n3", "center": 40, "radius": 1000}}, `get_window("n3", 40, 200)`},
-		{call{"catalog", nil}, `catalog()`},
+		{call("search_context", map[string]any{"query": "x"}), `search_context("x", "", 5)`},
+		{call("search_context", map[string]any{"query": "x", "scope": "all", "limit": "7"}), `search_context("x", "", 7)`},
+		{call("search_context", map[string]any{"query": "x", "limit": 500}), `search_context("x", "", 20)`},
+		{call("expand", map[string]any{"node_id": "[n3]"}), `expand("n3", "detailed")`},
+		{call("expand", map[string]any{"node_id": "n3", "level": "Essence"}), `expand("n3", "essence")`},
+		{call("get_window", map[string]any{"node_id": "n3"}), `get_window("n3", 0, 20)`},
+		{call("get_window", map[string]any{"node_id": "n3", "center": 40, "radius": 1000}), `get_window("n3", 40, 200)`},
+		{call("catalog", nil), `catalog()`},
 	} {
 		t.Run(tc.want, func(t *testing.T) {
-			_, c := newFake(t, callTools(tc.call), answer(500, "done"))
-			tools := &fakeTools{results: map[string]ToolResult{}}
-			_, err := c.Chat(context.Background(), Turn{Model: "llama3.2", Window: 8192, Question: "q?", Tools: tools, Count: words})
+			_, c := newFake(t, ollamatest.CallTools(tc.call), ollamatest.Answer(500, "done"))
+			tools := &fakeTools{results: map[string]chat.ToolResult{}}
+			_, err := c.Chat(context.Background(), chat.Turn{Model: "llama3.2", Window: 8192, Question: "q?", Tools: tools, Count: words})
 			require.NoError(t, err)
 			assert.Equal(t, []string{tc.want}, tools.logged())
 		})
@@ -237,10 +242,10 @@ func TestChatArgumentsAreDefaultedAndClamped(t *testing.T) {
 }
 
 func TestChatStopsARepeatedCall(t *testing.T) {
-	same := call{"search_context", map[string]any{"query": "token expiry"}}
-	f, c := newFake(t, callTools(same), callTools(same), answer(800, "One hour [n7]."))
-	tools := &fakeTools{results: map[string]ToolResult{ToolSearchContext: {Text: "[n7] one hour", NodeIDs: []string{"n7"}}}}
-	res, err := c.Chat(context.Background(), Turn{Model: "llama3.2", Window: 8192, Question: "q?", Tools: tools, Count: words, MaxToolRounds: 5})
+	same := call("search_context", map[string]any{"query": "token expiry"})
+	srv, c := newFake(t, ollamatest.CallTools(same), ollamatest.CallTools(same), ollamatest.Answer(800, "One hour [n7]."))
+	tools := &fakeTools{results: map[string]chat.ToolResult{chat.ToolSearchContext: {Text: "[n7] one hour", NodeIDs: []string{"n7"}}}}
+	res, err := c.Chat(context.Background(), chat.Turn{Model: "llama3.2", Window: 8192, Question: "q?", Tools: tools, Count: words, MaxToolRounds: 5})
 	require.NoError(t, err)
 
 	assert.Len(t, tools.logged(), 1, "the repeated call must not run again")
@@ -249,11 +254,11 @@ func TestChatStopsARepeatedCall(t *testing.T) {
 	assert.Contains(t, res.ToolCalls[1].Error, "repeated call")
 	assert.Equal(t, 2, res.ToolCalls[1].Round)
 
-	sent, raw := f.requests()
+	sent, raw := srv.Chats(), chatBodies(srv)
 	require.Len(t, sent, 3)
 	assert.NotContains(t, raw[2], "tools", "after a loop, the next request offers no tools")
 	msgs := sent[2].Messages
-	assert.Equal(t, api.Message{Role: "user", Content: answerNow}, msgs[len(msgs)-1])
+	assert.Equal(t, api.Message{Role: "user", Content: chat.AnswerNow}, msgs[len(msgs)-1])
 	assert.Equal(t, "tool", msgs[len(msgs)-2].Role)
 	assert.Contains(t, msgs[len(msgs)-2].Content, "repeated call")
 	assert.Equal(t, "One hour [n7].", res.Answer)
@@ -268,27 +273,27 @@ func TestChatBoundsToolRounds(t *testing.T) {
 		t.Run("max "+string(rune('0'+tc.max)), func(t *testing.T) {
 			n := 0
 			// A model that always wants one more search.
-			greedy := func(s *ndjson, req api.ChatRequest) {
-				if len(req.Tools) == 0 {
-					s.content("Final answer.")
-					s.done("stop", 900, 3)
+			greedy := func(s *ollamatest.Stream) {
+				if len(s.Chat.Tools) == 0 {
+					s.Content("Final answer.")
+					s.Done("stop", 900, 3)
 					return
 				}
 				n++
-				s.toolCalls(call{"search_context", map[string]any{"query": strings.Repeat("more ", n)}})
-				s.done("stop", 700, 10)
+				s.ToolCalls(call("search_context", map[string]any{"query": strings.Repeat("more ", n)}))
+				s.Done("stop", 700, 10)
 			}
-			f, c := newFake(t, greedy)
-			tools := &fakeTools{results: map[string]ToolResult{ToolSearchContext: {Text: "[n1] text", NodeIDs: []string{"n1"}}}}
-			res, err := c.Chat(context.Background(), Turn{Model: "llama3.2", Window: 8192, Question: "q?", Tools: tools, Count: words, MaxToolRounds: tc.max})
+			srv, c := newFake(t, greedy)
+			tools := &fakeTools{results: map[string]chat.ToolResult{chat.ToolSearchContext: {Text: "[n1] text", NodeIDs: []string{"n1"}}}}
+			res, err := c.Chat(context.Background(), chat.Turn{Model: "llama3.2", Window: 8192, Question: "q?", Tools: tools, Count: words, MaxToolRounds: tc.max})
 			require.NoError(t, err)
-			sent, _ := f.requests()
+			sent := srv.Chats()
 			require.Len(t, sent, tc.requests)
 			assert.Equal(t, tc.requests, res.Rounds)
 			assert.Len(t, res.ToolCalls, tc.requests-1)
 			assert.Empty(t, sent[len(sent)-1].Tools)
 			last := sent[len(sent)-1].Messages
-			assert.Equal(t, answerNow, last[len(last)-1].Content)
+			assert.Equal(t, chat.AnswerNow, last[len(last)-1].Content)
 			assert.Equal(t, "Final answer.", res.Answer)
 		})
 	}
@@ -296,10 +301,10 @@ func TestChatBoundsToolRounds(t *testing.T) {
 
 func TestChatToolCallsWhenNoToolsWereOffered(t *testing.T) {
 	// Some models emit tool calls after being told to answer.
-	_, c := newFake(t, callTools(call{"search_context", map[string]any{"query": "a"}}),
-		callTools(call{"search_context", map[string]any{"query": "b"}}))
-	tools := &fakeTools{results: map[string]ToolResult{ToolSearchContext: {Text: "[n1] text", NodeIDs: []string{"n1"}}}}
-	res, err := c.Chat(context.Background(), Turn{Model: "llama3.2", Window: 8192, Question: "q?", Tools: tools, Count: words, MaxToolRounds: 1})
+	_, c := newFake(t, ollamatest.CallTools(call("search_context", map[string]any{"query": "a"})),
+		ollamatest.CallTools(call("search_context", map[string]any{"query": "b"})))
+	tools := &fakeTools{results: map[string]chat.ToolResult{chat.ToolSearchContext: {Text: "[n1] text", NodeIDs: []string{"n1"}}}}
+	res, err := c.Chat(context.Background(), chat.Turn{Model: "llama3.2", Window: 8192, Question: "q?", Tools: tools, Count: words, MaxToolRounds: 1})
 	require.NoError(t, err)
 	assert.Len(t, tools.logged(), 1)
 	require.Len(t, res.ToolCalls, 2)
@@ -308,11 +313,11 @@ func TestChatToolCallsWhenNoToolsWereOffered(t *testing.T) {
 }
 
 func TestChatTruncatedByTheWindow(t *testing.T) {
-	_, c := newFake(t, func(s *ndjson, _ api.ChatRequest) {
-		s.content("The first part of a long ", "answer")
-		s.done("length", 300, 3796)
+	_, c := newFake(t, func(s *ollamatest.Stream) {
+		s.Content("The first part of a long ", "answer")
+		s.Done("length", 300, 3796)
 	})
-	res, err := c.Chat(context.Background(), Turn{Model: "gemma:2b", Window: 4096, Question: "Tell me everything.", Count: words})
+	res, err := c.Chat(context.Background(), chat.Turn{Model: "gemma:2b", Window: 4096, Question: "Tell me everything.", Count: words})
 	require.NoError(t, err)
 	assert.True(t, res.Truncated)
 	assert.Equal(t, "length", res.DoneReason)
@@ -323,44 +328,43 @@ func TestChatTruncatedByTheWindow(t *testing.T) {
 }
 
 func TestChatThinking(t *testing.T) {
-	f, c := newFake(t,
-		func(s *ndjson, _ api.ChatRequest) {
-			s.thinking("I should ", "search.")
-			s.toolCalls(call{"catalog", map[string]any{}})
-			s.done("stop", 300, 10)
+	srv, c := newFake(t,
+		func(s *ollamatest.Stream) {
+			s.Thinking("I should ", "search.")
+			s.ToolCalls(call("catalog", map[string]any{}))
+			s.Done("stop", 300, 10)
 		},
-		func(s *ndjson, _ api.ChatRequest) {
-			s.thinking("Now answer.")
-			s.content("Answer.")
-			s.done("stop", 400, 3)
+		func(s *ollamatest.Stream) {
+			s.Thinking("Now answer.")
+			s.Content("Answer.")
+			s.Done("stop", 400, 3)
 		})
 	var thought []string
-	res, err := c.Chat(context.Background(), Turn{Model: "qwen3:4b", Window: 8192, Question: "q?", Count: words,
-		Tools:      &fakeTools{results: map[string]ToolResult{ToolCatalog: {Text: "[c1] OAuth (3 docs)", NodeIDs: []string{"c1"}}}},
+	res, err := c.Chat(context.Background(), chat.Turn{Model: "qwen3:4b", Window: 8192, Question: "q?", Count: words,
+		Tools:      &fakeTools{results: map[string]chat.ToolResult{chat.ToolCatalog: {Text: "[c1] OAuth (3 docs)", NodeIDs: []string{"c1"}}}},
 		OnThinking: func(s string) { thought = append(thought, s) }})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"I should ", "search.", "\n\nNow answer."}, thought)
 	assert.Equal(t, "I should search.\n\nNow answer.", res.Thinking)
 	assert.Equal(t, "Answer.", res.Answer)
-	sent, _ := f.requests()
+	sent := srv.Chats()
 	assert.Equal(t, "I should search.", sent[1].Messages[2].Thinking, "thinking goes back with the tool calls")
 }
 
 func TestChatCalibrates(t *testing.T) {
 	// Ollama counts 1.5 times what the client estimates.
 	var sentEstimate int
-	f := &fakeOllama{models: standardModels()}
-	f.scripts = []script{func(s *ndjson, req api.ChatRequest) {
+	srv := ollamatest.New(t, ollamatest.WithChat(func(s *ollamatest.Stream) {
 		est := 0
-		for _, m := range req.Messages {
-			est += messageOverhead + words(m.Content)
+		for _, m := range s.Chat.Messages {
+			est += chat.MessageOverhead + words(m.Content)
 		}
 		sentEstimate = est
-		s.content("ok")
-		s.done("stop", est*3/2, 1)
-	}}
-	c := newClientFor(t, f)
-	turn := Turn{Model: "gemma:2b", Window: 8192, System: strings.Repeat("context words ", 100), Question: "q?", Count: words}
+		s.Content("ok")
+		s.Done("stop", est*3/2, 1)
+	}))
+	_, c := clientFor(t, srv, nil)
+	turn := chat.Turn{Model: "gemma:2b", Window: 8192, System: strings.Repeat("context words ", 100), Question: "q?", Count: words}
 	res, err := c.Chat(context.Background(), turn)
 	require.NoError(t, err)
 	assert.Equal(t, sentEstimate, res.EstimatedPromptTokens)
@@ -370,20 +374,20 @@ func TestChatCalibrates(t *testing.T) {
 	assert.Equal(t, 1, c.Calibration().Samples("gemma:2b"))
 
 	// A count at num_ctx means Ollama truncated the prompt: not a sample.
-	f.scripts = []script{answer(8190, "ok")}
+	srv.Set(ollamatest.WithChat(ollamatest.Answer(8190, "ok")))
 	_, err = c.Chat(context.Background(), turn)
 	require.NoError(t, err)
 	assert.Equal(t, 1, c.Calibration().Samples("gemma:2b"))
 }
 
 func TestChatPromptLongerThanWindow(t *testing.T) {
-	f, c := newFake(t, answer(10, "never"))
-	res, err := c.Chat(context.Background(), Turn{Model: "gemma:2b", Window: 100, System: strings.Repeat("word ", 200), Question: "q?", Count: words})
+	srv, c := newFake(t, ollamatest.Answer(10, "never"))
+	res, err := c.Chat(context.Background(), chat.Turn{Model: "gemma:2b", Window: 100, System: strings.Repeat("word ", 200), Question: "q?", Count: words})
 	require.Error(t, err)
-	assert.ErrorIs(t, err, ErrTooLong)
+	assert.Equal(t, errs.OllamaContextTooLong, errs.CodeOf(err))
 	assert.Contains(t, err.Error(), "window (num_ctx) is 100")
 	assert.NotNil(t, res)
-	sent, _ := f.requests()
+	sent := srv.Chats()
 	assert.Empty(t, sent, "nothing is sent")
 }
 
@@ -399,13 +403,13 @@ func TestChatDropsToolsWhenTheyDoNotFit(t *testing.T) {
 		{"no system prompt, long history", "", []api.Message{{Role: "user", Content: long}}, api.Message{Role: "user", Content: long}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f, c := newFake(t, answer(600, "ok"))
+			srv, c := newFake(t, ollamatest.Answer(600, "ok"))
 			// About 560 of 640 tokens: the prompt fits, the tool definitions do not.
-			res, err := c.Chat(context.Background(), Turn{Model: "llama3.2", Window: 640, System: tc.system, History: tc.history,
+			res, err := c.Chat(context.Background(), chat.Turn{Model: "llama3.2", Window: 640, System: tc.system, History: tc.history,
 				Question: "q?", Count: words, Tools: &fakeTools{}})
 			require.NoError(t, err)
 			assert.False(t, res.ToolsOffered)
-			sent, _ := f.requests()
+			sent := srv.Chats()
 			assert.Empty(t, sent[0].Tools)
 			assert.Equal(t, tc.first, sent[0].Messages[0], "no tool guide without tools")
 			assert.Contains(t, strings.Join(res.Notes, " "), "fills the window")
@@ -414,15 +418,15 @@ func TestChatDropsToolsWhenTheyDoNotFit(t *testing.T) {
 }
 
 func TestChatValidatesTheTurn(t *testing.T) {
-	_, c := newFake(t, answer(10, "x"))
+	_, c := newFake(t, ollamatest.Answer(10, "x"))
 	for _, tc := range []struct {
 		name string
-		turn Turn
+		turn chat.Turn
 		want string
 	}{
-		{"no model", Turn{Window: 10, Question: "q"}, "no model"},
-		{"no window", Turn{Model: "gemma:2b", Question: "q"}, "Window"},
-		{"no question", Turn{Model: "gemma:2b", Window: 10, Question: " "}, "empty question"},
+		{"no model", chat.Turn{Window: 10, Question: "q"}, "no model"},
+		{"no window", chat.Turn{Model: "gemma:2b", Question: "q"}, "Window"},
+		{"no question", chat.Turn{Model: "gemma:2b", Window: 10, Question: " "}, "empty question"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := c.Chat(context.Background(), tc.turn)
@@ -434,30 +438,31 @@ func TestChatValidatesTheTurn(t *testing.T) {
 
 func TestChatNotes(t *testing.T) {
 	t.Run("prompt counted near the window", func(t *testing.T) {
-		_, c := newFake(t, answer(4000, "ok"))
-		res, err := c.Chat(context.Background(), Turn{Model: "gemma:2b", Window: 4096, Question: "q?", Count: words})
+		_, c := newFake(t, ollamatest.Answer(4000, "ok"))
+		res, err := c.Chat(context.Background(), chat.Turn{Model: "gemma:2b", Window: 4096, Question: "q?", Count: words})
 		require.NoError(t, err)
 		require.Len(t, res.Notes, 1)
 		assert.Contains(t, res.Notes[0], "may have dropped the oldest messages")
 		assert.Equal(t, 0, c.Calibration().Samples("gemma:2b"), "a cut prompt teaches nothing")
 	})
 	t.Run("show fails: no tools, still answers", func(t *testing.T) {
-		f := &fakeOllama{models: standardModels(), scripts: []script{answer(300, "ok")}, showStatus: 500}
-		c := newClientFor(t, f)
-		res, err := c.Chat(context.Background(), Turn{Model: "llama3.2", Window: 4096, Question: "q?", Tools: &fakeTools{}})
+		srv := ollamatest.New(t, ollamatest.WithChat(ollamatest.Answer(300, "ok")),
+			ollamatest.Fail("/api/show", http.StatusInternalServerError, "unable to load model blob"))
+		_, c := clientFor(t, srv, nil)
+		res, err := c.Chat(context.Background(), chat.Turn{Model: "llama3.2", Window: 4096, Question: "q?", Tools: &fakeTools{}})
 		require.NoError(t, err)
 		assert.False(t, res.ToolsOffered)
 		assert.Equal(t, "ok", res.Answer)
 		assert.Contains(t, strings.Join(res.Notes, " "), "could not say whether llama3.2 supports tool calling")
 	})
 	t.Run("tool calls in a reply cut by the window", func(t *testing.T) {
-		_, c := newFake(t, func(s *ndjson, _ api.ChatRequest) {
-			s.content("Let me")
-			s.toolCalls(call{"catalog", map[string]any{}})
-			s.done("length", 300, 3000)
+		_, c := newFake(t, func(s *ollamatest.Stream) {
+			s.Content("Let me")
+			s.ToolCalls(call("catalog", map[string]any{}))
+			s.Done("length", 300, 3000)
 		})
 		tools := &fakeTools{}
-		res, err := c.Chat(context.Background(), Turn{Model: "llama3.2", Window: 4096, Question: "q?", Tools: tools})
+		res, err := c.Chat(context.Background(), chat.Turn{Model: "llama3.2", Window: 4096, Question: "q?", Tools: tools})
 		require.NoError(t, err)
 		assert.True(t, res.Truncated)
 		assert.Empty(t, tools.logged())
@@ -465,11 +470,21 @@ func TestChatNotes(t *testing.T) {
 		assert.Contains(t, res.ToolCalls[0].Error, "cut by the window")
 	})
 	t.Run("empty tool result", func(t *testing.T) {
-		f, c := newFake(t, callTools(call{"catalog", map[string]any{}}), answer(300, "nothing there"))
-		_, err := c.Chat(context.Background(), Turn{Model: "llama3.2", Window: 4096, Question: "q?", Tools: &fakeTools{}})
+		srv, c := newFake(t, ollamatest.CallTools(call("catalog", map[string]any{})), ollamatest.Answer(300, "nothing there"))
+		_, err := c.Chat(context.Background(), chat.Turn{Model: "llama3.2", Window: 4096, Question: "q?", Tools: &fakeTools{}})
 		require.NoError(t, err)
-		sent, _ := f.requests()
+		sent := srv.Chats()
 		msgs := sent[1].Messages
 		assert.Equal(t, "no results", msgs[len(msgs)-1].Content)
 	})
+}
+
+// Chat asks the server once per model for its capabilities.
+func TestChatCachesCapabilities(t *testing.T) {
+	srv, c := newFake(t, ollamatest.Answer(300, "ok"))
+	for range 3 {
+		_, err := c.Chat(context.Background(), chat.Turn{Model: "llama3.2", Window: 4096, Question: "q?", Tools: &fakeTools{}})
+		require.NoError(t, err)
+	}
+	assert.Len(t, srv.Requests("/api/show"), 1)
 }

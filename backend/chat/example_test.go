@@ -2,12 +2,13 @@ package chat_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
 	"github.com/loomwork/loom/backend/chat"
-	"github.com/loomwork/loom/backend/chat/wait"
+	"github.com/loomwork/loom/backend/errs"
+	"github.com/loomwork/loom/backend/ollama"
+	"github.com/loomwork/loom/backend/ollama/wait"
 )
 
 // notesTools is a toy Tools: a real one searches the workspace graph.
@@ -33,10 +34,11 @@ func (notesTools) Catalog(context.Context) (chat.ToolResult, error) {
 // and keep what arrived if something fails.
 func Example_turn() {
 	ctx := context.Background()
-	c, err := chat.New("") // OLLAMA_HOST, else http://127.0.0.1:11434
+	oc, err := ollama.New(ollama.DefaultURL) // the model runs behind Ollama
 	if err != nil {
 		panic(err)
 	}
+	c := chat.New(oc)
 	info, err := c.Model(ctx, "llama3.2")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err) // e.g. "… run `ollama pull llama3.2`"
@@ -53,9 +55,9 @@ func Example_turn() {
 		// "Ollama at … has sent nothing for 30 s since it was asked to …"
 		OnWait: func(n wait.Notice) { fmt.Fprintln(os.Stderr, n.Message) },
 	})
-	var e *chat.Error
-	if errors.As(err, &e) {
-		fmt.Fprintf(os.Stderr, "\n%s (%s); kept %d characters and %d tool calls\n", e.Msg, e.Code(), len(res.Answer), len(res.ToolCalls))
+	if err != nil {
+		// e.g. "… stalled in the middle of its reply …" (ollama_timeout)
+		fmt.Fprintf(os.Stderr, "\n%v (%s); kept %d characters and %d tool calls\n", err, errs.CodeOf(err), len(res.Answer), len(res.ToolCalls))
 		return
 	}
 	for _, call := range res.ToolCalls {

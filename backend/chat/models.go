@@ -1,19 +1,7 @@
 package chat
 
-import (
-	"context"
-	"errors"
-	"slices"
-	"strconv"
-	"strings"
-
-	"github.com/ollama/ollama/api"
-	"github.com/ollama/ollama/types/model"
-
-	"github.com/loomwork/loom/backend/chat/wait"
-)
-
-// ModelInfo is what Loom needs to know about an installed model.
+// ModelInfo is what Loom needs to know about an installed model: what a
+// Describer returns, and what backend/ollama lists.
 type ModelInfo struct {
 	// Name as Ollama lists it, e.g. "llama3.2:latest".
 	Name string `json:"name"`
@@ -31,161 +19,14 @@ type ModelInfo struct {
 	Completion bool `json:"completion"`
 	Thinking   bool `json:"thinking"`
 	Vision     bool `json:"vision"`
-	// Size on disk in bytes (from /api/tags; 0 from Model).
+	// Size on disk in bytes (from a model list; 0 from Describe).
 	Size int64 `json:"size,omitempty"`
 	// Family ("llama"), Parameters ("3.2B") and Quantization ("Q4_K_M")
 	// from the model's details.
 	Family       string `json:"family,omitempty"`
 	Parameters   string `json:"parameters,omitempty"`
 	Quantization string `json:"quantization,omitempty"`
-	// Error is set by Models when /api/show failed for this model alone.
+	// Error is set in a model list when describing this model alone
+	// failed.
 	Error string `json:"error,omitempty"`
-}
-
-// Models lists the installed models (/api/tags) with the capabilities and
-// context length of each (/api/show). A model that /api/show fails on is
-// still listed, with Error set; failing to reach Ollama fails the call.
-func (c *Client) Models(ctx context.Context) ([]ModelInfo, error) {
-	var list *api.ListResponse
-	err := c.short(ctx, "list models", "", c.notify, func(ctx context.Context) (err error) {
-		list, err = c.api.List(ctx)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ModelInfo, 0, len(list.Models))
-	for _, m := range list.Models {
-		info, err := c.Model(ctx, m.Name)
-		if err != nil {
-			var e *Error
-			if ctx.Err() != nil || !errors.As(err, &e) || e.Kind == ErrUnreachable || e.Kind == ErrTimeout {
-				return nil, err
-			}
-			info = ModelInfo{Name: m.Name, Error: err.Error()}
-			info.Family, info.Parameters, info.Quantization = m.Details.Family, m.Details.ParameterSize, m.Details.QuantizationLevel
-		}
-		info.Size = m.Size
-		out = append(out, info)
-	}
-	return out, nil
-}
-
-// Model describes one model with a single /api/show request. A model that
-// is not installed gives an *Error of kind ErrModelMissing whose message
-// says to run `ollama pull <name>`.
-func (c *Client) Model(ctx context.Context, name string) (ModelInfo, error) {
-	return c.model(ctx, name, c.notify)
-}
-
-// model is Model with the notices going to notify.
-func (c *Client) model(ctx context.Context, name string, notify func(wait.Notice)) (ModelInfo, error) {
-	name = strings.TrimSpace(name)
-	if name == "" {
-		return ModelInfo{}, c.newError(ErrModelMissing, "", nil, "no model given: pick one from `ollama list`, or run `ollama pull llama3.2`")
-	}
-	var resp *api.ShowResponse
-	err := c.short(ctx, "describe model "+name, name, notify, func(ctx context.Context) (err error) {
-		resp, err = c.api.Show(ctx, &api.ShowRequest{Model: name})
-		return err
-	})
-	if err != nil {
-		return ModelInfo{}, err
-	}
-	info := modelInfo(name, resp)
-	c.mu.Lock()
-	c.models[canonicalModel(name)] = info
-	c.mu.Unlock()
-	return info, nil
-}
-
-// cachedModel returns what an earlier Model call learned, else asks.
-func (c *Client) cachedModel(ctx context.Context, name string, notify func(wait.Notice)) (ModelInfo, error) {
-	c.mu.Lock()
-	info, ok := c.models[canonicalModel(name)]
-	c.mu.Unlock()
-	if ok {
-		return info, nil
-	}
-	return c.model(ctx, name, notify)
-}
-
-// short makes one request that is not streamed (/api/tags, /api/show)
-// under a watch: notices while Ollama is silent, and a timeout error after
-// c.timeout. what completes "failed to …" and "waiting for Ollama to …".
-func (c *Client) short(ctx context.Context, what, model string, notify func(wait.Notice), do func(context.Context) error) error {
-	reqCtx, w := wait.Start(ctx, c.wait, wait.Request{URL: c.base.String(), Model: model, Task: what, Limit: c.timeout, Notify: notify})
-	err := do(reqCtx)
-	w.Stop()
-	switch {
-	case err == nil:
-		return nil
-	case ctx.Err() == nil && w.GaveUp():
-		return c.gaveUp(what, model, c.timeout, 0)
-	}
-	return c.classify(ctx, what, model, err)
-}
-
-// modelInfo reads a /api/show response.
-func modelInfo(name string, resp *api.ShowResponse) ModelInfo {
-	info := ModelInfo{
-		Name:          name,
-		ContextLength: contextLength(resp.ModelInfo),
-		DefaultNumCtx: paramNumCtx(resp.Parameters),
-		Family:        resp.Details.Family,
-		Parameters:    resp.Details.ParameterSize,
-		Quantization:  resp.Details.QuantizationLevel,
-	}
-	caps := resp.Capabilities
-	if len(caps) == 0 {
-		// Ollama before capabilities were reported: infer from the
-		// template, as Ollama itself did.
-		if resp.Template != "" {
-			caps = append(caps, model.CapabilityCompletion)
-		}
-		if strings.Contains(resp.Template, ".Tools") {
-			caps = append(caps, model.CapabilityTools)
-		}
-	}
-	info.Completion = slices.Contains(caps, model.CapabilityCompletion)
-	info.Tools = slices.Contains(caps, model.CapabilityTools)
-	info.Embedding = slices.Contains(caps, model.CapabilityEmbedding)
-	info.Thinking = slices.Contains(caps, model.CapabilityThinking)
-	info.Vision = slices.Contains(caps, model.CapabilityVision)
-	return info
-}
-
-// contextLength reads "<general.architecture>.context_length", or failing
-// that any "*.context_length" key.
-func contextLength(mi map[string]any) int {
-	asInt := func(v any) int {
-		if f, ok := v.(float64); ok && f > 0 {
-			return int(f)
-		}
-		return 0
-	}
-	if arch, ok := mi["general.architecture"].(string); ok {
-		if n := asInt(mi[arch+".context_length"]); n > 0 {
-			return n
-		}
-	}
-	n := 0
-	for k, v := range mi {
-		if strings.HasSuffix(k, ".context_length") {
-			n = max(n, asInt(v))
-		}
-	}
-	return n
-}
-
-// paramNumCtx reads "num_ctx N" from /api/show's parameters text.
-func paramNumCtx(params string) int {
-	for line := range strings.SplitSeq(params, "\n") {
-		if f := strings.Fields(line); len(f) == 2 && f[0] == "num_ctx" {
-			if v, err := strconv.Atoi(f[1]); err == nil && v > 0 {
-				return v
-			}
-		}
-	}
-	return 0
 }

@@ -1,4 +1,4 @@
-package chat
+package chat_test
 
 import (
 	"context"
@@ -9,10 +9,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/ollama"
 )
 
 // TestRealOllama runs one turn, with tools when the model has them,
-// against a real Ollama at LOOM_OLLAMA_URL with LOOM_OLLAMA_CHAT_MODEL
+// against a real Ollama, through the adapter, at LOOM_OLLAMA_URL with LOOM_OLLAMA_CHAT_MODEL
 // (default llama3.2).
 func TestRealOllama(t *testing.T) {
 	base := os.Getenv("LOOM_OLLAMA_URL")
@@ -25,10 +28,11 @@ func TestRealOllama(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	c, err := New(base)
+	oc, err := ollama.New(base)
 	require.NoError(t, err)
+	c := chat.New(oc)
 
-	models, err := c.Models(ctx)
+	models, err := oc.Models(ctx)
 	require.NoError(t, err)
 	t.Logf("%d models installed", len(models))
 	info, err := c.Model(ctx, model)
@@ -36,14 +40,14 @@ func TestRealOllama(t *testing.T) {
 	require.True(t, info.Completion, "%s cannot chat", model)
 	require.Positive(t, info.ContextLength)
 
-	tools := &fakeTools{results: map[string]ToolResult{
-		ToolSearchContext: {Text: "[n7] In Loom, access tokens expire after 3600 seconds.", NodeIDs: []string{"n7"}},
-		ToolCatalog:       {Text: "[Catalog: 1 document (auth.md, node n7)]", NodeIDs: []string{"n7"}},
-		ToolExpand:        {Text: "[n7] Access tokens expire after 3600 seconds; refresh tokens after 30 days.", NodeIDs: []string{"n7"}},
-		ToolGetWindow:     {Text: "[n7] Access tokens expire after 3600 seconds.", NodeIDs: []string{"n7"}},
+	tools := &fakeTools{results: map[string]chat.ToolResult{
+		chat.ToolSearchContext: {Text: "[n7] In Loom, access tokens expire after 3600 seconds.", NodeIDs: []string{"n7"}},
+		chat.ToolCatalog:       {Text: "[Catalog: 1 document (auth.md, node n7)]", NodeIDs: []string{"n7"}},
+		chat.ToolExpand:        {Text: "[n7] Access tokens expire after 3600 seconds; refresh tokens after 30 days.", NodeIDs: []string{"n7"}},
+		chat.ToolGetWindow:     {Text: "[n7] Access tokens expire after 3600 seconds.", NodeIDs: []string{"n7"}},
 	}}
 	var streamed strings.Builder
-	res, err := c.Chat(ctx, Turn{
+	res, err := c.Chat(ctx, chat.Turn{
 		Model: model, Window: min(info.ContextLength, 4096),
 		System:   "You answer questions about the Loom workspace. Use the search_context tool when the context does not answer, and cite node ids in square brackets.\n\n[Context loaded: 0 of 1 relevant nodes]\n[Additional context available but not loaded: 1 nodes]",
 		Question: "How long until an access token expires in Loom?",

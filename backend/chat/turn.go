@@ -3,14 +3,14 @@ package chat
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/ollama/ollama/api"
 
-	"github.com/loomwork/loom/backend/chat/wait"
+	"github.com/loomwork/loom/backend/errs"
+	"github.com/loomwork/loom/backend/ollama/wait"
 )
 
 // Turn is one question in a conversation and everything sent with it.
@@ -29,7 +29,7 @@ type Turn struct {
 	// Question is the user's message.
 	Question string
 	// Tools answers tool calls; nil offers no tools. Tools are offered only
-	// when /api/show says the model supports them (looked up once per
+	// when the server says the model supports them (looked up once per
 	// model and client).
 	Tools Tools
 	// MaxToolRounds bounds the rounds of tool calls (default 2; negative:
@@ -49,12 +49,13 @@ type Turn struct {
 	OnThinking func(string)
 	// OnToolCall is told of each tool call once it is done (may be nil).
 	OnToolCall func(ToolCall)
-	// OnWait is told while Ollama is silent: after 10 s without a chunk,
-	// as stalled after 30 s and every 30 s after, until the client's idle
-	// timeout ends the turn with ErrTimeout (see package wait). nil means
-	// the client's WithNotify. It runs on another goroutine than the
-	// caller's but never at the same time as OnToken or OnThinking; the
-	// wait is over when the next token, tool call or the result comes.
+	// OnWait is told while the server is silent: after 10 s without a
+	// chunk, as stalled after 30 s and every 30 s after, until the
+	// server's idle timeout ends the turn with errs.OllamaTimeout (see
+	// package wait). nil means the server's own notifier. It runs on
+	// another goroutine than the caller's but never at the same time as
+	// OnToken or OnThinking; the wait is over when the next token, tool
+	// call or the result comes.
 	OnWait func(wait.Notice)
 }
 
@@ -162,12 +163,12 @@ func (r *runner) scaled(n int) int { return r.c.calib.Scale(r.t.Model, n) }
 // prepare decides on tools and builds the first request's messages.
 func (r *runner) prepare(ctx context.Context) error {
 	if r.t.Tools != nil && r.t.MaxToolRounds > 0 {
-		info, err := r.c.cachedModel(ctx, r.t.Model, r.notify())
-		var e *Error
+		info, err := r.c.cachedModel(ctx, r.t.Model, r.t.OnWait)
 		switch {
-		case err != nil && errors.As(err, &e) && (e.Kind == ErrServer || e.Kind == ErrMalformed):
-			// /api/show is broken for this model; chat may still work.
-			r.note("Ollama could not say whether %s supports tool calling (%s), so no tools were offered.", r.t.Model, e.Msg)
+		case err != nil && errs.CodeOf(err) == errs.OllamaBadStream:
+			// Describing this model is broken (an HTTP error, a reply that
+			// is not the protocol); chat may still work.
+			r.note("Ollama could not say whether %s supports tool calling (%s), so no tools were offered.", r.t.Model, err)
 		case err != nil:
 			return err
 		case info.Tools:
@@ -207,19 +208,11 @@ func (r *runner) prepare(ctx context.Context) error {
 	}
 	r.add(api.Message{Role: "user", Content: r.t.Question})
 	if prompt := r.scaled(r.tr.total()); prompt > r.t.Window {
-		return r.c.newError(ErrTooLong, r.t.Model, nil,
+		return errs.E(errs.OllamaContextTooLong,
 			"the prompt is about %d tokens but the window (num_ctx) is %d: lower the context budget or shorten the history", prompt, r.t.Window)
 	}
 	r.res.ToolsOffered = r.toolsOn
 	return nil
-}
-
-// notify is where this turn's notices go.
-func (r *runner) notify() func(wait.Notice) {
-	if r.t.OnWait != nil {
-		return r.t.OnWait
-	}
-	return r.c.notify
 }
 
 func (r *runner) margin() int { return int(float64(r.t.Window) * outputMargin) }
@@ -241,7 +234,7 @@ func (r *runner) run(ctx context.Context) error {
 		r.res.Sent = append(r.res.Sent, req)
 		r.res.Rounds++
 		estimate := r.tr.total() + toolsTokens(req.Tools, r.t.Count)
-		rep, err := r.c.stream(ctx, &req, r.onContent, r.onThinking, r.notify())
+		rep, err := r.c.stream(ctx, &req, r.onContent, r.onThinking, r.t.OnWait)
 		r.finishRound(rep)
 		if err != nil {
 			return err

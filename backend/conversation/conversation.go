@@ -29,9 +29,9 @@ import (
 
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/chat"
-	"github.com/loomwork/loom/backend/chat/wait"
 	"github.com/loomwork/loom/backend/library"
 	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/ollama/wait"
 	"github.com/loomwork/loom/backend/query"
 	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/backend/workspace"

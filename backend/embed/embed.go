@@ -1,13 +1,16 @@
 // Package embed turns text into vectors. Every vector Loom stores records the
 // Embedder that made it (its ID), so a workspace can tell when it must re-embed.
 //
-// Two implementations live beside this file: ollama (any embedding model served
-// by a local Ollama) and offline (GloVe word vectors with SIF weighting, no
-// network at all). Select picks Ollama when it answers and has the model, and
-// the offline embedder otherwise.
+// The offline embedder (GloVe word vectors with SIF weighting, no network at
+// all) lives beside this file; any embedding model a local Ollama serves comes
+// from the Ollama adapter (backend/ollama), as a Remote. Select picks Ollama
+// when it answers and has the model, and the offline embedder otherwise.
 package embed
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Embedder maps texts to unit-length vectors of a fixed dimension.
 type Embedder interface {
@@ -18,4 +21,20 @@ type Embedder interface {
 	Dim() int
 	// Embed returns one L2-normalised vector per text, in order.
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// Remote is an embedding model on a server that may be down or lack the
+// model, such as Ollama (backend/ollama's EmbedModel): Select checks it
+// before choosing it.
+type Remote interface {
+	// URL is the server's address and Model the model's name, for the
+	// person.
+	URL() string
+	Model() string
+	// Check reports, without embedding anything and within timeout,
+	// whether the server answers and has the model; the error's code
+	// (backend/errs) says which is not so.
+	Check(ctx context.Context, timeout time.Duration) error
+	// Open checks the model and learns its dimension.
+	Open(ctx context.Context) (Embedder, error)
 }

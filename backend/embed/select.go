@@ -4,21 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
-	"github.com/loomwork/loom/backend/chat/wait"
 	"github.com/loomwork/loom/backend/embed/offline"
-	"github.com/loomwork/loom/backend/embed/ollama"
+	"github.com/loomwork/loom/backend/errs"
 )
 
-// The implementations satisfy Embedder. They do not import this package, so
-// this package can import them without a cycle.
-var (
-	_ Embedder = (*offline.Embedder)(nil)
-	_ Embedder = (*ollama.Embedder)(nil)
-)
+// The offline embedder satisfies Embedder. It does not import this package,
+// so this package can import it without a cycle.
+var _ Embedder = (*offline.Embedder)(nil)
 
 // Mode says which embedder Select may choose.
 type Mode string
@@ -51,29 +46,19 @@ func ParseMode(s string) (Mode, error) {
 	}
 }
 
-// SelectOptions configures Select. The zero value means auto mode with
-// Ollama's defaults.
+// SelectOptions configures Select. The zero value means auto mode without
+// Ollama, which is the offline embedder.
 type SelectOptions struct {
 	// Mode is auto (the default), offline or ollama.
 	Mode Mode
-	// OllamaURL is Ollama's address; empty means OLLAMA_HOST, else
-	// http://127.0.0.1:11434.
-	OllamaURL string
-	// OllamaModel is the embedding model; empty means nomic-embed-text.
-	OllamaModel string
-	// ProbeTimeout bounds auto mode's /api/tags check; zero means
+	// Ollama makes the Ollama model to check (backend/ollama's
+	// Client.EmbedModel, wired at the edge); it is called in modes auto
+	// and ollama only, and its error (an address that is not one) counts
+	// as Ollama being unusable. nil: there is no Ollama to ask.
+	Ollama func() (Remote, error)
+	// ProbeTimeout bounds auto mode's check of Ollama; zero means
 	// DefaultProbeTimeout.
 	ProbeTimeout time.Duration
-	// HTTPClient is used for Ollama; nil means a fresh client.
-	HTTPClient *http.Client
-	// Timeout gives up a request to Ollama that has heard nothing for
-	// this long; zero means ollama.DefaultTimeout (2 minutes).
-	Timeout time.Duration
-	// Wait sets when a waiting request speaks up (zero: after 10 s, and
-	// stalled at 30 s) and its clock; Notify receives those notices, for
-	// the probe, the listing and every embedding request (nil: none).
-	Wait   wait.Options
-	Notify func(wait.Notice)
 	// Offline loads the offline embedder; nil means offline.New, the table
 	// compiled into the binary. The WebAssembly edition passes a loader
 	// that calls offline.FromBytes on the table it fetched.
@@ -91,31 +76,23 @@ type Choice struct {
 	Reason string `json:"reason"`
 }
 
-// Select picks the embedder for opts.Mode. In auto mode it asks Ollama's
-// /api/tags (within ProbeTimeout) whether the model is installed, uses
-// Ollama if so and the offline embedder otherwise; Choice.Reason says which
-// and why. In ollama mode any problem with Ollama is returned as an error
-// (an *ollama.Error naming what to do); in offline mode Ollama is not
-// contacted at all.
+// errNoOllama is what Select says when it was given no Ollama to ask.
+var errNoOllama = errors.New("no Ollama was configured")
+
+// Select picks the embedder for opts.Mode. In auto mode it asks Ollama
+// (within ProbeTimeout) whether it has the model, uses Ollama if so and the
+// offline embedder otherwise; Choice.Reason says which and why. In ollama
+// mode any problem with Ollama is returned as an error (the adapter's,
+// naming what to do); in offline mode Ollama is not contacted at all.
 func Select(ctx context.Context, opts SelectOptions) (Embedder, Choice, error) {
 	mode, err := ParseMode(string(opts.Mode))
 	if err != nil {
 		return nil, Choice{}, err
 	}
-	ollamaOpts := []ollama.Option{}
-	if opts.OllamaURL != "" {
-		ollamaOpts = append(ollamaOpts, ollama.WithBaseURL(opts.OllamaURL))
+	remote := opts.Ollama
+	if remote == nil {
+		remote = func() (Remote, error) { return nil, errNoOllama }
 	}
-	if opts.OllamaModel != "" {
-		ollamaOpts = append(ollamaOpts, ollama.WithModel(opts.OllamaModel))
-	}
-	if opts.HTTPClient != nil {
-		ollamaOpts = append(ollamaOpts, ollama.WithHTTPClient(opts.HTTPClient))
-	}
-	if opts.Timeout > 0 {
-		ollamaOpts = append(ollamaOpts, ollama.WithTimeout(opts.Timeout))
-	}
-	ollamaOpts = append(ollamaOpts, ollama.WithWait(opts.Wait), ollama.WithNotify(opts.Notify))
 	loadOffline := opts.Offline
 	if loadOffline == nil {
 		loadOffline = func() (Embedder, error) { return offline.New() }
@@ -135,27 +112,36 @@ func Select(ctx context.Context, opts SelectOptions) (Embedder, Choice, error) {
 	case ModeOffline:
 		return useOffline("chosen in configuration")
 	case ModeOllama:
-		e, err := ollama.New(ctx, ollamaOpts...)
+		r, err := remote()
 		if err != nil {
 			return nil, Choice{}, fmt.Errorf("embedder mode ollama: %w", err)
 		}
-		return e, ollamaChoice(e, "chosen in configuration"), nil
+		e, err := r.Open(ctx)
+		if err != nil {
+			return nil, Choice{}, fmt.Errorf("embedder mode ollama: %w", err)
+		}
+		return e, remoteChoice(r, e, "chosen in configuration"), nil
 	}
 
 	probe := opts.ProbeTimeout
 	if probe <= 0 {
 		probe = DefaultProbeTimeout
 	}
-	url, model := ollama.BaseURL(ollamaOpts...), modelName(opts.OllamaModel)
 	var why string
-	if err := ollama.Available(ctx, append(ollamaOpts, ollama.WithTimeout(probe))...); err != nil {
-		why = whyNotOllama(err, url, model)
-	} else {
-		e, err := ollama.New(ctx, ollamaOpts...)
-		if err == nil {
-			return e, ollamaChoice(e, "it answered and has the model"), nil
+	r, err := remote()
+	switch {
+	case err != nil:
+		why = fmt.Sprintf("Ollama is not usable: %v", err)
+	default:
+		if err := r.Check(ctx, probe); err != nil {
+			why = whyNotOllama(err, r)
+			break
 		}
-		why = fmt.Sprintf("Ollama at %s has model %s but the probe embedding failed: %v", url, model, err)
+		e, err := r.Open(ctx)
+		if err == nil {
+			return e, remoteChoice(r, e, "it answered and has the model"), nil
+		}
+		why = fmt.Sprintf("Ollama at %s has model %s but the probe embedding failed: %v", r.URL(), r.Model(), err)
 	}
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return nil, Choice{}, ctxErr
@@ -163,29 +149,22 @@ func Select(ctx context.Context, opts SelectOptions) (Embedder, Choice, error) {
 	return useOffline(why)
 }
 
-func ollamaChoice(e *ollama.Embedder, why string) Choice {
+func remoteChoice(r Remote, e Embedder, why string) Choice {
 	return Choice{
 		Mode:   ModeOllama,
 		ID:     e.ID(),
-		Reason: fmt.Sprintf("using Ollama model %s at %s (%d dimensions): %s", e.Model(), e.URL(), e.Dim(), why),
+		Reason: fmt.Sprintf("using Ollama model %s at %s (%d dimensions): %s", r.Model(), r.URL(), e.Dim(), why),
 	}
-}
-
-func modelName(m string) string {
-	if m == "" {
-		return ollama.DefaultModel
-	}
-	return m
 }
 
 // whyNotOllama turns an Ollama failure into the end of a sentence.
-func whyNotOllama(err error, url, model string) string {
-	switch {
-	case errors.Is(err, ollama.ErrUnreachable):
-		return "Ollama not reachable at " + url
-	case errors.Is(err, ollama.ErrModelMissing):
-		return fmt.Sprintf("Ollama at %s does not have model %s (run `ollama pull %s` to use it)", url, model, model)
+func whyNotOllama(err error, r Remote) string {
+	switch errs.CodeOf(err) {
+	case errs.OllamaNotRunning, errs.OllamaTimeout:
+		return "Ollama not reachable at " + r.URL()
+	case errs.OllamaModelMissing:
+		return fmt.Sprintf("Ollama at %s does not have model %s (run `ollama pull %s` to use it)", r.URL(), r.Model(), r.Model())
 	default:
-		return fmt.Sprintf("Ollama at %s is not usable: %v", url, err)
+		return fmt.Sprintf("Ollama at %s is not usable: %v", r.URL(), err)
 	}
 }

@@ -2,65 +2,41 @@ package embed_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/loomwork/loom/backend/chat/wait"
-	"github.com/loomwork/loom/backend/chat/wait/waittest"
 	"github.com/loomwork/loom/backend/embed"
-	"github.com/loomwork/loom/backend/embed/ollama"
+	"github.com/loomwork/loom/backend/errs"
+	"github.com/loomwork/loom/backend/ollama"
+	"github.com/loomwork/loom/backend/ollama/ollamatest"
+	"github.com/loomwork/loom/backend/ollama/wait"
+	"github.com/loomwork/loom/backend/ollama/wait/waittest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// fakeOllama answers /api/tags with models and /api/embed with 3-d vectors,
-// in Ollama's JSON shapes. embedStatus, when set, fails /api/embed with it;
-// silentTags makes /api/tags take the request and never answer.
-type fakeOllama struct {
-	models      []string
-	embedStatus int
-	silentTags  bool
-	requests    atomic.Int32
+// fakeOllama is the fake Ollama with the models named, whose embeddings
+// have 3 dimensions.
+func fakeOllama(t *testing.T, models []string, more ...ollamatest.Option) *ollamatest.Server {
+	t.Helper()
+	var installed []ollamatest.Model
+	for _, m := range models {
+		installed = append(installed, ollamatest.Model{Name: m, Capabilities: []string{"embedding"}})
+	}
+	return ollamatest.New(t, append([]ollamatest.Option{ollamatest.WithModels(installed...), ollamatest.WithEmbedDim(3)}, more...)...)
 }
 
-func (f *fakeOllama) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	f.requests.Add(1)
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	switch r.URL.Path {
-	case "/api/tags":
-		if f.silentTags {
-			<-r.Context().Done() // until the client gives up
-			return
+// ollamaAt is SelectOptions.Ollama for the model at url, as the edges wire
+// it.
+func ollamaAt(url, model string, opts ...ollama.Option) func() (embed.Remote, error) {
+	return func() (embed.Remote, error) {
+		oc, err := ollama.New(url, opts...)
+		if err != nil {
+			return nil, err
 		}
-		models := []map[string]string{}
-		for _, m := range f.models {
-			models = append(models, map[string]string{"name": m, "model": m, "digest": "0a109f422b47"})
-		}
-		json.NewEncoder(w).Encode(map[string]any{"models": models})
-	case "/api/embed":
-		var req struct {
-			Model string   `json:"model"`
-			Input []string `json:"input"`
-		}
-		json.NewDecoder(r.Body).Decode(&req)
-		if f.embedStatus != 0 {
-			w.WriteHeader(f.embedStatus)
-			json.NewEncoder(w).Encode(map[string]string{"error": "llama runner process has terminated"})
-			return
-		}
-		vecs := make([][]float32, len(req.Input))
-		for i := range vecs {
-			vecs[i] = []float32{1, 2, 2}
-		}
-		json.NewEncoder(w).Encode(map[string]any{"model": req.Model, "embeddings": vecs})
-	default:
-		http.NotFound(w, r)
+		return oc.EmbedModel(model), nil
 	}
 }
 
@@ -77,88 +53,98 @@ func (stubOffline) Embed(_ context.Context, texts []string) ([][]float32, error)
 func loadStub() (embed.Embedder, error) { return stubOffline{}, nil }
 
 func TestSelect(t *testing.T) {
-	closed := httptest.NewServer(http.NotFoundHandler())
-	closed.Close()
+	closed := ollamatest.Closed(t)
 	cases := []struct {
 		name       string
-		fake       *fakeOllama // nil: nothing listens
-		opts       embed.SelectOptions
+		models     []string // installed; nil with no fake: nothing listens
+		fake       []ollamatest.Option
+		up         bool
+		mode       embed.Mode
+		model      string
+		probe      time.Duration
+		url        string // instead of the fake's
 		wantMode   embed.Mode
 		wantID     string
 		wantReason []string
-		wantErr    error
+		wantCode   errs.Code
 		errText    []string
 		noRequests bool
 	}{
 		{
-			name: "auto uses Ollama when it has the model", fake: &fakeOllama{models: []string{"nomic-embed-text:latest"}},
+			name: "auto uses Ollama when it has the model", up: true, models: []string{"nomic-embed-text:latest"},
 			wantMode: embed.ModeOllama, wantID: "ollama/nomic-embed-text",
 			wantReason: []string{"using Ollama model nomic-embed-text at http://127.0.0.1:", "(3 dimensions)"},
 		},
 		{
-			name: "auto with another model", fake: &fakeOllama{models: []string{"all-minilm:latest"}},
-			opts:     embed.SelectOptions{OllamaModel: "all-minilm"},
+			name: "auto with another model", up: true, models: []string{"all-minilm:latest"},
+			model:    "all-minilm",
 			wantMode: embed.ModeOllama, wantID: "ollama/all-minilm",
 		},
 		{
 			name: "auto falls back when Ollama is down", wantMode: embed.ModeOffline, wantID: "offline/stub",
-			wantReason: []string{"using offline embedder: Ollama not reachable at " + closed.URL},
+			wantReason: []string{"using offline embedder: Ollama not reachable at " + closed},
 		},
 		{
-			name: "auto falls back when the model is missing", fake: &fakeOllama{models: []string{"llama3.2:latest"}},
+			name: "auto falls back when the model is missing", up: true, models: []string{"llama3.2:latest"},
 			wantMode: embed.ModeOffline, wantID: "offline/stub",
 			wantReason: []string{"using offline embedder: Ollama at http://127.0.0.1:", "does not have model nomic-embed-text", "ollama pull nomic-embed-text"},
 		},
 		{
-			name: "auto falls back when Ollama is too slow", fake: &fakeOllama{models: []string{"nomic-embed-text:latest"}, silentTags: true},
-			opts:     embed.SelectOptions{ProbeTimeout: 100 * time.Millisecond},
+			name: "auto falls back when Ollama is too slow", up: true, models: []string{"nomic-embed-text:latest"}, fake: []ollamatest.Option{ollamatest.Silent("/api/tags")},
+			probe:    100 * time.Millisecond,
 			wantMode: embed.ModeOffline, wantReason: []string{"using offline embedder: Ollama not reachable at http://127.0.0.1:"},
 		},
 		{
-			name: "auto falls back when the probe embedding fails", fake: &fakeOllama{models: []string{"nomic-embed-text:latest"}, embedStatus: 500},
+			name: "auto falls back when the probe embedding fails", up: true, models: []string{"nomic-embed-text:latest"},
+			fake:     []ollamatest.Option{ollamatest.Fail("/api/embed", 500, "llama runner process has terminated")},
 			wantMode: embed.ModeOffline, wantReason: []string{"probe embedding failed", "HTTP 500", "llama runner process has terminated"},
 		},
 		{
-			name: "offline mode does not ask Ollama", fake: &fakeOllama{models: []string{"nomic-embed-text:latest"}},
-			opts:     embed.SelectOptions{Mode: embed.ModeOffline},
+			name: "auto falls back when the address is not one", url: "ftp://127.0.0.1",
+			wantMode: embed.ModeOffline, wantID: "offline/stub", wantReason: []string{"using offline embedder: Ollama is not usable", "want http://host:port"},
+		},
+		{
+			name: "offline mode does not ask Ollama", up: true, models: []string{"nomic-embed-text:latest"},
+			mode:     embed.ModeOffline,
 			wantMode: embed.ModeOffline, wantID: "offline/stub", wantReason: []string{"using offline embedder: chosen in configuration"},
 			noRequests: true,
 		},
 		{
-			name: "ollama mode uses Ollama", fake: &fakeOllama{models: []string{"nomic-embed-text"}},
-			opts:     embed.SelectOptions{Mode: embed.ModeOllama},
+			name: "ollama mode uses Ollama", up: true, models: []string{"nomic-embed-text"},
+			mode:     embed.ModeOllama,
 			wantMode: embed.ModeOllama, wantID: "ollama/nomic-embed-text", wantReason: []string{"chosen in configuration"},
 		},
 		{
-			name: "ollama mode fails when Ollama is down", opts: embed.SelectOptions{Mode: embed.ModeOllama},
-			wantErr: ollama.ErrUnreachable, errText: []string{"Ollama is not reachable at " + closed.URL, "start it with `ollama serve`"},
+			name: "ollama mode fails when Ollama is down", mode: embed.ModeOllama,
+			wantCode: errs.OllamaNotRunning, errText: []string{"Ollama is not reachable at " + closed, "start it with `ollama serve`"},
 		},
 		{
-			name: "ollama mode fails when the model is missing", fake: &fakeOllama{},
-			opts:    embed.SelectOptions{Mode: embed.ModeOllama, OllamaModel: "mxbai-embed-large"},
-			wantErr: ollama.ErrModelMissing, errText: []string{"run `ollama pull mxbai-embed-large`"},
+			name: "ollama mode fails when the model is missing", up: true,
+			mode: embed.ModeOllama, model: "mxbai-embed-large",
+			wantCode: errs.OllamaModelMissing, errText: []string{"run `ollama pull mxbai-embed-large`"},
 		},
 		{
-			name: "unknown mode", opts: embed.SelectOptions{Mode: "gpu"},
+			name: "unknown mode", mode: "gpu",
 			errText: []string{`unknown embedder mode "gpu"`},
 		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			url := closed.URL
-			if tc.fake != nil {
-				srv := httptest.NewServer(tc.fake)
-				t.Cleanup(srv.Close)
+			url := closed
+			var srv *ollamatest.Server
+			if tc.up {
+				srv = fakeOllama(t, tc.models, tc.fake...)
 				url = srv.URL
 			}
-			opts := tc.opts
-			opts.OllamaURL = url
-			opts.Offline = loadStub
+			if tc.url != "" {
+				url = tc.url
+			}
+			opts := embed.SelectOptions{Mode: tc.mode, ProbeTimeout: tc.probe, Ollama: ollamaAt(url, tc.model), Offline: loadStub}
 			e, choice, err := embed.Select(context.Background(), opts)
 			if tc.errText != nil {
 				require.Error(t, err)
-				if tc.wantErr != nil {
-					assert.ErrorIs(t, err, tc.wantErr)
+				if tc.wantCode != "" {
+					assert.Equal(t, tc.wantCode, errs.CodeOf(err))
 				}
 				for _, want := range tc.errText {
 					assert.Contains(t, err.Error(), want)
@@ -175,7 +161,7 @@ func TestSelect(t *testing.T) {
 				assert.Contains(t, choice.Reason, want)
 			}
 			if tc.noRequests {
-				assert.Zero(t, tc.fake.requests.Load())
+				assert.Empty(t, srv.Requests())
 			}
 		})
 	}
@@ -186,16 +172,15 @@ func TestSelect(t *testing.T) {
 // and the model at the configured timeout (the clock moves only by ticks,
 // and nothing can answer).
 func TestSelectOllamaModeSaysItIsWaitingAndGivesUp(t *testing.T) {
-	srv := httptest.NewServer(&fakeOllama{silentTags: true})
-	t.Cleanup(srv.Close)
+	srv := fakeOllama(t, nil, ollamatest.Silent("/api/tags"))
 	clock := waittest.NewClock()
 	var notices []wait.Notice
 	stop := clock.Drive(time.Second)
-	_, _, err := embed.Select(context.Background(), embed.SelectOptions{Mode: embed.ModeOllama, OllamaURL: srv.URL,
-		OllamaModel: "all-minilm", Timeout: time.Minute, Wait: wait.Options{Clock: clock},
-		Notify: func(n wait.Notice) { notices = append(notices, n) }})
+	_, _, err := embed.Select(context.Background(), embed.SelectOptions{Mode: embed.ModeOllama,
+		Ollama: ollamaAt(srv.URL, "all-minilm", ollama.WithModelTimeout(time.Minute), ollama.WithWait(wait.Options{Clock: clock}),
+			ollama.WithNotify(func(n wait.Notice) { notices = append(notices, n) }))})
 	stop()
-	require.ErrorIs(t, err, ollama.ErrUnreachable)
+	assert.Equal(t, errs.OllamaTimeout, errs.CodeOf(err))
 	assert.Contains(t, err.Error(), "embedder mode ollama: Ollama at "+srv.URL+" did not answer within 1 min when asked to list its models (looking for all-minilm)")
 	assert.Contains(t, err.Error(), "is model all-minilm still loading")
 	require.Len(t, notices, 2)
@@ -204,15 +189,25 @@ func TestSelectOllamaModeSaysItIsWaitingAndGivesUp(t *testing.T) {
 }
 
 func TestSelectWhenNothingIsAvailable(t *testing.T) {
-	closed := httptest.NewServer(http.NotFoundHandler())
-	closed.Close()
+	closed := ollamatest.Closed(t)
 	missing := errors.New("offline embedding table missing: run `bash scripts/embeddings.sh` (or `make embeddings`)")
 	_, _, err := embed.Select(context.Background(), embed.SelectOptions{
-		OllamaURL: closed.URL,
-		Offline:   func() (embed.Embedder, error) { return nil, missing },
+		Ollama:  ollamaAt(closed, ""),
+		Offline: func() (embed.Embedder, error) { return nil, missing },
 	})
 	require.ErrorIs(t, err, missing)
-	assert.Contains(t, err.Error(), "no embedder available: Ollama not reachable at "+closed.URL)
+	assert.Contains(t, err.Error(), "no embedder available: Ollama not reachable at "+closed)
+}
+
+// Without an Ollama to ask, auto mode is the offline embedder and ollama
+// mode an error that says so.
+func TestSelectWithoutOllama(t *testing.T) {
+	e, choice, err := embed.Select(context.Background(), embed.SelectOptions{Offline: loadStub})
+	require.NoError(t, err)
+	assert.Equal(t, "offline/stub", e.ID())
+	assert.Equal(t, "using offline embedder: Ollama is not usable: no Ollama was configured", choice.Reason)
+	_, _, err = embed.Select(context.Background(), embed.SelectOptions{Mode: embed.ModeOllama, Offline: loadStub})
+	assert.ErrorContains(t, err, "embedder mode ollama: no Ollama was configured")
 }
 
 func TestSelectUsesTheBuiltInOfflineEmbedderByDefault(t *testing.T) {

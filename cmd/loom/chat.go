@@ -11,7 +11,8 @@ import (
 
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/chat"
-	"github.com/loomwork/loom/backend/chat/wait"
+	"github.com/loomwork/loom/backend/ollama"
+	"github.com/loomwork/loom/backend/ollama/wait"
 )
 
 // stdin is where interactive chat reads questions (a variable for tests).
@@ -25,7 +26,7 @@ func cmdChat(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	window := fs.Int("window", 0, fmt.Sprintf("num_ctx: the window to ask Ollama for, %d to %d tokens (default: the model's context length, at most %d)", minWindow, maxTokens, backend.DefaultChatWindow))
 	message := fs.String("m", "", fmt.Sprintf("ask this one question and exit (otherwise: one question per line from stdin, each at most %d KB). "+
 		"While Ollama is silent, notices go to stderr: after 10 s, as stalled after 30 s and every 30 s after; a reply that sends nothing for %s is given up",
-		backend.MaxQuestionBytes>>10, wait.Human(chat.DefaultIdleTimeout)))
+		backend.MaxQuestionBytes>>10, wait.Human(ollama.DefaultIdleTimeout)))
 	convID := fs.String("conversation", "", "continue this conversation")
 	list := fs.Bool("list", false, "list conversations and exit")
 	show := fs.Bool("show-prompt", false, "print the system message sent with each question")
@@ -72,10 +73,11 @@ func cmdChat(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintln(stderr, "loom: token calibration unreadable, starting afresh:", err)
 	}
 	notify := noticesTo(stderr)
-	client, err := chat.New(ws.ollamaURL, chat.WithCalibration(calib), chat.WithWait(waitOptions), chat.WithNotify(notify))
+	oc, err := ollama.New(ollamaAddress(ws.ollamaURL), ollama.WithWait(waitOptions), ollama.WithNotify(notify))
 	if err != nil {
 		return usageErr("chat: %v", err)
 	}
+	client := chat.New(oc, chat.WithCalibration(calib))
 	rounds := 0
 	if *noTools {
 		rounds = -1
@@ -184,7 +186,7 @@ func cmdModels(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	client, err := chat.New(url, chat.WithWait(waitOptions), chat.WithNotify(noticesTo(stderr)))
+	client, err := ollama.New(ollamaAddress(url), ollama.WithWait(waitOptions), ollama.WithNotify(noticesTo(stderr)))
 	if err != nil {
 		return usageErr("models: %v", err)
 	}

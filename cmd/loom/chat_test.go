@@ -3,11 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
@@ -15,12 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ollama/ollama/api"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/loomwork/loom/backend/chat/wait"
-	"github.com/loomwork/loom/backend/chat/wait/waittest"
+	"github.com/loomwork/loom/backend/ollama/ollamatest"
+	"github.com/loomwork/loom/backend/ollama/wait"
+	"github.com/loomwork/loom/backend/ollama/wait/waittest"
 )
 
 // Ways the fake Ollama can misbehave.
@@ -31,60 +26,37 @@ const (
 	silent = "silent"
 )
 
-// fakeOllama answers /api/tags, /api/show and a streaming /api/chat the
-// way Ollama does (NDJSON), for one model without tool support; mode is
-// "", stalls or silent.
-func fakeOllama(t *testing.T, mode ...string) (*httptest.Server, *[]api.ChatRequest) {
+// fakeOllama is the fake Ollama with one model without tool support,
+// gemma:2b (an 8k window), which answers every question in two pieces;
+// mode is "", stalls or silent.
+func fakeOllama(t *testing.T, mode ...string) *ollamatest.Server {
 	t.Helper()
-	var sent []api.ChatRequest
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if slices.Contains(mode, silent) {
-			// Read the body first: only then does the server notice the
-			// client hanging up and end r.Context().
-			_, _ = io.Copy(io.Discard, r.Body)
-			<-r.Context().Done()
+	opts := []ollamatest.Option{ollamatest.WithModels(ollamatest.Gemma2B()), ollamatest.WithChat(func(s *ollamatest.Stream) {
+		s.Content("Access times ")
+		if slices.Contains(mode, stalls) {
+			s.Stall() // a runner that is stuck until the client gives up
 			return
 		}
-		switch r.URL.Path {
-		case "/api/tags":
-			fmt.Fprint(w, `{"models":[{"name":"gemma:2b","model":"gemma:2b","modified_at":"2026-01-01T00:00:00Z","size":1678456656,"digest":"x","details":{"format":"gguf","family":"gemma","parameter_size":"2B","quantization_level":"Q4_0"}}]}`)
-		case "/api/show":
-			fmt.Fprint(w, `{"parameters":"num_ctx 4096","template":"{{ .Prompt }}","details":{"family":"gemma"},"model_info":{"general.architecture":"gemma","gemma.context_length":8192},"capabilities":["completion"]}`)
-		case "/api/chat":
-			var req api.ChatRequest
-			_ = json.NewDecoder(r.Body).Decode(&req)
-			sent = append(sent, req)
-			enc := json.NewEncoder(w)
-			now := time.Now().UTC().Format(time.RFC3339Nano)
-			for _, p := range []string{"Access times ", "decay exponentially."} {
-				_ = enc.Encode(map[string]any{"model": req.Model, "created_at": now, "message": map[string]any{"role": "assistant", "content": p}, "done": false})
-				if slices.Contains(mode, stalls) {
-					w.(http.Flusher).Flush()
-					_, _ = io.Copy(io.Discard, r.Body) // so that the server notices the client hanging up
-					<-r.Context().Done()               // a runner that is stuck until the client gives up
-					return
-				}
-			}
-			_ = enc.Encode(map[string]any{"model": req.Model, "created_at": now, "message": map[string]any{"role": "assistant", "content": ""}, "done": true, "done_reason": "stop", "prompt_eval_count": 700, "eval_count": 9})
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	t.Cleanup(srv.Close)
-	return srv, &sent
+		s.Content("decay exponentially.")
+		s.Done("stop", 700, 9)
+	})}
+	if slices.Contains(mode, silent) {
+		opts = append(opts, ollamatest.Silent())
+	}
+	return ollamatest.New(t, opts...)
 }
 
 func TestChatOneShotAndInteractive(t *testing.T) {
 	ws := ingestFixture(t)
-	srv, sent := fakeOllama(t)
+	srv := fakeOllama(t)
 	out, errOut, err := runCLI(t, "chat", "--workspace", ws, "--embedder", "offline", "--ollama-url", srv.URL, "--model", "gemma:2b", "--show-prompt", "-m", "How does staleness decay?")
 	require.NoError(t, err, errOut)
 	assert.Equal(t, "Access times decay exponentially.\n", out, "tokens stream to stdout")
 	assert.Contains(t, errOut, "--- system message")
 	assert.Contains(t, errOut, "[Context loaded: ")
-	require.Len(t, *sent, 1)
-	assert.EqualValues(t, 8192, (*sent)[0].Options["num_ctx"])
-	assert.Empty(t, (*sent)[0].Tools, "a model without tool support is offered none")
+	require.Len(t, srv.Chats(), 1)
+	assert.EqualValues(t, 8192, srv.Chats()[0].Options["num_ctx"])
+	assert.Empty(t, srv.Chats()[0].Tools, "a model without tool support is offered none")
 
 	out, _, err = runCLI(t, "chat", "--workspace", ws, "--list")
 	require.NoError(t, err)
@@ -96,8 +68,8 @@ func TestChatOneShotAndInteractive(t *testing.T) {
 	defer func() { stdin = os.Stdin }()
 	_, errOut, err = runCLI(t, "chat", "--workspace", ws, "--embedder", "offline", "--ollama-url", srv.URL, "--model", "gemma:2b", "--conversation", id)
 	require.NoError(t, err, errOut)
-	require.Len(t, *sent, 2)
-	msgs := (*sent)[1].Messages
+	require.Len(t, srv.Chats(), 2)
+	msgs := srv.Chats()[1].Messages
 	require.Len(t, msgs, 4, "system, the earlier question and answer, the new question")
 	assert.Equal(t, "How does staleness decay?", msgs[1].Content)
 
@@ -152,7 +124,7 @@ func (b *watchedBuffer) String() string {
 // once the first piece is on stdout, so the timeout is the only way out.
 func TestChatReportsAStalledStream(t *testing.T) {
 	ws := ingestFixture(t)
-	srv, _ := fakeOllama(t, stalls)
+	srv := fakeOllama(t, stalls)
 	clock := useTestClock(t)
 	stdout := &watchedBuffer{want: "Access times ", seen: make(chan struct{})}
 	var stderr bytes.Buffer
@@ -182,7 +154,7 @@ func TestChatReportsAStalledStream(t *testing.T) {
 // and never answers: a word at 10 s, then an error naming the server and
 // the model at the documented 2 minutes.
 func TestIngestWithASilentOllamaSaysSoAndGivesUp(t *testing.T) {
-	srv, _ := fakeOllama(t, silent)
+	srv := fakeOllama(t, silent)
 	clock := useTestClock(t)
 	stop := clock.Drive(time.Second) // nothing will ever answer
 	_, errOut, err := runCLI(t, "ingest", "--workspace", t.TempDir(), "--embedder", "ollama", "--ollama-url", srv.URL, "--quiet", "../../testdata/fixture/notes")
@@ -199,14 +171,14 @@ func TestIngestWithASilentOllamaSaysSoAndGivesUp(t *testing.T) {
 // with the limit named, and the next one is answered.
 func TestChatReadsLongLinesFromStdin(t *testing.T) {
 	ws := ingestFixture(t)
-	srv, sent := fakeOllama(t)
+	srv := fakeOllama(t)
 	stdin = strings.NewReader(strings.Repeat("why ", 1<<18) + "\n" + strings.Repeat("staleness ", 1000) + "decay?\nAnd the budget?\n")
 	defer func() { stdin = os.Stdin }()
 	_, errOut, err := runCLI(t, "chat", "--workspace", ws, "--embedder", "offline", "--ollama-url", srv.URL, "--model", "gemma:2b")
 	require.NoError(t, err, errOut)
 	assert.Contains(t, errOut, "loom: the question is 1024 KB, longer than the 16 KB a question may be: put long material in a file and ingest it (loom ingest FILE), then ask about it")
-	require.Len(t, *sent, 2, "the 10 KB question and the short one are asked; the 1 MB one is not")
-	msgs := (*sent)[0].Messages
+	require.Len(t, srv.Chats(), 2, "the 10 KB question and the short one are asked; the 1 MB one is not")
+	msgs := srv.Chats()[0].Messages
 	assert.Equal(t, strings.Repeat("staleness ", 1000)+"decay?", msgs[len(msgs)-1].Content)
 }
 
@@ -214,7 +186,7 @@ func TestChatReadsLongLinesFromStdin(t *testing.T) {
 // desktop app does: the flag wins over it, and it wins over OLLAMA_HOST.
 func TestOllamaURLComesFromTheFlagThenLOOM_OLLAMA_URLThenOLLAMA_HOST(t *testing.T) {
 	ws := ingestFixture(t)
-	srv, sent := fakeOllama(t)
+	srv := fakeOllama(t)
 	dead := "http://127.0.0.1:9" // nothing listens on the discard port
 	t.Setenv("OLLAMA_HOST", dead)
 	t.Setenv("LOOM_OLLAMA_URL", srv.URL)
@@ -226,7 +198,7 @@ func TestOllamaURLComesFromTheFlagThenLOOM_OLLAMA_URLThenOLLAMA_HOST(t *testing.
 	out, errOut, err := runCLI(t, "chat", "--workspace", ws, "--embedder", "offline", "--model", "gemma:2b", "-m", "How does staleness decay?")
 	require.NoError(t, err, errOut)
 	assert.Equal(t, "Access times decay exponentially.\n", out)
-	require.Len(t, *sent, 1)
+	require.Len(t, srv.Chats(), 1)
 
 	_, errOut, err = runCLI(t, "query", "--workspace", ws, "--embedder", "offline", "--model", "gemma:2b", "How does staleness decay?")
 	require.NoError(t, err)
@@ -245,4 +217,15 @@ func TestOllamaURLComesFromTheFlagThenLOOM_OLLAMA_URLThenOLLAMA_HOST(t *testing.
 		assert.Contains(t, errOut, "else $LOOM_OLLAMA_URL, else $OLLAMA_HOST, else http://127.0.0.1:11434", cmd)
 		assert.Contains(t, errOut, "gives up after 5 min without a streamed chunk (chat), 2 min (embeddings, summaries) or 30 s (model lists and details)", cmd)
 	}
+}
+
+// With neither the flag nor LOOM_OLLAMA_URL, OLLAMA_HOST (read as the
+// Ollama CLI reads it) says where Ollama is.
+func TestOllamaURLFallsBackToOLLAMA_HOST(t *testing.T) {
+	srv := fakeOllama(t)
+	t.Setenv("LOOM_OLLAMA_URL", "")
+	t.Setenv("OLLAMA_HOST", srv.URL)
+	out, _, err := runCLI(t, "models")
+	require.NoError(t, err)
+	assert.Contains(t, out, "gemma:2b")
 }

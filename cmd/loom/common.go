@@ -7,8 +7,11 @@ import (
 	"io"
 	"os"
 
+	"github.com/ollama/ollama/envconfig"
+
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/embed"
+	"github.com/loomwork/loom/backend/ollama"
 )
 
 // workspaceFlags are shared by every command that opens a workspace.
@@ -83,9 +86,17 @@ func (w *workspaceFlags) openToRead(ctx context.Context, stderr io.Writer, extra
 // both.
 const ollamaEnv = "LOOM_OLLAMA_URL"
 
+// ollamaAddress is Ollama's address: the --ollama-url flag (whose default
+// is $LOOM_OLLAMA_URL), else $OLLAMA_HOST as the Ollama CLI reads it, else
+// http://127.0.0.1:11434. The environment is read here, at the edge;
+// ollama.ParseURL reads the result.
+func ollamaAddress(flag string) string {
+	return ollama.Address(flag, envconfig.Host().String())
+}
+
 // ollamaURLFlag registers --ollama-url. Precedence: the flag, then
-// $LOOM_OLLAMA_URL, then $OLLAMA_HOST, then http://127.0.0.1:11434 (the
-// last two as the Ollama CLI reads them, in chat.ParseBaseURL).
+// $LOOM_OLLAMA_URL, then $OLLAMA_HOST, then http://127.0.0.1:11434 (see
+// ollamaAddress).
 func ollamaURLFlag(fs *flag.FlagSet, p *string) {
 	fs.StringVar(p, "ollama-url", os.Getenv(ollamaEnv), "Ollama's address: this flag, else $"+ollamaEnv+", else $OLLAMA_HOST, else http://127.0.0.1:11434. "+
 		"A request to Ollama that hears nothing for 10 s says so on stderr (stalled: 30 s), and gives up after "+ollamaTimeouts)

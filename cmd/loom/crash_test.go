@@ -5,13 +5,8 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
-	"math"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,6 +21,7 @@ import (
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/ingest"
+	"github.com/loomwork/loom/backend/ollama/ollamatest"
 	"github.com/loomwork/loom/backend/tokens"
 )
 
@@ -40,46 +36,12 @@ import (
 // crashKillsWanted is how many kills the test makes at least.
 const crashKillsWanted = 200
 
-// embedServer speaks the part of Ollama's API an embedder uses (/api/tags,
-// /api/embed), with vectors made from the words' hashes: the re-embed
-// scenario switches the workspace to it.
-func embedServer(t *testing.T) *httptest.Server {
+// embedServer is the fake Ollama with nomic-embed-text, whose vectors are
+// made from the words' hashes in 16 dimensions: the re-embed scenario
+// switches the workspace to it.
+func embedServer(t *testing.T) *ollamatest.Server {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		switch r.URL.Path {
-		case "/api/tags":
-			fmt.Fprint(w, `{"models":[{"name":"nomic-embed-text:latest","model":"nomic-embed-text:latest","digest":"0a109f422b47"}]}`)
-		case "/api/embed":
-			var req struct {
-				Model string   `json:"model"`
-				Input []string `json:"input"`
-			}
-			_ = json.NewDecoder(r.Body).Decode(&req)
-			vecs := make([][]float32, len(req.Input))
-			for i, text := range req.Input {
-				v := make([]float32, 16)
-				for _, word := range strings.Fields(strings.ToLower(text)) {
-					h := fnv.New32a()
-					h.Write([]byte(word))
-					v[h.Sum32()%16]++
-				}
-				var n float64
-				for _, x := range v {
-					n += float64(x * x)
-				}
-				for j := range v {
-					v[j] = float32(float64(v[j]) / (math.Sqrt(n) + 1e-9))
-				}
-				vecs[i] = v
-			}
-			_ = json.NewEncoder(w).Encode(map[string]any{"model": req.Model, "embeddings": vecs})
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+	return ollamatest.New(t, ollamatest.WithModels(ollamatest.NomicEmbedText()), ollamatest.WithEmbedDim(16))
 }
 
 // crashCorpus writes version v of a small library into dir (replacing
@@ -223,7 +185,7 @@ func TestKillsAtEveryStepLeaveWorkspacesThatOpen(t *testing.T) {
 	build := exec.Command("go", "build", "-o", bin, ".")
 	build.Stderr = os.Stderr
 	require.NoError(t, build.Run())
-	ollama := embedServer(t)
+	embedder := embedServer(t)
 	run := func(env []string, args ...string) (string, error) {
 		cmd := exec.Command(bin, args...)
 		cmd.Env = append(append(os.Environ(), "LOOM_OLLAMA_URL=", "OLLAMA_HOST="), env...)
@@ -282,7 +244,7 @@ func TestKillsAtEveryStepLeaveWorkspacesThatOpen(t *testing.T) {
 		{name: "re-embed",
 			prepare: ingested(0),
 			args: func(ws, corpus string) []string {
-				return []string{"ingest", "--workspace", ws, "--embedder", "ollama", "--ollama-url", ollama.URL, "--quiet", corpus}
+				return []string{"ingest", "--workspace", ws, "--embedder", "ollama", "--ollama-url", embedder.URL, "--quiet", corpus}
 			}},
 		{name: "question and close",
 			prepare: ingested(0),

@@ -6,10 +6,9 @@ import (
 	"io"
 	"sync"
 
-	"github.com/loomwork/loom/backend/chat"
-	"github.com/loomwork/loom/backend/chat/wait"
 	"github.com/loomwork/loom/backend/embed"
-	"github.com/loomwork/loom/backend/embed/ollama"
+	"github.com/loomwork/loom/backend/ollama"
+	"github.com/loomwork/loom/backend/ollama/wait"
 )
 
 // selectEmbedder picks the embedder for --embedder mode (auto: Ollama when
@@ -20,8 +19,14 @@ func selectEmbedder(ctx context.Context, mode, url, model string, stderr io.Writ
 	if err != nil {
 		return nil, "", usageErr("--embedder: %v", err)
 	}
-	e, choice, err := embed.Select(ctx, embed.SelectOptions{Mode: m, OllamaURL: url, OllamaModel: model,
-		Wait: waitOptions, Notify: noticesTo(stderr)})
+	remote := func() (embed.Remote, error) {
+		oc, err := ollama.New(ollamaAddress(url), ollama.WithWait(waitOptions), ollama.WithNotify(noticesTo(stderr)))
+		if err != nil {
+			return nil, err
+		}
+		return oc.EmbedModel(model), nil
+	}
+	e, choice, err := embed.Select(ctx, embed.SelectOptions{Mode: m, Ollama: remote})
 	if err != nil {
 		return nil, "", err
 	}
@@ -36,7 +41,7 @@ var waitOptions wait.Options
 // ollamaTimeouts says, for the help text, when each kind of request to
 // Ollama gives up.
 var ollamaTimeouts = fmt.Sprintf("%s without a streamed chunk (chat), %s (embeddings, summaries) or %s (model lists and details)",
-	wait.Human(chat.DefaultIdleTimeout), wait.Human(ollama.DefaultTimeout), wait.Human(chat.DefaultTimeout))
+	wait.Human(ollama.DefaultIdleTimeout), wait.Human(ollama.DefaultModelTimeout), wait.Human(ollama.DefaultTimeout))
 
 // noticesTo prints each notice as a line on w, one at a time (they come
 // from the watching goroutines). A notice in the middle of a streamed

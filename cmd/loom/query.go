@@ -6,16 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"strings"
-
-	"github.com/ollama/ollama/api"
 
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/abstract"
 	"github.com/loomwork/loom/backend/assemble"
-	"github.com/loomwork/loom/backend/chat"
-	"github.com/loomwork/loom/backend/chat/wait"
+	"github.com/loomwork/loom/backend/ollama"
+	"github.com/loomwork/loom/backend/ollama/wait"
 	"github.com/loomwork/loom/backend/tokens"
 )
 
@@ -144,7 +141,7 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	notify := noticesTo(stderr)
 	opts := []backend.Option{backend.WithModelWindow(func(ctx context.Context, model string) (int, error) {
-		client, err := chat.New(ws.ollamaURL, chat.WithWait(waitOptions), chat.WithNotify(notify))
+		client, err := ollama.New(ollamaAddress(ws.ollamaURL), ollama.WithWait(waitOptions), ollama.WithNotify(notify))
 		if err != nil {
 			return 0, err
 		}
@@ -189,16 +186,15 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // summarizer is an Ollama model with the extractive method as fallback;
 // a request that waits says so through notify, and gives up after
-// abstract.DefaultTimeout.
+// ollama.DefaultModelTimeout.
 func summarizer(model, url string, notify func(wait.Notice)) (abstract.Summarizer, error) {
-	base, err := chat.ParseBaseURL(url)
+	oc, err := ollama.New(ollamaAddress(url), ollama.WithWait(waitOptions), ollama.WithNotify(notify))
 	if err != nil {
 		return nil, err
 	}
 	count := tokens.Default().Count
-	return &abstract.Ollama{Client: api.NewClient(base, http.DefaultClient), Model: model, Count: count,
-		Fallback: abstract.Extractive{Count: count, Additive: true},
-		URL:      base.String(), Wait: waitOptions, Notify: notify}, nil
+	return &ollama.Summarizer{Client: oc, Model: model, Count: count,
+		Fallback: abstract.Extractive{Count: count, Additive: true}}, nil
 }
 
 // stringList is a repeatable string flag.

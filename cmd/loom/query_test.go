@@ -247,7 +247,7 @@ func TestTheSmallestBudgetAndWindowWork(t *testing.T) {
 // waiting for ever, and the extractive method fills in.
 func TestQuerySummaryModelSaysItIsWaitingAndFallsBack(t *testing.T) {
 	ws := ingestFixture(t)
-	srv, _ := fakeOllama(t, silent)
+	srv := fakeOllama(t, silent)
 	clock := useTestClock(t)
 	stop := clock.Drive(time.Second) // nothing will ever answer
 	out, errOut, err := runCLI(t, "query", "--workspace", ws, "--embedder", "offline", "--ollama-url", srv.URL,

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/loomwork/loom/backend/chat/wait"
+	"github.com/loomwork/loom/backend/ollama/wait"
 )
 
 // Clock is a wait.Clock driven by the test. Every ticker it makes shares

@@ -12,10 +12,12 @@
 // sign of life the caller reports with [Watch.Touch] (a streamed chunk), so
 // a long answer that keeps streaming is never cut.
 //
-// The chat client (backend/chat), the Ollama embedder (backend/embed/ollama)
-// and the Ollama summariser (backend/abstract) all wait through this
-// package, so the CLI, the desktop app and the web edition say the same
-// thing at the same moments. Its time comes from a [Clock]; tests inject
+// It belongs to the Ollama adapter (backend/ollama): every request the
+// adapter makes — a chat stream, a model list or description, an embedding,
+// a summary — waits through it, so the CLI, the desktop app and the web
+// edition say the same thing at the same moments. It imports nothing of
+// Loom's, so the domain packages can name a Notice (chat.Turn.OnWait)
+// without depending on the adapter. Its time comes from a [Clock]; tests inject
 // waittest.Clock, whose ticks they drive, so that no test outcome depends
 // on how fast the machine is.
 //

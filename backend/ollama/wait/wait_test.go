@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/loomwork/loom/backend/chat/wait"
-	"github.com/loomwork/loom/backend/chat/wait/waittest"
+	"github.com/loomwork/loom/backend/ollama/wait"
+	"github.com/loomwork/loom/backend/ollama/wait/waittest"
 )
 
 // start watches a request to a fake server whose notices arrive on the

@@ -1,4 +1,4 @@
-package chat
+package ollama
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 // context) ends the stream with a nil error, and a line that is not JSON
 // comes back as errors.New(line), indistinguishable from an error Ollama
 // sent on purpose. A watchingTransport wraps each streamed response body
-// so that Chat can tell these apart: it records the HTTP status, the read
+// so that Stream can tell these apart: it records the HTTP status, the read
 // error, and the first line the client will fail to parse.
 
 type watchKey struct{}
