@@ -63,6 +63,10 @@ func (w *Workbench) ReadOnlyReason() string { return w.ws.ReadOnlyReason() }
 // Stats summarises the workspace.
 func (w *Workbench) Stats(ctx context.Context) (Stats, error) { return w.ws.Stats(ctx) }
 
+// ChooseEmbedder chooses the embedder now instead of on the first
+// question or ingest, so Stats says which one is in use and why.
+func (w *Workbench) ChooseEmbedder(ctx context.Context) { w.ws.ChooseEmbedder(ctx) }
+
 // Warm loads the working index now instead of on the first question.
 func (w *Workbench) Warm(ctx context.Context) error { return w.ws.Warm(ctx) }
 

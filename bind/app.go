@@ -15,7 +15,9 @@ import (
 
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/ollama"
+	"github.com/loomwork/loom/backend/ollama/wait"
 	"github.com/loomwork/loom/graphdb"
 )
 
@@ -53,6 +55,7 @@ type Shell interface {
 // workspace is what the App needs of an open backend.Workbench.
 type workspace interface {
 	Stats(ctx context.Context) (backend.Stats, error)
+	ChooseEmbedder(ctx context.Context)
 	Close() error
 	Documents(ctx context.Context) ([]backend.DocumentInfo, error)
 	Collections(ctx context.Context) ([]backend.CollectionInfo, error)
@@ -87,10 +90,13 @@ type App struct {
 	doctor     func(ctx context.Context, dir string) (*backend.Checkup, error)
 	repair     func(ctx context.Context, dir string) (*backend.RepairReport, error)
 	defaultDir func() (string, error)
-	// options are the engine options the workspace is opened and repaired
-	// with besides the model window (the web edition's embedder, tests'
-	// synthetic one).
-	options []backend.Option
+	// embedder and offline choose the embedder (backend.Config): auto in
+	// the desktop app, the offline table the page fetched in the web
+	// edition. options are more engine options (tests' synthetic
+	// embedder).
+	embedder embed.Mode
+	offline  func() (embed.Embedder, error)
+	options  []backend.Option
 	// newOllama makes an Ollama client for the configured address with
 	// the options given (ollama.New).
 	newOllama func(opts ...ollama.Option) (*ollama.Client, error)
@@ -143,28 +149,44 @@ func NewApp(shell Shell) *App {
 	// be written: questions still work, and the page says why nothing can
 	// be changed instead of refusing to start.
 	a.open = func(ctx context.Context, dir string) (workspace, error) {
-		return backend.Open(ctx, dir, append(a.engineOptions(), backend.ReadOnlyWhenBusy())...)
+		c := a.config(dir)
+		c.Access = backend.WriteWhenFree
+		return backend.New(ctx, c)
 	}
 	// Repair writes, so it never falls back to read-only: a busy workspace
 	// is an error that says to close the other process.
 	a.repair = func(ctx context.Context, dir string) (*backend.RepairReport, error) {
-		return backend.Repair(ctx, dir, backend.RepairOptions{Replace: true}, a.engineOptions()...)
+		opts, err := a.config(dir).EngineOptions()
+		if err != nil {
+			return nil, err
+		}
+		return backend.Repair(ctx, dir, backend.RepairOptions{Replace: true}, opts...)
 	}
 	return a
 }
 
-// engineOptions are what the workspace is opened and repaired with.
-func (a *App) engineOptions() []backend.Option {
-	return append([]backend.Option{backend.WithModelWindow(a.modelWindow)}, a.options...)
+// config is the engine's wiring (backend.Config, as the CLI's): the
+// embedder (auto in the desktop app: Ollama when it answers and has the
+// model, else offline), Ollama as configured with its silences told to
+// the page, the model windows it reports; the embedder chosen goes to the
+// log, and Stats says it to the page.
+func (a *App) config(dir string) backend.Config {
+	return backend.Config{Dir: dir, Embedder: a.embedder, Offline: a.offline,
+		Ollama: func() (*ollama.Client, error) {
+			return a.newOllama(ollama.WithNotify(func(n wait.Notice) { a.shell.Emit(a.ctx, EventOllamaWait, n) }))
+		},
+		OnEmbedder: func(reason string) { a.shell.LogInfo(a.ctx, "embedder: "+reason) },
+		Options:    a.options,
+	}
 }
 
 // WebConfig sets up an App for the web edition (cmd/loom-web): the
-// workspace folder in the page's file system, the engine options it is
-// opened and repaired with (the offline embedder, whose table the page
-// fetched), and the Ollama URL the person configured in the page.
+// workspace folder in the page's file system, the offline embedder (whose
+// table the page fetched; the browser may not reach Ollama for
+// embeddings), and the Ollama URL the person configured in the page.
 type WebConfig struct {
 	Dir       string
-	Options   []backend.Option
+	Offline   func() (embed.Embedder, error)
 	OllamaURL func() string
 }
 
@@ -172,12 +194,12 @@ type WebConfig struct {
 func NewWebApp(shell Shell, cfg WebConfig) *App {
 	a := NewApp(shell)
 	a.web = true
-	a.options = cfg.Options
+	a.embedder, a.offline = embed.ModeOffline, cfg.Offline
 	a.defaultDir = func() (string, error) { return cfg.Dir, nil }
 	// One tab holds the workspace at a time (the page waits for the
 	// others), so there is no other process to fall back to read-only for.
 	a.open = func(ctx context.Context, dir string) (workspace, error) {
-		return backend.Open(ctx, dir, a.engineOptions()...)
+		return backend.New(ctx, a.config(dir))
 	}
 	if cfg.OllamaURL != nil {
 		a.newOllama = func(opts ...ollama.Option) (*ollama.Client, error) {
@@ -254,10 +276,12 @@ func (a *App) WorkspaceDir() (string, error) {
 	return a.dir, nil
 }
 
-// Stats counts what the open workspace holds.
+// Stats counts what the open workspace holds and says which embedder it
+// uses and why (choosing it now when no question or ingest has yet).
 func (a *App) Stats() (backend.Stats, error) {
 	var stats backend.Stats
 	err := a.use(func(ws workspace) (err error) {
+		ws.ChooseEmbedder(a.ctx)
 		stats, err = ws.Stats(a.ctx)
 		if err != nil {
 			return &Error{Code: CodeStatsFailed, Message: "Loom could not count what the workspace at " + a.dir + " holds.", Err: err}

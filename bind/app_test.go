@@ -120,6 +120,7 @@ type fakeWorkspace struct {
 
 func (w *fakeWorkspace) Stats(context.Context) (backend.Stats, error) { return w.stats, w.statsErr }
 func (w *fakeWorkspace) Close() error                                 { w.closed++; return nil }
+func (w *fakeWorkspace) ChooseEmbedder(context.Context)               {}
 
 // newTestApp returns an App whose engine is fake: defaultDir and open are
 // the given functions.

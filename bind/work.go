@@ -420,17 +420,6 @@ func capitalise(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// modelWindow asks Ollama for a model's window (query with a model named),
-// through the same client the chat uses.
-func (a *App) modelWindow(ctx context.Context, model string) (int, error) {
-	oc, err := a.newOllama(ollama.WithNotify(func(n wait.Notice) { a.shell.Emit(a.ctx, EventOllamaWait, n) }))
-	if err != nil {
-		return 0, err
-	}
-	info, err := oc.Model(ctx, model)
-	return info.ContextLength, err
-}
-
 // ModelInfo is a model the chat can use.
 type ModelInfo struct {
 	Name          string `json:"name"`

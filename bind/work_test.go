@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/loomwork/loom/backend"
+	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/embed/synthetic"
 	"github.com/loomwork/loom/backend/ollama"
 	"github.com/loomwork/loom/backend/ollama/ollamatest"
@@ -416,7 +417,7 @@ func TestWebOllamaAdviceNamesCORS(t *testing.T) {
 	url := ollamatest.Closed(t)
 	SetPageOrigin("http://127.0.0.1:8080")
 	t.Cleanup(func() { SetPageOrigin("") })
-	app := NewWebApp(&fakeShell{}, WebConfig{Dir: t.TempDir(), OllamaURL: func() string { return url }, Options: testOptions()})
+	app := NewWebApp(&fakeShell{}, WebConfig{Dir: t.TempDir(), OllamaURL: func() string { return url }, Offline: func() (embed.Embedder, error) { return synthetic.New(), nil }})
 	app.Startup(t.Context())
 	t.Cleanup(func() { app.Shutdown(context.Background()) })
 	st, err := app.Ollama()
@@ -431,7 +432,7 @@ func TestWebOllamaAdviceNamesCORS(t *testing.T) {
 // the option that asks).
 func TestWebQueryWithAModelAsksTheConfiguredOllama(t *testing.T) {
 	url := fakeOllama(t, ollamaHooks{})
-	app := NewWebApp(&fakeShell{}, WebConfig{Dir: t.TempDir(), OllamaURL: func() string { return url }, Options: testOptions()})
+	app := NewWebApp(&fakeShell{}, WebConfig{Dir: t.TempDir(), OllamaURL: func() string { return url }, Offline: func() (embed.Embedder, error) { return synthetic.New(), nil }})
 	app.Startup(t.Context())
 	t.Cleanup(func() { app.Shutdown(context.Background()) })
 	_, err := app.IngestPaths([]string{"../testdata/fixture/notes"})
@@ -557,4 +558,32 @@ func TestOllamaThatDoesNotAnswerIsSaidPlainly(t *testing.T) {
 	assert.Equal(t, "Ollama at "+url+" did not answer within 3 s.", st.Problem)
 	assert.Contains(t, st.Fix, "Retry")
 	assert.NotContains(t, st.Problem, "could not read")
+}
+
+// TestDesktopChoosesItsEmbedderAsTheCLIDoes: the desktop app opens its
+// workspace with backend.New in auto mode, as the CLI does: Ollama's
+// embedder when Ollama has the model, else the offline one; Stats tells
+// the page which one and why.
+func TestDesktopChoosesItsEmbedderAsTheCLIDoes(t *testing.T) {
+	for _, tc := range []struct {
+		name, prefix string
+		models       []ollamatest.Model
+	}{
+		{"Ollama has the embedding model", "ollama/nomic-embed-text", ollamatest.Standard()},
+		{"Ollama lacks it", "offline/", []ollamatest.Model{ollamatest.Llama32()}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := ollamatest.New(t, ollamatest.WithModels(tc.models...), ollamatest.WithEmbedDim(16))
+			t.Setenv(WorkspaceEnv, t.TempDir())
+			t.Setenv(OllamaEnv, srv.URL)
+			shell := &fakeShell{}
+			app := NewApp(shell)
+			app.Startup(t.Context())
+			t.Cleanup(func() { app.Shutdown(context.Background()) })
+			st, err := app.Stats()
+			require.NoError(t, err)
+			assert.True(t, strings.HasPrefix(st.EmbedderInUse, tc.prefix), "in use: %q", st.EmbedderInUse)
+			assert.NotEmpty(t, st.EmbedderChoice, "the page can say why")
+		})
+	}
 }

@@ -20,10 +20,10 @@ func (w *Workspace) Embedder(ctx context.Context) (embed.Embedder, error) {
 	if w.emb != nil {
 		return w.emb, nil
 	}
-	e := w.cfg.embedder
+	e, choice := w.cfg.embedder, ""
 	if e == nil && w.cfg.resolveEmb != nil {
 		var err error
-		if e, _, err = w.cfg.resolveEmb(ctx); err != nil {
+		if e, choice, err = w.cfg.resolveEmb(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -42,7 +42,7 @@ func (w *Workspace) Embedder(ctx context.Context) (embed.Embedder, error) {
 	if err != nil {
 		return nil, err
 	}
-	w.emb, w.vecs = e, vl
+	w.emb, w.vecs, w.embChoice = e, vl, choice
 	return e, nil
 }
 
@@ -97,4 +97,18 @@ func GraphKindOf(opts ...Option) storage.GraphKind {
 		o(&c)
 	}
 	return c.graphKind()
+}
+
+// ChooseEmbedder chooses the embedder now instead of on first need, so
+// Stats can say which one this session uses and why; when none can be
+// had, Stats says why instead.
+func (w *Workspace) ChooseEmbedder(ctx context.Context) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed || w.emb != nil {
+		return
+	}
+	if _, err := w.Embedder(ctx); err != nil {
+		w.embChoice = "no embedder: " + err.Error()
+	}
 }

@@ -45,6 +45,12 @@ type Stats struct {
 	// Embedder is the embedder the stored vectors were made with ("" for
 	// an empty workspace).
 	Embedder string `json:"embedder"`
+	// EmbedderInUse is the embedder this session embeds with, once chosen
+	// (on the first question or ingest: "" before); EmbedderChoice says
+	// why it was chosen ("using offline embedder: Ollama is not running
+	// at …").
+	EmbedderInUse  string `json:"embedder_in_use,omitempty"`
+	EmbedderChoice string `json:"embedder_choice,omitempty"`
 	// Generation counts committed writes.
 	Generation int64 `json:"generation"`
 	// ReadOnly says why the workspace is open read-only ("" when it is
@@ -72,15 +78,17 @@ type Workspace struct {
 	// before that goroutine can record them.
 	bgCommit model.Meta
 
-	mu      sync.Mutex // guards everything below and serialises writes
-	meta    model.Meta
-	emb     embed.Embedder
-	vecs    *vectors.Log
-	index   *index.Graph  // nil until first needed
-	retr    *index.Search // query index; nil until first needed
-	ranking assemble.Config
-	pending pendingWrites
-	closed  bool
+	mu   sync.Mutex // guards everything below and serialises writes
+	meta model.Meta
+	emb  embed.Embedder
+	// embChoice says why emb was chosen ("" when it was given).
+	embChoice string
+	vecs      *vectors.Log
+	index     *index.Graph  // nil until first needed
+	retr      *index.Search // query index; nil until first needed
+	ranking   assemble.Config
+	pending   pendingWrites
+	closed    bool
 	// bg counts answers being indexed in the background and the sweep of
 	// leftover temporary files (sweepTemps); convMu guards
 	// the conversation files, the audit log and the calibration file.
@@ -408,11 +416,14 @@ func (w *Workspace) Dir() string { return w.dir }
 // (no scan).
 func (w *Workspace) Stats(ctx context.Context) (Stats, error) {
 	w.mu.Lock()
-	m := w.meta
+	m, inUse, choice := w.meta, "", w.embChoice
+	if w.emb != nil {
+		inUse = w.emb.ID()
+	}
 	w.mu.Unlock()
 	return Stats{Workspace: w.dir, Backend: w.store.Backend(), Documents: m.Documents, ContentNodes: m.ContentNodes,
 		ConceptNodes: m.ConceptNodes, Edges: m.Edges, Tokens: m.Tokens, Embedder: m.Embedder, Generation: m.Generation,
-		ReadOnly: w.readOnly, ReadOnlyCause: w.readOnlyCause}, nil
+		EmbedderInUse: inUse, EmbedderChoice: choice, ReadOnly: w.readOnly, ReadOnlyCause: w.readOnlyCause}, nil
 }
 
 // Close saves the working-index cache and releases the workspace.

@@ -28,7 +28,7 @@ import (
 	"sync"
 	"syscall/js"
 
-	"github.com/loomwork/loom/backend"
+	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/embed/offline"
 	"github.com/loomwork/loom/bind"
 )
@@ -96,7 +96,7 @@ func initWorkspace(_ js.Value, args []js.Value) any {
 		if err := os.MkdirAll(WorkspaceDir, 0o755); err != nil {
 			return "", fmt.Errorf("the page's file system: %w", err)
 		}
-		a := bind.NewWebApp(webShell{}, bind.WebConfig{Dir: WorkspaceDir, Options: []backend.Option{backend.WithEmbedder(emb)}})
+		a := bind.NewWebApp(webShell{}, bind.WebConfig{Dir: WorkspaceDir, Offline: func() (embed.Embedder, error) { return emb, nil }})
 		a.Startup(context.Background())
 		appMu.Lock()
 		app = a

@@ -290,7 +290,7 @@ func benchOne(ctx context.Context, root string, n int, e embed.Embedder, thresho
 		}
 		run.GenerateMS = ms(time.Since(t))
 		t = time.Now()
-		wb, err := backend.Open(ctx, ws, opts...)
+		wb, err := backend.New(ctx, backend.Config{Dir: ws, Options: opts})
 		if err != nil {
 			return nil, err
 		}
@@ -329,7 +329,7 @@ func benchOne(ctx context.Context, root string, n int, e embed.Embedder, thresho
 		}
 	}
 	t := time.Now()
-	wb, err := backend.Open(ctx, ws, opts...)
+	wb, err := backend.New(ctx, backend.Config{Dir: ws, Options: opts})
 	if err != nil {
 		return nil, err
 	}
@@ -376,7 +376,7 @@ func benchOne(ctx context.Context, root string, n int, e embed.Embedder, thresho
 	}
 	runtime.GC()
 	t = time.Now()
-	wb, err = backend.Open(ctx, ws, opts...)
+	wb, err = backend.New(ctx, backend.Config{Dir: ws, Options: opts})
 	if err != nil {
 		return nil, err
 	}

@@ -32,49 +32,46 @@ func (w *workspaceFlags) register(fs *flag.FlagSet) {
 }
 
 func (w *workspaceFlags) open(ctx context.Context, stderr io.Writer) (*backend.Workbench, error) {
-	return w.openWith(ctx, stderr)
-}
-
-func (w *workspaceFlags) openWith(ctx context.Context, stderr io.Writer, extra ...backend.Option) (*backend.Workbench, error) {
-	dir, opts, err := w.options(stderr)
+	c, err := w.config(stderr)
 	if err != nil {
 		return nil, err
 	}
-	return backend.Open(ctx, dir, append(opts, extra...)...)
+	return backend.New(ctx, c)
 }
 
-// options are the workspace's folder and the options that open it as the
-// flags say (the embedder, the concept threshold).
-func (w *workspaceFlags) options(stderr io.Writer) (string, []backend.Option, error) {
-	dir := w.dir
-	if dir == "" {
-		d, err := backend.DefaultWorkspaceDir("default")
-		if err != nil {
-			return "", nil, err
-		}
-		dir = d
+// config is the engine's wiring as the flags say: the same backend.Config
+// the desktop app and the web edition open their workspaces with. The
+// embedder is chosen on first need and said on stderr; Ollama's silences
+// are said there too.
+func (w *workspaceFlags) config(stderr io.Writer) (backend.Config, error) {
+	if _, err := embed.ParseMode(w.embedder); err != nil {
+		return backend.Config{}, usageErr("--embedder: %v", err)
 	}
-	mode, url, model := w.embedder, w.ollamaURL, w.model
-	resolve := func(ctx context.Context) (embed.Embedder, string, error) {
-		e, why, err := selectEmbedder(ctx, mode, url, model, stderr)
-		if err == nil && why != "" {
-			fmt.Fprintln(stderr, why)
-		}
-		return e, why, err
-	}
-	opts := []backend.Option{backend.WithEmbedderResolver(resolve)}
-	if w.threshold > 0 {
-		opts = append(opts, backend.WithConceptThreshold(w.threshold))
-	}
-	return dir, opts, nil
+	notify := noticesTo(stderr)
+	url := w.ollamaURL
+	return backend.Config{Dir: w.dir, Embedder: embed.Mode(w.embedder), EmbedModel: w.model, ConceptThreshold: w.threshold,
+		Ollama: func() (*ollama.Client, error) {
+			return ollama.New(ollamaAddress(url), ollama.WithWait(waitOptions), ollama.WithNotify(notify))
+		},
+		OnEmbedder: func(reason string) { fmt.Fprintln(stderr, reason) },
+	}, nil
 }
 
 // openToRead opens the workspace for a command that only reads it: for
 // writing when it can (so summaries and access times are kept), else
 // read-only beside the process that holds it, or on a folder that cannot
-// be written, saying so on stderr.
-func (w *workspaceFlags) openToRead(ctx context.Context, stderr io.Writer, extra ...backend.Option) (*backend.Workbench, error) {
-	wb, err := w.openWith(ctx, stderr, append(extra, backend.ReadOnlyWhenBusy())...)
+// be written, saying so on stderr. more adjusts the wiring (a summary
+// model).
+func (w *workspaceFlags) openToRead(ctx context.Context, stderr io.Writer, more ...func(*backend.Config)) (*backend.Workbench, error) {
+	c, err := w.config(stderr)
+	if err != nil {
+		return nil, err
+	}
+	c.Access = backend.WriteWhenFree
+	for _, f := range more {
+		f(&c)
+	}
+	wb, err := backend.New(ctx, c)
 	if err == nil && wb.ReadOnlyReason() != "" {
 		fmt.Fprintf(stderr, "reading %s read-only: %s (what this command learns, such as summaries, is not kept)\n", wb.Dir(), wb.ReadOnlyReason())
 	}

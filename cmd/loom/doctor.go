@@ -27,7 +27,11 @@ func cmdDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *format != "text" && *format != "json" {
 		return usageErr("doctor: --format must be text or json, not %q", *format)
 	}
-	dir, _, err := ws.options(stderr)
+	cfg, err := ws.config(stderr)
+	if err != nil {
+		return err
+	}
+	dir, err := cfg.Folder()
 	if err != nil {
 		return err
 	}
@@ -66,7 +70,15 @@ func cmdRepair(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *format != "text" && *format != "json" {
 		return usageErr("repair: --format must be text or json, not %q", *format)
 	}
-	dir, opts, err := ws.options(stderr)
+	cfg, err := ws.config(stderr)
+	if err != nil {
+		return err
+	}
+	dir, err := cfg.Folder()
+	if err != nil {
+		return err
+	}
+	opts, err := cfg.EngineOptions()
 	if err != nil {
 		return err
 	}

@@ -67,11 +67,12 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			ws.dir = tmp
 		}
 	}
-	open := ws.openToRead
+	var wb *backend.Workbench
 	if corpus != "" { // --beir ingests its corpus
-		open = ws.openWith
+		wb, err = ws.open(ctx, stderr)
+	} else {
+		wb, err = ws.openToRead(ctx, stderr)
 	}
-	wb, err := open(ctx, stderr)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/graphdb"
 )
 
@@ -35,11 +36,12 @@ func cmdGraph(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if pos[0] == "import" && len(pos) != 2 {
 		return usageErr("graph import: give one graph.json file")
 	}
-	open := ws.openToRead
+	var wb *backend.Workbench
 	if pos[0] == "import" {
-		open = ws.openWith
+		wb, err = ws.open(ctx, stderr)
+	} else {
+		wb, err = ws.openToRead(ctx, stderr)
 	}
-	wb, err := open(ctx, stderr)
 	if err != nil {
 		return err
 	}

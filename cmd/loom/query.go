@@ -9,11 +9,7 @@ import (
 	"strings"
 
 	"github.com/loomwork/loom/backend"
-	"github.com/loomwork/loom/backend/abstract"
 	"github.com/loomwork/loom/backend/assemble"
-	"github.com/loomwork/loom/backend/ollama"
-	"github.com/loomwork/loom/backend/ollama/wait"
-	"github.com/loomwork/loom/backend/tokens"
 )
 
 // Bounds of the token-count flags (--budget, --window), so that a typo is
@@ -139,23 +135,7 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if qf.budget == 0 && qf.window == 0 && qf.model == "" {
 		qf.budget = defaultQueryBudget
 	}
-	notify := noticesTo(stderr)
-	opts := []backend.Option{backend.WithModelWindow(func(ctx context.Context, model string) (int, error) {
-		client, err := ollama.New(ollamaAddress(ws.ollamaURL), ollama.WithWait(waitOptions), ollama.WithNotify(notify))
-		if err != nil {
-			return 0, err
-		}
-		info, err := client.Model(ctx, model)
-		return info.ContextLength, err
-	})}
-	if *summaryModel != "" {
-		s, err := summarizer(*summaryModel, ws.ollamaURL, notify)
-		if err != nil {
-			return usageErr("--summary-model: %v", err)
-		}
-		opts = append(opts, backend.WithSummarizer(s))
-	}
-	wb, err := ws.openToRead(ctx, stderr, opts...)
+	wb, err := ws.openToRead(ctx, stderr, func(c *backend.Config) { c.SummaryModel = *summaryModel })
 	if err != nil {
 		return err
 	}
@@ -187,16 +167,6 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // summarizer is an Ollama model with the extractive method as fallback;
 // a request that waits says so through notify, and gives up after
 // ollama.DefaultModelTimeout.
-func summarizer(model, url string, notify func(wait.Notice)) (abstract.Summarizer, error) {
-	oc, err := ollama.New(ollamaAddress(url), ollama.WithWait(waitOptions), ollama.WithNotify(notify))
-	if err != nil {
-		return nil, err
-	}
-	count := tokens.Default().Count
-	return &ollama.Summarizer{Client: oc, Model: model, Count: count,
-		Fallback: abstract.Extractive{Count: count, Additive: true}}, nil
-}
-
 // stringList is a repeatable string flag.
 type stringList []string
 

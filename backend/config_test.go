@@ -1,0 +1,121 @@
+//go:build !js
+
+package backend
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/loomwork/loom/backend/ollama"
+	"github.com/loomwork/loom/backend/ollama/ollamatest"
+)
+
+// TestNewWiresOllamaAsConfigured: New, the one constructor of the three
+// editions, chooses the embedder as Config says (auto: Ollama when it
+// answers and has the model, else offline; Stats says which and why),
+// reads model windows from Ollama and summarises with SummaryModel.
+func TestNewWiresOllamaAsConfigured(t *testing.T) {
+	ctx := context.Background()
+	notes := copyFixture(t)
+	client := func(url string) func() (*ollama.Client, error) {
+		return func() (*ollama.Client, error) { return ollama.New(url) }
+	}
+
+	t.Run("auto uses Ollama when it has the embedding model", func(t *testing.T) {
+		srv := ollamatest.New(t, ollamatest.WithEmbedDim(32))
+		var told []string
+		wb, err := New(ctx, Config{Dir: t.TempDir(), Ollama: client(srv.URL), OnEmbedder: func(r string) { told = append(told, r) },
+			Options: []Option{WithClock(clock)}})
+		require.NoError(t, err)
+		defer wb.Close()
+		_, err = wb.Ingest(ctx, []string{notes}, IngestOptions{})
+		require.NoError(t, err)
+		st, err := wb.Stats(ctx)
+		require.NoError(t, err)
+		assert.True(t, strings.HasPrefix(st.EmbedderInUse, "ollama/nomic-embed-text"), "in use: %s", st.EmbedderInUse)
+		assert.Equal(t, st.EmbedderInUse, st.Embedder, "the vectors stored are Ollama's")
+		assert.NotEmpty(t, st.EmbedderChoice)
+		assert.Equal(t, []string{st.EmbedderChoice}, told, "the edition is told once")
+		assert.NotEmpty(t, srv.EmbedInputs(), "the sections were embedded by Ollama")
+	})
+
+	t.Run("auto falls back to offline when Ollama is not running, and says so", func(t *testing.T) {
+		wb, err := New(ctx, Config{Dir: t.TempDir(), Ollama: client(ollamatest.Closed(t))})
+		require.NoError(t, err)
+		defer wb.Close()
+		wb.ChooseEmbedder(ctx)
+		st, err := wb.Stats(ctx)
+		require.NoError(t, err)
+		assert.True(t, strings.HasPrefix(st.EmbedderInUse, "offline/"), "in use: %s", st.EmbedderInUse)
+		assert.Contains(t, st.EmbedderChoice, "offline")
+		assert.Empty(t, st.Embedder, "nothing stored yet")
+	})
+
+	t.Run("auto falls back to offline when Ollama lacks the model", func(t *testing.T) {
+		srv := ollamatest.New(t, ollamatest.WithModels(ollamatest.Llama32()))
+		wb, err := New(ctx, Config{Dir: t.TempDir(), Ollama: client(srv.URL)})
+		require.NoError(t, err)
+		defer wb.Close()
+		wb.ChooseEmbedder(ctx)
+		st, _ := wb.Stats(ctx)
+		assert.True(t, strings.HasPrefix(st.EmbedderInUse, "offline/"), "in use: %s", st.EmbedderInUse)
+		assert.Contains(t, st.EmbedderChoice, "nomic-embed-text")
+	})
+
+	t.Run("offline never asks Ollama", func(t *testing.T) {
+		srv := ollamatest.New(t)
+		wb, err := New(ctx, Config{Dir: t.TempDir(), Embedder: "offline", Ollama: client(srv.URL)})
+		require.NoError(t, err)
+		defer wb.Close()
+		wb.ChooseEmbedder(ctx)
+		st, _ := wb.Stats(ctx)
+		assert.True(t, strings.HasPrefix(st.EmbedderInUse, "offline/"))
+		assert.Empty(t, srv.Requests("/api/tags", "/api/show", "/api/embed"))
+	})
+
+	t.Run("a question naming a model gets its window from Ollama", func(t *testing.T) {
+		srv := ollamatest.New(t)
+		wb, err := New(ctx, Config{Dir: t.TempDir(), Embedder: "offline", Ollama: client(srv.URL), Options: []Option{WithClock(clock)}})
+		require.NoError(t, err)
+		defer wb.Close()
+		_, err = wb.Ingest(ctx, []string{notes}, IngestOptions{})
+		require.NoError(t, err)
+		res, err := wb.Query(ctx, QueryRequest{Question: "How does staleness decay?", Model: ollamatest.Llama32().Name, NoTouch: true})
+		require.NoError(t, err)
+		assert.Equal(t, ollamatest.Llama32().ContextLength, res.Budget.Window)
+		assert.Equal(t, "model "+ollamatest.Llama32().Name, res.Budget.WindowSource)
+	})
+
+	t.Run("without Ollama a question naming a model says what to do", func(t *testing.T) {
+		wb, err := New(ctx, Config{Dir: t.TempDir(), Embedder: "offline", Options: []Option{WithClock(clock)}})
+		require.NoError(t, err)
+		defer wb.Close()
+		_, err = wb.Ingest(ctx, []string{notes}, IngestOptions{})
+		require.NoError(t, err)
+		_, err = wb.Query(ctx, QueryRequest{Question: "How does staleness decay?", Model: "llama3.2"})
+		assert.ErrorContains(t, err, "no Ollama is configured")
+	})
+
+	t.Run("summaries come from the summary model", func(t *testing.T) {
+		srv := ollamatest.New(t, ollamatest.WithGenerate(func(s *ollamatest.Stream) { s.Whole("Staleness halves every half-life.", 40, 8) }))
+		wb, err := New(ctx, Config{Dir: t.TempDir(), Embedder: "offline", Ollama: client(srv.URL), SummaryModel: ollamatest.Llama32().Name,
+			Options: []Option{WithClock(clock)}})
+		require.NoError(t, err)
+		defer wb.Close()
+		_, err = wb.Ingest(ctx, []string{copyFixtureWithLongSection(t)}, IngestOptions{})
+		require.NoError(t, err)
+		res, err := wb.Query(ctx, QueryRequest{Question: "How is the loadable budget calculated?", Budget: 200, Level: "summary", NoTouch: true})
+		require.NoError(t, err)
+		assert.NotEmpty(t, srv.Requests("/api/generate"), "a summary was asked of the model")
+		assert.Contains(t, res.Prompt, "Staleness halves every half-life.")
+	})
+
+	t.Run("a mode that is not one is refused", func(t *testing.T) {
+		_, err := New(ctx, Config{Dir: t.TempDir(), Embedder: "cloud"})
+		assert.ErrorContains(t, err, "cloud")
+	})
+}
