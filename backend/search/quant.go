@@ -55,11 +55,8 @@ func dotsGo(q []float32, codes []int8, scale, out []float32, stride int) {
 	}
 }
 
-// forceQuant turns the copy on without a SIMD kernel (tests).
-var forceQuant bool
-
 func (v *Vectors) quantDue() bool {
-	return v.q == nil && (quantKernel != nil || forceQuant) && v.dim <= SketchMinDim && v.live >= QuantMinRows
+	return v.q == nil && (quantKernel != nil || v.quantInGo) && v.dim <= SketchMinDim && v.live >= QuantMinRows
 }
 
 // Quantise builds the quantised copy now, whatever the number of rows and

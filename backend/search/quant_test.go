@@ -9,13 +9,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// useQuant turns the quantised copy on for the test even where this
-// machine has no SIMD kernel for it (the Go kernel then runs).
-func useQuant(t *testing.T) {
-	t.Helper()
-	prev := forceQuant
-	forceQuant = true
-	t.Cleanup(func() { forceQuant = prev })
+// quantInGo turns v's quantised copy on even where this machine has no
+// SIMD kernel for it (the Go kernel then runs).
+func quantInGo(v *Vectors) *Vectors {
+	v.quantInGo = true
+	return v
 }
 
 // withOutliers adds rows a quantiser could trip on: one huge coordinate,
@@ -79,12 +77,11 @@ func checkBounds(t *testing.T, v *Vectors, q []float32) {
 }
 
 func TestEstimateBoundsHold(t *testing.T) {
-	useQuant(t)
 	r := rand.New(rand.NewPCG(11, 12))
 	const dim = 100
 	rows, qs := clustered(11, QuantMinRows+500, 5, dim, 40, 0.6)
 	rows = withOutliers(rows)
-	v := NewVectors(dim)
+	v := quantInGo(NewVectors(dim))
 	slots := make([]int32, len(rows))
 	for i := range slots {
 		slots[i] = int32(i)
@@ -108,22 +105,21 @@ func TestEstimateBoundsHold(t *testing.T) {
 	// Reloaded vectors rebuild it.
 	data, err := v.MarshalBinary()
 	require.NoError(t, err)
-	var w Vectors
+	w := quantInGo(&Vectors{})
 	require.NoError(t, w.UnmarshalBinary(data))
-	checkBounds(t, &w, randomVector(r, dim))
+	checkBounds(t, w, randomVector(r, dim))
 }
 
 func TestEstimateOnlyWithACopy(t *testing.T) {
-	useQuant(t)
 	r := rand.New(rand.NewPCG(1, 1))
-	small := NewVectors(100)
+	small := quantInGo(NewVectors(100))
 	small.Set(0, randomVector(r, 100))
 	est := make([]float32, 1)
 	_, _, ok := small.Estimate(randomVector(r, 100), est)
 	assert.False(t, ok, "too few rows")
 	assert.InDelta(t, 0, small.SumCosine(make([]float32, 100)), 0)
 
-	wide := NewVectors(SketchMinDim + 1)
+	wide := quantInGo(NewVectors(SketchMinDim + 1))
 	wide.Set(0, randomVector(r, SketchMinDim+1))
 	_, _, ok = wide.Estimate(randomVector(r, SketchMinDim+1), est)
 	assert.False(t, ok, "wide vectors have the sketch")

@@ -37,6 +37,9 @@ type Vectors struct {
 	sk      *sketch     // nil until built (see sketch.go)
 	q       *quant      // nil until built (see quant.go)
 	due     atomic.Bool // the sketch or the quantised copy should be built
+	// quantInGo keeps the quantised copy where this machine has no SIMD
+	// kernel for it (the Go kernel then runs): tests of the copy.
+	quantInGo bool
 
 	scratch sync.Pool // *[]float32 score buffers for Search
 
