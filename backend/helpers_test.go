@@ -4,7 +4,6 @@ package backend
 // FIFO) and the WebAssembly ones (wasm_js_test.go).
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,8 +12,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var fixedNow = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 

@@ -21,6 +21,7 @@ import (
 	"github.com/loomwork/loom/backend/ollama/ollamatest"
 	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/backend/tokens"
+	"github.com/loomwork/loom/internal/golden"
 )
 
 // ingested opens a bolt workspace with the fixture notes in it.
@@ -72,13 +73,7 @@ func TestQueryGoldenPrompts(t *testing.T) {
 			}
 			b.WriteString(res.Prompt)
 			b.WriteString("\n")
-			golden := filepath.Join("..", "testdata", "golden", "query-"+tc.name+".txt")
-			if *update {
-				require.NoError(t, os.WriteFile(golden, []byte(b.String()), 0o644))
-			}
-			want, err := os.ReadFile(golden)
-			require.NoError(t, err, "run with -update to create %s", golden)
-			assert.Equal(t, string(want), b.String())
+			golden.Equal(t, filepath.Join("..", "testdata", "golden", "query-"+tc.name+".txt"), []byte(b.String()))
 			assert.True(t, strings.HasPrefix(res.Prompt, assemble.DefaultSystemPrompt+"\n\n[Context loaded: "), "the manifest opens the context")
 		})
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/graphdb"
+	"github.com/loomwork/loom/internal/golden"
 )
 
 func openBolt(t *testing.T, dir string, opts ...Option) *Workbench {
@@ -139,14 +140,8 @@ func TestGoldenGraphJSON(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	require.NoError(t, g.Encode(&buf))
-	golden := filepath.Join("..", "testdata", "golden", "graph.json")
-	if *update {
-		require.NoError(t, os.MkdirAll(filepath.Dir(golden), 0o755))
-		require.NoError(t, os.WriteFile(golden, buf.Bytes(), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err, "run go test ./backend -run Golden -update to create it")
-	assert.Equal(t, string(want), buf.String())
+	path := filepath.Join("..", "testdata", "golden", "graph.json")
+	golden.Equal(t, path, buf.Bytes())
 }
 
 func TestReingestUnchangedChangedAndPruned(t *testing.T) {

@@ -2,7 +2,6 @@ package abstract
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,9 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/loomwork/loom/backend/tokens"
+	"github.com/loomwork/loom/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden summaries in testdata/golden")
 
 func readFixture(t *testing.T, name string) string {
 	t.Helper()
@@ -107,15 +105,8 @@ func TestExtractiveSections(t *testing.T) {
 // so cached summaries are remade.
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".txt")
-	if *update {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test -update to write the golden file")
-	assert.Equal(t, string(want), got, "Extractive output changed: if on purpose, run go test -update and bump ExtractiveID")
+	golden.Equal(t, filepath.Join("testdata", "golden", name+".txt"), []byte(got),
+		"Extractive output changed: if on purpose, run go test -update and bump ExtractiveID")
 }
 
 // assertExtracted checks that out is made only of sentences, list items

@@ -2,7 +2,6 @@ package assemble
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -14,9 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/loomwork/loom/backend/tokens"
+	"github.com/loomwork/loom/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // seedManifest is the example of seed §6.3 (loom-concept.md), byte for byte.
 const seedManifest = `[Context loaded: 3 of 7 relevant nodes]
@@ -276,14 +274,7 @@ func TestAssembleSeedExample(t *testing.T) {
 	assert.True(t, strings.HasPrefix(a.Prompt, "SYSTEM\n\n"+seedManifest+"\n\n[n-1] OAuth token analysis — auth.md#part-1\n<<n-1@detailed>>"))
 	assert.True(t, strings.HasSuffix(a.Prompt, "\n\nQuestion: Why do tokens expire?"))
 
-	golden := filepath.Join("testdata", "seed-prompt.golden")
-	if *update {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(golden, []byte(a.Prompt), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err, "run go test ./backend/assemble/ -run TestAssembleSeedExample -update to write it")
-	assert.Equal(t, string(want), a.Prompt)
+	golden.Equal(t, filepath.Join("testdata", "seed-prompt.golden"), []byte(a.Prompt))
 }
 
 func TestAssembleCatalog(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -16,10 +15,9 @@ import (
 	"testing"
 
 	"github.com/loomwork/loom/backend/tokens"
+	"github.com/loomwork/loom/internal/golden"
 	"github.com/stretchr/testify/require"
 )
-
-var updateGolden = flag.Bool("update", false, "rewrite testdata/sections.golden from the code as it is")
 
 const sectionsGolden = "testdata/sections.golden"
 
@@ -150,7 +148,7 @@ func TestParseAndChunkKeepTheirOutputOnTheCorpora(t *testing.T) {
 	}
 	wg.Wait()
 
-	if *updateGolden {
+	if golden.Updating() {
 		keys := make([]string, 0, len(got))
 		for k := range got {
 			keys = append(keys, k)
