@@ -88,6 +88,11 @@ func TestNewWiresOllamaAsConfigured(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, ollamatest.Llama32().ContextLength, res.Budget.Window)
 		assert.Equal(t, "model "+ollamatest.Llama32().Name, res.Budget.WindowSource)
+		lim, err := wb.BudgetLimits(ollamatest.Llama32().ContextLength)
+		require.NoError(t, err)
+		assert.Equal(t, lim, res.Limits, "the result says what the model's window allows")
+		assert.Less(t, lim.MaxBudget, res.Budget.Window-res.Budget.System)
+		assert.Positive(t, lim.MaxBudget)
 	})
 
 	t.Run("without Ollama a question naming a model says what to do", func(t *testing.T) {

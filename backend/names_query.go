@@ -1,6 +1,9 @@
 package backend
 
-import "github.com/loomwork/loom/backend/query"
+import (
+	"github.com/loomwork/loom/backend/assemble"
+	"github.com/loomwork/loom/backend/query"
+)
 
 // The query pipeline's types (backend/query).
 type (
@@ -9,6 +12,8 @@ type (
 	Strategy     = query.Strategy
 	ConceptHit   = query.ConceptHit
 	Timing       = query.Timing
+	// Limits are the budgets a request may ask for (assemble).
+	Limits = assemble.Limits
 )
 
 // The strategies a question can be answered with.

@@ -78,6 +78,10 @@ func (w *Workbench) Query(ctx context.Context, req QueryRequest) (*QueryResult, 
 	return w.query.Query(ctx, req)
 }
 
+// BudgetLimits are the context budgets a question may ask for with a
+// model of this window (0: none known).
+func (w *Workbench) BudgetLimits(window int) (Limits, error) { return w.query.Limits(window) }
+
 // FileTokens counts a file's tokens, as whole-file context would send it.
 func (w *Workbench) FileTokens(path string) int { return w.query.FileTokens(path) }
 

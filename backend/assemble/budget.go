@@ -95,3 +95,29 @@ func PlanSplit(r SplitRequest) (Split, error) {
 	s.Free = s.Context
 	return s, nil
 }
+
+// DefaultMaxBudget is the largest context budget offered when no window is
+// known (a model's window decides it otherwise).
+const DefaultMaxBudget = 32768
+
+// Limits are the context budgets a request may ask for (the page's budget
+// slider): from MinBudget up to MaxBudget, the most context the window
+// holds once the system prompt and the largest output reservation any
+// question can get are taken out.
+type Limits struct {
+	MinBudget int `json:"min_budget"`
+	MaxBudget int `json:"max_budget"`
+}
+
+// BudgetLimits are the limits of a window (0: none known) with a system
+// prompt of system tokens and the base output share reserve: the largest
+// reservation is OutputShare at complexity 1; MaxBudget is in steps of 64
+// tokens.
+func BudgetLimits(window, system int, reserve float64) Limits {
+	l := Limits{MinBudget: MinContext, MaxBudget: DefaultMaxBudget}
+	if window > 0 {
+		out := int(math.Ceil(OutputShare(reserve, 1) * float64(window)))
+		l.MaxBudget = max(MinContext, (window-system-out)/64*64)
+	}
+	return l
+}

@@ -188,3 +188,28 @@ func TestPlanSplitPartsAddUp(t *testing.T) {
 		}
 	}
 }
+
+func TestBudgetLimits(t *testing.T) {
+	t.Run("without a window the default maximum", func(t *testing.T) {
+		assert.Equal(t, Limits{MinBudget: MinContext, MaxBudget: DefaultMaxBudget}, BudgetLimits(0, 60, 0.3))
+	})
+	t.Run("a window less the system prompt and the largest reservation, in steps of 64", func(t *testing.T) {
+		// 32768 − 60 − ⌈0.375 × 32768⌉ = 20420 → 20416
+		assert.Equal(t, 20416, BudgetLimits(32768, 60, 0.3).MaxBudget)
+	})
+	t.Run("a window too small for anything still offers the minimum", func(t *testing.T) {
+		assert.Equal(t, MinContext, BudgetLimits(100, 60, 0.3).MaxBudget)
+	})
+	t.Run("the maximum fits any question's split of that window", func(t *testing.T) {
+		for _, window := range []int{2048, 8192, 32768, 131072} {
+			l := BudgetLimits(window, 60, 0.3)
+			for _, complexity := range []float64{0, 0.5, 1} {
+				s, err := PlanSplit(SplitRequest{Window: window, Budget: l.MaxBudget, System: 60, Question: 12, Reserve: 0.3, Complexity: complexity})
+				require.NoError(t, err, "window %d", window)
+				assert.LessOrEqual(t, s.Window, window)
+				assert.GreaterOrEqual(t, float64(s.Output)/float64(s.Window), OutputShare(0.3, complexity)-0.01,
+					"the answer keeps its room (window %d, complexity %g)", window, complexity)
+			}
+		}
+	})
+}

@@ -182,12 +182,12 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 		}
 	}
 	frame := count(Manifest(nil, relevant, relevant)) + 8
-	budget := split.Context - frame
-	if budget < 0 {
+	loadable := split.Context - frame
+	if loadable < 0 {
 		return nil, fmt.Errorf("the context budget of %d tokens is smaller than the manifest (%d tokens): raise the budget", split.Context, frame)
 	}
 	for attempt := 0; ; attempt++ {
-		o.Budget = budget
+		o.Loadable = loadable
 		sel := Select(cands, o)
 		if o.Prefetch != nil {
 			o.Prefetch(sel.Loaded)
@@ -232,14 +232,14 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 			total = count(ContextText(manifest, "", blocks))
 		}
 		if total > split.Context { // BPE merges at the seams: take a little more room
-			if attempt < 4 && budget > 0 {
-				budget = max(0, budget-(total-split.Context)-8)
+			if attempt < 4 && loadable > 0 {
+				loadable = max(0, loadable-(total-split.Context)-8)
 				continue
 			}
 			if len(sel.Loaded) == 0 {
 				return nil, fmt.Errorf("could not fit the context into %d tokens (the manifest alone takes %d)", split.Context, count(manifest))
 			}
-			budget = max(0, sel.Used-sel.Loaded[len(sel.Loaded)-1].LoadedTokens-1)
+			loadable = max(0, sel.Used-sel.Loaded[len(sel.Loaded)-1].LoadedTokens-1)
 			continue
 		}
 		a := &Assembly{Split: split, Selection: sel, Manifest: manifest, Blocks: blocks}

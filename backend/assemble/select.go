@@ -137,11 +137,12 @@ func Rank(cands []*Candidate, w Weights, cfg Config) {
 
 // SelectOptions are the knobs of one selection.
 type SelectOptions struct {
-	// Budget is the tokens available for node text.
-	Budget int
+	// Loadable is the tokens available for node text: the context budget
+	// less the manifest and the catalog.
+	Loadable int
 	// Level is the requested abstraction level (Adaptive by default).
 	Level Level
-	// Oversize is the share of Budget above which a node is oversized.
+	// Oversize is the share of Loadable above which a node is oversized.
 	Oversize float64
 	// Novelty is the MMR trade-off λ: utility = score × (1 − λ·redundancy).
 	Novelty float64
@@ -168,7 +169,7 @@ func Select(cands []*Candidate, o SelectOptions) Selection {
 		o.Level = Adaptive
 	}
 	sel := Selection{}
-	remaining := o.Budget
+	remaining := o.Loadable
 	load := func(c *Candidate, l Level, why string) {
 		c.Loaded, c.Level, c.LoadedTokens, c.Reason = true, l, c.tokensAt(l), why
 		remaining -= c.costAt(l)
@@ -230,7 +231,7 @@ func Select(cands []*Candidate, o SelectOptions) Selection {
 		}
 	case o.Level == Adaptive:
 		sel.Branch = BranchAdaptive
-		for _, pick := range knapsack(relevant, remaining, o.Oversize*float64(o.Budget), o.Novelty) {
+		for _, pick := range knapsack(relevant, remaining, o.Oversize*float64(o.Loadable), o.Novelty) {
 			why := "relevant; the adaptive knapsack chose " + string(pick.level)
 			if pick.level != Detailed {
 				why += fmt.Sprintf(" (full text is %d tokens)", pick.c.Tokens)
@@ -239,7 +240,7 @@ func Select(cands []*Candidate, o SelectOptions) Selection {
 		}
 	default:
 		sel.Branch = BranchByScore
-		limit := o.Oversize * float64(o.Budget)
+		limit := o.Oversize * float64(o.Loadable)
 		for _, c := range relevant {
 			l := levelFor(c, fixed)
 			why := "relevant; loaded in descending score"

@@ -49,7 +49,7 @@ func unit(v ...float32) []float32 {
 func TestSelectNothingRelevant(t *testing.T) {
 	a, b := node("a", 0.3, 100), node("b", 0.1234, 100)
 	a.Relevant, b.Relevant = false, false
-	sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 1000, Oversize: 0.5})
+	sel := Select([]*Candidate{a, b}, SelectOptions{Loadable: 1000, Oversize: 0.5})
 
 	assert.Equal(t, BranchNothing, sel.Branch)
 	assert.Empty(t, sel.Loaded, "irrelevant nodes never load, even with room to spare")
@@ -67,7 +67,7 @@ func TestSelectAllRelevantFit(t *testing.T) {
 			a, b := node("a", 0.9, 300), node("b", 0.8, 200)
 			off := node("off", 0.2, 10)
 			off.Relevant = false
-			sel := Select([]*Candidate{a, b, off}, SelectOptions{Budget: 500, Level: level, Oversize: 0.5})
+			sel := Select([]*Candidate{a, b, off}, SelectOptions{Loadable: 500, Level: level, Oversize: 0.5})
 
 			assert.Equal(t, BranchAllFit, sel.Branch)
 			assert.Equal(t, []string{"a", "b"}, ids(sel.Loaded))
@@ -84,7 +84,7 @@ func TestSelectAllRelevantFit(t *testing.T) {
 	t.Run("an oversized node loads in full when everything fits", func(t *testing.T) {
 		a := node("a", 0.9, 900)
 		a.SummaryTokens, a.SummaryCached = 50, true
-		sel := Select([]*Candidate{a}, SelectOptions{Budget: 1000, Oversize: 0.1})
+		sel := Select([]*Candidate{a}, SelectOptions{Loadable: 1000, Oversize: 0.1})
 		assert.Equal(t, BranchAllFit, sel.Branch)
 		assert.Equal(t, Detailed, a.Level)
 	})
@@ -104,7 +104,7 @@ func TestSelectAtAFixedLevelWhereAllFit(t *testing.T) {
 			a, b := node("a", 0.9, 900), node("b", 0.8, 900)
 			a.SummaryTokens, a.EssenceTokens = 100, 20
 			b.SummaryTokens, b.EssenceTokens = 150, 25
-			sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 500, Level: tt.level, Oversize: 0.5})
+			sel := Select([]*Candidate{a, b}, SelectOptions{Loadable: 500, Level: tt.level, Oversize: 0.5})
 
 			assert.Equal(t, BranchAllFit, sel.Branch)
 			require.Len(t, sel.Loaded, 2)
@@ -118,7 +118,7 @@ func TestSelectAtAFixedLevelWhereAllFit(t *testing.T) {
 	t.Run("a node with neither summary nor essence loads whole at the summary level", func(t *testing.T) {
 		a, b := node("a", 0.9, 900), node("b", 0.8, 90)
 		a.SummaryTokens = 100
-		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 5000, Level: Summary, Oversize: 0.5})
+		sel := Select([]*Candidate{a, b}, SelectOptions{Loadable: 5000, Level: Summary, Oversize: 0.5})
 
 		assert.Equal(t, BranchAllFit, sel.Branch)
 		assert.Equal(t, map[string]Level{"a": Summary, "b": Detailed}, levels(sel.Loaded))
@@ -127,14 +127,14 @@ func TestSelectAtAFixedLevelWhereAllFit(t *testing.T) {
 	t.Run("a node with neither summary nor essence loads whole at the essence level", func(t *testing.T) {
 		a, b := node("a", 0.9, 900), node("b", 0.8, 90)
 		a.EssenceTokens = 20
-		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 5000, Level: Essence, Oversize: 0.5})
+		sel := Select([]*Candidate{a, b}, SelectOptions{Loadable: 5000, Level: Essence, Oversize: 0.5})
 		assert.Equal(t, map[string]Level{"a": Essence, "b": Detailed}, levels(sel.Loaded))
 	})
 	t.Run("a node barely larger than its essence is its own summary", func(t *testing.T) {
 		a, b := node("a", 0.9, 900), node("b", 0.8, 40)
 		a.SummaryTokens = 100
 		b.EssenceTokens = 16 // 40 ≤ 2×16 + 8
-		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 5000, Level: Summary, Oversize: 0.5})
+		sel := Select([]*Candidate{a, b}, SelectOptions{Loadable: 5000, Level: Summary, Oversize: 0.5})
 		assert.Equal(t, BranchAllFit, sel.Branch)
 		assert.Equal(t, map[string]Level{"a": Summary, "b": Detailed}, levels(sel.Loaded))
 	})
@@ -142,7 +142,7 @@ func TestSelectAtAFixedLevelWhereAllFit(t *testing.T) {
 		a, b := node("a", 0.9, 900), node("b", 0.8, 900)
 		a.SummaryTokens = 100
 		b.EssenceTokens = 20
-		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 5000, Level: Summary, Oversize: 0.5})
+		sel := Select([]*Candidate{a, b}, SelectOptions{Loadable: 5000, Level: Summary, Oversize: 0.5})
 
 		assert.Equal(t, BranchByScore, sel.Branch, "not every node offers a summary")
 		assert.Equal(t, []string{"a"}, ids(sel.Loaded))
@@ -154,7 +154,7 @@ func TestSelectAtAFixedLevelWhereAllFit(t *testing.T) {
 		a, b := node("a", 0.9, 900), node("b", 0.8, 900)
 		a.EssenceTokens = 20
 		b.SummaryTokens = 100
-		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 5000, Level: Essence, Oversize: 0.5})
+		sel := Select([]*Candidate{a, b}, SelectOptions{Loadable: 5000, Level: Essence, Oversize: 0.5})
 		assert.Equal(t, BranchByScore, sel.Branch)
 		assert.Equal(t, []string{"a"}, ids(sel.Loaded))
 		assert.Equal(t, 1, sel.NotLoaded)
@@ -164,7 +164,7 @@ func TestSelectAtAFixedLevelWhereAllFit(t *testing.T) {
 func TestSelectByDescendingScore(t *testing.T) {
 	t.Run("nodes load in score order until the budget runs out and smaller later nodes still fill in", func(t *testing.T) {
 		a, b, c, d := node("a", 0.9, 600), node("b", 0.8, 600), node("c", 0.7, 200), node("d", 0.6, 300)
-		sel := Select([]*Candidate{a, b, c, d}, SelectOptions{Budget: 1000, Level: Detailed, Oversize: 1})
+		sel := Select([]*Candidate{a, b, c, d}, SelectOptions{Loadable: 1000, Level: Detailed, Oversize: 1})
 
 		assert.Equal(t, BranchByScore, sel.Branch)
 		assert.Equal(t, []string{"a", "c"}, ids(sel.Loaded))
@@ -179,14 +179,14 @@ func TestSelectByDescendingScore(t *testing.T) {
 	})
 	t.Run("candidates given out of order still load by score", func(t *testing.T) {
 		a, b, c := node("a", 0.5, 400), node("b", 0.9, 400), node("c", 0.7, 400)
-		sel := Select([]*Candidate{a, b, c}, SelectOptions{Budget: 800, Level: Detailed, Oversize: 1})
+		sel := Select([]*Candidate{a, b, c}, SelectOptions{Loadable: 800, Level: Detailed, Oversize: 1})
 		assert.Equal(t, []string{"b", "c"}, ids(sel.Loaded))
 		assert.False(t, a.Loaded)
 	})
 	t.Run("a fixed summary level loads summaries by score", func(t *testing.T) {
 		a, b, c := node("a", 0.9, 900), node("b", 0.8, 900), node("c", 0.7, 900)
 		a.SummaryTokens, b.SummaryTokens, c.SummaryTokens = 300, 300, 150
-		sel := Select([]*Candidate{a, b, c}, SelectOptions{Budget: 500, Level: Summary, Oversize: 0.5})
+		sel := Select([]*Candidate{a, b, c}, SelectOptions{Loadable: 500, Level: Summary, Oversize: 0.5})
 		assert.Equal(t, BranchByScore, sel.Branch)
 		assert.Equal(t, []string{"a", "c"}, ids(sel.Loaded))
 		assert.Equal(t, map[string]Level{"a": Summary, "c": Summary}, levels(sel.Loaded))
@@ -215,7 +215,7 @@ func TestSelectOversizedNodes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := node("big", 0.9, 800)
 			c.SummaryTokens, c.SummaryCached, c.ChunkTokens = tt.summary, tt.cached, tt.chunks
-			sel := Select([]*Candidate{c}, SelectOptions{Budget: 700, Level: Detailed, Oversize: 0.5})
+			sel := Select([]*Candidate{c}, SelectOptions{Loadable: 700, Level: Detailed, Oversize: 0.5})
 
 			assert.Equal(t, BranchByScore, sel.Branch)
 			require.True(t, c.Loaded)
@@ -228,14 +228,14 @@ func TestSelectOversizedNodes(t *testing.T) {
 	}
 	t.Run("an oversized node with no other level loads in full when it fits", func(t *testing.T) {
 		big, filler := node("big", 0.9, 600), node("filler", 0.5, 600)
-		sel := Select([]*Candidate{big, filler}, SelectOptions{Budget: 700, Level: Detailed, Oversize: 0.5})
+		sel := Select([]*Candidate{big, filler}, SelectOptions{Loadable: 700, Level: Detailed, Oversize: 0.5})
 		assert.Equal(t, []string{"big"}, ids(sel.Loaded))
 		assert.Equal(t, Detailed, big.Level)
 		assert.Equal(t, 1, sel.NotLoaded)
 	})
 	t.Run("an oversized node with no other level that does not fit is counted", func(t *testing.T) {
 		big := node("big", 0.9, 800)
-		sel := Select([]*Candidate{big}, SelectOptions{Budget: 700, Level: Detailed, Oversize: 0.5})
+		sel := Select([]*Candidate{big}, SelectOptions{Loadable: 700, Level: Detailed, Oversize: 0.5})
 		assert.Empty(t, sel.Loaded)
 		assert.Equal(t, 1, sel.NotLoaded)
 		assert.Contains(t, big.Reason, "did not fit the budget (700 tokens left)")
@@ -243,7 +243,7 @@ func TestSelectOversizedNodes(t *testing.T) {
 	t.Run("a node at exactly the oversize limit is not oversized", func(t *testing.T) {
 		at, filler := node("at", 0.9, 350), node("filler", 0.5, 400)
 		at.SummaryTokens, at.SummaryCached = 50, true
-		sel := Select([]*Candidate{at, filler}, SelectOptions{Budget: 700, Level: Detailed, Oversize: 0.5})
+		sel := Select([]*Candidate{at, filler}, SelectOptions{Loadable: 700, Level: Detailed, Oversize: 0.5})
 		assert.Equal(t, BranchByScore, sel.Branch)
 		assert.Equal(t, Detailed, at.Level)
 	})
@@ -255,7 +255,7 @@ func TestSelectAdaptiveKnapsack(t *testing.T) {
 		for _, x := range []*Candidate{a, b, c} {
 			x.SummaryTokens = 200
 		}
-		sel := Select([]*Candidate{a, b, c}, SelectOptions{Budget: 1000, Level: Adaptive, Oversize: 1})
+		sel := Select([]*Candidate{a, b, c}, SelectOptions{Loadable: 1000, Level: Adaptive, Oversize: 1})
 
 		assert.Equal(t, BranchAdaptive, sel.Branch)
 		assert.Equal(t, []string{"a", "b", "c"}, ids(sel.Loaded))
@@ -266,7 +266,7 @@ func TestSelectAdaptiveKnapsack(t *testing.T) {
 	t.Run("one detailed node beats two summaries when the second node is weak", func(t *testing.T) {
 		a, b := node("a", 0.9, 500), node("b", 0.2, 500)
 		a.SummaryTokens, b.SummaryTokens = 300, 300
-		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 600, Level: Adaptive, Oversize: 1})
+		sel := Select([]*Candidate{a, b}, SelectOptions{Loadable: 600, Level: Adaptive, Oversize: 1})
 
 		assert.Equal(t, BranchAdaptive, sel.Branch)
 		assert.Equal(t, []string{"a"}, ids(sel.Loaded))
@@ -281,7 +281,7 @@ func TestSelectAdaptiveKnapsack(t *testing.T) {
 		a, b := node("a", 0.9, 600), node("b", 0.8, 600)
 		a.SummaryTokens, a.EssenceTokens = 100, 20
 		b.SummaryTokens, b.EssenceTokens = 150, 20
-		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 700, Level: Adaptive, Oversize: 1})
+		sel := Select([]*Candidate{a, b}, SelectOptions{Loadable: 700, Level: Adaptive, Oversize: 1})
 
 		assert.Equal(t, []string{"a", "b"}, ids(sel.Loaded), "loaded in utility order")
 		assert.Equal(t, map[string]Level{"a": Summary, "b": Detailed}, levels(sel.Loaded))
@@ -290,24 +290,24 @@ func TestSelectAdaptiveKnapsack(t *testing.T) {
 	t.Run("an oversized node is not offered in full when it has a smaller level", func(t *testing.T) {
 		a, b := node("a", 0.9, 700), node("b", 0.1, 400)
 		a.SummaryTokens = 100
-		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 1000, Level: Adaptive, Oversize: 0.5})
+		sel := Select([]*Candidate{a, b}, SelectOptions{Loadable: 1000, Level: Adaptive, Oversize: 0.5})
 		assert.Equal(t, map[string]Level{"a": Summary, "b": Detailed}, levels(sel.Loaded))
 	})
 	t.Run("an oversized node without a smaller level is still offered in full", func(t *testing.T) {
 		a, b := node("a", 0.9, 700), node("b", 0.1, 400)
-		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 1000, Level: Adaptive, Oversize: 0.5})
+		sel := Select([]*Candidate{a, b}, SelectOptions{Loadable: 1000, Level: Adaptive, Oversize: 0.5})
 		assert.Equal(t, map[string]Level{"a": Detailed}, levels(sel.Loaded))
 	})
 	t.Run("chunks are a level the knapsack may choose", func(t *testing.T) {
 		a, b := node("a", 0.9, 900), node("b", 0.8, 900)
 		a.ChunkTokens, b.ChunkTokens = 400, 400
-		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 1000, Level: Adaptive, Oversize: 1})
+		sel := Select([]*Candidate{a, b}, SelectOptions{Loadable: 1000, Level: Adaptive, Oversize: 1})
 		assert.Equal(t, map[string]Level{"a": Chunks, "b": Chunks}, levels(sel.Loaded))
 	})
 	t.Run("a budget too small for any level loads nothing", func(t *testing.T) {
 		a, b := node("a", 0.9, 900), node("b", 0.8, 900)
 		a.EssenceTokens, b.EssenceTokens = 60, 60
-		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 50, Level: Adaptive, Oversize: 1})
+		sel := Select([]*Candidate{a, b}, SelectOptions{Loadable: 50, Level: Adaptive, Oversize: 1})
 		assert.Equal(t, BranchAdaptive, sel.Branch)
 		assert.Empty(t, sel.Loaded)
 		assert.Equal(t, 2, sel.NotLoaded)
@@ -319,7 +319,7 @@ func TestSelectAdaptiveKnapsack(t *testing.T) {
 			c.SummaryTokens, c.EssenceTokens = 401+i, 33
 			cs = append(cs, c)
 		}
-		sel := Select(cs, SelectOptions{Budget: 9999, Level: Adaptive, Oversize: 0.5})
+		sel := Select(cs, SelectOptions{Loadable: 9999, Level: Adaptive, Oversize: 0.5})
 		assert.Equal(t, BranchAdaptive, sel.Branch)
 		assert.NotEmpty(t, sel.Loaded)
 		assert.LessOrEqual(t, sel.Used, 9999)
@@ -354,7 +354,7 @@ func TestSelectPinned(t *testing.T) {
 		a := node("a", 0.9, 200)
 		p := node("p", 0.05, 100)
 		p.Relevant, p.Pinned = false, true
-		sel := Select([]*Candidate{a, p}, SelectOptions{Budget: 1000, Oversize: 0.5})
+		sel := Select([]*Candidate{a, p}, SelectOptions{Loadable: 1000, Oversize: 0.5})
 
 		assert.Equal(t, []string{"p", "a"}, ids(sel.Loaded))
 		assert.Equal(t, Detailed, p.Level)
@@ -365,7 +365,7 @@ func TestSelectPinned(t *testing.T) {
 	t.Run("a pinned node that is also relevant is counted once", func(t *testing.T) {
 		p := node("p", 0.9, 100)
 		p.Pinned = true
-		sel := Select([]*Candidate{p}, SelectOptions{Budget: 1000, Oversize: 0.5})
+		sel := Select([]*Candidate{p}, SelectOptions{Loadable: 1000, Oversize: 0.5})
 		assert.Equal(t, 1, sel.Relevant)
 		assert.Equal(t, []string{"p"}, ids(sel.Loaded))
 		assert.Equal(t, BranchNothing, sel.Branch, "no unpinned relevant node is left to decide on")
@@ -390,7 +390,7 @@ func TestSelectPinned(t *testing.T) {
 			p := node("p", 0.5, 2000)
 			p.Relevant, p.Pinned = false, true
 			p.SummaryTokens, p.ChunkTokens, p.EssenceTokens = tt.summary, tt.chunks, tt.essence
-			sel := Select([]*Candidate{p}, SelectOptions{Budget: 500, Level: tt.level, Oversize: 0.5})
+			sel := Select([]*Candidate{p}, SelectOptions{Loadable: 500, Level: tt.level, Oversize: 0.5})
 
 			require.True(t, p.Loaded)
 			assert.Equal(t, tt.wantLevel, p.Level)
@@ -402,14 +402,14 @@ func TestSelectPinned(t *testing.T) {
 	t.Run("a pinned node at the summary level loads its summary even when the full text fits", func(t *testing.T) {
 		p := node("p", 0.5, 100)
 		p.Pinned, p.SummaryTokens = true, 40
-		Select([]*Candidate{p}, SelectOptions{Budget: 500, Level: Summary, Oversize: 0.5})
+		Select([]*Candidate{p}, SelectOptions{Loadable: 500, Level: Summary, Oversize: 0.5})
 		assert.Equal(t, Summary, p.Level)
 	})
 	t.Run("a pinned node that fits in no form gets a reason and is counted", func(t *testing.T) {
 		p := node("p", 0.5, 2000)
 		p.Relevant, p.Pinned = false, true
 		p.SummaryTokens = 900
-		sel := Select([]*Candidate{p}, SelectOptions{Budget: 500, Oversize: 0.5})
+		sel := Select([]*Candidate{p}, SelectOptions{Loadable: 500, Oversize: 0.5})
 
 		assert.False(t, p.Loaded)
 		assert.Equal(t, "pinned, but even its smallest form does not fit the 500 tokens left", p.Reason)
@@ -419,7 +419,7 @@ func TestSelectPinned(t *testing.T) {
 	t.Run("a large pinned node at the essence level without an essence does not load", func(t *testing.T) {
 		p := node("p", 0.5, 400)
 		p.Pinned, p.SummaryTokens = true, 100
-		sel := Select([]*Candidate{p}, SelectOptions{Budget: 500, Level: Essence, Oversize: 0.5})
+		sel := Select([]*Candidate{p}, SelectOptions{Loadable: 500, Level: Essence, Oversize: 0.5})
 		assert.False(t, p.Loaded)
 		assert.Equal(t, 1, sel.NotLoaded)
 		assert.Contains(t, p.Reason, "pinned, but")
@@ -428,7 +428,7 @@ func TestSelectPinned(t *testing.T) {
 		for _, level := range []Level{Summary, Essence} {
 			p := node("p", 0.5, 100)
 			p.Relevant, p.Pinned = false, true
-			sel := Select([]*Candidate{p}, SelectOptions{Budget: 500, Level: level, Oversize: 0.5})
+			sel := Select([]*Candidate{p}, SelectOptions{Loadable: 500, Level: level, Oversize: 0.5})
 			assert.True(t, p.Loaded, "level %s", level)
 			assert.Equal(t, Detailed, p.Level, "level %s", level)
 			assert.Zero(t, sel.NotLoaded, "level %s", level)
@@ -437,7 +437,7 @@ func TestSelectPinned(t *testing.T) {
 	t.Run("pinned nodes take their room before relevant nodes", func(t *testing.T) {
 		p, a := node("p", 0.1, 400), node("a", 0.9, 300)
 		p.Relevant, p.Pinned = false, true
-		sel := Select([]*Candidate{a, p}, SelectOptions{Budget: 600, Level: Detailed, Oversize: 1})
+		sel := Select([]*Candidate{a, p}, SelectOptions{Loadable: 600, Level: Detailed, Oversize: 1})
 
 		assert.Equal(t, []string{"p"}, ids(sel.Loaded))
 		assert.False(t, a.Loaded)
@@ -451,7 +451,7 @@ func TestSelectCountsWhatWasNotLoaded(t *testing.T) {
 	a, b := node("a", 0.9, 300), node("b", 0.8, 300)
 	off := node("off", 0.1, 10)
 	off.Relevant = false
-	sel := Select([]*Candidate{p, a, b, off}, SelectOptions{Budget: 500, Level: Detailed, Oversize: 1})
+	sel := Select([]*Candidate{p, a, b, off}, SelectOptions{Loadable: 500, Level: Detailed, Oversize: 1})
 
 	assert.Equal(t, []string{"a"}, ids(sel.Loaded))
 	assert.Equal(t, 3, sel.Relevant, "two relevant and one pinned; the irrelevant node is not counted")
@@ -465,45 +465,45 @@ func TestSelectChargesOverhead(t *testing.T) {
 	t.Run("a node whose text fits but whose overhead does not is left out", func(t *testing.T) {
 		a := node("a", 0.9, 100)
 		a.Overhead = 20
-		sel := Select([]*Candidate{a}, SelectOptions{Budget: 110, Level: Detailed, Oversize: 1})
+		sel := Select([]*Candidate{a}, SelectOptions{Loadable: 110, Level: Detailed, Oversize: 1})
 		assert.Equal(t, BranchByScore, sel.Branch)
 		assert.Empty(t, sel.Loaded)
 	})
 	t.Run("a node fits when its text and overhead do", func(t *testing.T) {
 		a := node("a", 0.9, 100)
 		a.Overhead = 20
-		sel := Select([]*Candidate{a}, SelectOptions{Budget: 120, Level: Detailed, Oversize: 1})
+		sel := Select([]*Candidate{a}, SelectOptions{Loadable: 120, Level: Detailed, Oversize: 1})
 		assert.Equal(t, BranchAllFit, sel.Branch)
 		assert.Equal(t, 100, sel.Used, "Used counts text only")
 	})
 	t.Run("the overhead reduces what is left for later nodes", func(t *testing.T) {
 		a, b := node("a", 0.9, 300), node("b", 0.8, 190)
 		a.Overhead, b.Overhead = 20, 20
-		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 500, Level: Detailed, Oversize: 1})
+		sel := Select([]*Candidate{a, b}, SelectOptions{Loadable: 500, Level: Detailed, Oversize: 1})
 		assert.Equal(t, []string{"a"}, ids(sel.Loaded))
 		assert.Contains(t, b.Reason, "(180 tokens left)")
 	})
 	t.Run("the knapsack charges overhead too", func(t *testing.T) {
 		a, b := node("a", 0.9, 500), node("b", 0.8, 500)
 		a.Overhead, b.Overhead = 1, 1
-		sel := Select([]*Candidate{a, b}, SelectOptions{Budget: 1001, Level: Adaptive, Oversize: 1})
+		sel := Select([]*Candidate{a, b}, SelectOptions{Loadable: 1001, Level: Adaptive, Oversize: 1})
 		assert.Equal(t, BranchAdaptive, sel.Branch)
 		assert.Equal(t, []string{"a"}, ids(sel.Loaded))
 	})
 	t.Run("a pinned node's overhead is charged", func(t *testing.T) {
 		p := node("p", 0.5, 100)
 		p.Pinned, p.Overhead = true, 1
-		sel := Select([]*Candidate{p}, SelectOptions{Budget: 100, Oversize: 1})
+		sel := Select([]*Candidate{p}, SelectOptions{Loadable: 100, Oversize: 1})
 		assert.Empty(t, sel.Loaded)
 	})
 }
 
 func TestSelectResetsAnEarlierDecision(t *testing.T) {
 	a := node("a", 0.9, 100)
-	Select([]*Candidate{a}, SelectOptions{Budget: 1000, Oversize: 1})
+	Select([]*Candidate{a}, SelectOptions{Loadable: 1000, Oversize: 1})
 	require.True(t, a.Loaded)
 	a.Relevant = false
-	sel := Select([]*Candidate{a}, SelectOptions{Budget: 1000, Oversize: 1})
+	sel := Select([]*Candidate{a}, SelectOptions{Loadable: 1000, Oversize: 1})
 	assert.Empty(t, sel.Loaded)
 	assert.False(t, a.Loaded)
 	assert.Empty(t, a.Level)
@@ -518,7 +518,7 @@ func TestSelectNovelty(t *testing.T) {
 	}
 	t.Run("a near-duplicate sinks below a distinct node of slightly lower score", func(t *testing.T) {
 		a, dup, distinct := near()
-		sel := Select([]*Candidate{a, dup, distinct}, SelectOptions{Budget: 5000, Level: Detailed, Novelty: 0.5, Oversize: 1})
+		sel := Select([]*Candidate{a, dup, distinct}, SelectOptions{Loadable: 5000, Level: Detailed, Novelty: 0.5, Oversize: 1})
 		assert.Equal(t, []string{"a", "distinct", "dup"}, ids(sel.Loaded))
 		assert.InDelta(t, 1, a.Signals[Novelty], 1e-4)
 		assert.InDelta(t, 1, distinct.Signals[Novelty], 1e-4)
@@ -526,30 +526,30 @@ func TestSelectNovelty(t *testing.T) {
 	})
 	t.Run("a near-duplicate is the one left out when the budget is short", func(t *testing.T) {
 		a, dup, distinct := near()
-		sel := Select([]*Candidate{a, dup, distinct}, SelectOptions{Budget: 800, Level: Detailed, Novelty: 0.5, Oversize: 1})
+		sel := Select([]*Candidate{a, dup, distinct}, SelectOptions{Loadable: 800, Level: Detailed, Novelty: 0.5, Oversize: 1})
 		assert.Equal(t, []string{"a", "distinct"}, ids(sel.Loaded))
 		assert.False(t, dup.Loaded)
 	})
 	t.Run("without a novelty weight the near-duplicate keeps its place", func(t *testing.T) {
 		a, dup, distinct := near()
-		sel := Select([]*Candidate{a, dup, distinct}, SelectOptions{Budget: 5000, Level: Detailed, Oversize: 1})
+		sel := Select([]*Candidate{a, dup, distinct}, SelectOptions{Loadable: 5000, Level: Detailed, Oversize: 1})
 		assert.Equal(t, []string{"a", "dup", "distinct"}, ids(sel.Loaded))
 		assert.InDelta(t, 0, dup.Signals[Novelty], 1e-3, "novelty is reported even when it does not weigh")
 	})
 	t.Run("a node without a vector is fully novel", func(t *testing.T) {
 		a, b := node("a", 0.9, 10), node("b", 0.8, 10)
 		a.Vec = unit(1, 0)
-		Select([]*Candidate{a, b}, SelectOptions{Budget: 100, Novelty: 1, Oversize: 1})
+		Select([]*Candidate{a, b}, SelectOptions{Loadable: 100, Novelty: 1, Oversize: 1})
 		assert.Equal(t, 1.0, b.Signals[Novelty])
 	})
 	t.Run("the adaptive knapsack prefers the distinct node", func(t *testing.T) {
 		a, dup, distinct := near()
-		sel := Select([]*Candidate{a, dup, distinct}, SelectOptions{Budget: 800, Level: Adaptive, Novelty: 0.5, Oversize: 1})
+		sel := Select([]*Candidate{a, dup, distinct}, SelectOptions{Loadable: 800, Level: Adaptive, Novelty: 0.5, Oversize: 1})
 		assert.Equal(t, []string{"a", "distinct"}, ids(sel.Loaded))
 	})
 	t.Run("the adaptive knapsack ignores redundancy when the novelty weight is zero", func(t *testing.T) {
 		a, dup, distinct := near()
-		sel := Select([]*Candidate{a, dup, distinct}, SelectOptions{Budget: 800, Level: Adaptive, Novelty: 0, Oversize: 1})
+		sel := Select([]*Candidate{a, dup, distinct}, SelectOptions{Loadable: 800, Level: Adaptive, Novelty: 0, Oversize: 1})
 		assert.Equal(t, []string{"a", "dup"}, ids(sel.Loaded), "0.9 + 0.89 beats 0.9 + 0.85 when redundancy is ignored")
 	})
 }
@@ -585,7 +585,7 @@ func TestSelectInvariants(t *testing.T) {
 		for j := range r.IntN(30) {
 			cs = append(cs, randomCandidate(r, fmt.Sprintf("n%02d", j)))
 		}
-		o := SelectOptions{Budget: r.IntN(10000), Level: allLevels[r.IntN(len(allLevels))], Oversize: r.Float64(), Novelty: r.Float64()}
+		o := SelectOptions{Loadable: r.IntN(10000), Level: allLevels[r.IntN(len(allLevels))], Oversize: r.Float64(), Novelty: r.Float64()}
 		sel := Select(cs, o)
 
 		name := fmt.Sprintf("case %d (%d candidates, %+v)", i, len(cs), o)
@@ -620,7 +620,7 @@ func TestSelectInvariants(t *testing.T) {
 			cost += c.costAt(c.Level)
 			used += c.LoadedTokens
 		}
-		require.LessOrEqual(t, cost, o.Budget, "%s: the loaded nodes and their overhead fit the budget", name)
+		require.LessOrEqual(t, cost, o.Loadable, "%s: the loaded nodes and their overhead fit the budget", name)
 		require.Equal(t, used, sel.Used, name)
 		for _, c := range cs {
 			require.NotEmpty(t, c.Reason, "%s: %s has no reason", name, c.ID)

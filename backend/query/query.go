@@ -132,6 +132,9 @@ type QueryResult struct {
 	Relevant     int          `json:"relevant"`
 	NotLoaded    int          `json:"not_loaded"`
 	Seeds        []ConceptHit `json:"seed_concepts"`
+	// Limits are the budgets a request with this window may ask for (the
+	// page's slider): the window of the request or its model, else none.
+	Limits assemble.Limits `json:"limits"`
 	// ConceptHops is the hop distance of every concept within HopReach
 	// related edges of the seeds (seeds are 0), the walk the hop signal
 	// uses; a content node's distance (its candidate's Hops) is one more
@@ -370,7 +373,8 @@ func (run *run) render() *QueryResult {
 	a, asm := run.ask, run.asm
 	res := &QueryResult{Question: a.question, Purpose: string(a.purpose), Level: string(a.level), Strategy: string(a.strategy),
 		QueryType: run.cls.Type.String(), Complexity: round3(run.cls.Complexity), Embedder: run.e.ID(), Weights: run.weights,
-		Seeds: run.pool.seeds, ConceptHops: run.pool.dist}
+		Seeds: run.pool.seeds, ConceptHops: run.pool.dist,
+		Limits: assemble.BudgetLimits(a.window, run.split.System, run.cfg.OutputReserve)}
 	res.Budget, res.Branch = asm.Split, string(asm.Selection.Branch)
 	res.Manifest, res.Catalog, res.Prompt = asm.Manifest, asm.Catalog, asm.Prompt
 	res.System, res.Context = run.cfg.SystemPrompt, asm.Context
@@ -388,6 +392,19 @@ func (run *run) render() *QueryResult {
 		c.Vec = nil
 	}
 	return res
+}
+
+// Limits are the context budgets a request may ask for with a model of
+// this window (0: none known).
+func (w *Pipeline) Limits(window int) (assemble.Limits, error) {
+	w.Lock()
+	defer w.Unlock()
+	count, err := w.memoCounter()
+	if err != nil {
+		return assemble.Limits{}, err
+	}
+	cfg := w.RankingConfig()
+	return assemble.BudgetLimits(window, count(cfg.SystemPrompt), cfg.OutputReserve), nil
 }
 
 // memoCounter counts tokens, remembering short strings (the system prompt,
