@@ -23,14 +23,14 @@ import (
 // source), or the source's best-matching chunks. It sets the candidate's
 // size for that level to the real count. Callers hold w.mu.
 func (w *Levels) TextAt(ctx context.Context, c *assemble.Candidate, l assemble.Level, terms []string, count assemble.Counter, pre *Prefetched) (string, error) {
-	n := w.CurrentIndex().Nodes[c.ID]
+	n := w.ws.CurrentIndex().Nodes[c.ID]
 	if n == nil {
 		return "", fmt.Errorf("node %s is gone", c.ID)
 	}
 	read := pre.read(w)
 	if l == assemble.Summary || l == assemble.Essence {
 		lvl := abstract.Level(l)
-		if a := w.CurrentSearch().AnalysisOf(n.ID, lvl); a != nil {
+		if a := w.ws.CurrentSearch().AnalysisOf(n.ID, lvl); a != nil {
 			if t, err := read(a.ContentHash); err == nil {
 				return t, nil
 			}
@@ -77,20 +77,20 @@ func (w *Levels) TextAt(ctx context.Context, c *assemble.Candidate, l assemble.L
 // summarize uses the configured summariser (Ollama when set up, with the
 // extractive method as fallback) or the extractive one.
 func (w *Levels) Summarize(ctx context.Context, text string, l abstract.Level, limit int) (string, string, error) {
-	count, err := w.Counter()
+	count, err := w.ws.Counter()
 	if err != nil {
 		return "", "", err
 	}
 	var s abstract.Summarizer = abstract.Extractive{Count: abstract.Counter(count), Additive: w.additiveCount()}
-	if w.Summarizer() != nil {
-		s = w.Summarizer()
+	if w.ws.Summarizer() != nil {
+		s = w.ws.Summarizer()
 	}
 	return SummarizeWith(ctx, s, text, l, limit)
 }
 
 // additiveCount tells whether countFunc is cl100k_base's counter (see
 // abstract.Extractive's Additive): it is unless the options set another.
-func (w *Levels) additiveCount() bool { return w.CountsWithCL100K() }
+func (w *Levels) additiveCount() bool { return w.ws.CountsWithCL100K() }
 
 // summarizeWith asks s for text's summary or essence and names what made
 // it (s, or what s fell back to).
@@ -116,19 +116,19 @@ func limitAt(c *assemble.Candidate, l assemble.Level) int {
 // source's document, with a derived edge).
 func (w *Levels) cacheAnalysis(src *model.ContentNode, l abstract.Level, text string, tokens int, by string) {
 	h := storage.Hash(text)
-	w.Texts().Stage(h, text)
+	w.ws.Texts().Stage(h, text)
 	w.recordAnalysis(src, l, text, h, tokens, by)
 }
 
 // recordAnalysis is cacheAnalysis once the text is stored under hash h.
 func (w *Levels) recordAnalysis(src *model.ContentNode, l abstract.Level, text, h string, tokens int, by string) {
-	now := w.Now()
+	now := w.ws.Now()
 	a := model.ContentNode{ID: "n-" + model.ShortHash(src.ID, string(l), by), DocID: src.DocID, Ref: src.Ref,
 		Ancestors: src.Ancestors, HeadingPath: src.HeadingPath, LineStart: src.LineStart, LineEnd: src.LineEnd,
 		Ordinal: src.Ordinal, Part: src.Part, Parts: src.Parts, ContentHash: h, Kind: model.KindAnalysis,
 		ContentType: "prose", Tokens: tokens, Created: now, LastAccess: now,
 		Provenance: string(l) + " of " + src.ID + " by " + by, Source: src.ID, Level: string(l)}
-	w.RecordAnalysis(a, model.Edge{Kind: model.EdgeDerived, From: a.ID, To: src.ID, Weight: 1, Created: now})
+	w.ws.RecordAnalysis(a, model.Edge{Kind: model.EdgeDerived, From: a.ID, To: src.ID, Weight: 1, Created: now})
 }
 
 // offerLevels tells the selector what the smaller levels of a node would
@@ -138,12 +138,12 @@ func (w *Levels) Offer(c *assemble.Candidate, n *model.ContentNode, budget int, 
 	if n.Tokens <= 8 {
 		return
 	}
-	if a := w.CurrentSearch().AnalysisOf(n.ID, abstract.Summary); a != nil {
+	if a := w.ws.CurrentSearch().AnalysisOf(n.ID, abstract.Summary); a != nil {
 		c.SummaryTokens, c.SummaryCached = a.Tokens, true
 	} else {
 		c.SummaryTokens = abstract.Target(abstract.Summary, n.Tokens)
 	}
-	if a := w.CurrentSearch().AnalysisOf(n.ID, abstract.Essence); a != nil {
+	if a := w.ws.CurrentSearch().AnalysisOf(n.ID, abstract.Essence); a != nil {
 		c.EssenceTokens = a.Tokens
 	} else {
 		c.EssenceTokens = abstract.Target(abstract.Essence, n.Tokens)
@@ -161,7 +161,7 @@ func (w *Levels) Offer(c *assemble.Candidate, n *model.ContentNode, budget int, 
 
 // Levels makes and reads texts at levels for one workspace (whose lock its
 // callers hold).
-type Levels struct{ *workspace.Workspace }
+type Levels struct{ ws *workspace.Workspace }
 
 // New returns the levels of ws.
 func New(ws *workspace.Workspace) *Levels { return &Levels{ws} }

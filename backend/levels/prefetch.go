@@ -31,13 +31,13 @@ type made struct {
 // the rest (or what failed) from disk. A nil p reads from disk.
 func (p *Prefetched) read(w *Levels) func(hash string) (string, error) {
 	if p == nil {
-		return w.Content
+		return w.ws.Content
 	}
 	return func(hash string) (string, error) {
 		if t, ok := p.texts[hash]; ok {
 			return t, nil
 		}
-		return w.Content(hash)
+		return w.ws.Content(hash)
 	}
 }
 
@@ -66,24 +66,24 @@ func (w *Levels) Prefetch(ctx context.Context, cs []*assemble.Candidate) *Prefet
 	}
 	var jobs []job
 	for _, c := range cs {
-		n := w.CurrentIndex().Nodes[c.ID]
+		n := w.ws.CurrentIndex().Nodes[c.ID]
 		if n == nil {
 			continue
 		}
 		if c.Level == assemble.Summary || c.Level == assemble.Essence {
 			lvl := abstract.Level(c.Level)
-			if a := w.CurrentSearch().AnalysisOf(n.ID, lvl); a != nil {
+			if a := w.ws.CurrentSearch().AnalysisOf(n.ID, lvl); a != nil {
 				jobs = append(jobs, job{hash: a.ContentHash})
 				continue
 			}
-			if w.Summarizer() == nil {
+			if w.ws.Summarizer() == nil {
 				jobs = append(jobs, job{hash: n.ContentHash, node: n, level: lvl, limit: limitAt(c, c.Level)})
 				continue
 			}
 		}
 		jobs = append(jobs, job{hash: n.ContentHash})
 	}
-	count, err := w.Counter()
+	count, err := w.ws.Counter()
 	if err != nil {
 		count = nil // summaries are then made by textAt, which reports it
 	}
@@ -97,7 +97,7 @@ func (w *Levels) Prefetch(ctx context.Context, cs []*assemble.Candidate) *Prefet
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(jobs); i = int(next.Add(1) - 1) {
 				j := jobs[i]
-				texts[i], errs[i] = w.Content(j.hash)
+				texts[i], errs[i] = w.ws.Content(j.hash)
 				if errs[i] != nil || j.level == "" || count == nil {
 					continue
 				}
@@ -116,7 +116,7 @@ func (w *Levels) Prefetch(ctx context.Context, cs []*assemble.Candidate) *Prefet
 			p.texts[j.hash] = texts[i]
 		}
 		if m := sums[i]; m != nil {
-			w.Texts().Stage(m.hash, m.text)
+			w.ws.Texts().Stage(m.hash, m.text)
 			p.made[madeKey{j.node.ID, j.level}] = *m
 		}
 	}

@@ -13,26 +13,26 @@ import (
 // output nodes), linked to concepts like any other node. Re-indexing the
 // same path replaces it.
 func (w *Library) IndexText(ctx context.Context, collection, path, text string, kind model.Kind, provenance string) ([]string, error) {
-	if err := w.Writable("index " + path); err != nil {
+	if err := w.ws.Writable("index " + path); err != nil {
 		return nil, err
 	}
-	w.Lock()
-	defer w.Unlock()
-	if w.Closed() {
+	w.ws.Lock()
+	defer w.ws.Unlock()
+	if w.ws.Closed() {
 		return nil, errors.New("index text: the workspace is closed")
 	}
-	e, err := w.Embedder(ctx)
+	e, err := w.ws.Embedder(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ix, err := w.Index(ctx)
+	ix, err := w.ws.Index(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := w.Search(ctx); err != nil {
+	if _, err := w.ws.Search(ctx); err != nil {
 		return nil, err
 	}
-	iopts, err := w.IngestOptions()
+	iopts, err := w.ws.IngestOptions()
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func (w *Library) IndexText(ctx context.Context, collection, path, text string, 
 	b := newBatch()
 	var ids []string
 	for _, pd := range prepared {
-		w.link(ix, b, pd, w.Now())
+		w.link(ix, b, pd, w.ws.Now())
 		for _, n := range pd.nodes {
 			ids = append(ids, n.ID)
 		}

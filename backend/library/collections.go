@@ -22,9 +22,9 @@ type CollectionInfo struct {
 
 // Collections lists every collection with its size.
 func (w *Library) Collections(ctx context.Context) ([]CollectionInfo, error) {
-	w.Lock()
-	defer w.Unlock()
-	ix, err := w.Index(ctx)
+	w.ws.Lock()
+	defer w.ws.Unlock()
+	ix, err := w.ws.Index(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +58,7 @@ func (w *Library) Collections(ctx context.Context) ([]CollectionInfo, error) {
 // takes them out of it (add false). Scoped searches and questions then
 // include or leave them out.
 func (w *Library) Group(ctx context.Context, collection string, docs []string, add bool) error {
-	if err := w.Writable("collection " + collection); err != nil {
+	if err := w.ws.Writable("collection " + collection); err != nil {
 		return err
 	}
 	collection = strings.TrimSpace(collection)
@@ -68,9 +68,9 @@ func (w *Library) Group(ctx context.Context, collection string, docs []string, a
 	if len(docs) == 0 {
 		return errors.New("which documents? give ids or paths")
 	}
-	w.Lock()
-	defer w.Unlock()
-	ix, err := w.Index(ctx)
+	w.ws.Lock()
+	defer w.ws.Unlock()
+	ix, err := w.ws.Index(ctx)
 	if err != nil {
 		return err
 	}
@@ -109,11 +109,11 @@ func (w *Library) Group(ctx context.Context, collection string, docs []string, a
 	if len(touch) == 0 {
 		return nil
 	}
-	meta, err := w.Apply(ctx, graphdb.Write{TouchDocs: touch, Meta: w.Meta()})
+	meta, err := w.ws.Apply(ctx, graphdb.Write{TouchDocs: touch, Meta: w.ws.Meta()})
 	if err != nil {
-		w.Invalidate()
+		w.ws.Invalidate()
 		return fmt.Errorf("group documents: %w", err)
 	}
-	w.SetMeta(meta)
+	w.ws.SetMeta(meta)
 	return nil
 }

@@ -37,9 +37,9 @@ type DocumentInfo struct {
 
 // Documents lists the workspace's documents by collection, then path.
 func (w *Library) Documents(ctx context.Context) ([]DocumentInfo, error) {
-	w.Lock()
-	defer w.Unlock()
-	ix, err := w.Index(ctx)
+	w.ws.Lock()
+	defer w.ws.Unlock()
+	ix, err := w.ws.Index(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -84,12 +84,12 @@ func DocSource(d *model.Document) string {
 // and the concepts only they were about, in one transaction. Unknown ids
 // are an error naming them, and then nothing is removed.
 func (w *Library) RemoveDocuments(ctx context.Context, ids []string) error {
-	if err := w.Writable("remove"); err != nil {
+	if err := w.ws.Writable("remove"); err != nil {
 		return err
 	}
-	w.Lock()
-	defer w.Unlock()
-	ix, err := w.Index(ctx)
+	w.ws.Lock()
+	defer w.ws.Unlock()
+	ix, err := w.ws.Index(ctx)
 	if err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ func (w *Library) RemoveDocuments(ctx context.Context, ids []string) error {
 	if len(unknown) > 0 {
 		return fmt.Errorf("remove: no document %s in this workspace", strings.Join(unknown, ", "))
 	}
-	if _, err := w.Search(ctx); err != nil {
+	if _, err := w.ws.Search(ctx); err != nil {
 		return err
 	}
 	b := newBatch()
@@ -112,20 +112,20 @@ func (w *Library) RemoveDocuments(ctx context.Context, ids []string) error {
 	if err := w.flush(context.WithoutCancel(ctx), ix, b); err != nil {
 		return fmt.Errorf("remove: %w", err)
 	}
-	w.SaveCaches()
+	w.ws.SaveCaches()
 	return nil
 }
 
 // ReingestDocument reads a document's file again (a changed file replaces
 // its old sections; an unchanged one is left alone).
 func (w *Library) ReingestDocument(ctx context.Context, id string, opts IngestOptions) (*IngestReport, error) {
-	w.Lock()
-	ix, err := w.Index(ctx)
+	w.ws.Lock()
+	ix, err := w.ws.Index(ctx)
 	var d *model.Document
 	if err == nil {
 		d = ix.Docs[id]
 	}
-	w.Unlock()
+	w.ws.Unlock()
 	if err != nil {
 		return nil, err
 	}
@@ -149,13 +149,13 @@ type Upload struct {
 // UploadsDir is where uploaded files are kept, under the workspace: an
 // upload becomes a file there, so it can be re-ingested and its collection
 // is its folder ("uploads" at the top).
-func (w *Library) UploadsDir() string { return filepath.Join(w.Dir(), "uploads") }
+func (w *Library) UploadsDir() string { return filepath.Join(w.ws.Dir(), "uploads") }
 
 // IngestUploads writes uploaded texts under UploadsDir and ingests them.
 // A name that would leave that folder, or text that is not UTF-8, is
 // reported for that file and the rest go on.
 func (w *Library) IngestUploads(ctx context.Context, files []Upload, opts IngestOptions) (*IngestReport, error) {
-	if err := w.Writable("ingest"); err != nil {
+	if err := w.ws.Writable("ingest"); err != nil {
 		return nil, err
 	}
 	var paths []string

@@ -16,9 +16,9 @@ import (
 // store (the source of truth). With content, every node's text is included
 // so that ImportGraph can rebuild the workspace elsewhere.
 func (w *Library) ExportGraph(ctx context.Context, withContent bool) (*graphdb.GraphJSON, error) {
-	w.Lock()
-	defer w.Unlock()
-	snap, err := w.Load(ctx)
+	w.ws.Lock()
+	defer w.ws.Unlock()
+	snap, err := w.ws.Load(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -26,7 +26,7 @@ func (w *Library) ExportGraph(ctx context.Context, withContent bool) (*graphdb.G
 	if withContent {
 		g.Content = map[string]string{}
 		for _, n := range snap.Nodes {
-			text, err := w.Content(n.ContentHash)
+			text, err := w.ws.Content(n.ContentHash)
 			if err != nil {
 				return nil, fmt.Errorf("export: %w", err)
 			}
@@ -45,18 +45,18 @@ func (w *Library) ExportGraph(ctx context.Context, withContent bool) (*graphdb.G
 // that names them, so an import stopped at any moment leaves either an
 // empty workspace or the whole graph.
 func (w *Library) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error {
-	if err := w.Writable("import"); err != nil {
+	if err := w.ws.Writable("import"); err != nil {
 		return err
 	}
 	if err := g.Validate(); err != nil {
 		return errs.Wrap(errs.Invalid, err, "import")
 	}
-	w.Lock()
-	defer w.Unlock()
-	if w.Meta().Documents > 0 || w.Meta().ContentNodes > 0 {
+	w.ws.Lock()
+	defer w.ws.Unlock()
+	if w.ws.Meta().Documents > 0 || w.ws.Meta().ContentNodes > 0 {
 		return errs.E(errs.Conflict, "import: the workspace is not empty (import into a new --workspace)")
 	}
-	e, err := w.Embedder(ctx)
+	e, err := w.ws.Embedder(ctx)
 	if err != nil {
 		return err
 	}
@@ -65,14 +65,14 @@ func (w *Library) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error {
 	for _, n := range g.ContentNodes {
 		text, ok := g.Content[n.ContentHash]
 		if !ok {
-			if text, err = w.Content(n.ContentHash); err != nil {
+			if text, err = w.ws.Content(n.ContentHash); err != nil {
 				return fmt.Errorf("import: node %s has no text (export with --content): %w", n.ID, err)
 			}
 		}
 		texts[n.ID] = text
 		contents[n.ContentHash] = text
 	}
-	created, err := w.Texts().WriteAll(contents)
+	created, err := w.ws.Texts().WriteAll(contents)
 	if err != nil {
 		storage.RemoveFiles(created)
 		return fmt.Errorf("import: %w", err)
@@ -88,7 +88,7 @@ func (w *Library) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error {
 	var need []string
 	var hashes []string
 	for _, n := range g.ContentNodes {
-		if w.Vectors().Has(index.ContentKey(n.ContentHash)) {
+		if w.ws.Vectors().Has(index.ContentKey(n.ContentHash)) {
 			continue
 		}
 		need = append(need, ingest.EmbedText(n.HeadingPath, texts[n.ID]))
@@ -100,31 +100,31 @@ func (w *Library) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error {
 			return fmt.Errorf("import: embed: %w", err)
 		}
 		for i, h := range hashes {
-			if err := w.Vectors().Put(index.ContentKey(h), vecs[i]); err != nil {
+			if err := w.ws.Vectors().Put(index.ContentKey(h), vecs[i]); err != nil {
 				return err
 			}
 		}
 	}
 	seedVec := map[string][]float32{}
 	for _, n := range g.ContentNodes {
-		v, _ := w.Vectors().Get(index.ContentKey(n.ContentHash))
+		v, _ := w.ws.Vectors().Get(index.ContentKey(n.ContentHash))
 		seedVec[n.ID] = v
 	}
 	for _, c := range g.ConceptNodes {
 		if v := seedVec[c.Seed]; v != nil {
-			if err := w.Vectors().Put(index.ConceptKey(c.ID), v); err != nil {
+			if err := w.ws.Vectors().Put(index.ConceptKey(c.ID), v); err != nil {
 				return err
 			}
 		}
 	}
-	if err := w.Vectors().Flush(); err != nil {
+	if err := w.ws.Vectors().Flush(); err != nil {
 		return err
 	}
-	paths := []string{w.Vectors().Path()}
+	paths := []string{w.ws.Vectors().Path()}
 	for h := range contents {
-		paths = append(paths, w.Texts().Path(h))
+		paths = append(paths, w.ws.Texts().Path(h))
 	}
-	if err := w.Sync(paths); err != nil {
+	if err := w.ws.Sync(paths); err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
 	crash.At("import-after-vectors")
@@ -133,17 +133,17 @@ func (w *Library) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error {
 	if write.Meta.Embedder == "" {
 		write.Meta.Embedder = e.ID()
 	}
-	meta, err := w.Apply(ctx, write)
+	meta, err := w.ws.Apply(ctx, write)
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
 	committed = true
-	w.SetMeta(meta)
-	w.Invalidate()
-	if _, err := w.Index(ctx); err != nil {
+	w.ws.SetMeta(meta)
+	w.ws.Invalidate()
+	if _, err := w.ws.Index(ctx); err != nil {
 		return err
 	}
-	if w.Meta().Embedder != e.ID() {
+	if w.ws.Meta().Embedder != e.ID() {
 		return w.reembedLocked(ctx, e)
 	}
 	return nil

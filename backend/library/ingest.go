@@ -88,36 +88,36 @@ const (
 // the rest go on. Cancelling ctx stops after committing the documents
 // already processed.
 func (w *Library) Ingest(ctx context.Context, paths []string, opts IngestOptions) (*IngestReport, error) {
-	if err := w.Writable("ingest"); err != nil {
+	if err := w.ws.Writable("ingest"); err != nil {
 		return nil, err
 	}
-	start := w.Now()
+	start := w.ws.Now()
 	wall := time.Now()
-	w.Lock()
-	defer w.Unlock()
-	e, err := w.Embedder(ctx)
+	w.ws.Lock()
+	defer w.ws.Unlock()
+	e, err := w.ws.Embedder(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ix, err := w.Index(ctx)
+	ix, err := w.ws.Index(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if w.Meta().Embedder != "" && w.Meta().Embedder != e.ID() && len(ix.Docs) > 0 {
+	if w.ws.Meta().Embedder != "" && w.ws.Meta().Embedder != e.ID() && len(ix.Docs) > 0 {
 		if err := w.reembedLocked(ctx, e); err != nil {
 			return nil, err
 		}
-		ix = w.CurrentIndex()
+		ix = w.ws.CurrentIndex()
 	}
 	// Keep the query index live through the ingest, so the next question
 	// needs no rebuild.
-	if _, err := w.Search(ctx); err != nil {
+	if _, err := w.ws.Search(ctx); err != nil {
 		return nil, err
 	}
-	if w.FirstWrite() && !w.InMemory() {
+	if w.ws.FirstWrite() && !w.ws.InMemory() {
 		// Leftovers of an ingest that was interrupted, swept once per
 		// open, beside this ingest (a listing of every content folder).
-		w.Background().Go(func() { w.Texts().SweepTemps() })
+		w.ws.Background().Go(func() { w.ws.Texts().SweepTemps() })
 	}
 	rep := &IngestReport{Embedder: e.ID()}
 	walked := ingest.Walk(paths)
@@ -135,7 +135,7 @@ func (w *Library) Ingest(ctx context.Context, paths []string, opts IngestOptions
 			opts.Progress(prog)
 		}
 	}
-	iopts, err := w.IngestOptions()
+	iopts, err := w.ws.IngestOptions()
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +166,7 @@ func (w *Library) Ingest(ctx context.Context, paths []string, opts IngestOptions
 				}
 				prepared, perr := w.prepare(ctx, e, todo, iopts)
 				if perr != nil {
-					w.Invalidate()
+					w.ws.Invalidate()
 					return rep, perr
 				}
 				for _, pd := range prepared {
@@ -208,7 +208,7 @@ func (w *Library) Ingest(ctx context.Context, paths []string, opts IngestOptions
 	}
 	report("")
 	crash.At("ingest-before-caches")
-	w.SaveCaches()
+	w.ws.SaveCaches()
 	rep.Duration = time.Since(wall)
 	return rep, nil
 }
@@ -277,7 +277,7 @@ func (w *Library) prepareKind(ctx context.Context, e embed.Embedder, docs []inge
 	for i := range out {
 		out[i].vecs = make([][]float32, len(out[i].nodes))
 		for j, n := range out[i].nodes {
-			if v, ok := w.Vectors().Get(index.ContentKey(n.ContentHash)); ok {
+			if v, ok := w.ws.Vectors().Get(index.ContentKey(n.ContentHash)); ok {
 				out[i].vecs[j] = v
 				continue
 			}
@@ -351,7 +351,7 @@ func (w *Library) link(ix *index.Graph, b *batch, pd preparedDoc, now time.Time)
 		vec := pd.vecs[j]
 		matches, best := ix.Linker.Link(vec)
 		if len(matches) == 0 {
-			c := model.Concept{ID: "c-" + model.ShortHash(w.EmbedderNow().ID(), n.ID), Created: now, Seed: n.ID,
+			c := model.Concept{ID: "c-" + model.ShortHash(w.ws.EmbedderNow().ID(), n.ID), Created: now, Seed: n.ID,
 				Name: concepts.Name(model.LastHeading(sec.HeadingPath), pd.texts[j]), Description: concepts.Describe(pd.texts[j])}
 			if best.ID != "" {
 				n.NearMiss, n.NearMissSim = best.ID, round3(best.Sim)
@@ -379,14 +379,14 @@ func (w *Library) link(ix *index.Graph, b *batch, pd preparedDoc, now time.Time)
 		nn := n
 		ix.Nodes[n.ID] = &nn
 		ix.DocNodes[pd.id] = append(ix.DocNodes[pd.id], n.ID)
-		if r := w.LiveSearch(ix); r != nil {
+		if r := w.ws.LiveSearch(ix); r != nil {
 			r.Add(&nn, pd.terms[j], vec)
 		}
 	}
 	for _, e := range dw.Edges {
 		ix.AddEdge(e)
 	}
-	if r := w.LiveSearch(ix); r != nil {
+	if r := w.ws.LiveSearch(ix); r != nil {
 		r.RelAdj = nil // concept graph changed: rebuilt on next query
 	}
 	ix.Docs[pd.id] = &doc
@@ -428,7 +428,7 @@ func resolveLinks(d ingest.Document, links []string) []string {
 // removeDoc drops a document and its nodes from the index and queues its
 // removal in the batch.
 func (w *Library) removeDoc(ix *index.Graph, b *batch, id string) {
-	r := w.LiveSearch(ix)
+	r := w.ws.LiveSearch(ix)
 	if r != nil {
 		r.RelAdj = nil
 	}
@@ -503,9 +503,9 @@ func (w *Library) flush(ctx context.Context, ix *index.Graph, b *batch) error {
 	crash.At("flush-start")
 	// A write that fails before its commit (a full disk, say) takes back
 	// the texts it made: nothing names them.
-	created, err := w.Texts().WriteAll(b.contents)
+	created, err := w.ws.Texts().WriteAll(b.contents)
 	failed := func(err error) error {
-		w.Invalidate() // the index ran ahead of the store: rebuild it on next use
+		w.ws.Invalidate() // the index ran ahead of the store: rebuild it on next use
 		storage.RemoveFiles(created)
 		return err
 	}
@@ -513,12 +513,12 @@ func (w *Library) flush(ctx context.Context, ix *index.Graph, b *batch) error {
 		return failed(fmt.Errorf("store content: %w", err))
 	}
 	for _, kv := range b.vecs {
-		if err := w.Vectors().Put(kv.key, kv.vec); err != nil {
+		if err := w.ws.Vectors().Put(kv.key, kv.vec); err != nil {
 			return failed(err)
 		}
 	}
 	crash.At("flush-after-texts")
-	if err := w.Vectors().Flush(); err != nil {
+	if err := w.ws.Vectors().Flush(); err != nil {
 		return failed(fmt.Errorf("store vectors: %w", err))
 	}
 	crash.At("flush-after-vectors")
@@ -530,18 +530,18 @@ func (w *Library) flush(ctx context.Context, ix *index.Graph, b *batch) error {
 	if len(b.contents) > 0 || len(b.vecs) > 0 {
 		paths := make([]string, 0, len(b.contents)+1)
 		for h := range b.contents {
-			paths = append(paths, w.Texts().Path(h))
+			paths = append(paths, w.ws.Texts().Path(h))
 		}
-		if err := w.Sync(append(paths, w.Vectors().Path())); err != nil {
+		if err := w.ws.Sync(append(paths, w.ws.Vectors().Path())); err != nil {
 			return failed(fmt.Errorf("store content: %w", err))
 		}
 	}
 	crash.At("flush-after-sync")
-	b.write.Meta = ix.Meta(w.EmbedderNow().ID())
-	meta, err := w.Apply(ctx, b.write)
+	b.write.Meta = ix.Meta(w.ws.EmbedderNow().ID())
+	meta, err := w.ws.Apply(ctx, b.write)
 	if err != nil {
 		return failed(err)
 	}
-	w.SetMeta(meta)
+	w.ws.SetMeta(meta)
 	return nil
 }

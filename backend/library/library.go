@@ -13,7 +13,7 @@ package library
 import "github.com/loomwork/loom/backend/workspace"
 
 // Library changes and reads the documents of one workspace.
-type Library struct{ *workspace.Workspace }
+type Library struct{ ws *workspace.Workspace }
 
 // New returns the library of ws.
 func New(ws *workspace.Workspace) *Library { return &Library{ws} }

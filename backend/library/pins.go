@@ -14,12 +14,12 @@ import (
 // first (pinned = true) or not, and writes it at once. Unknown ids are an
 // error naming them.
 func (w *Library) Pin(ctx context.Context, ids []string, pinned bool) error {
-	if err := w.Writable("pin"); err != nil {
+	if err := w.ws.Writable("pin"); err != nil {
 		return err
 	}
-	w.Lock()
-	defer w.Unlock()
-	ix, err := w.Index(ctx)
+	w.ws.Lock()
+	defer w.ws.Unlock()
+	ix, err := w.ws.Index(ctx)
 	if err != nil {
 		return err
 	}
@@ -46,7 +46,7 @@ func (w *Library) Pin(ctx context.Context, ids []string, pinned bool) error {
 	if len(touch) == 0 {
 		return nil
 	}
-	if r := w.LiveSearch(ix); r != nil {
+	if r := w.ws.LiveSearch(ix); r != nil {
 		for _, n := range touch {
 			if pinned {
 				r.Pins[n.ID] = true
@@ -55,11 +55,11 @@ func (w *Library) Pin(ctx context.Context, ids []string, pinned bool) error {
 			}
 		}
 	}
-	meta, err := w.Apply(ctx, graphdb.Write{Touch: touch, Meta: w.Meta()})
+	meta, err := w.ws.Apply(ctx, graphdb.Write{Touch: touch, Meta: w.ws.Meta()})
 	if err != nil {
-		w.Invalidate()
+		w.ws.Invalidate()
 		return fmt.Errorf("pin: %w", err)
 	}
-	w.SetMeta(meta)
+	w.ws.SetMeta(meta)
 	return nil
 }

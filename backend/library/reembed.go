@@ -19,8 +19,8 @@ import (
 // are recreated and re-linked, and the whole change commits in one
 // transaction. Callers hold w.mu and have loaded the index.
 func (w *Library) reembedLocked(ctx context.Context, e embed.Embedder) error {
-	ix := w.CurrentIndex()
-	now := w.Now()
+	ix := w.ws.CurrentIndex()
+	now := w.ws.Now()
 	var ids []string
 	for id := range ix.Nodes {
 		ids = append(ids, id)
@@ -38,12 +38,12 @@ func (w *Library) reembedLocked(ctx context.Context, e embed.Embedder) error {
 	var at []int
 	for i, id := range ids {
 		n := ix.Nodes[id]
-		text, err := w.Content(n.ContentHash)
+		text, err := w.ws.Content(n.ContentHash)
 		if err != nil {
 			return fmt.Errorf("re-embed: %w", err)
 		}
 		texts[i] = text
-		if v, ok := w.Vectors().Get(index.ContentKey(n.ContentHash)); ok {
+		if v, ok := w.ws.Vectors().Get(index.ContentKey(n.ContentHash)); ok {
 			vecs[i] = v
 			continue
 		}
@@ -57,7 +57,7 @@ func (w *Library) reembedLocked(ctx context.Context, e embed.Embedder) error {
 		}
 		for k, i := range at {
 			vecs[i] = got[k]
-			if err := w.Vectors().Put(index.ContentKey(ix.Nodes[ids[i]].ContentHash), got[k]); err != nil {
+			if err := w.ws.Vectors().Put(index.ContentKey(ix.Nodes[ids[i]].ContentHash), got[k]); err != nil {
 				return err
 			}
 		}
@@ -70,7 +70,7 @@ func (w *Library) reembedLocked(ctx context.Context, e embed.Embedder) error {
 		write.Remove = append(write.Remove, id)
 	}
 	// Fresh concepts, linked in creation order.
-	linker := concepts.NewLinker(e.Dim(), w.Threshold(e))
+	linker := concepts.NewLinker(e.Dim(), w.ws.Threshold(e))
 	newConcepts := map[string]*model.Concept{}
 	about := map[string][]model.Edge{}
 	for i, id := range ids {
@@ -90,7 +90,7 @@ func (w *Library) reembedLocked(ctx context.Context, e embed.Embedder) error {
 			linker.Add(c.ID, vecs[i])
 			newConcepts[c.ID] = &c
 			write.Concepts = append(write.Concepts, cw)
-			if err := w.Vectors().Put(index.ConceptKey(c.ID), vecs[i]); err != nil {
+			if err := w.ws.Vectors().Put(index.ConceptKey(c.ID), vecs[i]); err != nil {
 				return err
 			}
 			matches = []concepts.Match{{ID: c.ID, Sim: 1}}
@@ -112,11 +112,11 @@ func (w *Library) reembedLocked(ctx context.Context, e embed.Embedder) error {
 		}
 		write.Documents = append(write.Documents, dw)
 	}
-	if err := w.Vectors().Flush(); err != nil {
+	if err := w.ws.Vectors().Flush(); err != nil {
 		return err
 	}
 	// The new vectors reach the disk before the commit that relies on them.
-	if err := w.Sync([]string{w.Vectors().Path()}); err != nil {
+	if err := w.ws.Sync([]string{w.ws.Vectors().Path()}); err != nil {
 		return fmt.Errorf("re-embed: %w", err)
 	}
 	crash.At("reembed-after-vectors")
@@ -139,11 +139,11 @@ func (w *Library) reembedLocked(ctx context.Context, e embed.Embedder) error {
 	nix := index.FromSnapshot(snap)
 	nix.Linker = linker
 	write.Meta = nix.Meta(e.ID())
-	meta, err := w.Apply(ctx, write)
+	meta, err := w.ws.Apply(ctx, write)
 	if err != nil {
-		w.Invalidate()
+		w.ws.Invalidate()
 		return fmt.Errorf("re-embed: %w", err)
 	}
-	w.Replace(nix, e, meta)
+	w.ws.Replace(nix, e, meta)
 	return nil
 }

@@ -40,13 +40,13 @@ type GraphData struct {
 // Graph returns every concept and content node and every edge, ordered by
 // id so that the same workspace always draws the same way.
 func (w *Library) Graph(ctx context.Context) (*GraphData, error) {
-	w.Lock()
-	defer w.Unlock()
-	ix, err := w.Index(ctx)
+	w.ws.Lock()
+	defer w.ws.Unlock()
+	ix, err := w.ws.Index(ctx)
 	if err != nil {
 		return nil, err
 	}
-	g := &GraphData{Nodes: make([]GraphNode, 0, len(ix.Concepts)+len(ix.Nodes)), Edges: []GraphEdge{}, Generation: w.Meta().Generation}
+	g := &GraphData{Nodes: make([]GraphNode, 0, len(ix.Concepts)+len(ix.Nodes)), Edges: []GraphEdge{}, Generation: w.ws.Meta().Generation}
 	for _, c := range ix.Concepts {
 		g.Nodes = append(g.Nodes, GraphNode{ID: c.ID, Kind: "concept", Label: c.Name})
 	}
@@ -145,10 +145,10 @@ var ErrNotFound = &errs.Error{Code: errs.NotFound, Message: "not found"}
 // Node returns one concept or content node with its text, its concepts
 // and its neighbours (strongest first).
 func (w *Library) Node(ctx context.Context, id string) (*NodeDetail, error) {
-	w.Lock()
-	ix, err := w.Index(ctx)
+	w.ws.Lock()
+	ix, err := w.ws.Index(ctx)
 	if err != nil {
-		w.Unlock()
+		w.ws.Unlock()
 		return nil, err
 	}
 	d := &NodeDetail{ID: id, Concepts: []ConceptLink{}, Neighbours: []Neighbour{}}
@@ -162,7 +162,7 @@ func (w *Library) Node(ctx context.Context, id string) (*NodeDetail, error) {
 			d.Collection = doc.Collection
 		}
 	} else {
-		w.Unlock()
+		w.ws.Unlock()
 		return nil, fmt.Errorf("node %s: %w in this workspace", id, ErrNotFound)
 	}
 	label := func(id string) (string, string) {
@@ -197,7 +197,7 @@ func (w *Library) Node(ctx context.Context, id string) (*NodeDetail, error) {
 			}
 		}
 	}
-	w.Unlock()
+	w.ws.Unlock()
 	sort.SliceStable(d.Concepts, func(i, j int) bool { return d.Concepts[i].Similarity > d.Concepts[j].Similarity })
 	sort.SliceStable(d.Neighbours, func(i, j int) bool {
 		if d.Neighbours[i].Weight != d.Neighbours[j].Weight {
@@ -210,7 +210,7 @@ func (w *Library) Node(ctx context.Context, id string) (*NodeDetail, error) {
 		d.Neighbours = d.Neighbours[:MaxNeighbours]
 	}
 	if hash != "" {
-		text, err := w.Content(hash)
+		text, err := w.ws.Content(hash)
 		if err != nil {
 			return nil, fmt.Errorf("node %s: %w", id, err)
 		}

@@ -28,11 +28,9 @@ func TestEstimatedPoolRanksExactly(t *testing.T) {
 	require.NoError(t, os.CopyFS(estDir, os.DirFS(exactDir)))
 
 	exact, est := openPipeline(t, exactDir), openPipeline(t, estDir)
-	defer exact.Close()
-	defer est.Close()
-	re, err := exact.Search(ctx)
+			re, err := exact.ws.Search(ctx)
 	require.NoError(t, err)
-	r, err := est.Search(ctx)
+	r, err := est.ws.Search(ctx)
 	require.NoError(t, err)
 	r.Vectors.Quantise()
 	require.Empty(t, r.Free, "every slot holds a node: the estimated path applies")
@@ -43,11 +41,11 @@ func TestEstimatedPoolRanksExactly(t *testing.T) {
 	require.False(t, ok, "1,500 rows are below QuantMinRows: the other copy scans exactly")
 
 	// The estimates spare work: one question makes only a few rows exact.
-	e, err := est.Embedder(ctx)
+	e, err := est.ws.Embedder(ctx)
 	require.NoError(t, err)
 	qv, err := e.Embed(ctx, []string{synth.Questions(1, 3)[0]})
 	require.NoError(t, err)
-	p := newPool(est, r, synth.Questions(1, 3)[0], qv[0], QueryRequest{}, StrategyLoom, est.RankingConfig())
+	p := newPool(est, r, synth.Questions(1, 3)[0], qv[0], QueryRequest{}, StrategyLoom, est.ws.RankingConfig())
 	require.NotNil(t, p.est)
 	exactRows := 0
 	for _, x := range p.est.exact {
@@ -101,7 +99,7 @@ func TestPinnedNodeAboutASeedConceptIsKept(t *testing.T) {
 	for _, c := range res.Candidates {
 		in[c.ID] = true
 	}
-	r, err := wb.Search(ctx)
+	r, err := wb.ws.Search(ctx)
 	require.NoError(t, err)
 	var pin string
 	for _, s := range res.Seeds {

@@ -18,7 +18,7 @@ import (
 
 // Pipeline answers questions over one workspace.
 type Pipeline struct {
-	*workspace.Workspace
+	ws *workspace.Workspace
 	lv *levels.Levels
 	// sysTokens caches token counts of system prompts and short strings.
 	sysTokens map[string]int
@@ -26,7 +26,7 @@ type Pipeline struct {
 
 // New returns the query pipeline of ws, reading texts at levels through lv.
 func New(ws *workspace.Workspace, lv *levels.Levels) *Pipeline {
-	return &Pipeline{Workspace: ws, lv: lv}
+	return &Pipeline{ws: ws, lv: lv}
 }
 
 func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }

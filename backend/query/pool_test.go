@@ -16,15 +16,15 @@ import (
 func TestFusedScoresAreTheSemanticSignal(t *testing.T) {
 	wb := ingestedFixture(t)
 	ctx := context.Background()
-	wb.Lock()
-	defer wb.Unlock()
-	r, err := wb.Search(ctx)
+	wb.ws.Lock()
+	defer wb.ws.Unlock()
+	r, err := wb.ws.Search(ctx)
 	require.NoError(t, err)
 	q := "How does staleness decay with time since last access?"
-	qv, err := wb.EmbedderNow().Embed(ctx, []string{q})
+	qv, err := wb.ws.EmbedderNow().Embed(ctx, []string{q})
 	require.NoError(t, err)
 	for _, s := range Strategies {
-		p := newPool(wb, r, q, qv[0], QueryRequest{}, s, wb.RankingConfig())
+		p := newPool(wb, r, q, qv[0], QueryRequest{}, s, wb.ws.RankingConfig())
 		for slot := range r.IDs {
 			kw, kwMax := float64(p.kw[slot]), p.kwMax
 			if p.kwW == 0 {

@@ -190,8 +190,8 @@ func (w *Pipeline) Query(ctx context.Context, req QueryRequest) (*QueryResult, e
 	cls := classify.Classify(a.question)
 	tClassify := time.Since(t0)
 
-	w.Lock()
-	defer w.Unlock()
+	w.ws.Lock()
+	defer w.ws.Unlock()
 	run, err := w.start(ctx, a, cls)
 	if err != nil {
 		return nil, err
@@ -210,7 +210,7 @@ func (w *Pipeline) Query(ctx context.Context, req QueryRequest) (*QueryResult, e
 	t4 := time.Now()
 	res := run.render()
 	if !req.NoTouch {
-		w.Touch(run.asm.Selection.Loaded)
+		w.ws.Touch(run.asm.Selection.Loaded)
 	}
 	res.Timing = Timing{Classify: tClassify.Microseconds(), Candidates: t2.Sub(t1).Microseconds(), Score: t3.Sub(t2).Microseconds(),
 		Select: t4.Sub(t3).Microseconds(), Assemble: time.Since(t4).Microseconds(), Total: time.Since(t0).Microseconds()}
@@ -255,10 +255,10 @@ func (w *Pipeline) parse(ctx context.Context, req QueryRequest) (*ask, error) {
 		return nil, errs.E(errs.Invalid, "a budget or window of more than %d tokens (10 Mi, beyond the largest window of any model) is not possible", assemble.MaxTokens)
 	}
 	if req.Model != "" && req.Window == 0 && req.Budget == 0 {
-		if w.ModelWindow() == nil {
+		if w.ws.ModelWindow() == nil {
 			return nil, fmt.Errorf("cannot read the window of model %q: no Ollama is configured; give --budget or --window", req.Model)
 		}
-		n, err := w.ModelWindow()(ctx, req.Model)
+		n, err := w.ws.ModelWindow()(ctx, req.Model)
 		if err != nil {
 			return nil, err
 		}
@@ -289,11 +289,11 @@ type run struct {
 // start opens the question's run: the embedder, the search index, the
 // token counter and the window's split.
 func (w *Pipeline) start(ctx context.Context, a *ask, cls classify.Classification) (*run, error) {
-	e, err := w.Embedder(ctx)
+	e, err := w.ws.Embedder(ctx)
 	if err != nil {
 		return nil, err
 	}
-	r, err := w.Search(ctx)
+	r, err := w.ws.Search(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -301,7 +301,7 @@ func (w *Pipeline) start(ctx context.Context, a *ask, cls classify.Classificatio
 	if err != nil {
 		return nil, err
 	}
-	cfg := w.RankingConfig()
+	cfg := w.ws.RankingConfig()
 	split, err := assemble.PlanSplit(assemble.SplitRequest{
 		Window: a.window, WindowSource: a.source, Budget: a.req.Budget,
 		System: count(cfg.SystemPrompt), Question: count(assemble.QuestionText(a.question)),
@@ -397,13 +397,13 @@ func (run *run) render() *QueryResult {
 // Limits are the context budgets a request may ask for with a model of
 // this window (0: none known).
 func (w *Pipeline) Limits(window int) (assemble.Limits, error) {
-	w.Lock()
-	defer w.Unlock()
+	w.ws.Lock()
+	defer w.ws.Unlock()
 	count, err := w.memoCounter()
 	if err != nil {
 		return assemble.Limits{}, err
 	}
-	cfg := w.RankingConfig()
+	cfg := w.ws.RankingConfig()
 	return assemble.BudgetLimits(window, count(cfg.SystemPrompt), cfg.OutputReserve), nil
 }
 
@@ -411,7 +411,7 @@ func (w *Pipeline) Limits(window int) (assemble.Limits, error) {
 // block headers and manifest lines recur from query to query; tiktoken's
 // pre-tokeniser is the query path's largest cost).
 func (w *Pipeline) memoCounter() (assemble.Counter, error) {
-	count, err := w.Counter()
+	count, err := w.ws.Counter()
 	if err != nil {
 		return nil, err
 	}
@@ -730,7 +730,7 @@ func (p *pool) hops(id string) (hops, relevantConcepts, concepts int) {
 // relevance alone).
 func (p *pool) candidates(budget int) []*assemble.Candidate {
 	ix := p.r.Graph
-	now := p.w.Now()
+	now := p.w.ws.Now()
 	out := make([]*assemble.Candidate, 0, len(p.slots))
 	facts := make([]assemble.Facts, len(p.slots))
 	best := 0.0 // the best share of concepts near the question
@@ -845,7 +845,7 @@ func clean(s string) string { return strings.ReplaceAll(assemble.Clean(s), ";", 
 // wholeFile is the whole-file baseline: the files of the best hits, whole,
 // in rank order, while they fit (the first always loads).
 func (w *Pipeline) wholeFile(ranked []*assemble.Candidate, split assemble.Split, system, q string, count assemble.Counter) (*assemble.Assembly, []*assemble.Candidate, error) {
-	ix := w.CurrentIndex()
+	ix := w.ws.CurrentIndex()
 	var out, loaded []*assemble.Candidate
 	var blocks []assemble.Block
 	used := 0
@@ -874,7 +874,7 @@ func (w *Pipeline) wholeFile(ranked []*assemble.Candidate, split assemble.Split,
 			if d := ix.Docs[m.DocID]; d != nil {
 				mc.Document, mc.Collection = d.Path, d.Collection
 			}
-			t, err := w.Content(m.ContentHash)
+			t, err := w.ws.Content(m.ContentHash)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -896,18 +896,18 @@ func (w *Pipeline) wholeFile(ranked []*assemble.Candidate, split assemble.Split,
 // FileTokens is the size of the whole file at a reference path (the
 // whole-file baseline's cost), over every collection that holds it.
 func (w *Pipeline) FileTokens(path string) int {
-	w.Lock()
-	defer w.Unlock()
-	if w.CurrentIndex() == nil {
+	w.ws.Lock()
+	defer w.ws.Unlock()
+	if w.ws.CurrentIndex() == nil {
 		return 0
 	}
 	total := 0
-	for id, d := range w.CurrentIndex().Docs {
+	for id, d := range w.ws.CurrentIndex().Docs {
 		if d.Path != path && d.Key != path {
 			continue
 		}
-		for _, nid := range w.CurrentIndex().DocNodes[id] {
-			if n := w.CurrentIndex().Nodes[nid]; n != nil && index.Searchable(n) {
+		for _, nid := range w.ws.CurrentIndex().DocNodes[id] {
+			if n := w.ws.CurrentIndex().Nodes[nid]; n != nil && index.Searchable(n) {
 				total += n.Tokens
 			}
 		}

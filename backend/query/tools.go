@@ -29,13 +29,13 @@ func (w *Pipeline) SearchContext(ctx context.Context, query, scope string, limit
 	if limit <= 0 || limit > 20 {
 		limit = 5
 	}
-	w.Lock()
-	defer w.Unlock()
-	e, err := w.Embedder(ctx)
+	w.ws.Lock()
+	defer w.ws.Unlock()
+	e, err := w.ws.Embedder(ctx)
 	if err != nil {
 		return chat.ToolResult{}, err
 	}
-	r, err := w.Search(ctx)
+	r, err := w.ws.Search(ctx)
 	if err != nil {
 		return chat.ToolResult{}, err
 	}
@@ -46,7 +46,7 @@ func (w *Pipeline) SearchContext(ctx context.Context, query, scope string, limit
 	if err != nil {
 		return chat.ToolResult{}, fmt.Errorf("embed the search: %w", err)
 	}
-	p := newPool(w, r, q, qv[0], QueryRequest{Scope: scope, Candidates: limit}, StrategyHybrid, w.RankingConfig())
+	p := newPool(w, r, q, qv[0], QueryRequest{Scope: scope, Candidates: limit}, StrategyHybrid, w.ws.RankingConfig())
 	defer p.release()
 	var b strings.Builder
 	var ids []string
@@ -55,7 +55,7 @@ func (w *Pipeline) SearchContext(ctx context.Context, query, scope string, limit
 			break
 		}
 		n := r.Graph.Nodes[r.IDs[s]]
-		text, err := w.Content(n.ContentHash)
+		text, err := w.ws.Content(n.ContentHash)
 		if err != nil {
 			return chat.ToolResult{}, err
 		}
@@ -75,9 +75,9 @@ func (w *Pipeline) SearchContext(ctx context.Context, query, scope string, limit
 // "neighbours" (its enclosing section, subsections and the nodes sharing
 // its concepts) or "derivations" (summaries and answers made from it).
 func (w *Pipeline) Expand(ctx context.Context, nodeID, level string) (chat.ToolResult, error) {
-	w.Lock()
-	defer w.Unlock()
-	r, err := w.Search(ctx)
+	w.ws.Lock()
+	defer w.ws.Unlock()
+	r, err := w.ws.Search(ctx)
 	if err != nil {
 		return chat.ToolResult{}, err
 	}
@@ -162,9 +162,9 @@ func (w *Pipeline) Expand(ctx context.Context, nodeID, level string) (chat.ToolR
 // that holds a node, rebuilt from its sections; center counts from the
 // node's first line.
 func (w *Pipeline) GetWindow(ctx context.Context, nodeID string, center, radius int) (chat.ToolResult, error) {
-	w.Lock()
-	defer w.Unlock()
-	ix, err := w.Index(ctx)
+	w.ws.Lock()
+	defer w.ws.Unlock()
+	ix, err := w.ws.Index(ctx)
 	if err != nil {
 		return chat.ToolResult{}, err
 	}
@@ -185,7 +185,7 @@ func (w *Pipeline) GetWindow(ctx context.Context, nodeID string, center, radius 
 		if m == nil || !index.Searchable(m) || m.LineStart <= 0 {
 			continue
 		}
-		text, err := w.Content(m.ContentHash)
+		text, err := w.ws.Content(m.ContentHash)
 		if err != nil {
 			return chat.ToolResult{}, err
 		}
@@ -217,9 +217,9 @@ func (w *Pipeline) GetWindow(ctx context.Context, nodeID string, center, radius 
 // Catalog describes the workspace: collections with their documents and
 // sizes, and the most connected concepts.
 func (w *Pipeline) Catalog(ctx context.Context) (chat.ToolResult, error) {
-	w.Lock()
-	defer w.Unlock()
-	ix, err := w.Index(ctx)
+	w.ws.Lock()
+	defer w.ws.Unlock()
+	ix, err := w.ws.Index(ctx)
 	if err != nil {
 		return chat.ToolResult{}, err
 	}
@@ -285,7 +285,7 @@ func (w *Pipeline) Catalog(ctx context.Context) (chat.ToolResult, error) {
 }
 
 func (w *Pipeline) hasCollection(name string) bool {
-	for _, d := range w.CurrentIndex().Docs {
+	for _, d := range w.ws.CurrentIndex().Docs {
 		if d.InCollection(name) {
 			return true
 		}
@@ -295,7 +295,7 @@ func (w *Pipeline) hasCollection(name string) bool {
 
 func (w *Pipeline) toolResult(text string, ids []string) chat.ToolResult {
 	n := 0
-	if count, err := w.Counter(); err == nil {
+	if count, err := w.ws.Counter(); err == nil {
 		n = count(text)
 	}
 	return chat.ToolResult{Text: text, NodeIDs: ids, Tokens: n}
