@@ -28,7 +28,7 @@ func TestEstimatedPoolRanksExactly(t *testing.T) {
 	require.NoError(t, os.CopyFS(estDir, os.DirFS(exactDir)))
 
 	exact, est := openPipeline(t, exactDir), openPipeline(t, estDir)
-			re, err := exact.ws.Search(ctx)
+	re, err := exact.ws.Search(ctx)
 	require.NoError(t, err)
 	r, err := est.ws.Search(ctx)
 	require.NoError(t, err)
