@@ -11,9 +11,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -52,7 +54,10 @@ func ParsePurpose(s string) (Purpose, error) {
 // provenance, explore and create on novelty, decide on recency — the shape
 // of context-query.md's TASK_WEIGHTS mapped onto Loom's signals. Tuned on
 // eval/seeds with `loom eval` (BENCHMARKS.md).
-func DefaultPresets() map[Purpose]Weights {
+func DefaultPresets() map[Purpose]Weights { return maps.Clone(defaultPresets()) }
+
+// defaultPresets are made once, from the registered signals.
+var defaultPresets = sync.OnceValue(func() map[Purpose]Weights {
 	out := make(map[Purpose]Weights, len(Purposes))
 	for _, p := range Purposes {
 		var w Weights
@@ -62,7 +67,7 @@ func DefaultPresets() map[Purpose]Weights {
 		out[p] = w
 	}
 	return out
-}
+})
 
 // Config is the ranking and budget configuration of a workspace; it lives
 // in <workspace>/config.json under "ranking" and every field has a default.
@@ -179,7 +184,7 @@ func (c Config) Weights(p Purpose) Weights {
 	if w, ok := c.Presets[p]; ok {
 		return w
 	}
-	defaults := DefaultPresets()
+	defaults := defaultPresets()
 	if w, ok := defaults[p]; ok {
 		return w
 	}

@@ -47,6 +47,7 @@ var (
 	registry    [MaxSignals]Signal
 	inComposite [MaxSignals]bool
 	numSignals  int
+	ordered     []Signal // the registered signals in ID order
 )
 
 // register adds a signal; a duplicate ID or name, or an ID out of range,
@@ -68,18 +69,17 @@ func register(s Signal) {
 	_, sel := s.(selecting)
 	inComposite[id] = !sel
 	numSignals = max(numSignals, int(id)+1)
-}
-
-// AllSignals are the signals in ID order.
-func AllSignals() []Signal {
-	out := make([]Signal, 0, numSignals)
-	for _, s := range registry[:numSignals] {
-		if s != nil {
-			out = append(out, s)
+	ordered = ordered[:0]
+	for _, r := range registry[:numSignals] {
+		if r != nil {
+			ordered = append(ordered, r)
 		}
 	}
-	return out
 }
+
+// AllSignals are the signals in ID order (the slice is shared: do not
+// change it).
+func AllSignals() []Signal { return ordered }
 
 // SignalNames are the signals' names in ID order.
 func SignalNames() []string {
