@@ -139,10 +139,22 @@ type IngestResult struct {
 
 // FileProgress is one file of an ingest, as it goes.
 type FileProgress struct {
-	Path    string `json:"path"`
-	State   string `json:"state"` // queued | reading | done | error
-	Problem string `json:"problem,omitempty"`
+	Path    string    `json:"path"`
+	State   FileState `json:"state"`
+	Problem string    `json:"problem,omitempty"`
 }
+
+// FileState is where a file of an ingest is.
+type FileState string
+
+// The states of a file, in the order it goes through them.
+const (
+	FileQueued  FileState = "queued"
+	FileReading FileState = "reading"
+	FileDone    FileState = "done"
+	// FileError: the file could not be ingested; Problem says why.
+	FileError FileState = "error"
+)
 
 // IngestProgress is the event the page gets while an ingest runs.
 type IngestProgress struct {
@@ -260,34 +272,34 @@ func (t *ingestTracker) file(path string) *FileProgress {
 	if !ok {
 		i = len(t.p.Files)
 		t.index[path] = i
-		t.p.Files = append(t.p.Files, FileProgress{Path: path, State: "queued"})
+		t.p.Files = append(t.p.Files, FileProgress{Path: path, State: FileQueued})
 	}
 	return &t.p.Files[i]
 }
 
 func (t *ingestTracker) update(p backend.Progress) IngestProgress {
 	if t.p.Current != "" && t.p.Current != p.Current {
-		if f := t.file(t.p.Current); f.State == "reading" {
-			f.State = "done"
+		if f := t.file(t.p.Current); f.State == FileReading {
+			f.State = FileDone
 		}
 	}
 	t.p.FilesDone, t.p.FilesTotal, t.p.BytesDone, t.p.BytesTotal, t.p.Current = p.FilesDone, p.FilesTotal, p.BytesDone, p.BytesTotal, p.Current
 	if p.Current != "" {
-		t.file(p.Current).State = "reading"
+		t.file(p.Current).State = FileReading
 	}
 	return t.snapshot()
 }
 
 func (t *ingestTracker) finish(res *IngestResult, err error) IngestProgress {
 	for i := range t.p.Files {
-		if t.p.Files[i].State == "reading" {
-			t.p.Files[i].State = "done"
+		if t.p.Files[i].State == FileReading {
+			t.p.Files[i].State = FileDone
 		}
 	}
 	if res != nil {
 		for _, e := range res.Errors {
 			f := t.matching(e.Path)
-			f.State, f.Problem = "error", e.Problem
+			f.State, f.Problem = FileError, e.Problem
 		}
 		t.p.Canceled = res.Canceled
 	}

@@ -82,17 +82,17 @@ func TestIngestUploadsReportsEveryFileAndFillsTheLibrary(t *testing.T) {
 	last := events[len(events)-1].(IngestProgress)
 	assert.True(t, last.Finished)
 	assert.Equal(t, last.FilesTotal, last.FilesDone)
-	states := map[string]string{}
+	states := map[string]FileState{}
 	for _, f := range last.Files {
 		states[filepath.Base(f.Path)] = f.State
 	}
-	assert.Equal(t, "done", states["budget.md"])
-	assert.Equal(t, "done", states["staleness.md"])
-	assert.Equal(t, "error", states["binary.md"])
+	assert.Equal(t, FileDone, states["budget.md"])
+	assert.Equal(t, FileDone, states["staleness.md"])
+	assert.Equal(t, FileError, states["binary.md"])
 	seenReading := false
 	for _, e := range events {
 		for _, f := range e.(IngestProgress).Files {
-			seenReading = seenReading || f.State == "reading"
+			seenReading = seenReading || f.State == FileReading
 		}
 	}
 	assert.True(t, seenReading, "files are reported while they are read")
