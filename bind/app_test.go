@@ -35,6 +35,9 @@ type fakeShell struct {
 	// wrongEvents are events sent with a payload of another type than
 	// EventPayloads gives (the page's types are made from it).
 	wrongEvents []string
+	// onEmit, when set, hears every event after it is recorded, in the
+	// goroutine that sent it (a test acting at a point of an ingest).
+	onEmit func(name string, data any)
 }
 
 type event struct {
@@ -52,6 +55,9 @@ func (s *fakeShell) Emit(_ context.Context, name string, data any) {
 	if s.emitted != nil {
 		close(s.emitted)
 		s.emitted = nil
+	}
+	if s.onEmit != nil {
+		defer s.onEmit(name, data) // after the lock is let go: it may wait for events
 	}
 }
 
