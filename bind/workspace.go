@@ -198,7 +198,9 @@ func (a *App) openLocked(ctx context.Context) {
 	bench, err := a.open(ctx, a.dir)
 	if err != nil {
 		a.bench, a.openErr = nil, err
-		a.shell.LogError(ctx, fmt.Sprintf("open workspace %s: %v", a.dir, err))
+		// The engine's error names the workspace; scripts/e2e-desktop.sh
+		// waits for "did not open it" (or "opened workspace") in the log.
+		a.shell.LogError(ctx, fmt.Sprintf("%v; Loom did not open it", err))
 		return
 	}
 	a.bench, a.openErr = bench, nil
