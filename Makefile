@@ -13,7 +13,7 @@ GO_TEST_TIMEOUT ?= 30m
 # go.mod, which belongs to everyone.
 WAILS_BUILD := wails build -m -nosyncgomod
 
-.PHONY: setup run build cli bindings test
+.PHONY: setup run build cli bindings wailsjs test
 
 # `make run` opens a window. Without a display it would build for minutes
 # and then fail to open it, so it says so before anything else (tools/maketest
@@ -47,10 +47,17 @@ build: setup
 cli:
 	go build -o bin/loom ./cmd/loom
 
-## bindings: regenerate frontend/src/bridge/wailsjs from bind.App's methods
+## bindings: regenerate the page's side of the bridge after changing bind/ or the types it sends: frontend/src/bridge/wailsjs (Wails) and frontend/src/bridge/types.ts (tools/wiretypes)
+bindings: wailsjs
+	@go run ./tools/wiretypes
+	@echo "bindings: frontend/src/bridge/types.ts regenerated from the Go types"
+
 # wails generate prints a page of notes (a line per struct it knows, "Not
 # found: time.Time" for each time field, a sponsor banner): into a log.
-bindings: setup
+# make test regenerates these (the desktop build does too) but not
+# types.ts: tools/wiretypes's test fails when that is stale, and the page's
+# type check when its calls are not the ones Wails binds.
+wailsjs: setup
 	@mkdir -p .cache
 	@wails generate module >.cache/bindings.log 2>&1 || { cat .cache/bindings.log >&2; exit 1; }
 	@# generate writes the runtime files 755 and build writes them 644; keep one.
@@ -61,7 +68,7 @@ bindings: setup
 # tools/testrun runs the test-* targets below one by one, asking each for
 # machine output (the *_FLAGS variables), and counts passed, failed and
 # skipped from it. SUITES=go-test,vitest runs only those.
-test: setup bindings
+test: setup wailsjs
 	@go build -o bin/testrun ./tools/testrun
 	@bin/testrun $(if $(SUITES),-only $(SUITES))
 

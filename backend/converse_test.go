@@ -151,7 +151,7 @@ func TestChatHistoryCountsAgainstTheBudget(t *testing.T) {
 	}
 	assert.Equal(t, []string{"system", "user", "assistant", "user"}, roles, "the earlier turn is sent as history")
 	assert.Equal(t, first.Answer, last.Messages[2].Content)
-	assert.Less(t, second.Budget.Window, first.Budget.Window, "history takes room from the window the context is planned in")
+	assert.Less(t, second.Split.Window, first.Split.Window, "history takes room from the window the context is planned in")
 
 	// A tiny history share drops the old turns and the prompt says so.
 	third, err := wb.Chat(ctx, client, ChatRequest{Conversation: id, Question: "Anything else?", Model: "llama3.2", Window: 4096, HistoryShare: 0.001, NoIndex: true})
@@ -196,7 +196,7 @@ func TestChatCalibratesTheBudgetPerModel(t *testing.T) {
 	second, err := wb.Chat(ctx, client, ChatRequest{Question: "How does staleness decay?", Model: "llama3.2", Window: 4096, NoIndex: true, MaxToolRounds: -1})
 	require.NoError(t, err)
 	require.Zero(t, second.HistoryTurns, "a new conversation: no history")
-	assert.Less(t, second.Budget.Window, first.Budget.Window, "the next plan shrinks by the calibration")
+	assert.Less(t, second.Split.Window, first.Split.Window, "the next plan shrinks by the calibration")
 	require.NoError(t, wb.Close())
 
 	wb = openBolt(t, dir)

@@ -3,6 +3,7 @@ package backend
 import (
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/query"
+	"github.com/loomwork/loom/backend/tokens"
 )
 
 // The query pipeline's types (backend/query).
@@ -30,6 +31,13 @@ const MaxQuestionBytes = query.MaxQuestionBytes
 
 // ParseStrategy reads a strategy name; "" is StrategyLoom.
 func ParseStrategy(s string) (Strategy, error) { return query.ParseStrategy(s) }
+
+// DefaultBudgetLimits are the budgets a question may ask for in a window
+// under the default ranking settings (no workspace open).
+func DefaultBudgetLimits(window int) Limits {
+	cfg := assemble.DefaultConfig()
+	return assemble.BudgetLimits(window, tokens.Default().Count(cfg.SystemPrompt), cfg.OutputReserve)
+}
 
 // Strategies lists the strategies in a stable order.
 var Strategies = query.Strategies

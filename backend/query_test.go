@@ -66,8 +66,8 @@ func TestQueryGoldenPrompts(t *testing.T) {
 			require.NoError(t, err)
 			var b strings.Builder
 			fmt.Fprintf(&b, "# branch %s · loaded %d of %d relevant · window %d (%s) · context %d = manifest %d + catalog %d + nodes %d + free %d\n",
-				res.Branch, res.Loaded, res.Relevant, res.Budget.Window, res.Budget.WindowSource, res.Budget.Context,
-				res.Budget.Manifest, res.Budget.Catalog, res.Budget.Loaded, res.Budget.Free)
+				res.Branch, res.Loaded, res.Relevant, res.Split.Window, res.Split.WindowSource, res.Split.Context,
+				res.Split.Manifest, res.Split.Catalog, res.Split.Loaded, res.Split.Free)
 			for _, c := range res.Candidates {
 				fmt.Fprintf(&b, "# %-5v %-8s %.4f %s — %s\n", c.Loaded, c.Level, c.Score, c.Ref, c.Reason)
 			}
@@ -87,7 +87,7 @@ func TestQueryLoadsTheRelevantSectionAndStops(t *testing.T) {
 	refs := loadedRefs(res)
 	require.NotEmpty(t, refs)
 	assert.True(t, strings.HasPrefix(refs[0], "staleness.txt"), "the staleness notes come first, got %v", refs)
-	assert.Less(t, res.Budget.Loaded, 2000/2, "minimum relevant context: it stops well before the budget")
+	assert.Less(t, res.Split.Loaded, 2000/2, "minimum relevant context: it stops well before the budget")
 	assert.Equal(t, res.Relevant-res.Loaded, res.NotLoaded)
 	for _, c := range res.Candidates {
 		assert.NotEmpty(t, c.Reason, "every candidate says why: %s", c.Ref)
@@ -121,13 +121,13 @@ func TestQueryNeverExceedsItsBudget(t *testing.T) {
 				ctxTokens := count(strings.TrimPrefix(res.Prompt, assemble.DefaultSystemPrompt+"\n\n"))
 				ctxTokens -= count("\n\n" + assemble.QuestionText(q))
 				assert.LessOrEqual(t, ctxTokens, budget+2, "q=%q budget=%d level=%q", q, budget, level)
-				assert.LessOrEqual(t, res.Budget.Manifest+res.Budget.Catalog+res.Budget.Loaded, res.Budget.Context)
+				assert.LessOrEqual(t, res.Split.Manifest+res.Split.Catalog+res.Split.Loaded, res.Split.Context)
 			}
 		}
 		for _, window := range []int{400, 1000, 8192} {
 			res, err := wb.Query(context.Background(), QueryRequest{Question: q, Window: window, NoTouch: true})
 			require.NoError(t, err)
-			assert.LessOrEqual(t, res.PromptTokens+res.Budget.Output, window+4, "q=%q window=%d", q, window)
+			assert.LessOrEqual(t, res.PromptTokens+res.Split.Output, window+4, "q=%q window=%d", q, window)
 		}
 	}
 }
@@ -178,9 +178,9 @@ func TestQueryWindowFromTheModel(t *testing.T) {
 
 	res, err := wb.Query(context.Background(), QueryRequest{Question: "budget", Model: "llama3.2", NoTouch: true})
 	require.NoError(t, err)
-	assert.Equal(t, 8192, res.Budget.Window)
-	assert.Equal(t, "model llama3.2", res.Budget.WindowSource)
-	assert.Equal(t, res.Budget.Window, res.Budget.System+res.Budget.Question+res.Budget.Output+res.Budget.Context)
+	assert.Equal(t, 8192, res.Split.Window)
+	assert.Equal(t, "model llama3.2", res.Split.WindowSource)
+	assert.Equal(t, res.Split.Window, res.Split.System+res.Split.Question+res.Split.Output+res.Split.Context)
 
 	_, err = wb.Query(context.Background(), QueryRequest{Question: "budget", Model: "nosuchmodel", NoTouch: true})
 	require.Error(t, err)
@@ -196,7 +196,7 @@ func TestQueryOutputReservationFollowsComplexity(t *testing.T) {
 		Question: "Compare how the budget calculation, the staleness decay curve and the loading decision tree interact when several oversized nodes compete, and explain step by step which would be summarised first and why, including trade-offs."})
 	require.NoError(t, err)
 	assert.Greater(t, hard.Complexity, simple.Complexity)
-	assert.Greater(t, hard.Budget.Output, simple.Budget.Output, "a complex question reserves more room for the answer")
+	assert.Greater(t, hard.Split.Output, simple.Split.Output, "a complex question reserves more room for the answer")
 }
 
 // TestSummariesAreCachedAsAnalysisNodes: a tight budget at summary level
@@ -383,7 +383,7 @@ func TestBaselineStrategies(t *testing.T) {
 				}
 			case StrategyBM25, StrategyVector, StrategyHybrid:
 				assert.Equal(t, assemble.Weights{assemble.Semantic: 1}, res.Weights, "no graph signals")
-				assert.Greater(t, res.Budget.Loaded, 0)
+				assert.Greater(t, res.Split.Loaded, 0)
 			}
 		})
 	}

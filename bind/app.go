@@ -56,6 +56,7 @@ type Shell interface {
 type workspace interface {
 	Stats(ctx context.Context) (backend.Stats, error)
 	ChooseEmbedder(ctx context.Context)
+	BudgetLimits(window int) (backend.Limits, error)
 	Close() error
 	Documents(ctx context.Context) ([]backend.DocumentInfo, error)
 	Collections(ctx context.Context) ([]backend.CollectionInfo, error)
@@ -122,7 +123,9 @@ type App struct {
 	// guards bench and openErr, which those change.
 	benchMu sync.RWMutex
 	bench   workspace
-	openErr *Error
+	// openErr is why the workspace did not open (the engine's error, or
+	// bind's when there is no folder); calls fail with it.
+	openErr error
 
 	jobs jobs
 	// web: the page runs the engine itself (WebAssembly); Ollama is then
@@ -218,12 +221,13 @@ func (a *App) Startup(ctx context.Context) {
 		a.ctx = ctx
 		a.benchMu.Lock()
 		defer a.benchMu.Unlock()
-		var dirErr *Error
-		if a.dir, dirErr = a.workspaceFolder(); dirErr != nil {
+		dir, dirErr := a.workspaceFolder()
+		if dirErr != nil {
 			a.openErr = dirErr
 			a.shell.LogError(ctx, dirErr.Error())
 			return
 		}
+		a.dir = dir
 		a.openLocked(ctx)
 	})
 }
@@ -283,10 +287,7 @@ func (a *App) Stats() (backend.Stats, error) {
 	err := a.use(func(ws workspace) (err error) {
 		ws.ChooseEmbedder(a.ctx)
 		stats, err = ws.Stats(a.ctx)
-		if err != nil {
-			return &Error{Code: CodeStatsFailed, Message: "Loom could not count what the workspace at " + a.dir + " holds.", Err: err}
-		}
-		return nil
+		return err
 	})
 	return stats, err
 }
@@ -296,83 +297,6 @@ func (a *App) waitReady() error {
 	case <-a.ready:
 		return nil
 	case <-a.stopping:
-		return &Error{Code: CodeClosed, Message: "The workspace is closed because Loom is shutting down."}
+		return closedError()
 	}
-}
-
-// ErrorCode is a stable name for a kind of failure; the frontend branches on it.
-type ErrorCode string
-
-// The codes a binding call can reject with.
-const (
-	CodeWorkspaceUnavailable ErrorCode = "workspace_unavailable"
-	CodeStatsFailed          ErrorCode = "stats_failed"
-	CodeClosed               ErrorCode = "closed"
-	CodeInternal             ErrorCode = "internal"
-	CodeBadRequest           ErrorCode = "bad_request"
-	CodeNotFound             ErrorCode = "not_found"
-	CodeBusy                 ErrorCode = "busy"
-	CodeIngestFailed         ErrorCode = "ingest_failed"
-	CodeQueryFailed          ErrorCode = "query_failed"
-	CodeOllamaUnavailable    ErrorCode = "ollama_unavailable"
-	CodeChatFailed           ErrorCode = "chat_failed"
-	// CodeWorkspaceDamaged: a workspace file (the graph store) is damaged;
-	// Error.Damage names it. CheckWorkspace and RepairWorkspace work on it.
-	CodeWorkspaceDamaged ErrorCode = "workspace_damaged"
-	// CodeWorkspaceBusy: another Loom process holds the workspace and
-	// there is nothing it saved that could be read meanwhile.
-	CodeWorkspaceBusy ErrorCode = "workspace_busy"
-	// CodeReadOnly: a write on a workspace open read-only.
-	CodeReadOnly ErrorCode = "read_only"
-	// CodeCheckFailed and CodeRepairFailed: the doctor or the repair
-	// could not run (not: it found problems, which is its result).
-	CodeCheckFailed  ErrorCode = "check_failed"
-	CodeRepairFailed ErrorCode = "repair_failed"
-)
-
-// Error is a failure the person using the app should see: Message says what
-// happened and what to do, Err is the cause for the details line.
-type Error struct {
-	Code    ErrorCode
-	Message string
-	Err     error
-	// Damage names the damaged file (CodeWorkspaceDamaged).
-	Damage *Damage
-}
-
-// Damage is the workspace file that is damaged and what is wrong with it.
-type Damage struct {
-	File    string `json:"file"`
-	Problem string `json:"problem"`
-}
-
-func (e *Error) Error() string {
-	if e.Err == nil {
-		return e.Message
-	}
-	return e.Message + " (" + e.Err.Error() + ")"
-}
-
-func (e *Error) Unwrap() error { return e.Err }
-
-// ErrorPayload is what a rejected binding promise carries in the page.
-type ErrorPayload struct {
-	Code    ErrorCode `json:"code"`
-	Message string    `json:"message"`
-	Detail  string    `json:"detail,omitempty"`
-	Damage  *Damage   `json:"damage,omitempty"`
-}
-
-// FormatError is the Wails ErrorFormatter: it turns every error a bound
-// method returns into an ErrorPayload, so the page never has to parse text.
-func FormatError(err error) any {
-	var appErr *Error
-	if errors.As(err, &appErr) {
-		payload := ErrorPayload{Code: appErr.Code, Message: appErr.Message, Damage: appErr.Damage}
-		if appErr.Err != nil {
-			payload.Detail = appErr.Err.Error()
-		}
-		return payload
-	}
-	return ErrorPayload{Code: CodeInternal, Message: "Something went wrong inside Loom.", Detail: err.Error()}
 }

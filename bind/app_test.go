@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -13,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/loomwork/loom/backend"
+	"github.com/loomwork/loom/backend/errs"
 )
 
 // fakeShell records what the App logs and sends instead of calling the
@@ -28,6 +30,14 @@ type fakeShell struct {
 	pick      []string
 	savePath  string
 	clipboard string
+	// failDialogs makes the dialogs and the clipboard fail with it.
+	failDialogs error
+	// wrongEvents are events sent with a payload of another type than
+	// EventPayloads gives (the page's types are made from it).
+	wrongEvents []string
+	// onEmit, when set, hears every event after it is recorded, in the
+	// goroutine that sent it (a test acting at a point of an ingest).
+	onEmit func(name string, data any)
 }
 
 type event struct {
@@ -38,10 +48,16 @@ type event struct {
 func (s *fakeShell) Emit(_ context.Context, name string, data any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if want, ok := EventPayloads[name]; !ok || reflect.TypeOf(want) != reflect.TypeOf(data) {
+		s.wrongEvents = append(s.wrongEvents, fmt.Sprintf("%s carries a %T", name, data))
+	}
 	s.events = append(s.events, event{name, data})
 	if s.emitted != nil {
 		close(s.emitted)
 		s.emitted = nil
+	}
+	if s.onEmit != nil {
+		defer s.onEmit(name, data) // after the lock is let go: it may wait for events
 	}
 }
 
@@ -70,8 +86,14 @@ func (s *fakeShell) waitFor(t *testing.T, what string, ok func(events []event) b
 	}
 }
 
-func (s *fakeShell) OpenFiles(context.Context, string) ([]string, error) { return s.pick, nil }
+func (s *fakeShell) OpenFiles(context.Context, string) ([]string, error) {
+	return s.pick, s.failDialogs
+}
+
 func (s *fakeShell) SaveFile(_ context.Context, _, name string) (string, error) {
+	if s.failDialogs != nil {
+		return "", s.failDialogs
+	}
 	if s.savePath == "" {
 		return "", nil
 	}
@@ -81,6 +103,9 @@ func (s *fakeShell) SaveFile(_ context.Context, _, name string) (string, error) 
 func (s *fakeShell) SetClipboard(_ context.Context, text string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.failDialogs != nil {
+		return s.failDialogs
+	}
 	s.clipboard = text
 	return nil
 }
@@ -172,7 +197,7 @@ func TestAppStartup(t *testing.T) {
 				return nil, errors.New("not yet implemented")
 			},
 			wantDir:  "/data/default",
-			wantCode: CodeWorkspaceUnavailable,
+			wantCode: CodeInternal,
 		},
 		{
 			name:       "a damaged graph store is named",
@@ -181,7 +206,7 @@ func TestAppStartup(t *testing.T) {
 				return nil, fmt.Errorf("open workspace /data/default: %w", &backend.DamagedError{Workspace: "/data/default", File: "/data/default/graph/indexes.bolt", Problem: "invalid database"})
 			},
 			wantDir:    "/data/default",
-			wantCode:   CodeWorkspaceDamaged,
+			wantCode:   CodeDamaged,
 			wantDamage: &Damage{File: "/data/default/graph/indexes.bolt", Problem: "invalid database"},
 		},
 		{
@@ -191,7 +216,7 @@ func TestAppStartup(t *testing.T) {
 				return nil, fmt.Errorf("open workspace /data/default: %w, and it has no saved index", backend.ErrInUse)
 			},
 			wantDir:  "/data/default",
-			wantCode: CodeWorkspaceBusy,
+			wantCode: CodeInUse,
 		},
 		{
 			name:       "no default folder",
@@ -210,7 +235,7 @@ func TestAppStartup(t *testing.T) {
 				return &fakeWorkspace{statsErr: errors.New("bolt: corrupt")}, nil
 			},
 			wantDir:  "/data/default",
-			wantCode: CodeStatsFailed,
+			wantCode: CodeInternal,
 		},
 	}
 	for _, tt := range tests {
@@ -229,13 +254,17 @@ func TestAppStartup(t *testing.T) {
 
 			stats, err := app.Stats()
 			if tt.wantCode != "" {
-				var appErr *Error
-				require.ErrorAs(t, err, &appErr)
-				assert.Equal(t, tt.wantCode, appErr.Code)
-				assert.NotEmpty(t, appErr.Message)
-				assert.Equal(t, tt.wantDamage, appErr.Damage)
-				if tt.wantCode == CodeWorkspaceUnavailable {
-					assert.Len(t, shell.errors, 1, "a failed open is logged once")
+				require.Error(t, err)
+				p := Payload(err)
+				assert.Equal(t, tt.wantCode, p.Code)
+				assert.NotEmpty(t, p.Message)
+				assert.Equal(t, tt.wantDamage, p.Damage)
+				if tt.name != "stats fail" {
+					require.Len(t, shell.errors, 1, "a failed open is logged once")
+				}
+				if tt.wantDir != "" && tt.name != "stats fail" {
+					// scripts/e2e-desktop.sh waits for these words.
+					assert.Contains(t, shell.errors[0], "did not open it")
 				}
 				return
 			}
@@ -301,43 +330,60 @@ func TestShutdownClosesWorkspace(t *testing.T) {
 
 	assert.Equal(t, 1, bench.closed, "closed exactly once")
 	_, err := app.Stats()
-	var appErr *Error
-	require.ErrorAs(t, err, &appErr)
-	assert.Equal(t, CodeClosed, appErr.Code)
+	assert.Equal(t, CodeClosed, Payload(err).Code)
 }
 
-func TestFormatError(t *testing.T) {
+// Payload is the one place an error becomes what the page receives: the
+// engine's code and message unchanged, through any wrapping; bind's own
+// failures with bind's code; anything uncoded as internal, its text as the
+// detail.
+func TestPayload(t *testing.T) {
 	tests := []struct {
 		name string
 		err  error
 		want ErrorPayload
 	}{
 		{
-			name: "app error keeps code, message and cause",
-			err:  &Error{Code: CodeWorkspaceUnavailable, Message: "Loom could not open the workspace.", Err: errors.New("not yet implemented")},
-			want: ErrorPayload{Code: CodeWorkspaceUnavailable, Message: "Loom could not open the workspace.", Detail: "not yet implemented"},
+			name: "an engine error keeps its code and message",
+			err:  errs.E(errs.Invalid, "the question is empty: type what you want to know"),
+			want: ErrorPayload{Code: CodeInvalid, Message: "The question is empty: type what you want to know."},
 		},
 		{
-			name: "wrapped app error",
-			err:  fmt.Errorf("stats: %w", &Error{Code: CodeStatsFailed, Message: "Could not count."}),
-			want: ErrorPayload{Code: CodeStatsFailed, Message: "Could not count."},
+			name: "wrapped by the engine",
+			err:  fmt.Errorf("pin n-1: %w", backend.ErrReadOnly),
+			want: ErrorPayload{Code: CodeReadOnly, Message: "Pin n-1: the workspace is open read-only."},
 		},
 		{
 			name: "a damaged workspace names the file",
-			err: &Error{Code: CodeWorkspaceDamaged, Message: "A file of the workspace is damaged.", Err: errors.New("invalid database"),
-				Damage: &Damage{File: "/ws/graph/indexes.bolt", Problem: "invalid database"}},
-			want: ErrorPayload{Code: CodeWorkspaceDamaged, Message: "A file of the workspace is damaged.", Detail: "invalid database",
-				Damage: &Damage{File: "/ws/graph/indexes.bolt", Problem: "invalid database"}},
+			err:  fmt.Errorf("open workspace /ws: %w", &backend.DamagedError{Workspace: "/ws", File: "/ws/graph/indexes.bolt", Problem: "invalid database"}),
+			want: ErrorPayload{Code: CodeDamaged, Damage: &Damage{File: "/ws/graph/indexes.bolt", Problem: "invalid database"},
+				Message: "Open workspace /ws: /ws/graph/indexes.bolt: invalid database; run `loom doctor --workspace /ws` to see what is readable and `loom repair --workspace /ws` to salvage it into a new workspace."},
 		},
 		{
-			name: "any other error is internal",
-			err:  errors.New("boom"),
-			want: ErrorPayload{Code: CodeInternal, Message: "Something went wrong inside Loom.", Detail: "boom"},
+			name: "bind's own failure keeps bind's code, message and cause",
+			err:  &Error{Code: CodeShellFailed, Message: "The file dialog failed.", Err: errors.New("no portal")},
+			want: ErrorPayload{Code: CodeShellFailed, Message: "The file dialog failed.", Detail: "no portal"},
+		},
+		{
+			name: "bind's own failure, wrapped",
+			err:  fmt.Errorf("stats: %w", closedError()),
+			want: ErrorPayload{Code: CodeClosed, Message: "The workspace is closed because Loom is shutting down."},
+		},
+		{
+			name: "a cancelled context",
+			err:  fmt.Errorf("ingest: %w", context.Canceled),
+			want: ErrorPayload{Code: CodeCanceled, Message: "Ingest: context canceled."},
+		},
+		{
+			name: "anything else is internal, its text the detail",
+			err:  errors.New("bolt: page 7 already freed"),
+			want: ErrorPayload{Code: CodeInternal, Message: "Something went wrong inside Loom.", Detail: "bolt: page 7 already freed"},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, FormatError(tt.err))
+			assert.Equal(t, tt.want, Payload(tt.err))
+			assert.Equal(t, tt.want, FormatError(tt.err), "Wails's formatter sends the same")
 		})
 	}
 }
@@ -361,4 +407,8 @@ func TestOllamaAddressComesFromLOOM_OLLAMA_URLThenOLLAMA_HOST(t *testing.T) {
 			assert.Equal(t, tc.want, oc.URL())
 		})
 	}
+}
+
+func (w *fakeWorkspace) BudgetLimits(int) (backend.Limits, error) {
+	return backend.Limits{}, errors.New("the fake workspace has no limits")
 }

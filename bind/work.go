@@ -20,19 +20,30 @@ import (
 )
 
 // The App's bound methods for the workbench: library, graph, query, chat
-// and export. Each waits for the workspace, turns engine errors into an
-// *Error with a code the page branches on, and never blocks the window:
-// Wails runs every call in its own goroutine, long ones report through
-// events.
+// and export. Each waits for the workspace, returns the engine's errors as
+// they are (Payload gives the page their codes) and never blocks the
+// window: Wails runs every call in its own goroutine, long ones report
+// through events.
 
 // Events the App sends to the page.
 const (
+	// EventIngestProgress carries an IngestProgress while an ingest runs.
 	EventIngestProgress = "ingest:progress"
-	EventChatDelta      = "chat:delta"
+	// EventChatDelta carries a ChatDelta while an answer streams.
+	EventChatDelta = "chat:delta"
 	// EventOllamaWait carries a wait.Notice while a question that names a
 	// model waits for Ollama to describe it (its window).
 	EventOllamaWait = "ollama:wait"
 )
+
+// EventPayloads gives each event's payload, by a value of its type: the
+// page's types of the events are made from it (tools/wiretypes), and
+// bind's tests check that every event sent carries this type.
+var EventPayloads = map[string]any{
+	EventIngestProgress: IngestProgress{},
+	EventChatDelta:      ChatDelta{},
+	EventOllamaWait:     wait.Notice{},
+}
 
 // chatFlushEvery is how often streamed answer text is sent to the page: a
 // token per event would flood the bridge; four batches a second would lag.
@@ -71,34 +82,9 @@ func (a *App) use(f func(ws workspace) error) error {
 		return a.openErr
 	}
 	if a.bench == nil {
-		return &Error{Code: CodeClosed, Message: "The workspace is closed because Loom is shutting down."}
+		return closedError()
 	}
 	return f(a.bench)
-}
-
-func failed(code ErrorCode, message string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var appErr *Error
-	if errors.As(err, &appErr) {
-		return appErr
-	}
-	if errors.Is(err, backend.ErrReadOnly) {
-		return readOnlyError(err)
-	}
-	if errors.Is(err, backend.ErrNotFound) {
-		code = CodeNotFound
-	}
-	return &Error{Code: code, Message: message, Err: err}
-}
-
-// readOnlyError is a write refused because the workspace is open
-// read-only. The page disables writes then; this is for one that still
-// gets through (the workspace went read-only after the page last looked).
-func readOnlyError(err error) *Error {
-	return &Error{Code: CodeReadOnly, Err: err,
-		Message: "Nothing was changed: this workspace is open read-only (the banner at the top says why and what to do)."}
 }
 
 // Documents lists the workspace's documents with their sizes.
@@ -106,7 +92,7 @@ func (a *App) Documents() ([]backend.DocumentInfo, error) {
 	var out []backend.DocumentInfo
 	err := a.use(func(ws workspace) (err error) {
 		out, err = ws.Documents(a.ctx)
-		return failed(CodeInternal, "Loom could not list the documents.", err)
+		return err
 	})
 	if out == nil {
 		out = []backend.DocumentInfo{}
@@ -119,7 +105,7 @@ func (a *App) Collections() ([]backend.CollectionInfo, error) {
 	var out []backend.CollectionInfo
 	err := a.use(func(ws workspace) (err error) {
 		out, err = ws.Collections(a.ctx)
-		return failed(CodeInternal, "Loom could not list the collections.", err)
+		return err
 	})
 	if out == nil {
 		out = []backend.CollectionInfo{}
@@ -154,10 +140,22 @@ type IngestResult struct {
 
 // FileProgress is one file of an ingest, as it goes.
 type FileProgress struct {
-	Path    string `json:"path"`
-	State   string `json:"state"` // queued | reading | done | error
-	Problem string `json:"problem,omitempty"`
+	Path    string    `json:"path"`
+	State   FileState `json:"state"`
+	Problem string    `json:"problem,omitempty"`
 }
+
+// FileState is where a file of an ingest is.
+type FileState string
+
+// The states of a file, in the order it goes through them.
+const (
+	FileQueued  FileState = "queued"
+	FileReading FileState = "reading"
+	FileDone    FileState = "done"
+	// FileError: the file could not be ingested; Problem says why.
+	FileError FileState = "error"
+)
 
 // IngestProgress is the event the page gets while an ingest runs.
 type IngestProgress struct {
@@ -176,7 +174,7 @@ type IngestProgress struct {
 // IngestPaths ingests files and folders (a native drop or the file dialog).
 func (a *App) IngestPaths(paths []string) (*IngestResult, error) {
 	if len(paths) == 0 {
-		return nil, &Error{Code: CodeBadRequest, Message: "Nothing to ingest: drop files or folders, or pick them."}
+		return nil, &Error{Code: CodeInvalid, Message: "Nothing to ingest: drop files or folders, or pick them."}
 	}
 	return a.ingest(func(ctx context.Context, ws workspace, opts backend.IngestOptions) (*backend.IngestReport, error) {
 		return ws.Ingest(ctx, paths, opts)
@@ -186,7 +184,7 @@ func (a *App) IngestPaths(paths []string) (*IngestResult, error) {
 // IngestUploads ingests texts the page read itself (file input, HTML drop).
 func (a *App) IngestUploads(files []backend.Upload) (*IngestResult, error) {
 	if len(files) == 0 {
-		return nil, &Error{Code: CodeBadRequest, Message: "Nothing to ingest: drop files or pick them."}
+		return nil, &Error{Code: CodeInvalid, Message: "Nothing to ingest: drop files or pick them."}
 	}
 	return a.ingest(func(ctx context.Context, ws workspace, opts backend.IngestOptions) (*backend.IngestReport, error) {
 		return ws.IngestUploads(ctx, files, opts)
@@ -255,16 +253,9 @@ func (a *App) ingest(run func(ctx context.Context, ws workspace, opts backend.In
 		}
 		final := t.finish(res, err)
 		a.shell.Emit(a.ctx, EventIngestProgress, final)
-		return failed(CodeIngestFailed, "The ingest stopped: "+errMessage(err), err)
+		return err
 	})
 	return res, err
-}
-
-func errMessage(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
 }
 
 // ingestTracker turns the engine's progress into per-file states.
@@ -282,34 +273,34 @@ func (t *ingestTracker) file(path string) *FileProgress {
 	if !ok {
 		i = len(t.p.Files)
 		t.index[path] = i
-		t.p.Files = append(t.p.Files, FileProgress{Path: path, State: "queued"})
+		t.p.Files = append(t.p.Files, FileProgress{Path: path, State: FileQueued})
 	}
 	return &t.p.Files[i]
 }
 
 func (t *ingestTracker) update(p backend.Progress) IngestProgress {
 	if t.p.Current != "" && t.p.Current != p.Current {
-		if f := t.file(t.p.Current); f.State == "reading" {
-			f.State = "done"
+		if f := t.file(t.p.Current); f.State == FileReading {
+			f.State = FileDone
 		}
 	}
 	t.p.FilesDone, t.p.FilesTotal, t.p.BytesDone, t.p.BytesTotal, t.p.Current = p.FilesDone, p.FilesTotal, p.BytesDone, p.BytesTotal, p.Current
 	if p.Current != "" {
-		t.file(p.Current).State = "reading"
+		t.file(p.Current).State = FileReading
 	}
 	return t.snapshot()
 }
 
 func (t *ingestTracker) finish(res *IngestResult, err error) IngestProgress {
 	for i := range t.p.Files {
-		if t.p.Files[i].State == "reading" {
-			t.p.Files[i].State = "done"
+		if t.p.Files[i].State == FileReading {
+			t.p.Files[i].State = FileDone
 		}
 	}
 	if res != nil {
 		for _, e := range res.Errors {
 			f := t.matching(e.Path)
-			f.State, f.Problem = "error", e.Problem
+			f.State, f.Problem = FileError, e.Problem
 		}
 		t.p.Canceled = res.Canceled
 	}
@@ -345,7 +336,7 @@ func (a *App) PickFiles() ([]string, error) {
 	}
 	paths, err := a.shell.OpenFiles(a.ctx, "Add documents to Loom")
 	if err != nil {
-		return nil, &Error{Code: CodeInternal, Message: "The file dialog failed.", Err: err}
+		return nil, &Error{Code: CodeShellFailed, Message: "The file dialog failed.", Err: err}
 	}
 	if paths == nil {
 		paths = []string{}
@@ -356,14 +347,14 @@ func (a *App) PickFiles() ([]string, error) {
 // RemoveDocument deletes a document with its sections.
 func (a *App) RemoveDocument(id string) error {
 	return a.use(func(ws workspace) error {
-		return failed(CodeBadRequest, "Loom could not remove the document.", ws.RemoveDocuments(a.ctx, []string{id}))
+		return ws.RemoveDocuments(a.ctx, []string{id})
 	})
 }
 
 // Pin pins or unpins nodes or documents (always loaded first).
 func (a *App) Pin(ids []string, pinned bool) error {
 	return a.use(func(ws workspace) error {
-		return failed(CodeBadRequest, "Loom could not change the pin.", ws.Pin(a.ctx, ids, pinned))
+		return ws.Pin(a.ctx, ids, pinned)
 	})
 }
 
@@ -372,7 +363,7 @@ func (a *App) Graph() (*backend.GraphData, error) {
 	var g *backend.GraphData
 	err := a.use(func(ws workspace) (err error) {
 		g, err = ws.Graph(a.ctx)
-		return failed(CodeInternal, "Loom could not read the graph.", err)
+		return err
 	})
 	return g, err
 }
@@ -382,42 +373,23 @@ func (a *App) Node(id string) (*backend.NodeDetail, error) {
 	var d *backend.NodeDetail
 	err := a.use(func(ws workspace) (err error) {
 		d, err = ws.Node(a.ctx, id)
-		return failed(CodeInternal, "Loom could not read node "+id+".", err)
+		return err
 	})
 	return d, err
 }
 
-// QueryView is a query's result with the hop distance of every concept
-// reached from the question's concepts, for colouring the graph. (Not an
-// embedded struct: the binding generator loses embedded structs' types.)
-type QueryView struct {
-	Result      *backend.QueryResult `json:"result"`
-	ConceptHops map[string]int       `json:"concept_hops"`
-}
-
-// Query assembles the context for a question.
-func (a *App) Query(req backend.QueryRequest) (*QueryView, error) {
+// Query assembles the context for a question; the result carries the hop
+// distances the graph is coloured by and the budgets the slider offers.
+func (a *App) Query(req backend.QueryRequest) (*backend.QueryResult, error) {
 	if req.Budget == 0 && req.Window == 0 && req.Model == "" {
 		req.Budget = 4000
 	}
-	var v *QueryView
-	err := a.use(func(ws workspace) error {
-		res, err := ws.Query(a.ctx, req)
-		if err != nil {
-			return &Error{Code: CodeQueryFailed, Message: capitalise(err.Error()) + ".", Err: nil}
-		}
-		v = &QueryView{Result: res, ConceptHops: res.ConceptHops}
-		return nil
+	var res *backend.QueryResult
+	err := a.use(func(ws workspace) (err error) {
+		res, err = ws.Query(a.ctx, req)
+		return err
 	})
-	return v, err
-}
-
-func capitalise(s string) string {
-	s = strings.TrimSuffix(s, ".")
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return res, err
 }
 
 // ModelInfo is a model the chat can use.
@@ -425,15 +397,39 @@ type ModelInfo struct {
 	Name          string `json:"name"`
 	ContextLength int    `json:"context_length"`
 	Tools         bool   `json:"tools"`
+	// MaxBudget is the most context a question may ask for with this
+	// model (the budget slider's end): the engine's rule, for the open
+	// workspace's system prompt and output reservation.
+	MaxBudget int `json:"max_budget"`
+}
+
+// maxBudget is the most context a question may ask for in a window: the
+// open workspace's limits, else the defaults' (no workspace yet).
+func (a *App) maxBudget(window int) int {
+	a.benchMu.RLock()
+	defer a.benchMu.RUnlock()
+	if a.bench != nil {
+		if l, err := a.bench.BudgetLimits(window); err == nil {
+			return l.MaxBudget
+		}
+	}
+	return backend.DefaultBudgetLimits(window).MaxBudget
 }
 
 // OllamaStatus says whether Ollama answers, and what to do when it does not.
 type OllamaStatus struct {
-	URL     string      `json:"url"`
-	Up      bool        `json:"up"`
-	Models  []ModelInfo `json:"models"`
-	Problem string      `json:"problem,omitempty"`
-	Fix     string      `json:"fix,omitempty"`
+	URL    string      `json:"url"`
+	Up     bool        `json:"up"`
+	Models []ModelInfo `json:"models"`
+	// Code says why the chat cannot run, as the engine's code: Ollama is
+	// not running, did not answer in time or answered something else
+	// (ollama_not_running, ollama_timeout, ollama_bad_stream), has no
+	// models (ollama_model_missing), or its URL is not one (invalid). ""
+	// when it can.
+	Code ErrorCode `json:"code,omitempty"`
+	// Problem and Fix say the same for the person, and what to do.
+	Problem string `json:"problem,omitempty"`
+	Fix     string `json:"fix,omitempty"`
 }
 
 // The status check's patience: the page asks on start and on Retry, and a
@@ -448,7 +444,7 @@ const (
 func (a *App) Ollama() (*OllamaStatus, error) {
 	client, err := a.newOllama(ollama.WithTimeout(ollamaStatusRequest))
 	if err != nil {
-		return &OllamaStatus{URL: os.Getenv(OllamaEnv), Models: []ModelInfo{}, Problem: "The Ollama URL is not valid: " + err.Error(),
+		return &OllamaStatus{URL: os.Getenv(OllamaEnv), Models: []ModelInfo{}, Code: CodeInvalid, Problem: "The Ollama URL is not valid: " + err.Error(),
 			Fix: "Set " + OllamaEnv + " (or OLLAMA_HOST) to Ollama's address, such as http://127.0.0.1:11434, and restart Loom."}, nil
 	}
 	st := &OllamaStatus{URL: client.URL(), Models: []ModelInfo{}}
@@ -459,36 +455,38 @@ func (a *App) Ollama() (*OllamaStatus, error) {
 		if a.ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 			err = errs.Wrap(errs.OllamaTimeout, err, "the status check ran out of time") // the whole check's bound, not the person's cancel
 		}
+		st.Code = ErrorCode(errs.CodeOf(err))
 		waited := ollamaStatusRequest
 		if !errors.As(err, new(*ollama.Error)) {
 			waited = ollamaStatusWhole
 		}
-		st.Problem, st.Fix = a.ollamaProblem(client.URL(), err, waited)
+		st.Problem, st.Fix = a.ollamaProblem(client.URL(), st.Code, err, waited)
 		return st, nil
 	}
 	st.Up = true
 	for _, m := range models {
-		st.Models = append(st.Models, ModelInfo{Name: m.Name, ContextLength: m.ContextLength, Tools: m.Tools})
+		st.Models = append(st.Models, ModelInfo{Name: m.Name, ContextLength: m.ContextLength, Tools: m.Tools, MaxBudget: a.maxBudget(m.ContextLength)})
 	}
 	if len(st.Models) == 0 {
+		st.Code = CodeOllamaModelMissing
 		st.Problem = "Ollama is running but has no models."
 		st.Fix = "Pull one, for example `ollama pull llama3.2`, then press Retry."
 	}
 	return st, nil
 }
 
-// ollamaProblem says why Ollama did not answer and what to do; waited is
-// how long a timeout waited.
-func (a *App) ollamaProblem(url string, err error, waited time.Duration) (problem, fix string) {
-	switch code := errs.CodeOf(err); {
-	case a.web && code == errs.OllamaNotRunning:
+// ollamaProblem says why Ollama did not answer (its code, and err) and
+// what to do; waited is how long a timeout waited.
+func (a *App) ollamaProblem(url string, code ErrorCode, err error, waited time.Duration) (problem, fix string) {
+	switch {
+	case a.web && code == CodeOllamaNotRunning:
 		// A page cannot tell "not running" from "refused by CORS": the
 		// browser hides the reason. Say both, and exactly what to set.
 		return "The page could not reach Ollama at " + url + ": it is not running, or it refused this page (CORS).",
 			"Start Ollama allowing this page: `OLLAMA_ORIGINS=" + pageOrigin() + " ollama serve` (or add the origin to OLLAMA_ORIGINS where Ollama runs as a service), then press Retry."
-	case code == errs.OllamaNotRunning:
+	case code == CodeOllamaNotRunning:
 		return "Ollama is not running at " + url + ".", "Start it with `ollama serve` (install it from ollama.com), or set " + OllamaEnv + " to where it runs, then press Retry."
-	case code == errs.OllamaTimeout:
+	case code == CodeOllamaTimeout:
 		return "Ollama at " + url + " did not answer within " + wait.Human(waited) + ".",
 			"It may be loading a model or stuck: wait a moment and press Retry, or restart it (`ollama serve`)."
 	default:
@@ -526,14 +524,14 @@ type ChatArgs struct {
 // streaming the answer as chat:delta events under the stream id.
 func (a *App) Chat(args ChatArgs, stream string) (*backend.ChatTurn, error) {
 	if strings.TrimSpace(args.Model) == "" {
-		return nil, &Error{Code: CodeBadRequest, Message: "Pick a model to chat with."}
+		return nil, &Error{Code: CodeInvalid, Message: "Pick a model to chat with."}
 	}
 	s := &chatStream{app: a, id: stream}
 	// The client's notifier hears the waits the turn's own OnWait does
 	// not: the model's details, asked before the turn.
 	oc, err := a.newOllama(ollama.WithNotify(s.wait))
 	if err != nil {
-		return nil, &Error{Code: CodeOllamaUnavailable, Message: "The Ollama URL is not valid.", Err: err}
+		return nil, &Error{Code: CodeInvalid, Message: "The Ollama URL is not valid.", Err: err}
 	}
 	client := chat.New(oc)
 	if err := a.waitReady(); err != nil {
@@ -574,31 +572,13 @@ func (a *App) Chat(args ChatArgs, stream string) (*backend.ChatTurn, error) {
 		return err
 	})
 	stop()
-	if err == nil {
+	// A turn that failed part way carries the error and the partial answer
+	// (and is kept in its conversation). Ollama not running at all is the
+	// chat being off, which the page shows as such, not as an answer.
+	if err == nil || turn != nil && errs.CodeOf(err) != errs.OllamaNotRunning {
 		return turn, nil
 	}
-	var appErr *Error
-	if errors.As(err, &appErr) {
-		return nil, appErr
-	}
-	if errors.Is(err, backend.ErrReadOnly) {
-		return nil, readOnlyError(err)
-	}
-	var oe *ollama.Error
-	if errors.As(err, &oe) {
-		if turn != nil && oe.Code != errs.OllamaNotRunning {
-			return turn, nil // the turn carries the error and the partial answer
-		}
-		problem, fix := a.ollamaProblem(oc.URL(), err, ollama.DefaultTimeout)
-		if oe.Code != errs.OllamaNotRunning && oe.Code != errs.OllamaTimeout {
-			problem, fix = oe.Message, ""
-		}
-		return nil, &Error{Code: CodeOllamaUnavailable, Message: strings.TrimSpace(problem + " " + fix), Err: err}
-	}
-	if turn != nil {
-		return turn, nil
-	}
-	return nil, &Error{Code: CodeChatFailed, Message: capitalise(err.Error()) + "."}
+	return nil, err
 }
 
 // CancelChat stops the answer streaming under the id; what came is kept.
@@ -673,7 +653,7 @@ func (a *App) Conversations() ([]backend.ConversationSummary, error) {
 	var out []backend.ConversationSummary
 	err := a.use(func(ws workspace) (err error) {
 		out, err = ws.Conversations()
-		return failed(CodeInternal, "Loom could not list the conversations.", err)
+		return err
 	})
 	if out == nil {
 		out = []backend.ConversationSummary{}
@@ -686,7 +666,7 @@ func (a *App) Conversation(id string) (*backend.Conversation, error) {
 	var c *backend.Conversation
 	err := a.use(func(ws workspace) (err error) {
 		c, err = ws.Conversation(id)
-		return failed(CodeNotFound, "Loom could not open conversation "+id+".", err)
+		return err
 	})
 	return c, err
 }
@@ -697,7 +677,7 @@ func (a *App) CopyText(text string) error {
 		return err
 	}
 	if err := a.shell.SetClipboard(a.ctx, text); err != nil {
-		return &Error{Code: CodeInternal, Message: "Loom could not put the prompt on the clipboard.", Err: err}
+		return &Error{Code: CodeShellFailed, Message: "Loom could not put the prompt on the clipboard.", Err: err}
 	}
 	return nil
 }
@@ -721,13 +701,13 @@ func (a *App) SaveMarkdown(suggestedName, text string) (string, error) {
 	}
 	path, err := a.shell.SaveFile(a.ctx, "Save the prompt as markdown", name)
 	if err != nil {
-		return "", &Error{Code: CodeInternal, Message: "The save dialog failed.", Err: err}
+		return "", &Error{Code: CodeShellFailed, Message: "The save dialog failed.", Err: err}
 	}
 	if path == "" {
 		return "", nil
 	}
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		return "", &Error{Code: CodeInternal, Message: "Loom could not write " + path + ".", Err: err}
+		return "", &Error{Code: CodeShellFailed, Message: "Loom could not write " + path + ".", Err: err}
 	}
 	return path, nil
 }
@@ -763,11 +743,11 @@ func (a *App) ExportWorkspace() (string, error) {
 	err := a.use(func(ws workspace) error {
 		g, err := ws.ExportGraph(a.ctx, true)
 		if err != nil {
-			return failed(CodeInternal, "Loom could not export the workspace.", err)
+			return err
 		}
 		var b strings.Builder
 		if err := g.Encode(&b); err != nil {
-			return failed(CodeInternal, "Loom could not export the workspace.", err)
+			return err
 		}
 		out = b.String()
 		return nil
@@ -782,16 +762,15 @@ func (a *App) ImportWorkspace(text string) (backend.Stats, error) {
 	err := a.use(func(ws workspace) error {
 		g, err := graphdb.DecodeGraphJSON(strings.NewReader(text))
 		if err != nil {
-			return &Error{Code: CodeBadRequest, Message: "This is not a Loom workspace file.", Err: err}
+			// graphdb's decoding errors carry no code; the file is the
+			// page's argument, so this is bind's check of it.
+			return &Error{Code: CodeInvalid, Message: "This is not a Loom workspace file.", Err: err}
 		}
 		if err := ws.ImportGraph(a.ctx, g); err != nil {
-			if errors.Is(err, backend.ErrReadOnly) {
-				return readOnlyError(err)
-			}
-			return &Error{Code: CodeBadRequest, Message: "Loom could not import the workspace file: " + err.Error()}
+			return err
 		}
 		st, err = ws.Stats(a.ctx)
-		return failed(CodeStatsFailed, "Loom could not count what the workspace holds.", err)
+		return err
 	})
 	return st, err
 }

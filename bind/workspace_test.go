@@ -34,12 +34,14 @@ func holdWorkspace(t *testing.T, dir string, docs ...string) *backend.Workbench 
 	return w
 }
 
-func appCode(t *testing.T, err error) ErrorCode {
+// pageCode is the code the page receives for err, which must be a failure
+// with a message.
+func pageCode(t *testing.T, err error) ErrorCode {
 	t.Helper()
-	var appErr *Error
-	require.ErrorAs(t, err, &appErr)
-	assert.NotEmpty(t, appErr.Message)
-	return appErr.Code
+	require.Error(t, err)
+	p := Payload(err)
+	assert.NotEmpty(t, p.Message)
+	return p.Code
 }
 
 // Beside another Loom process the app opens read-only: it says why, reads
@@ -68,7 +70,7 @@ func TestTheAppOpensReadOnlyBesideAnotherLoomAndTryAgainMakesItWritable(t *testi
 	require.Len(t, docs, 3)
 	view, err := app.Query(backend.QueryRequest{Question: "How does staleness decay over time?", Budget: 600})
 	require.NoError(t, err, "questions work read-only")
-	assert.Positive(t, view.Result.Loaded)
+	assert.Positive(t, view.Loaded)
 
 	writes := map[string]func() error{
 		"ingest paths": func() error { _, err := app.IngestPaths([]string{"../testdata/fixture/notes"}); return err },
@@ -89,7 +91,7 @@ func TestTheAppOpensReadOnlyBesideAnotherLoomAndTryAgainMakesItWritable(t *testi
 	for name, write := range writes {
 		t.Run(name, func(t *testing.T) {
 			err := write()
-			assert.Equal(t, CodeReadOnly, appCode(t, err), "%v", err)
+			assert.Equal(t, CodeReadOnly, pageCode(t, err), "%v", err)
 			assert.ErrorIs(t, err, backend.ErrReadOnly)
 		})
 	}
@@ -119,10 +121,10 @@ func TestAHeldWorkspaceWithNothingToReadIsBusyUntilTryAgain(t *testing.T) {
 	app, _ := realAppIn(t, dir, "", nil)
 
 	_, err := app.Workspace()
-	assert.Equal(t, CodeWorkspaceBusy, appCode(t, err))
-	assert.Contains(t, err.Error(), "Try again")
+	assert.Equal(t, CodeInUse, pageCode(t, err))
+	assert.ErrorIs(t, err, backend.ErrInUse)
 	_, err = app.Documents()
-	assert.Equal(t, CodeWorkspaceBusy, appCode(t, err), "every call says so")
+	assert.Equal(t, CodeInUse, pageCode(t, err), "every call says so")
 
 	require.NoError(t, holder.Close())
 	st, err := app.Reopen()
@@ -155,16 +157,14 @@ func TestADamagedWorkspaceIsNamedCheckedAndRepaired(t *testing.T) {
 	graphFile := filepath.Join(dir, backend.GraphDir, graphdb.BoltFile)
 
 	_, err := app.Workspace()
-	var appErr *Error
-	require.ErrorAs(t, err, &appErr)
-	assert.Equal(t, CodeWorkspaceDamaged, appErr.Code)
-	require.NotNil(t, appErr.Damage)
-	assert.Contains(t, appErr.Damage.File, filepath.Join(dir, backend.GraphDir))
-	assert.NotEmpty(t, appErr.Damage.Problem)
-	assert.Contains(t, appErr.Message, "Nothing has been changed")
+	assert.Equal(t, CodeDamaged, pageCode(t, err))
+	damage := Payload(err).Damage
+	require.NotNil(t, damage)
+	assert.Contains(t, damage.File, filepath.Join(dir, backend.GraphDir))
+	assert.NotEmpty(t, damage.Problem)
 	payload, err := json.Marshal(FormatError(err))
 	require.NoError(t, err)
-	assert.Contains(t, string(payload), `"code":"workspace_damaged"`)
+	assert.Contains(t, string(payload), `"code":"damaged"`)
 	assert.Contains(t, string(payload), `"damage":{"file":`)
 	garbage, err := os.ReadFile(graphFile)
 	require.NoError(t, err)
@@ -228,16 +228,16 @@ func TestCheckAndRepairAnOpenWorkspaceWithALostText(t *testing.T) {
 	q := backend.QueryRequest{Question: "How does staleness decay over time?", Budget: 2000, NoTouch: true}
 	view, err := app.Query(q)
 	require.NoError(t, err, "the question is answered without them")
-	require.NotEmpty(t, view.Result.Warnings)
+	require.NotEmpty(t, view.Warnings)
 	unavailable := 0
-	for _, cand := range view.Result.Candidates {
+	for _, cand := range view.Candidates {
 		if cand.Unavailable != "" {
 			unavailable++
 			assert.Contains(t, cand.Reason, "not loaded")
 			assert.False(t, cand.Loaded)
 		}
 	}
-	assert.Equal(t, len(view.Result.Warnings), unavailable, "a warning per node left out")
+	assert.Equal(t, len(view.Warnings), unavailable, "a warning per node left out")
 	wire, err := json.Marshal(view)
 	require.NoError(t, err)
 	assert.Contains(t, string(wire), `"warnings":[`)
@@ -257,8 +257,8 @@ func TestCheckAndRepairAnOpenWorkspaceWithALostText(t *testing.T) {
 	assert.Empty(t, rep.Lost)
 	view, err = app.Query(q)
 	require.NoError(t, err)
-	assert.Empty(t, view.Result.Warnings, "the texts are back")
-	assert.Positive(t, view.Result.Loaded)
+	assert.Empty(t, view.Warnings, "the texts are back")
+	assert.Positive(t, view.Loaded)
 }
 
 // A repair cannot write a workspace another process holds: it says so
@@ -268,7 +268,7 @@ func TestRepairRefusesAWorkspaceAnotherLoomHolds(t *testing.T) {
 	holdWorkspace(t, dir, "../testdata/fixture/notes")
 	app, _ := realAppIn(t, dir, "", nil)
 	_, err := app.RepairWorkspace()
-	assert.Equal(t, CodeWorkspaceBusy, appCode(t, err))
+	assert.Equal(t, CodeInUse, pageCode(t, err))
 	st, err := app.Workspace()
 	require.NoError(t, err, "still open read-only")
 	assert.NotNil(t, st.ReadOnly)
@@ -300,12 +300,12 @@ func TestWorkspaceChangesWaitForNoRunningJob(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			set(true)
 			_, err := app.CheckWorkspace()
-			assert.Equal(t, CodeBusy, appCode(t, err))
+			assert.Equal(t, CodeBusy, pageCode(t, err))
 			assert.Contains(t, err.Error(), "finish")
 			_, err = app.RepairWorkspace()
-			assert.Equal(t, CodeBusy, appCode(t, err))
+			assert.Equal(t, CodeBusy, pageCode(t, err))
 			_, err = app.Reopen()
-			assert.Equal(t, CodeBusy, appCode(t, err))
+			assert.Equal(t, CodeBusy, pageCode(t, err))
 			set(false)
 			_, err = app.CheckWorkspace()
 			require.NoError(t, err)

@@ -137,6 +137,13 @@ func (w Weights) MarshalJSON() ([]byte, error) { return marshalByName(w) }
 // UnmarshalJSON reads weights by name.
 func (w *Weights) UnmarshalJSON(b []byte) error { return unmarshalByName(b, (*[MaxSignals]float64)(w)) }
 
+// JSONNames are the members of the signals' JSON: the signals' names in
+// ID order (tools/wiretypes types the page's side with them).
+func (Signals) JSONNames() []string { return SignalNames() }
+
+// JSONNames are the members of the weights' JSON, as Signals'.
+func (Weights) JSONNames() []string { return SignalNames() }
+
 func marshalByName(v [MaxSignals]float64) ([]byte, error) {
 	b := []byte{'{'}
 	for i, s := range AllSignals() {

@@ -104,7 +104,7 @@ type ChatTurn struct {
 	Asked        time.Time       `json:"asked"`
 	Answered     time.Time       `json:"answered"`
 	Manifest     string          `json:"manifest"`
-	Budget       assemble.Split  `json:"budget"`
+	Split        assemble.Split  `json:"split"`
 	Window       int             `json:"window"`
 	Loaded       []string        `json:"loaded"`
 	Tools        []chat.ToolCall `json:"tool_calls,omitempty"`
@@ -121,6 +121,24 @@ type ChatTurn struct {
 	AnswerNodes []string `json:"answer_nodes,omitempty"`
 	// Prompt is the system message as sent (for --show-prompt).
 	Prompt string `json:"-"`
+}
+
+// UnmarshalJSON reads a turn, and the split of a turn stored before it
+// was called so ("budget").
+func (t *ChatTurn) UnmarshalJSON(b []byte) error {
+	type plain ChatTurn
+	var v struct {
+		plain
+		Budget *assemble.Split `json:"budget"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*t = ChatTurn(v.plain)
+	if v.Budget != nil && t.Split == (assemble.Split{}) {
+		t.Split = *v.Budget
+	}
+	return nil
 }
 
 // Conversation is a sequence of turns, stored in conversations/<id>.json.
@@ -215,7 +233,7 @@ func (w *Conversations) Chat(ctx context.Context, client *chat.Client, req ChatR
 		system += fmt.Sprintf("\n[Earlier conversation available but not loaded: %d turns]", dropped)
 	}
 	turn := ChatTurn{ID: fmt.Sprintf("t%d", len(conv.Turns)+1), Conversation: conv.ID, Question: q, Model: req.Model, Asked: w.ws.Now(),
-		Manifest: res.Manifest, Budget: res.Budget, Window: window, HistoryTurns: kept, HistoryDropped: dropped, Prompt: system}
+		Manifest: res.Manifest, Split: res.Split, Window: window, HistoryTurns: kept, HistoryDropped: dropped, Prompt: system}
 	for _, c := range res.LoadedCandidates() {
 		turn.Loaded = append(turn.Loaded, c.ID)
 	}

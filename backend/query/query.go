@@ -16,6 +16,7 @@ import (
 	"github.com/loomwork/loom/backend/levels"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/search"
+	"github.com/loomwork/loom/backend/tokens"
 )
 
 // Strategy is how a query picks context; everything but StrategyLoom is a
@@ -116,11 +117,14 @@ type QueryResult struct {
 	Complexity float64          `json:"complexity"`
 	Embedder   string           `json:"embedder"`
 	Weights    assemble.Weights `json:"weights"`
-	Budget     assemble.Split   `json:"budget"`
-	Branch     string           `json:"branch"`
-	Manifest   string           `json:"manifest"`
-	Catalog    string           `json:"catalog,omitempty"`
-	Prompt     string           `json:"prompt"`
+	// Split is how the window was spent: system prompt, question, output
+	// reservation, and the context budget as manifest, catalog, loaded
+	// nodes and what is left free.
+	Split    assemble.Split `json:"split"`
+	Branch   string         `json:"branch"`
+	Manifest string         `json:"manifest"`
+	Catalog  string         `json:"catalog,omitempty"`
+	Prompt   string         `json:"prompt"`
 	// System and Context are the prompt's parts: the system prompt, and
 	// manifest + catalog + loaded nodes (chat sends them as the system
 	// message and the question as the user's).
@@ -375,7 +379,7 @@ func (run *run) render() *QueryResult {
 		QueryType: run.cls.Type.String(), Complexity: round3(run.cls.Complexity), Embedder: run.e.ID(), Weights: run.weights,
 		Seeds: run.pool.seeds, ConceptHops: run.pool.dist,
 		Limits: assemble.BudgetLimits(a.window, run.split.System, run.cfg.OutputReserve)}
-	res.Budget, res.Branch = asm.Split, string(asm.Selection.Branch)
+	res.Split, res.Branch = asm.Split, string(asm.Selection.Branch)
 	res.Manifest, res.Catalog, res.Prompt = asm.Manifest, asm.Catalog, asm.Prompt
 	res.System, res.Context = run.cfg.SystemPrompt, asm.Context
 	// The context was measured whole; system prompt and question were
@@ -395,16 +399,12 @@ func (run *run) render() *QueryResult {
 }
 
 // Limits are the context budgets a request may ask for with a model of
-// this window (0: none known).
+// this window (0: none known). It does not wait for the workspace's lock
+// (the ranking settings are fixed when the workspace opens), so the page
+// can ask while an ingest runs.
 func (w *Pipeline) Limits(window int) (assemble.Limits, error) {
-	w.ws.Lock()
-	defer w.ws.Unlock()
-	count, err := w.memoCounter()
-	if err != nil {
-		return assemble.Limits{}, err
-	}
 	cfg := w.ws.RankingConfig()
-	return assemble.BudgetLimits(window, count(cfg.SystemPrompt), cfg.OutputReserve), nil
+	return assemble.BudgetLimits(window, tokens.Default().Count(cfg.SystemPrompt), cfg.OutputReserve), nil
 }
 
 // memoCounter counts tokens, remembering short strings (the system prompt,

@@ -11,6 +11,7 @@
 //	loomCall(method string, argsJSON string) Promise<string>
 //	    calls bind.App's method with the JSON array of arguments; resolves
 //	    with the JSON result, rejects with a JSON bind.ErrorPayload
+//	    (bind.Payload: the engine's code and message, or bind's own)
 //	loomSetOllama(url string)
 //	    the Ollama URL the person configured
 //
@@ -65,7 +66,7 @@ func promise(f func() (string, error)) js.Value {
 			defer handler.Release()
 			out, err := f()
 			if err != nil {
-				b, _ := json.Marshal(bind.FormatError(err))
+				b, _ := json.Marshal(bind.Payload(err))
 				reject.Invoke(string(b))
 				return
 			}
@@ -79,7 +80,7 @@ func promise(f func() (string, error)) js.Value {
 func initWorkspace(_ js.Value, args []js.Value) any {
 	return promise(func() (string, error) {
 		if len(args) < 1 || args[0].Type() != js.TypeObject {
-			return "", errors.New("loomInit: the offline table (Uint8Array) is missing")
+			return "", &bind.Error{Code: bind.CodeWorkspaceUnavailable, Message: "The engine could not start: the offline embedding table (a Uint8Array) is missing."}
 		}
 		table := make([]byte, args[0].Get("length").Int())
 		js.CopyBytesToGo(table, args[0])
@@ -91,10 +92,10 @@ func initWorkspace(_ js.Value, args []js.Value) any {
 		}
 		emb, err := offline.FromBytes(table)
 		if err != nil {
-			return "", fmt.Errorf("the offline embedding table is not readable: %w", err)
+			return "", &bind.Error{Code: bind.CodeWorkspaceUnavailable, Message: "The engine could not start: the offline embedding table is not readable.", Err: err}
 		}
 		if err := os.MkdirAll(WorkspaceDir, 0o755); err != nil {
-			return "", fmt.Errorf("the page's file system: %w", err)
+			return "", &bind.Error{Code: bind.CodeWorkspaceUnavailable, Message: "The engine could not start: the page's file system refused its folder.", Err: err}
 		}
 		a := bind.NewWebApp(webShell{}, bind.WebConfig{Dir: WorkspaceDir, Offline: func() (embed.Embedder, error) { return emb, nil }})
 		a.Startup(context.Background())
@@ -133,21 +134,21 @@ var errType = reflect.TypeOf((*error)(nil)).Elem()
 func dispatch(a *bind.App, method, argsJSON string) (string, error) {
 	m := reflect.ValueOf(a).MethodByName(method)
 	if !m.IsValid() { // MethodByName finds exported methods only
-		return "", &bind.Error{Code: bind.CodeBadRequest, Message: "The engine has no operation " + method + "."}
+		return "", &bind.Error{Code: bind.CodeInvalid, Message: "The engine has no operation " + method + "."}
 	}
 	var raw []json.RawMessage
 	if err := json.Unmarshal([]byte(argsJSON), &raw); err != nil {
-		return "", &bind.Error{Code: bind.CodeBadRequest, Message: "The arguments of " + method + " are not a JSON array.", Err: err}
+		return "", &bind.Error{Code: bind.CodeInvalid, Message: "The arguments of " + method + " are not a JSON array.", Err: err}
 	}
 	t := m.Type()
 	if len(raw) != t.NumIn() {
-		return "", &bind.Error{Code: bind.CodeBadRequest, Message: fmt.Sprintf("%s takes %d arguments, not %d.", method, t.NumIn(), len(raw))}
+		return "", &bind.Error{Code: bind.CodeInvalid, Message: fmt.Sprintf("%s takes %d arguments, not %d.", method, t.NumIn(), len(raw))}
 	}
 	in := make([]reflect.Value, t.NumIn())
 	for i := range in {
 		p := reflect.New(t.In(i))
 		if err := json.Unmarshal(raw[i], p.Interface()); err != nil {
-			return "", &bind.Error{Code: bind.CodeBadRequest, Message: fmt.Sprintf("Argument %d of %s is not what it takes.", i+1, method), Err: err}
+			return "", &bind.Error{Code: bind.CodeInvalid, Message: fmt.Sprintf("Argument %d of %s is not what it takes.", i+1, method), Err: err}
 		}
 		in[i] = p.Elem()
 	}

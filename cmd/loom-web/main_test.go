@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,9 +51,9 @@ func TestDispatchCallsTheBindingLayer(t *testing.T) {
 		{"Query", `[{"question":"","budget":300}]`, "empty"},
 	} {
 		_, err := dispatch(a, tc.method, tc.args)
-		var appErr *bind.Error
-		require.True(t, errors.As(err, &appErr), "%s %s: %v", tc.method, tc.args, err)
-		assert.Contains(t, appErr.Message, tc.want)
+		p := bind.Payload(err)
+		assert.Equal(t, bind.CodeInvalid, p.Code, "%s %s: %v", tc.method, tc.args, err)
+		assert.Contains(t, p.Message, tc.want)
 	}
 }
 
@@ -81,8 +80,7 @@ func TestDispatchIngestsTheSampleLibrary(t *testing.T) {
 }
 
 // The web edition's damaged workspace: its graph snapshot fails to open
-// with a plain error, which the page still gets as workspace_damaged with
-// the file; Check workspace and Repair work here as on the desktop (the
+// as the engine's damaged error, which the page gets with the file; Check workspace and Repair work here as on the desktop (the
 // repaired workspace takes the folder's place, the damaged one is kept
 // beside it) and the workspace opens again.
 func TestDispatchChecksAndRepairsADamagedWorkspace(t *testing.T) {
@@ -101,8 +99,8 @@ func TestDispatchChecksAndRepairsADamagedWorkspace(t *testing.T) {
 	defer a.Shutdown(context.Background())
 	_, err = dispatch(a, "Workspace", `[]`)
 	require.Error(t, err)
-	payload, _ := json.Marshal(bind.FormatError(err))
-	assert.Contains(t, string(payload), `"code":"workspace_damaged"`)
+	payload, _ := json.Marshal(bind.Payload(err))
+	assert.Contains(t, string(payload), `"code":"damaged"`)
 	assert.Contains(t, string(payload), `"file":"`+snapshot+`"`)
 
 	out, err := dispatch(a, "CheckWorkspace", `[]`)

@@ -98,7 +98,7 @@ func cmdChat(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		turn, err := wb.Chat(ctx, client, req)
 		if turn != nil && *show {
-			fmt.Fprintf(stderr, "--- system message (%d tokens of context in a %d-token window) ---\n%s\n--- end ---\n", turn.Budget.Context-turn.Budget.Free, turn.Window, turn.Prompt)
+			fmt.Fprintf(stderr, "--- system message (%d tokens of context in a %d-token window) ---\n%s\n--- end ---\n", turn.Split.Context-turn.Split.Free, turn.Window, turn.Prompt)
 		}
 		if turn != nil {
 			if *format == "json" {

@@ -96,7 +96,7 @@ try {
       runs.push(Date.now() - t);
       if (i === 0) {
         const s = await page.evaluate(() => window.loomWorkbench.stats());
-        result.reference = { documents: s.documents, content_nodes: s.contentNodes, concept_nodes: s.conceptNodes, tokens: s.tokens, bytes: refs.reduce((a, f) => a + statSync(f).size, 0) };
+        result.reference = { documents: s.documents, content_nodes: s.content_nodes, concept_nodes: s.concept_nodes, tokens: s.tokens, bytes: refs.reduce((a, f) => a + statSync(f).size, 0) };
       }
       // The engine's own time for the same files, without the page around it.
       const texts = refs.map((f) => ({ name: `again/${f.split('/').pop()}`, text: readFileSync(f, 'utf8') }));
@@ -139,11 +139,11 @@ try {
       }
       await page.evaluate((files) => window.loomWorkbench.ingestUploads(files), batch);
       const s = await page.evaluate(() => window.loomWorkbench.stats());
-      have = s.contentNodes;
+      have = s.content_nodes;
     }
     const ingestMs = Date.now() - t0;
     const stats = await page.evaluate(() => window.loomWorkbench.stats());
-    log(`${stats.contentNodes} content nodes (${ingestMs} ms to ingest)`);
+    log(`${stats.content_nodes} content nodes (${ingestMs} ms to ingest)`);
     const questions = Array.from({ length: 20 }, () => `How does ${word()} relate to ${word()} and ${word()}?`);
     const times = await page.evaluate(
       async ({ questions, n }) => {
@@ -160,8 +160,8 @@ try {
       { questions, n: queries },
     );
     result.query.push({
-      content_nodes: stats.contentNodes,
-      concept_nodes: stats.conceptNodes,
+      content_nodes: stats.content_nodes,
+      concept_nodes: stats.concept_nodes,
       documents: stats.documents,
       ingest_ms: ingestMs,
       queries: times.length,
@@ -184,8 +184,8 @@ try {
   await ready(page);
   const after = await page.evaluate(() => window.loomWorkbench.stats());
   const tti = Date.now() - t;
-  const same = ['documents', 'contentNodes', 'conceptNodes', 'edges', 'tokens'].every((k) => after[k] === before[k]);
-  result.reopen = { content_nodes: after.contentNodes, same, tti_ms: tti };
+  const same = ['documents', 'content_nodes', 'concept_nodes', 'edges', 'tokens'].every((k) => after[k] === before[k]);
+  result.reopen = { content_nodes: after.content_nodes, same, tti_ms: tti };
   if (!same) result.reopen.stats = { before, after };
   const estimate = await page.evaluate(() => navigator.storage.estimate());
   result.reopen.storage_bytes = estimate.usageDetails?.indexedDB ?? estimate.usage;

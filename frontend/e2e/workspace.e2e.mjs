@@ -114,7 +114,7 @@ async function readOnly() {
 }
 
 async function damaged() {
-  const panel = page.locator('[data-testid="app-error"][data-code="workspace_damaged"]');
+  const panel = page.locator('[data-testid="app-error"][data-code="damaged"]');
   await panel.waitFor({ timeout: 60_000 });
   const file = await text('[data-testid="damage-file"]');
   check('the panel names the damaged file', file.endsWith('indexes.bolt'), file);

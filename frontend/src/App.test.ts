@@ -1,18 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configure, cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import App from './App.svelte';
-import { WorkbenchError } from './bridge/workbench';
-import { FakeWorkbench } from './bridge/fake';
+import { FakeWorkbench, golden } from './bridge/fake';
 
-const library = [
-  {
-    name: 'staleness.md',
-    text: `# Staleness\n\n${'Staleness decays exponentially with time since last access. '.repeat(8)}\n\n## Half life\n\n${'The half life of staleness is a week. '.repeat(8)}`,
-  },
-  { name: 'budget.md', text: `# Budget\n\n${'The budget is the window minus the output reservation. Staleness is one signal. '.repeat(8)}` },
-];
+const { linked, staleness, noWords } = golden.questions;
 
-async function open(wb = new FakeWorkbench({ documents: library })) {
+/** The golden uploads as the files a person drops or picks. */
+const files = () => golden.uploads.map((u) => new File([u.text], u.name.split('/').pop()!, { type: 'text/markdown' }));
+
+async function open(wb = new FakeWorkbench({ library: 'notes' })) {
   render(App, { workbench: wb });
   await screen.findByTestId('document-list');
   return wb;
@@ -39,7 +35,7 @@ describe('App', { timeout: 30_000 }, () => {
     render(App, { workbench: new FakeWorkbench() });
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Loom');
     expect(await screen.findByTestId('library-empty')).toBeTruthy();
-    expect(screen.getByTestId('workspace-dir').textContent).toBe('/tmp/loom-fake');
+    expect(screen.getByTestId('workspace-dir').textContent).toBe(golden.workspaces.empty.workspace.dir);
     expect(screen.getByTestId('results-empty').textContent).toContain('Ask a question');
     expect(screen.getByTestId('empty-state').textContent).toContain('drop Markdown or text files');
     expect(screen.getByTestId('file-input')).toBeTruthy();
@@ -48,29 +44,44 @@ describe('App', { timeout: 30_000 }, () => {
 
   it('shows why the workspace did not open instead of a blank page', async () => {
     const wb = new FakeWorkbench();
-    wb.failNext.stats = new WorkbenchError('workspace_unavailable', 'Loom could not open the workspace at /tmp/ws.', 'not yet implemented');
+    wb.failNext.stats = golden.error('closed');
+    wb.failNext.workspace = golden.error('closed');
     render(App, { workbench: wb });
 
     const notice = await screen.findByTestId('app-error');
-    expect(notice.dataset.code).toBe('workspace_unavailable');
-    expect(screen.getByTestId('error-message').textContent).toContain('could not open the workspace');
-    expect(screen.getByTestId('error-detail').textContent).toBe('not yet implemented');
-    expect(screen.getByTestId('workspace-path').textContent).toBe('/tmp/loom-fake');
+    expect(notice.dataset.code).toBe('closed');
+    expect(screen.getByTestId('error-message').textContent).toBe(golden.rejection('closed').message);
+    expect(screen.getByTestId('workspace-path').textContent).toBe(golden.workspaces.empty.workspace.dir);
     expect(screen.queryByTestId('drop-zone')).toBeNull();
+  });
+
+  it('says in its own words that the workspace did not open for a reason nobody foresaw, the engine’s as the cause', async () => {
+    const wb = new FakeWorkbench();
+    wb.failNext.workspace = golden.error('remove_unknown'); // an internal failure, as any
+    render(App, { workbench: wb });
+    const notice = await screen.findByTestId('app-error');
+    expect(notice.dataset.code).toBe('internal');
+    expect(screen.getByTestId('error-message').textContent).toContain('Loom could not open the workspace');
+    expect(screen.getByTestId('error-detail').textContent).toContain(golden.rejection('remove_unknown').detail);
   });
 
   it('ingests files dropped on the drop zone and lists them', async () => {
     const wb = new FakeWorkbench();
     render(App, { workbench: wb });
     await screen.findByTestId('library-empty');
-    const file = new File(['# Dropped\n\nA dropped note.'], 'dropped.md', { type: 'text/markdown' });
-    await fireEvent.drop(screen.getByTestId('drop-zone'), { dataTransfer: { files: [file], items: [], types: ['Files'] } });
+    // In folder notes/, as the drop of a folder names them.
+    const dropped = golden.uploads.map((u) => Object.assign(new File([u.text], u.name.split('/').pop()!), { webkitRelativePath: u.name }));
+    await fireEvent.drop(screen.getByTestId('drop-zone'), { dataTransfer: { files: dropped, items: [], types: ['Files'] } });
 
-    const item = await screen.findByTestId('document-item');
-    expect(item.textContent).toContain('Dropped');
-    expect(wb.uploads).toEqual([[{ name: 'dropped.md', text: '# Dropped\n\nA dropped note.' }]]);
-    expect(screen.getByTestId('ingest-progress').getAttribute('aria-valuenow')).toBe('1');
-    expect(screen.getByTestId('library-stats').textContent).toContain('1 document');
+    const items = await screen.findAllByTestId('document-item');
+    expect(items.map((i) => i.textContent)).toEqual(golden.workspaces.notes.documents.map((d) => expect.stringContaining(d.title)));
+    expect(wb.uploads).toEqual([golden.uploads]);
+    expect(screen.getByTestId('ingest-progress').getAttribute('aria-valuenow')).toBe(String(golden.ingests.uploads.events.at(-1)!.files_done));
+    expect(screen.getByTestId('library-stats').textContent).toContain(`${golden.workspaces.notes.documents.length} documents`);
+    // The engine's problem with each file it could not take.
+    const failed = screen.getAllByTestId('ingest-file').filter((li) => li.dataset.state === 'error');
+    expect(failed).toHaveLength(golden.ingests.uploads.result.errors.length);
+    expect(failed.map((li) => li.textContent)).toEqual(expect.arrayContaining(golden.ingests.uploads.result.errors.map((e) => expect.stringContaining(e.problem))));
   });
 
   it('ingests what the file input chose, and names files it cannot read', async () => {
@@ -78,44 +89,56 @@ describe('App', { timeout: 30_000 }, () => {
     render(App, { workbench: wb });
     await screen.findByTestId('library-empty');
     const input = screen.getByTestId('file-input') as HTMLInputElement;
-    const files = [new File(['# One\n\ntext'], 'one.md'), new File(['binary'], 'photo.png')];
-    Object.defineProperty(input, 'files', { value: files, configurable: true });
+    const chosen = [...golden.uploads.map((u) => Object.assign(new File([u.text], u.name.split('/').pop()!), { webkitRelativePath: u.name })), new File(['binary'], 'photo.png')];
+    Object.defineProperty(input, 'files', { value: chosen, configurable: true });
     await fireEvent.change(input);
 
-    await screen.findByTestId('document-item');
-    expect(wb.uploads[0].map((u) => u.name)).toEqual(['one.md']);
+    await screen.findAllByTestId('document-item');
+    expect(wb.uploads[0].map((u) => u.name)).toEqual(golden.uploads.map((u) => u.name));
     const failed = screen.getAllByTestId('ingest-file').filter((li) => li.dataset.state === 'error');
-    expect(failed).toHaveLength(1);
+    expect(failed).toHaveLength(1 + golden.ingests.uploads.result.errors.length);
     expect(failed[0].textContent).toContain('photo.png was skipped');
   });
 
   it('assembles context for a question: budget bar, candidates with reasons, manifest verbatim', async () => {
     const wb = await open();
-    const view = await ask('How does staleness decay?');
-    const result = wb.assemble({ question: 'How does staleness decay?', budget: 4096, purpose: 'answer', level: 'adaptive' });
+    const view = await ask(linked);
+    const result = wb.assemble({ question: linked, budget: 4096 });
 
     expect(Number(view.dataset.window)).toBe(result.budget.window);
     expect(Number(view.dataset.loadedCount)).toBe(result.loaded);
     expect(screen.getAllByTestId('candidate-row')).toHaveLength(result.candidates.length);
     expect(screen.getByTestId('manifest').textContent).toBe(result.manifest);
     expect(screen.getByTestId('query-summary').textContent).toContain(result.branch);
-    expect(wb.queries[0]).toMatchObject({ question: 'How does staleness decay?', budget: 4096 });
+    expect(wb.queries[0]).toMatchObject({ question: linked, budget: 4096 });
   });
 
-  it('shows the engine\u2019s refusal next to the question box', async () => {
+  it('shows the engine’s refusal of the question next to the question box, and marks the box', async () => {
+    await open();
+    const box = screen.getByTestId('query-input');
+    await fireEvent.input(box, { target: { value: noWords } });
+    await fireEvent.click(screen.getByTestId('query-submit'));
+    const error = await screen.findByTestId('query-error');
+    expect(error.dataset.code).toBe('invalid');
+    expect(error.textContent?.trim()).toBe(golden.queries.find((q) => q.request.question === noWords)?.error?.message);
+    expect(box.getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('shows a failure that is not the question’s with its cause, without marking the box', async () => {
     await open();
     await fireEvent.change(screen.getByTestId('budget-input'), { target: { value: '20' } });
     const box = screen.getByTestId('query-input');
-    await fireEvent.input(box, { target: { value: 'staleness' } });
+    await fireEvent.input(box, { target: { value: linked } });
     await fireEvent.click(screen.getByTestId('query-submit'));
-    // The budget is too small: no result, the reason instead.
+    // The budget is too small for the manifest: no result, the reason instead.
     const error = await screen.findByTestId('query-error');
-    expect(error.textContent).toContain('too small');
+    expect(error.textContent).toContain('smaller than the manifest needs');
+    expect(box.getAttribute('aria-invalid')).toBeNull();
   });
 
   it('re-runs live when the budget slider moves and marks nodes that left', async () => {
     const wb = await open();
-    await ask('staleness');
+    await ask(linked);
     expect(wb.queries).toHaveLength(1);
     vi.useFakeTimers();
     const slider = screen.getByTestId('budget-slider');
@@ -126,12 +149,13 @@ describe('App', { timeout: 30_000 }, () => {
     vi.useRealTimers();
     await vi.waitFor(() => expect(wb.queries).toHaveLength(2), slow);
     expect(wb.queries[1].budget).toBe(256);
-    await vi.waitFor(() => expect(screen.getAllByTestId('candidate-row').some((r) => r.classList.contains('left'))).toBe(true), slow);
+    // 256 is answered as 150 is: one of the three nodes still loaded.
+    await vi.waitFor(() => expect(screen.getAllByTestId('candidate-row').filter((r) => r.classList.contains('left'))).toHaveLength(2), slow);
   });
 
   it('selects a candidate\u2019s node when its row is clicked, and Escape clears it', async () => {
     await open();
-    await ask('staleness');
+    await ask(staleness);
     const row = screen.getAllByTestId('candidate-row')[0];
     await fireEvent.click(row);
     const panel = await screen.findByTestId('details-panel');
@@ -143,7 +167,7 @@ describe('App', { timeout: 30_000 }, () => {
 
   it('copies the prompt with the button and with Ctrl+Shift+C, saves with Ctrl+S', async () => {
     const wb = await open();
-    await ask('staleness');
+    await ask(staleness);
     const copy = screen.getByTestId('copy-prompt');
     await fireEvent.click(copy);
     await vi.waitFor(() => expect(copy.textContent).toContain('Copied ✓'), slow);
@@ -155,12 +179,12 @@ describe('App', { timeout: 30_000 }, () => {
 
     await fireEvent.keyDown(window, { key: 's', metaKey: true });
     await vi.waitFor(() => expect(wb.saved).toHaveLength(1), slow);
-    expect(wb.saved[0].name).toBe('loom-staleness.md');
+    expect(wb.saved[0].name).toBe('loom-how-does-staleness-decay.md');
     expect(wb.saved[0].text).toContain(prompt);
   });
 
   it('answers keyboard shortcuts: focus, run, chat toggle, help, pick files', async () => {
-    const wb = await open(new FakeWorkbench({ edition: 'desktop', documents: library }));
+    const wb = await open(new FakeWorkbench({ edition: 'desktop', library: 'notes' }));
     const box = screen.getByTestId('query-input');
 
     await fireEvent.keyDown(document.body, { key: 'k', ctrlKey: true });
@@ -169,7 +193,7 @@ describe('App', { timeout: 30_000 }, () => {
     await fireEvent.keyDown(document.body, { key: '/' });
     expect(document.activeElement).toBe(box);
 
-    await fireEvent.input(box, { target: { value: 'budget' } });
+    await fireEvent.input(box, { target: { value: linked } });
     await fireEvent.keyDown(box, { key: 'Enter', ctrlKey: true });
     await screen.findByTestId('budget-view');
     expect(wb.queries).toHaveLength(1);
@@ -188,44 +212,40 @@ describe('App', { timeout: 30_000 }, () => {
     await fireEvent.keyDown(window, { key: 'j', ctrlKey: true });
     expect(screen.getByTestId('chat-panel')).toBeTruthy();
 
-    wb.picked = ['/home/ada/new.md'];
+    wb.picked = golden.paths;
     await fireEvent.keyDown(window, { key: 'o', ctrlKey: true });
-    await vi.waitFor(() => expect(wb.pathIngests).toEqual([['/home/ada/new.md']]), slow);
-    await vi.waitFor(() => expect(screen.getAllByTestId('document-item')).toHaveLength(3), slow);
+    await vi.waitFor(() => expect(wb.pathIngests).toEqual([golden.paths]), slow);
+    await vi.waitFor(() => expect(screen.getAllByTestId('document-item')).toHaveLength(golden.workspaces.paths.documents.length), slow);
   });
 
   it('streams a chat answer and selects a node named in it', async () => {
-    const wb = new FakeWorkbench({ documents: library });
-    const first = () => wb.nodeIds[0];
+    const wb = new FakeWorkbench({ library: 'notes' });
+    const answer = golden.chats.answer.turn;
     render(App, { workbench: wb });
     await screen.findByTestId('document-list');
-    wb.chatScript = { chunks: ['See ', `[${first()}]`, ' for details.'] };
     const input = await screen.findByTestId('chat-input');
     await vi.waitFor(() => expect((input as HTMLTextAreaElement).disabled).toBe(false), slow);
-    await fireEvent.input(input, { target: { value: 'How does staleness decay?' } });
+    await fireEvent.input(input, { target: { value: staleness } });
     await fireEvent.keyDown(input, { key: 'Enter' });
 
     const log = screen.getByTestId('chat-log');
-    await vi.waitFor(() => expect(within(log).getByTestId('chat-answer').textContent).toContain('for details.'), slow);
+    await vi.waitFor(() => expect(within(log).getByTestId('chat-answer').textContent).toBe(answer.answer), slow);
     const link = within(within(log).getByTestId('chat-answer')).getByTestId('node-link');
-    expect(link.dataset.id).toBe(first());
+    expect(link.dataset.id).toBe(answer.loaded[0]);
     await fireEvent.click(link);
     expect(await screen.findByTestId('details-panel')).toBeTruthy();
   });
 
   it('says Ollama is down, how to start it, and disables sending until Retry finds it', async () => {
-    const wb = new FakeWorkbench({ documents: library });
-    wb.ollamaStatus = {
-      url: 'http://127.0.0.1:11434', up: false, models: [],
-      problem: 'Ollama is not running at http://127.0.0.1:11434', fix: 'Start it with `ollama serve`.',
-    };
+    const wb = new FakeWorkbench({ library: 'notes' });
+    wb.ollamaStatus = structuredClone(golden.ollama.notRunning);
     render(App, { workbench: wb });
     const status = await screen.findByTestId('ollama-status');
-    expect(status.textContent).toContain('not running at http://127.0.0.1:11434');
+    expect(status.textContent).toContain(golden.ollama.notRunning.problem);
     expect(status.querySelector('code')?.textContent).toBe('ollama serve');
     expect((screen.getByTestId('chat-input') as HTMLTextAreaElement).disabled).toBe(true);
 
-    wb.ollamaStatus = { url: 'http://127.0.0.1:11434', up: true, models: [{ name: 'llama3.2:3b', context_length: 8192, tools: true }] };
+    wb.ollamaStatus = structuredClone(golden.ollama.up);
     await fireEvent.click(screen.getByTestId('ollama-retry'));
     await vi.waitFor(() => expect(screen.queryByTestId('ollama-status')).toBeNull(), slow);
     expect((screen.getByTestId('chat-input') as HTMLTextAreaElement).disabled).toBe(false);

@@ -1,8 +1,8 @@
 // A plausible query over a synthetic graph: seeds, hop distances by
 // breadth-first search, candidates near the seeds, some loaded.
-import type { Candidate, GraphData, NodeDetail, QueryResult } from '../../src/bridge/workbench';
+import type { Candidate, GraphData, NodeDetail, QueryAnswer } from '../../src/bridge/workbench';
 
-export function syntheticQuery(data: GraphData): QueryResult {
+export function syntheticQuery(data: GraphData): QueryAnswer {
   const adj = new Map<string, string[]>();
   const kind = new Map<string, string>();
   for (const n of data.nodes) {

@@ -1,98 +1,284 @@
-// An in-memory Workbench for Vitest only: it ingests uploads into fake
-// documents, emits progress as it goes, answers queries with a plausible
-// QueryResult whose loaded set depends on the budget, streams chat deltas and
-// records what was copied or saved. The product never imports this file.
+// A Workbench for Vitest that answers with the engine's own output: the
+// golden files under ./golden, which bind's Go test
+// (TestGoldenFilesAreWhatTheEngineSends) writes from real workspaces and a
+// fake Ollama, and fails on when they are stale. So the page's tests run on
+// what the engine really sends, and the type check fails when the engine's
+// output no longer fits the page's types (every golden is typed below by
+// the generated ./types.ts). The product never imports this file.
+//
+// What the fake does itself is behaviour, not data: which golden a call
+// gets, progress and chat deltas played one by one (step() between them,
+// so a test can hold a stream), calls recorded, failures a test asks for,
+// a read-only or unopened workspace. The little it changes of the engine's
+// data is said where it does: the job id of each ingest (the engine counts
+// its ingests), a chat's stream id (the page picks it), pins and removals
+// applied to the listed documents and graph, and a budget between two
+// goldens answered with the smaller's result.
+import { WorkbenchError, answerOf, type BootState, type QueryAnswer, type Workbench } from './workbench';
 import {
-  WorkbenchError,
-  type BootState,
+  ErrorCodes,
+  FileStates,
+  Levels,
+  ReadOnlyCauses,
+  type ChatArgs,
+  type ChatDelta,
+  type ChatTurn,
+  type Checkup,
+  type CollectionInfo,
+  type Conversation,
+  type ConversationSummary,
+  type DocumentInfo,
+  type GraphData,
+  type IngestProgress,
+  type IngestResult,
+  type NodeDetail,
+  type Notice,
+  type OllamaStatus,
+  type QueryRequest,
+  type QueryView,
+  type ReadOnlyState,
+  type Rejection,
+  type RepairReport,
   type Stats,
-  type Workbench,
+  type Upload,
   type WorkspaceState,
-} from './workbench';
-import type {
-  Candidate,
-  ChatDelta,
-  ChatRequest,
-  ChatTurn,
-  Checkup,
-  CollectionInfo,
-  Conversation,
-  ConversationSummary,
-  DocumentInfo,
-  FileProgress,
-  GraphData,
-  GraphEdge,
-  GraphNode,
-  IngestProgress,
-  IngestReport,
-  NodeDetail,
-  OllamaStatus,
-  QueryRequest,
-  QueryResult,
-  ReadOnlyState,
-  RepairReport,
-  Signals,
-  ToolCall,
-  Upload,
-  WaitNotice,
 } from './types';
+import chatJSON from './golden/chat.json';
+import checkupJSON from './golden/checkup.json';
+import checkupLostJSON from './golden/checkup-lost.json';
+import damagedJSON from './golden/damaged.json';
+import errorsJSON from './golden/errors.json';
+import exportJSON from './golden/export.json';
+import importJSON from './golden/import.json';
+import ingestCancelledJSON from './golden/ingest-uploads-cancelled.json';
+import ingestPathsJSON from './golden/ingest-paths.json';
+import ingestSampleJSON from './golden/ingest-sample.json';
+import ingestUploadsJSON from './golden/ingest-uploads.json';
+import ollamaJSON from './golden/ollama.json';
+import queriesJSON from './golden/queries.json';
+import queryLostJSON from './golden/query-lost.json';
+import reingestJSON from './golden/reingest.json';
+import repairLostJSON from './golden/repair-lost.json';
+import workspaceCancelledJSON from './golden/workspace-uploads-cancelled.json';
+import workspaceEmptyJSON from './golden/workspace-empty.json';
+import workspaceImportedJSON from './golden/workspace-imported.json';
+import workspaceNotesJSON from './golden/workspace-notes.json';
+import workspacePathsJSON from './golden/workspace-paths.json';
+import workspaceReadOnlyJSON from './golden/workspace-read-only.json';
+import workspaceSampleJSON from './golden/workspace-sample.json';
 
-interface FakeSection {
-  id: string;
-  docId: string;
-  heading: string;
-  text: string;
-  tokens: number;
-  concept: string;
-  pinned: boolean;
+// JSON imports type every string as string: the fields whose type is a
+// union of the Go constants' values are checked against the generated list
+// of them here, and the rest of each golden against its type by the type
+// check.
+
+/** A value of a generated union, from a golden file's string. */
+function member<T extends string>(all: readonly T[], value: string): T {
+  const found = all.find((v) => v === value);
+  if (found === undefined) throw new Error(`golden file: ${JSON.stringify(value)} is not one of ${all.join(', ')}`);
+  return found;
 }
 
-interface FakeConcept {
-  id: string;
-  name: string;
+function optionalMember<T extends string>(all: readonly T[], value: string | undefined): T | undefined {
+  return value === undefined ? undefined : member(all, value);
 }
 
-/** How a fake chat answer goes. */
-export interface ChatScript {
-  /** Text deltas, in order. */
-  chunks: string[];
-  /** Tool calls sent before the text. */
-  tools?: ToolCall[];
-  /** "turn-error": resolves with the partial answer and an error; "reject": the promise rejects after the chunks. */
-  failure?: 'turn-error' | 'reject';
-  notes?: string[];
-  truncated?: boolean;
+type GoldenRejection = Omit<Rejection, 'code'> & { code: string };
+function rejection(r: GoldenRejection): Rejection {
+  return { ...r, code: member(ErrorCodes, r.code) };
 }
 
-/** Cheap, stable 16-hex-digit id part, like the engine's short hashes. */
-function hash16(s: string): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 16777619) >>> 0;
-    h2 = Math.imul(h2 ^ c, 2246822519) >>> 0;
-  }
-  return (h1.toString(16).padStart(8, '0') + h2.toString(16).padStart(8, '0')).slice(0, 16);
+type GoldenStats = Omit<Stats, 'read_only_cause'> & { read_only_cause?: string };
+function stats(s: GoldenStats): Stats {
+  return { ...s, read_only_cause: optionalMember(ReadOnlyCauses, s.read_only_cause) };
 }
 
-/** Roughly four characters a token, as a stand-in for tiktoken. */
-export function fakeTokens(text: string): number {
-  return Math.max(1, Math.ceil(text.length / 4));
+type GoldenWorkspaceState = Omit<WorkspaceState, 'stats'> & { stats: GoldenStats };
+function workspaceState(w: GoldenWorkspaceState): WorkspaceState {
+  return { ...w, stats: stats(w.stats) };
 }
 
-const words = (s: string) => s.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+type GoldenProgress = Omit<IngestProgress, 'files'> & { files: { path: string; state: string; problem?: string }[] };
+function progress(p: GoldenProgress): IngestProgress {
+  return { ...p, files: p.files.map((f) => ({ ...f, state: member(FileStates, f.state) })) };
+}
 
-const readable = /\.(md|markdown|txt|text)$/i;
+// An array of goldens types each record (concept_hops) with the keys of
+// every other as optional: none is undefined in the JSON itself.
+type GoldenView = Omit<QueryView, 'result' | 'concept_hops'> & {
+  concept_hops: Record<string, number | undefined>;
+  result: Omit<NonNullable<QueryView['result']>, 'candidates'> & {
+    candidates: (Omit<NonNullable<QueryView['result']>['candidates'][number], 'level'> & { level?: string })[];
+  };
+};
+function view(v: GoldenView): QueryView {
+  const hops: Record<string, number> = {};
+  for (const [id, h] of Object.entries(v.concept_hops)) if (h !== undefined) hops[id] = h;
+  return {
+    ...v,
+    concept_hops: hops,
+    result: { ...v.result, candidates: v.result.candidates.map((c) => ({ ...c, level: optionalMember(Levels, c.level) })) },
+  };
+}
+
+type GoldenStatus = Omit<OllamaStatus, 'code'> & { code?: string };
+function ollamaStatus(s: GoldenStatus): OllamaStatus {
+  return { ...s, code: optionalMember(ErrorCodes, s.code) };
+}
+
+/** A workspace as the page reads it after a change (bind's goldenWorkspace). */
+interface GoldenWorkspace {
+  workspace: WorkspaceState;
+  documents: DocumentInfo[];
+  collections: CollectionInfo[];
+  graph: GraphData;
+  /** Every node's details, for the workspace questions are asked of. */
+  nodes: Record<string, NodeDetail>;
+}
+
+type GoldenWorkspaceJSON = Omit<GoldenWorkspace, 'workspace' | 'nodes'> & { workspace: GoldenWorkspaceState; nodes?: Record<string, NodeDetail> };
+function goldenWorkspace(w: GoldenWorkspaceJSON): GoldenWorkspace {
+  return { ...w, workspace: workspaceState(w.workspace), nodes: w.nodes ?? {} };
+}
+
+/** One ingest: what was given, its progress events and its result. */
+interface GoldenIngest {
+  uploads?: Upload[];
+  paths?: string[];
+  events: IngestProgress[];
+  result: IngestResult;
+}
+
+function goldenIngest(i: Omit<GoldenIngest, 'events'> & { events: GoldenProgress[] }): GoldenIngest {
+  return { ...i, events: i.events.map(progress) };
+}
+
+/** One question and what came back. */
+interface GoldenQuery {
+  request: QueryRequest;
+  view?: QueryView;
+  error?: Rejection;
+}
+
+function goldenQuery(q: { request: QueryRequest; view?: GoldenView; error?: GoldenRejection }): GoldenQuery {
+  return { request: q.request, view: q.view && view(q.view), error: q.error && rejection(q.error) };
+}
+
+/** One chat turn: its chat:delta events and the turn. */
+interface GoldenChat {
+  args: ChatArgs;
+  deltas: ChatDelta[];
+  turn: ChatTurn;
+}
+
+/** The ways a fake chat turn can go: each is a turn the engine played with a fake Ollama. */
+export type ChatCase = 'answer' | 'tools' | 'broken' | 'stopped' | 'silent';
+
+const workspaces = {
+  empty: goldenWorkspace(workspaceEmptyJSON),
+  notes: goldenWorkspace(workspaceNotesJSON),
+  paths: goldenWorkspace(workspacePathsJSON),
+  sample: goldenWorkspace(workspaceSampleJSON),
+  cancelled: goldenWorkspace(workspaceCancelledJSON),
+  imported: goldenWorkspace(workspaceImportedJSON),
+};
+
+/** The golden workspaces: empty, and as each golden ingest (or the import) left it. */
+export type Library = keyof typeof workspaces;
+
+/** The engine's failures in errors.json, by the name bind's golden test gives each. */
+export type FailureName = keyof typeof errorsJSON;
+const chats: Record<ChatCase, GoldenChat> = {
+  answer: chatJSON.answer,
+  tools: chatJSON.tools,
+  broken: chatJSON.broken,
+  stopped: chatJSON.stopped,
+  silent: chatJSON.silent,
+};
+const conversationsGolden: ConversationSummary[] = chatJSON.conversations;
+const conversationGolden: Conversation = chatJSON.conversation;
+const queries: GoldenQuery[] = queriesJSON.map(goldenQuery);
+const queryLost = goldenQuery(queryLostJSON);
+const ingests = {
+  uploads: goldenIngest(ingestUploadsJSON),
+  cancelled: goldenIngest(ingestCancelledJSON),
+  paths: goldenIngest(ingestPathsJSON),
+  sample: goldenIngest(ingestSampleJSON),
+};
+const reingestGolden: IngestResult = reingestJSON;
+const importGolden: Stats = stats(importJSON);
+const damagedGolden: { open: Rejection; checkup: Checkup; repair: RepairReport } = { ...damagedJSON, open: rejection(damagedJSON.open) };
+const readOnlyGolden = workspaceState(workspaceReadOnlyJSON).read_only;
+if (!readOnlyGolden) throw new Error('golden file workspace-read-only.json: no read-only state');
+const checkupGolden: Checkup = checkupJSON;
+const checkupLostGolden: Checkup = checkupLostJSON;
+const repairLostGolden: RepairReport = repairLostJSON;
+const ollamaGolden = {
+  up: ollamaStatus(ollamaJSON.up),
+  notRunning: ollamaStatus(ollamaJSON.not_running),
+  webNotRunning: ollamaStatus(ollamaJSON.web_not_running),
+};
+const silentNotice = chats.silent.deltas.find((d) => d.wait)?.wait;
+if (!silentNotice) throw new Error('golden file chat.json: the silent turn has no wait notice');
+const waitGolden: Notice = silentNotice;
+
+function question(which: (q: GoldenQuery) => boolean): string {
+  const q = queries.find(which);
+  if (!q) throw new Error('golden file queries.json: a question the page’s tests ask is not there');
+  return q.request.question;
+}
+
+/**
+ * The engine's output the tests read or hand to the fake: the questions
+ * it has answers to, the uploads and paths it has ingests of, and what the
+ * engine sent back.
+ */
+export const golden = {
+  /** The questions with answers (queries.json). */
+  questions: {
+    /** One relevant node, loaded at every budget. */
+    staleness: question((q) => q.request.question.startsWith('How does staleness')),
+    /** Three relevant nodes: all loaded at 300 and more, one at 150 and 120, none at 60; too small at 20. */
+    linked: question((q) => q.request.question.startsWith('How are concept')),
+    /** No words to search for: the engine refuses it (invalid). */
+    noWords: question((q) => q.error?.code === 'invalid'),
+  },
+  queries,
+  /** The question whose nodes' texts went missing (a warning each). */
+  queryLost,
+  /** The files the page uploads in the goldens: the fixture notes, a binary file and an empty one. */
+  uploads: ingests.uploads.uploads ?? [],
+  /** The folder the desktop ingests by path in the goldens. */
+  paths: ingests.paths.paths ?? [],
+  ingests,
+  workspaces,
+  /** The engine's failure of that name, as the page gets it. */
+  rejection: (name: FailureName): Rejection => rejection(errorsJSON[name]),
+  /** The same, as the bridge throws it. */
+  error: (name: FailureName): WorkbenchError => WorkbenchError.from(rejection(errorsJSON[name])),
+  chats,
+  conversations: conversationsGolden,
+  conversation: conversationGolden,
+  ollama: ollamaGolden,
+  /** Ollama silent while a turn waits for the model's details (a chat:delta's wait, and what ollama:wait carries). */
+  wait: waitGolden,
+  /** The read-only state beside another Loom process. */
+  readOnly: readOnlyGolden,
+  checkup: checkupGolden,
+  checkupLost: checkupLostGolden,
+  repairLost: repairLostGolden,
+  damaged: damagedGolden,
+  reingest: reingestGolden,
+  import: importGolden,
+  /** The workspace file of the notes, as ExportWorkspace gives it. */
+  export: JSON.stringify(exportJSON),
+};
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-/** A stand-in for the engine's sample library (backend/sample): three short linked notes. */
-const fakeSample: Upload[] = [
-  { name: 'overview.md', text: '# Retrieval-augmented generation\n\nRetrieve passages, then answer. See [context windows](context-windows.md).\n\n## Pipeline\n\nChunk, embed, retrieve, re-rank, budget.' },
-  { name: 'context-windows.md', text: '# Context windows and token budgets\n\nThe budget is the window minus the output reservation.\n\n## Filling it\n\nAdd candidates by score until the next does not fit.' },
-  { name: 'evaluation.md', text: '# Evaluating retrieval\n\nPrecision, recall and nDCG@10 on labelled questions. See [overview](overview.md).' },
-];
+function sameUploads(a: Upload[], b: Upload[]): boolean {
+  return a.length === b.length && a.every((u, i) => u.name === b[i].name && u.text === b[i].text);
+}
 
 export class FakeWorkbench implements Workbench {
   edition: 'desktop' | 'web';
@@ -104,7 +290,7 @@ export class FakeWorkbench implements Workbench {
   /** Every query request, in order. */
   queries: QueryRequest[] = [];
   /** Every chat request with its stream id. */
-  chats: { req: ChatRequest; stream: string }[] = [];
+  chats: { args: ChatArgs; stream: string }[] = [];
   /** Ids passed to removeDocument, reingestDocument, pin and cancel calls. */
   removed: string[] = [];
   reingested: string[] = [];
@@ -116,27 +302,20 @@ export class FakeWorkbench implements Workbench {
   /** How often the sample library was asked for. */
   sampleIngests = 0;
 
-  /** What Ollama says. */
-  ollamaStatus: OllamaStatus = {
-    url: 'http://127.0.0.1:11434',
-    up: true,
-    models: [
-      { name: 'llama3.2:3b', context_length: 8192, tools: true },
-      { name: 'qwen2.5:7b', context_length: 32768, tools: true },
-    ],
-  };
+  /** What Ollama says (the fake Ollama of the goldens, up, by default). */
+  ollamaStatus: OllamaStatus = structuredClone(golden.ollama.up);
   /** What pickFiles answers. */
   picked: string[] = [];
-  /** Text of files ingested by path (default: a heading and a line). */
-  pathTexts: Record<string, string> = {};
   /** Milliseconds a query takes (by request), for ordering tests. */
   queryLatency: (req: QueryRequest) => number = () => 0;
-  /** Awaited between ingest steps and chat deltas; replace to hold a stream. */
+  /** Awaited between ingest events and chat deltas; replace to hold a stream. */
   step: () => Promise<void> = tick;
-  /** The next chat's script. */
-  chatScript: ChatScript = { chunks: ['Staleness decays ', 'exponentially ', 'with time.'] };
+  /** How the next chat turns go. */
+  chatCase: ChatCase = 'answer';
   /** Makes the named method reject once with this error. */
   failNext: Partial<Record<keyof Workbench, WorkbenchError>> = {};
+  /** The texts of the workspace's nodes went missing: questions get the golden answer that leaves them out. */
+  lostTexts = false;
 
   /** The workspace is open read-only for this reason (null: writable); writes then fail as the engine's do. */
   readOnly: ReadOnlyState | null = null;
@@ -145,22 +324,11 @@ export class FakeWorkbench implements Workbench {
   /** The workspace did not open: workspace() and every other call reject with this. */
   openError: WorkbenchError | null = null;
   /** What checkWorkspace() answers. */
-  checkup: Checkup = {
-    workspace: '/tmp/loom-fake',
-    store: 'ok',
-    findings: [
-      { part: 'settings', status: 'ok', detail: 'config.json reads' },
-      { part: 'graph store', status: 'ok', detail: '2 documents, 3 sections, 2 concepts at generation 2' },
-    ],
-  };
+  checkup: Checkup = structuredClone(golden.checkup);
   /** What repairWorkspace() answers; it also clears openError. */
-  repairReport: RepairReport = {
-    workspace: '/tmp/loom-fake',
-    salvaged: true,
-    damaged_copy: '/tmp/loom-fake.damaged-1',
-    actions: ['read the graph from the index cache (a whole copy of the graph at generation 4)', 'rebuilt the graph in /tmp/loom-fake.repaired: 2 documents, 3 sections, 2 concepts'],
-    lost: [],
-  };
+  repairReport: RepairReport = structuredClone(golden.repairLost);
+  /** The library a repair leaves (default: the one there is). */
+  afterRepair: Library | null = null;
   /** How often each workspace call was made. */
   reopens = 0;
   checks = 0;
@@ -168,22 +336,24 @@ export class FakeWorkbench implements Workbench {
   /** Awaited inside reopen, checkWorkspace and repairWorkspace; replace to hold one. */
   workspaceStep: () => Promise<void> = tick;
 
-  private docs: DocumentInfo[] = [];
-  private sections: FakeSection[] = [];
-  private concepts = new Map<string, FakeConcept>();
-  private generation = 0;
-  private job = 0;
+  private library: GoldenWorkspace;
+  private jobs = 0;
   private cancelRequested = false;
   private ingesting = false;
+  private chatted = false;
   private progressListeners = new Set<(p: IngestProgress) => void>();
   private dropListeners = new Set<(paths: string[]) => void>();
   private chatListeners = new Set<(d: ChatDelta) => void>();
+  private ollamaWaitListeners = new Set<(n: Notice) => void>();
   private stoppedStreams = new Set<string>();
-  private convs = new Map<string, Conversation>();
 
-  constructor(opts: { edition?: 'desktop' | 'web'; documents?: Upload[] } = {}) {
+  constructor(opts: { edition?: 'desktop' | 'web'; library?: Library } = {}) {
     this.edition = opts.edition ?? 'web';
-    if (opts.documents) for (const u of opts.documents) this.addDocument(u.name, u.text, 'uploads');
+    this.library = structuredClone(workspaces[opts.library ?? 'empty']);
+  }
+
+  private use(library: Library) {
+    this.library = structuredClone(workspaces[library]);
   }
 
   private failIfAsked(method: keyof Workbench) {
@@ -195,9 +365,9 @@ export class FakeWorkbench implements Workbench {
     if (this.openError && method !== 'checkWorkspace' && method !== 'repairWorkspace' && method !== 'reopen') throw this.openError;
   }
 
-  /** A write on a read-only workspace fails as the engine's does (bind's read_only). */
+  /** A write on a read-only workspace fails as the engine's does. */
   private writable() {
-    if (this.readOnly) throw new WorkbenchError('read_only', 'Nothing was changed: this workspace is open read-only (the banner at the top says why and what to do).');
+    if (this.readOnly) throw golden.error('read_only');
   }
 
   // Test helpers
@@ -217,24 +387,29 @@ export class FakeWorkbench implements Workbench {
     for (const cb of this.chatListeners) cb(d);
   }
 
+  /** Sends an Ollama wait notice as the engine does while a question's model is described. */
+  emitOllamaWait(n: Notice) {
+    for (const cb of this.ollamaWaitListeners) cb(n);
+  }
+
   get listenerCounts() {
     return { progress: this.progressListeners.size, drop: this.dropListeners.size, chat: this.chatListeners.size };
   }
 
-  /** Ids of every content node, in ingest order. */
+  /** Ids of the workspace's content nodes, in the graph's order. */
   get nodeIds(): string[] {
-    return this.sections.map((s) => s.id);
+    return this.library.graph.nodes.filter((n) => n.kind === 'content').map((n) => n.id);
   }
 
   // Workspace
 
   async workspaceDir() {
-    return '/tmp/loom-fake';
+    return this.library.workspace.dir;
   }
 
   async workspace(): Promise<WorkspaceState> {
     this.failIfAsked('workspace');
-    return { dir: '/tmp/loom-fake', stats: await this.stats(), readOnly: this.readOnly };
+    return { dir: this.library.workspace.dir, stats: await this.stats(), read_only: this.readOnly ?? undefined };
   }
 
   async reopen(): Promise<WorkspaceState> {
@@ -260,165 +435,81 @@ export class FakeWorkbench implements Workbench {
     await this.workspaceStep();
     this.failIfAsked('repairWorkspace');
     this.openError = null;
+    if (this.afterRepair) this.use(this.afterRepair);
     return structuredClone(this.repairReport);
   }
 
+  /** The golden counts; a removal takes its documents out of them. */
   async stats(): Promise<Stats> {
     this.failIfAsked('stats');
-    return {
-      workspace: '/tmp/loom-fake',
-      documents: this.docs.length,
-      contentNodes: this.sections.length,
-      conceptNodes: this.concepts.size,
-      edges: this.edges().length,
-      tokens: this.sections.reduce((sum, s) => sum + s.tokens, 0),
-      embedder: this.docs.length ? 'offline/glove-6b-100d-sif' : '',
-    };
+    return { ...this.library.workspace.stats, documents: this.library.documents.length };
   }
 
   // Library
 
   async documents() {
     this.failIfAsked('documents');
-    return this.docs.map((d) => ({ ...d }));
+    return structuredClone(this.library.documents);
   }
 
   async collections(): Promise<CollectionInfo[]> {
     this.failIfAsked('collections');
-    const by = new Map<string, CollectionInfo>();
-    for (const d of this.docs) {
-      const c = by.get(d.collection) ?? { name: d.collection, documents: 0, sections: 0 };
-      c.documents++;
-      c.sections += d.nodes;
-      by.set(d.collection, c);
-    }
-    return [...by.values()].sort((a, b) => a.name.localeCompare(b.name));
+    return structuredClone(this.library.collections);
   }
 
   async ingestPaths(paths: string[]) {
     this.failIfAsked('ingestPaths');
     this.writable();
     this.pathIngests.push(paths);
-    const files = paths.map((p) => ({
-      name: p,
-      text: this.pathTexts[p] ?? `# ${p.split('/').pop()}\n\nNotes about ${p}.`,
-    }));
-    return this.ingest(files, 'desktop');
+    if (paths.join('\n') !== golden.paths.join('\n')) {
+      throw new Error(`FakeWorkbench: the goldens ingest ${golden.paths.join(', ')} by path, not ${paths.join(', ')}`);
+    }
+    return this.ingest(ingests.paths, 'paths');
   }
 
   async ingestUploads(files: Upload[]) {
     this.failIfAsked('ingestUploads');
     this.writable();
     this.uploads.push(files);
-    return this.ingest(files, 'uploads');
+    if (!sameUploads(files, golden.uploads)) {
+      throw new Error(`FakeWorkbench: the goldens upload ${golden.uploads.map((u) => u.name).join(', ')}, not ${files.map((u) => u.name).join(', ')}`);
+    }
+    return this.ingest(ingests.uploads, 'notes');
   }
 
   async ingestSample() {
     this.failIfAsked('ingestSample');
     this.writable();
     this.sampleIngests++;
-    return this.ingest(fakeSample, 'sample');
+    return this.ingest(ingests.sample, 'sample');
   }
 
-  private async ingest(files: Upload[], collection: string): Promise<IngestReport> {
-    if (this.ingesting) throw new WorkbenchError('busy', 'An ingest is already running; wait for it or cancel it.');
+  /**
+   * Plays a golden ingest's progress events (each under this fake's own
+   * job id, as the engine numbers its ingests) and leaves the library the
+   * ingest left; cancelled part way, the golden cancelled ingest's end.
+   */
+  private async ingest(run: GoldenIngest, after: Library): Promise<IngestResult> {
+    if (this.ingesting) throw golden.error('ingest_running');
     this.ingesting = true;
     this.cancelRequested = false;
-    const started = Date.now();
-    const job = `job-${++this.job}`;
-    const progress: IngestProgress = {
-      job,
-      files_done: 0,
-      files_total: files.length,
-      bytes_done: 0,
-      bytes_total: files.reduce((n, f) => n + f.text.length, 0),
-      current: '',
-      files: [],
-      finished: false,
-    };
-    const report: IngestReport = {
-      files: files.length, added: 0, updated: 0, unchanged: 0, removed: 0, nodes: 0,
-      concepts_created: 0, bytes: 0, embedder: 'offline/glove-6b-100d-sif', duration_ns: 0, canceled: false, errors: [],
-    };
-    const emit = () => this.emitProgress({ ...progress, files: progress.files.map((f) => ({ ...f })) });
+    const job = `ingest-${++this.jobs}`;
     try {
-      for (const f of files) {
-        if (this.cancelRequested) {
-          progress.canceled = report.canceled = true;
-          break;
+      for (const event of run.events) {
+        if (this.cancelRequested && run === ingests.uploads) {
+          const end = ingests.cancelled.events.at(-1);
+          if (end) this.emitProgress({ ...end, job });
+          this.use('cancelled');
+          return { ...structuredClone(ingests.cancelled.result), job };
         }
-        const entry: FileProgress = { path: f.name, state: 'reading' };
-        progress.files.push(entry);
-        progress.current = f.name;
-        emit();
+        this.emitProgress({ ...structuredClone(event), job });
         await this.step();
-        if (!readable.test(f.name)) {
-          entry.state = 'error';
-          entry.problem = `${f.name}: Loom reads Markdown and plain text (.md, .markdown, .txt, .text); this file is neither.`;
-          report.errors.push({ path: f.name, problem: entry.problem });
-        } else if (f.text.trim() === '') {
-          entry.state = 'error';
-          entry.problem = `${f.name} is empty; there is nothing to ingest.`;
-          report.errors.push({ path: f.name, problem: entry.problem });
-        } else {
-          const existing = this.docs.find((d) => d.path === f.name);
-          if (existing && existing.source === f.text) {
-            entry.state = 'unchanged';
-            report.unchanged++;
-          } else {
-            if (existing) this.dropDocument(existing.id);
-            const conceptsBefore = this.concepts.size;
-            const doc = this.addDocument(f.name, f.text, collection);
-            if (existing) report.updated++;
-            else report.added++;
-            report.nodes += doc.nodes;
-            report.concepts_created += this.concepts.size - conceptsBefore;
-            entry.state = 'done';
-          }
-        }
-        progress.files_done++;
-        progress.bytes_done += f.text.length;
-        report.bytes += f.text.length;
       }
-      progress.current = '';
-      progress.finished = true;
-      emit();
-      report.duration_ns = (Date.now() - started) * 1e6;
-      return report;
+      this.use(after);
+      return { ...structuredClone(run.result), job };
     } finally {
       this.ingesting = false;
     }
-  }
-
-  private addDocument(path: string, text: string, collection: string): DocumentInfo {
-    const id = `d-${hash16(path)}`;
-    const parts = text.split(/^(?=#{1,6} )/m).filter((p) => p.trim() !== '');
-    const title = (text.match(/^#{1,6} (.+)$/m)?.[1] ?? path).trim();
-    let tokens = 0;
-    parts.forEach((part, i) => {
-      const heading = (part.match(/^#{1,6} (.+)$/m)?.[1] ?? title).trim();
-      const name = words(heading)[0] ?? 'notes';
-      const conceptId = `c-${hash16(name)}`;
-      if (!this.concepts.has(conceptId)) this.concepts.set(conceptId, { id: conceptId, name });
-      const t = fakeTokens(part);
-      tokens += t;
-      this.sections.push({ id: `n-${hash16(`${id}/${i}/${part}`)}`, docId: id, heading, text: part.trim(), tokens: t, concept: conceptId, pinned: false });
-    });
-    const doc: DocumentInfo = {
-      id, path, source: text, collection, format: 'markdown', title, bytes: text.length,
-      nodes: parts.length, tokens, ingested: new Date(0).toISOString(), pinned: false,
-    };
-    this.docs.push(doc);
-    this.generation++;
-    return doc;
-  }
-
-  private dropDocument(id: string) {
-    this.docs = this.docs.filter((d) => d.id !== id);
-    this.sections = this.sections.filter((s) => s.docId !== id);
-    const used = new Set(this.sections.map((s) => s.concept));
-    for (const c of [...this.concepts.keys()]) if (!used.has(c)) this.concepts.delete(c);
-    this.generation++;
   }
 
   async cancelIngest() {
@@ -441,96 +532,59 @@ export class FakeWorkbench implements Workbench {
     return [...this.picked];
   }
 
+  /** Takes the document out of the listed documents and the graph. */
   async removeDocument(id: string) {
     this.failIfAsked('removeDocument');
     this.writable();
-    if (!this.docs.some((d) => d.id === id)) throw new WorkbenchError('not_found', `No document ${id} in this workspace.`);
     this.removed.push(id);
-    this.dropDocument(id);
+    const doc = this.library.documents.find((d) => d.id === id);
+    if (!doc) throw golden.error('remove_unknown');
+    this.library.documents = this.library.documents.filter((d) => d.id !== id);
+    const gone = new Set(this.library.graph.nodes.filter((n) => n.document === id).map((n) => n.id));
+    this.library.graph.nodes = this.library.graph.nodes.filter((n) => !gone.has(n.id));
+    this.library.graph.edges = this.library.graph.edges.filter((e) => !gone.has(e.source) && !gone.has(e.target));
   }
 
   async reingestDocument(id: string) {
     this.failIfAsked('reingestDocument');
     this.writable();
-    const doc = this.docs.find((d) => d.id === id);
-    if (!doc) throw new WorkbenchError('not_found', `No document ${id} in this workspace.`);
     this.reingested.push(id);
-    return {
-      files: 1, added: 0, updated: 0, unchanged: 1, removed: 0, nodes: 0, concepts_created: 0,
-      bytes: doc.bytes, embedder: 'offline/glove-6b-100d-sif', duration_ns: 1e6, canceled: false, errors: [],
-    };
+    if (!this.library.documents.some((d) => d.id === id)) throw golden.error('reingest_unknown');
+    return { ...structuredClone(golden.reingest), job: `ingest-${++this.jobs}` };
   }
 
+  /** Marks the documents and nodes pinned or not in what is listed. */
   async pin(ids: string[], pinned: boolean) {
     this.failIfAsked('pin');
     this.writable();
     this.pins.push({ ids, pinned });
-    for (const d of this.docs) if (ids.includes(d.id)) d.pinned = pinned;
-    for (const s of this.sections) if (ids.includes(s.id) || ids.includes(s.docId)) s.pinned = pinned;
+    for (const d of this.library.documents) if (ids.includes(d.id)) d.pinned = pinned;
+    for (const n of this.library.graph.nodes) if (ids.includes(n.id) || (n.document && ids.includes(n.document))) n.pinned = pinned;
+    for (const n of Object.values(this.library.nodes)) if (ids.includes(n.id) || (n.document && ids.includes(n.document))) n.pinned = pinned;
   }
 
   // Graph
 
-  private edges(): GraphEdge[] {
-    const edges: GraphEdge[] = this.sections.map((s) => ({ source: s.id, target: s.concept, kind: 'about', weight: 0.85 }));
-    const byDoc = new Map<string, FakeSection[]>();
-    for (const s of this.sections) byDoc.set(s.docId, [...(byDoc.get(s.docId) ?? []), s]);
-    for (const list of byDoc.values()) {
-      for (let i = 1; i < list.length; i++) edges.push({ source: list[0].id, target: list[i].id, kind: 'parent', weight: 1 });
-    }
-    return edges;
-  }
-
   async graph(): Promise<GraphData> {
     this.failIfAsked('graph');
-    const nodes: GraphNode[] = [
-      ...[...this.concepts.values()].map((c): GraphNode => ({ id: c.id, kind: 'concept', label: c.name })),
-      ...this.sections.map((s): GraphNode => {
-        const doc = this.docs.find((d) => d.id === s.docId);
-        return { id: s.id, kind: 'content', label: s.heading, source: 'input', document: doc?.path, collection: doc?.collection, tokens: s.tokens, pinned: s.pinned };
-      }),
-    ];
-    return { nodes, edges: this.edges(), generation: this.generation };
+    return structuredClone(this.library.graph);
   }
 
   async node(id: string): Promise<NodeDetail> {
     this.failIfAsked('node');
-    const c = this.concepts.get(id);
-    if (c) {
-      return {
-        id, kind: 'concept', label: c.name, text: `The concept “${c.name}”.`, concepts: [],
-        neighbours: this.sections.filter((s) => s.concept === id).map((s) => ({ id: s.id, label: s.heading, kind: 'content', edge: 'about', weight: 0.85 })),
-      };
-    }
-    const s = this.sections.find((x) => x.id === id);
-    if (!s) throw new WorkbenchError('not_found', `No node ${id} in this workspace.`);
-    const doc = this.docs.find((d) => d.id === s.docId);
-    return {
-      id, kind: 'content', label: s.heading, reference: `${doc?.path} § ${s.heading}`, document: doc?.path, collection: doc?.collection,
-      source: 'input', tokens: s.tokens, pinned: s.pinned, text: s.text,
-      concepts: [{ id: s.concept, name: this.concepts.get(s.concept)?.name ?? '', similarity: 0.85 }],
-      neighbours: [{ id: s.concept, label: this.concepts.get(s.concept)?.name ?? '', kind: 'concept', edge: 'about', weight: 0.85 }],
-    };
+    const d = this.library.nodes[id];
+    if (!d) throw golden.error('node_not_found');
+    return structuredClone(d);
   }
 
   // Query
 
-  private ollamaWaitListeners = new Set<(n: WaitNotice) => void>();
-
-  onOllamaWait(cb: (n: WaitNotice) => void) {
+  onOllamaWait(cb: (n: Notice) => void) {
     this.ollamaWaitListeners.add(cb);
     return () => this.ollamaWaitListeners.delete(cb);
   }
 
-  /** Sends an Ollama wait notice as the engine does while a question's model is described. */
-  emitOllamaWait(n: WaitNotice) {
-    for (const cb of this.ollamaWaitListeners) cb(n);
-  }
-
-  /** Warnings the next answers carry, and the nodes they name as unavailable (by id → why). */
-  unavailable: Record<string, string> = {};
-
-  async query(req: QueryRequest): Promise<QueryResult> {
+  async query(req: QueryRequest): Promise<QueryAnswer> {
     this.queries.push({ ...req });
     this.failIfAsked('query');
     const latency = this.queryLatency(req);
@@ -538,100 +592,31 @@ export class FakeWorkbench implements Workbench {
     return this.assemble(req);
   }
 
-  /** The result query() would give, synchronously (for component tests). */
-  assemble(req: QueryRequest): QueryResult {
+  /**
+   * The golden answer to the question at the budget (for component tests,
+   * at once): at a budget between two goldens, the smaller's; below the
+   * smallest, the refusal of the smallest.
+   */
+  assemble(req: QueryRequest): QueryAnswer {
     const question = req.question.trim();
-    if (question === '') throw new WorkbenchError('bad_request', 'Ask a question first: the question is empty.');
-    const model = this.ollamaStatus.models.find((m) => m.name === req.model);
-    const budgetTokens = req.budget ?? (req.window ?? model?.context_length ?? 0) * 0.6;
-    if (!budgetTokens) throw new WorkbenchError('bad_request', 'Give a budget, a window or a model.');
-    if (budgetTokens < 48) {
-      throw new WorkbenchError('bad_request', `A context budget of ${budgetTokens} tokens is too small: it needs at least 48 tokens for the manifest and one small node.`);
+    if (this.lostTexts && question === golden.queryLost.request.question && golden.queryLost.view) return answerOf(structuredClone(golden.queryLost.view));
+    const asked = queries.filter((q) => q.request.question === question);
+    if (asked.length === 0) {
+      throw new Error(`FakeWorkbench: the goldens have no answer to ${JSON.stringify(question)} (bind's golden test asks ${queries.map((q) => JSON.stringify(q.request.question)).join(', ')})`);
     }
-    const system = 40;
-    const questionTokens = fakeTokens(question);
-    const share = 0.3;
-    const window = Math.ceil((budgetTokens + system + questionTokens) / (1 - share));
-    const asked = new Set(words(question));
-    const weights: Signals = { semantic: 0.4, hop: 0.15, staleness: 0.05, size: 0.1, provenance: 0.05, density: 0.1, trust: 0.1, novelty: 0.05 };
-    const scored = this.sections.map((s) => {
-      const w = words(s.text);
-      const overlap = w.filter((x) => asked.has(x)).length;
-      const semantic = Math.min(1, overlap / Math.max(3, asked.size));
-      const signals: Signals = {
-        semantic, hop: semantic > 0 ? 0.5 : 0, staleness: 0.9, size: Math.min(1, 200 / s.tokens), provenance: 0.5,
-        density: 0.3, trust: 0.7, novelty: 1,
-      };
-      const score = (Object.keys(weights) as (keyof Signals)[]).reduce((sum, k) => sum + weights[k] * signals[k], 0);
-      return { s, signals, score, relevant: semantic > 0 || s.pinned };
-    });
-    scored.sort((a, b) => b.score - a.score || a.s.id.localeCompare(b.s.id));
-    const manifestLine = (s: FakeSection, score: number) => `[Node: ${s.heading} | relevance: ${score.toFixed(2)} | source: input]`;
-    const relevantCount = scored.filter((x) => x.relevant).length;
-    const manifestBase = fakeTokens('[Context loaded: 00 of 00 relevant nodes]\n[Additional context available but not loaded: 00 nodes]');
-    let used = manifestBase;
-    const candidates: Candidate[] = [];
-    const loadedSections: { s: FakeSection; score: number }[] = [];
-    const warnings: string[] = [];
-    for (const { s, signals, score, relevant } of scored) {
-      const doc = this.docs.find((d) => d.id === s.docId);
-      const lineTokens = fakeTokens(manifestLine(s, score));
-      const fits = used + lineTokens + s.tokens <= budgetTokens;
-      const unavailable = this.unavailable[s.id];
-      const loaded = relevant && fits && !unavailable;
-      if (unavailable) warnings.push(`${s.id} (${doc?.path} § ${s.heading}) was left out: ${unavailable}`);
-      if (loaded) {
-        used += lineTokens + s.tokens;
-        loadedSections.push({ s, score });
-      }
-      candidates.push({
-        id: s.id, reference: `${doc?.path} § ${s.heading}`, title: s.heading, document: doc?.path ?? '', collection: doc?.collection ?? '',
-        source: 'input', tokens: s.tokens, keyword: signals.semantic, cosine: signals.semantic, hops: relevant ? 1 : -1, signals,
-        score, pinned: s.pinned, relevant, loaded, level: loaded ? 'detailed' : undefined, loaded_tokens: loaded ? s.tokens : undefined,
-        reason: unavailable
-          ? `not loaded: ${unavailable}`
-          : loaded
-            ? 'loaded in full: it fits the budget'
-            : relevant
-              ? `not loaded: ${s.tokens} tokens do not fit the ${budgetTokens - used} left`
-              : 'not relevant to the question',
-        unavailable,
-      });
-    }
-    const manifest = [
-      `[Context loaded: ${loadedSections.length} of ${relevantCount} relevant nodes]`,
-      ...loadedSections.map(({ s, score }) => manifestLine(s, score)),
-      `[Additional context available but not loaded: ${relevantCount - loadedSections.length} nodes]`,
-    ].join('\n');
-    const manifestTokens = fakeTokens(manifest);
-    const loadedTokens = loadedSections.reduce((sum, x) => sum + x.s.tokens, 0);
-    const context = budgetTokens;
-    const free = Math.max(0, context - manifestTokens - loadedTokens);
-    const output = window - system - questionTokens - context;
-    const systemText = 'You answer from the context below. Cite node ids.';
-    const prompt = [systemText, manifest, ...loadedSections.map(({ s }) => `<node id="${s.id}">\n${s.text}\n</node>`), `Question: ${question}`].join('\n\n');
-    return {
-      question, purpose: req.purpose ?? 'answer', level: req.level ?? 'adaptive', strategy: 'loom', query_type: 'factual',
-      complexity: 0.4, embedder: 'offline/glove-6b-100d-sif', weights,
-      budget: {
-        window, window_source: model ? `model ${model.name}` : 'budget', system, question: questionTokens, output, output_share: share,
-        context, manifest: manifestTokens, catalog: 0, loaded: loadedTokens, free,
-      },
-      branch: loadedSections.length === relevantCount ? 'all-fit' : 'descending-score',
-      manifest, prompt, prompt_tokens: fakeTokens(prompt), loaded: loadedSections.length, relevant: relevantCount,
-      not_loaded: relevantCount - loadedSections.length,
-      seed_concepts: [...this.concepts.values()].slice(0, 2).map((c) => ({ id: c.id, name: c.name, similarity: 0.7 })),
-      candidates, concept_hops: Object.fromEntries([...this.concepts.keys()].map((id) => [id, 0])),
-      timing: { classify_us: 40, candidates_us: 900, score_us: 300, select_us: 120, assemble_us: 400, total_us: 1760 },
-      warnings: warnings.length ? warnings : undefined,
-    };
+    const budget = req.budget ?? 4096;
+    const fits = asked.filter((q) => (q.request.budget ?? 0) <= budget).sort((a, b) => (b.request.budget ?? 0) - (a.request.budget ?? 0));
+    const q = fits[0] ?? asked.sort((a, b) => (a.request.budget ?? 0) - (b.request.budget ?? 0))[0];
+    if (q.error) throw WorkbenchError.from(q.error);
+    if (!q.view) throw new Error('golden file queries.json: an answer with neither a view nor an error');
+    return answerOf(structuredClone(q.view));
   }
 
   // Chat
 
   async ollama() {
     this.failIfAsked('ollama');
-    return { ...this.ollamaStatus, models: this.ollamaStatus.models.map((m) => ({ ...m })) };
+    return structuredClone(this.ollamaStatus);
   }
 
   onChatDelta(cb: (d: ChatDelta) => void) {
@@ -639,47 +624,28 @@ export class FakeWorkbench implements Workbench {
     return () => this.chatListeners.delete(cb);
   }
 
-  async chat(req: ChatRequest, stream: string): Promise<ChatTurn> {
-    this.chats.push({ req: { ...req }, stream });
+  /**
+   * Plays the golden turn of chatCase: its deltas under the caller's
+   * stream id, then its turn. Stopped part way (cancelChat), it ends as the
+   * golden stopped turn does.
+   */
+  async chat(args: ChatArgs, stream: string): Promise<ChatTurn> {
+    this.chats.push({ args: { ...args }, stream });
     this.failIfAsked('chat');
     this.writable();
-    if (!this.ollamaStatus.up) {
-      throw new WorkbenchError('ollama_unavailable', this.ollamaStatus.problem ?? 'Ollama is not running.', this.ollamaStatus.fix);
-    }
-    const script = this.chatScript;
-    const result = this.sections.length ? this.assemble({ question: req.question, budget: 2000 }) : null;
-    const loaded = result?.candidates.filter((c) => c.loaded).map((c) => c.id) ?? [];
-    const manifest = result?.manifest ?? '[Context loaded: 0 of 0 relevant nodes]';
-    this.emitChatDelta({ stream, text: '', manifest, loaded });
-    await this.step();
-    for (const tool of script.tools ?? []) {
-      this.emitChatDelta({ stream, text: '', tool });
+    if (!this.ollamaStatus.up) throw golden.error('ollama_not_running');
+    const played = chats[this.chatCase];
+    for (const d of played.deltas) {
+      if (this.stoppedStreams.has(stream)) {
+        this.chatted = true;
+        return structuredClone(chats.stopped.turn);
+      }
+      this.emitChatDelta({ ...structuredClone(d), stream });
       await this.step();
     }
-    let answer = '';
-    for (const chunk of script.chunks) {
-      if (this.stoppedStreams.has(stream)) break;
-      answer += chunk;
-      this.emitChatDelta({ stream, text: chunk });
-      await this.step();
-    }
-    if (script.failure === 'reject') {
-      throw new WorkbenchError('chat_failed', 'The model stopped answering part way.', 'connection reset by peer');
-    }
-    const conversation = req.conversation || `conv-${hash16(req.question + this.convs.size)}`;
-    const turn: ChatTurn = {
-      id: `t-${hash16(stream)}`, conversation, question: req.question, answer, model: req.model,
-      asked: new Date(0).toISOString(), answered: new Date(0).toISOString(), manifest,
-      budget: result?.budget ?? { window: 8192, window_source: 'model', system: 40, question: 10, output: 2400, output_share: 0.3, context: 5742, manifest: 10, catalog: 0, loaded: 0, free: 5732 },
-      window: 8192, loaded, tool_calls: script.tools, history_turns: 0, history_dropped: 0, prompt_eval_count: 0,
-      estimated_prompt_tokens: result?.prompt_tokens ?? 0, truncated: script.truncated, notes: script.notes,
-    };
-    if (this.stoppedStreams.has(stream)) turn.notes = [...(turn.notes ?? []), 'Stopped by the person; the answer is what came before.'];
-    if (script.failure === 'turn-error') turn.error = 'The model stopped answering part way: connection reset by peer.';
-    const conv = this.convs.get(conversation) ?? { id: conversation, title: req.question.slice(0, 60), created: turn.asked, updated: turn.answered, turns: [] };
-    conv.turns.push(turn);
-    this.convs.set(conversation, conv);
-    return turn;
+    this.chatted = true;
+    if (this.stoppedStreams.has(stream)) return structuredClone(chats.stopped.turn);
+    return structuredClone(played.turn);
   }
 
   async cancelChat(stream: string) {
@@ -687,21 +653,16 @@ export class FakeWorkbench implements Workbench {
     this.stoppedStreams.add(stream);
   }
 
+  /** None until a turn was asked; then the conversation the golden turn started. */
   async conversations(): Promise<ConversationSummary[]> {
     this.failIfAsked('conversations');
-    return [...this.convs.values()].map((c) => ({ id: c.id, title: c.title, turns: c.turns.length, updated: c.updated }));
+    return this.chatted ? structuredClone(golden.conversations) : [];
   }
 
   async conversation(id: string): Promise<Conversation> {
     this.failIfAsked('conversation');
-    const c = this.convs.get(id);
-    if (!c) throw new WorkbenchError('not_found', `No conversation ${id}.`);
-    return { ...c, turns: c.turns.map((t) => ({ ...t })) };
-  }
-
-  /** Adds a finished conversation (for reopening tests). */
-  addConversation(c: Conversation) {
-    this.convs.set(c.id, c);
+    if (!this.chatted || id !== golden.conversation.id) throw golden.error('conversation_not_found');
+    return structuredClone(golden.conversation);
   }
 
   // Export
@@ -717,31 +678,25 @@ export class FakeWorkbench implements Workbench {
     return `/tmp/${name}`;
   }
 
-  // Workspace file: a JSON of the uploads the fake holds.
+  // Workspace file
 
   /** Every text importWorkspace was given. */
   imported: string[] = [];
 
   async exportWorkspace() {
     this.failIfAsked('exportWorkspace');
-    const documents = this.docs.map((d) => ({ name: d.path, text: this.sections.filter((s) => s.docId === d.id).map((s) => s.text).join('\n\n') }));
-    return JSON.stringify({ loom: 'fake-workspace', documents });
+    if (this.library.documents.length === 0) throw new Error('FakeWorkbench: the goldens export the notes, not an empty workspace');
+    return golden.export;
   }
 
   async importWorkspace(text: string) {
     this.failIfAsked('importWorkspace');
     this.writable();
     this.imported.push(text);
-    if (this.docs.length > 0) throw new WorkbenchError('bad_request', 'Loom could not import the workspace file: the workspace is not empty');
-    let parsed: { loom?: string; documents?: Upload[] };
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new WorkbenchError('bad_request', 'This is not a Loom workspace file.');
-    }
-    if (parsed.loom !== 'fake-workspace') throw new WorkbenchError('bad_request', 'This is not a Loom workspace file.');
-    await this.ingestUploads(parsed.documents ?? []);
-    return this.stats();
+    if (this.library.documents.length > 0) throw golden.error('import_not_empty');
+    if (text !== golden.export) throw golden.error('import_not_a_workspace');
+    this.use('imported');
+    return structuredClone(golden.import);
   }
 
   // Web edition
@@ -765,7 +720,7 @@ export class FakeWorkbench implements Workbench {
   }
 
   ollamaURL() {
-    return this.ollamaURLs[this.ollamaURLs.length - 1] ?? 'http://127.0.0.1:11434';
+    return this.ollamaURLs[this.ollamaURLs.length - 1] ?? golden.ollama.up.url;
   }
 
   setOllamaURL(url: string) {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createWebWorkbench, DEFAULT_OLLAMA_URL, OLLAMA_URL_KEY } from './web';
 import type { FromWorker, ToWorker } from '../web/protocol';
+import { golden } from './fake';
 
 /** A stand-in for the engine's worker: records messages, answers as told. */
 class FakeWorker {
@@ -42,20 +43,20 @@ describe('webWorkbench', () => {
     expect(fw.sent[0]).toMatchObject({ type: 'init', base: 'http://example.test/sub/', ollamaURL: 'http://gpu.local:11434', origin: location.origin });
   });
 
-  it('calls the engine by name with JSON arguments and maps the results', async () => {
+  it('calls the engine by name with JSON arguments and gives its answers as they are', async () => {
     const { fw, wb } = setup();
+    const stats = golden.workspaces.notes.workspace.stats;
+    const asked = golden.queries.find((q) => q.view)!;
     fw.answer = (m) => {
-      if (m.method === 'Stats')
-        return { type: 'result', id: m.id, ok: true, json: JSON.stringify({ workspace: '/loom/workspace', documents: 2, content_nodes: 5, concept_nodes: 3, edges: 9, tokens: 100, embedder: 'offline' }) };
-      if (m.method === 'Query')
-        return { type: 'result', id: m.id, ok: true, json: JSON.stringify({ result: { question: JSON.parse(m.args)[0].question }, concept_hops: { c1: 0 } }) };
+      if (m.method === 'Stats') return { type: 'result', id: m.id, ok: true, json: JSON.stringify(stats) };
+      if (m.method === 'Query') return { type: 'result', id: m.id, ok: true, json: JSON.stringify(asked.view) };
       if (m.method === 'Pin') return { type: 'result', id: m.id, ok: true, json: 'null' };
       return undefined;
     };
-    await expect(wb.stats()).resolves.toMatchObject({ documents: 2, contentNodes: 5, conceptNodes: 3 });
-    const q = await wb.query({ question: 'why?', budget: 4000 });
-    expect(q.question).toBe('why?');
-    expect(q.concept_hops).toEqual({ c1: 0 });
+    await expect(wb.stats()).resolves.toEqual(stats);
+    const q = await wb.query(asked.request);
+    expect(q).toEqual({ ...asked.view!.result, concept_hops: asked.view!.concept_hops });
+    expect(fw.sent.find((m) => m.type === 'call' && m.method === 'Query')).toMatchObject({ args: JSON.stringify([asked.request]) });
     await expect(wb.pin(['a'], true)).resolves.toBeNull();
     const pin = fw.sent.find((m) => m.type === 'call' && m.method === 'Pin');
     expect(pin).toMatchObject({ args: JSON.stringify([['a'], true]) });
@@ -63,8 +64,9 @@ describe('webWorkbench', () => {
 
   it('turns the engine’s rejections into WorkbenchErrors', async () => {
     const { fw, wb } = setup();
-    fw.answer = (m) => ({ type: 'result', id: m.id, ok: false, error: JSON.stringify({ code: 'not_found', message: 'No such node.', detail: 'n-1' }) });
-    await expect(wb.node('n-1')).rejects.toMatchObject({ code: 'not_found', message: 'No such node.', detail: 'n-1' });
+    const sent = golden.rejection('node_not_found');
+    fw.answer = (m) => ({ type: 'result', id: m.id, ok: false, error: JSON.stringify(sent) });
+    await expect(wb.node('n-1')).rejects.toMatchObject({ code: sent.code, message: sent.message });
   });
 
   it('relays events and boot states to their listeners', () => {
@@ -73,12 +75,13 @@ describe('webWorkbench', () => {
     const boots = vi.fn();
     const stop = wb.onIngestProgress(progress);
     wb.onBoot!(boots);
-    fw.emit({ type: 'event', event: 'ingest:progress', data: JSON.stringify({ job: 'j1', files_done: 1 }) });
+    const [first, second] = golden.ingests.uploads.events;
+    fw.emit({ type: 'event', event: 'ingest:progress', data: JSON.stringify(first) });
     fw.emit({ type: 'boot', state: { phase: 'download', loaded: 10, total: 100 } });
     stop();
-    fw.emit({ type: 'event', event: 'ingest:progress', data: JSON.stringify({ job: 'j1', files_done: 2 }) });
+    fw.emit({ type: 'event', event: 'ingest:progress', data: JSON.stringify(second) });
     expect(progress).toHaveBeenCalledTimes(1);
-    expect(progress.mock.calls[0][0]).toMatchObject({ files_done: 1 });
+    expect(progress.mock.calls[0][0]).toEqual(first);
     expect(boots.mock.calls.at(-1)![0]).toMatchObject({ phase: 'download', loaded: 10, total: 100 });
   });
 

@@ -1,33 +1,12 @@
 // The web edition's Workbench: the engine runs in a worker
-// (../web/worker.ts) and every method is a message to it. Events come back
-// as messages too; the clipboard and downloads are the page's own.
+// (../web/worker.ts) and every method is a message to it, by the name of
+// bind.App's method (cmd/loom-web dispatches it). Events come back as
+// messages too; the clipboard and downloads are the page's own. Calls and
+// events are typed by App and Events (./types.ts, generated from the Go
+// types), as the desktop's are.
 import type { BootState, FromWorker, ToWorker } from '../web/protocol';
-import type {
-  ChatDelta,
-  ChatTurn,
-  Checkup,
-  CollectionInfo,
-  Conversation,
-  ConversationSummary,
-  DocumentInfo,
-  GraphData,
-  IngestProgress,
-  IngestReport,
-  NodeDetail,
-  OllamaStatus,
-  QueryResult,
-  RepairReport,
-  WaitNotice,
-} from './types';
-import {
-  statsFromGo,
-  toWorkbenchError,
-  workspaceFromGo,
-  WorkbenchError,
-  type GoStats,
-  type GoWorkspaceState,
-  type Workbench,
-} from './workbench';
+import type { App, Events, Rejection } from './types';
+import { answerOf, toWorkbenchError, WorkbenchError, type Workbench } from './workbench';
 
 export type { BootState, BootPhase } from '../web/protocol';
 
@@ -78,7 +57,7 @@ export interface WebWorkbench extends Workbench {
 export function createWebWorkbench(opts: { base?: string; worker?: () => Worker } = {}): WebWorkbench {
   let boot: BootState = { phase: 'download', loaded: 0, total: 0 };
   const bootListeners = new Set<(s: BootState) => void>();
-  const listeners = new Map<string, Set<(data: unknown) => void>>();
+  const listeners = new Map<string, Set<(data: ReturnType<typeof JSON.parse>) => void>>();
   const pending = new Map<number, { resolve: (json: string) => void; reject: (e: unknown) => void }>();
   const flushes = new Map<number, () => void>();
   let nextId = 1;
@@ -136,7 +115,8 @@ export function createWebWorkbench(opts: { base?: string; worker?: () => Worker 
     };
     worker.onerror = (e) => {
       setBoot({ phase: 'failed', loaded: 0, total: 0, error: `The engine’s worker failed: ${e.message || 'it could not be loaded'}` });
-      for (const [, p] of pending) p.reject(JSON.stringify({ code: 'workspace_unavailable', message: 'Loom’s engine stopped.' }));
+      const stopped: Rejection = { code: 'workspace_unavailable', message: 'Loom’s engine stopped.' };
+      for (const [, p] of pending) p.reject(stopped);
       pending.clear();
     };
     const base = opts.base ?? new URL('.', document.baseURI).href;
@@ -150,7 +130,12 @@ export function createWebWorkbench(opts: { base?: string; worker?: () => Worker 
     void navigator.storage?.persist?.().catch(() => false);
   }
 
-  async function call<T>(method: string, ...args: unknown[]): Promise<T> {
+  /**
+   * Calls the engine's method by name. What it resolves with is what App
+   * says the method returns — App is generated from the Go method — so the
+   * engine's JSON is taken as that type here, and only here.
+   */
+  async function call<K extends keyof App>(method: K, ...args: Parameters<App[K]>): Promise<Awaited<ReturnType<App[K]>>> {
     if (!worker) {
       throw new WorkbenchError('workspace_unavailable', boot.error ?? 'Loom’s engine did not start in this page.');
     }
@@ -169,13 +154,15 @@ export function createWebWorkbench(opts: { base?: string; worker?: () => Worker 
       }
       throw toWorkbenchError(parsed);
     });
-    return (json === '' || json === undefined ? undefined : JSON.parse(json)) as T;
+    return JSON.parse(json || 'null');
   }
 
-  function on<T>(event: string, cb: (data: T) => void): () => void {
+  function on<K extends keyof Events>(event: K, cb: (data: Events[K]) => void): () => void {
     let set = listeners.get(event);
     if (!set) listeners.set(event, (set = new Set()));
-    const f = cb as (data: unknown) => void;
+    // The worker relays the engine's events by name; the JSON under a name
+    // is the payload Events gives it (generated from bind.EventPayloads).
+    const f = (data: ReturnType<typeof JSON.parse>) => cb(data);
     set.add(f);
     return () => set.delete(f);
   }
@@ -184,53 +171,50 @@ export function createWebWorkbench(opts: { base?: string; worker?: () => Worker 
 
   const wb: WebWorkbench = {
     edition: 'web',
-    workspaceDir: () => call<string>('WorkspaceDir'),
-    stats: async () => statsFromGo(await call<GoStats>('Stats')),
-    workspace: async () => workspaceFromGo(await call<GoWorkspaceState>('Workspace')),
-    reopen: async () => workspaceFromGo(await call<GoWorkspaceState>('Reopen')),
-    checkWorkspace: () => call<Checkup>('CheckWorkspace'),
+    workspaceDir: () => call('WorkspaceDir'),
+    stats: () => call('Stats'),
+    workspace: () => call('Workspace'),
+    reopen: () => call('Reopen'),
+    checkWorkspace: () => call('CheckWorkspace'),
     // The repair writes the workspace's folders: keep them in the
     // browser's storage at once rather than at the next save.
     repairWorkspace: async () => {
-      const report = await call<RepairReport>('RepairWorkspace');
+      const report = await call('RepairWorkspace');
       await wb.flush();
       return report;
     },
 
-    documents: () => call<DocumentInfo[]>('Documents'),
-    collections: () => call<CollectionInfo[]>('Collections'),
+    documents: () => call('Documents'),
+    collections: () => call('Collections'),
     ingestPaths: () =>
-      Promise.reject(new WorkbenchError('bad_request', 'The web edition reads files through the page: drop them or use Add files…')),
-    ingestUploads: (files) => call<IngestReport>('IngestUploads', files),
-    ingestSample: () => call<IngestReport>('IngestSample'),
-    cancelIngest: () => call<void>('CancelIngest'),
-    onIngestProgress: (cb) => on<IngestProgress>('ingest:progress', cb),
+      Promise.reject(new WorkbenchError('invalid', 'The web edition reads files through the page: drop them or use Add files…')),
+    ingestUploads: (files) => call('IngestUploads', files),
+    ingestSample: () => call('IngestSample'),
+    cancelIngest: () => call('CancelIngest'),
+    onIngestProgress: (cb) => on('ingest:progress', cb),
     onFileDrop: () => () => {},
     pickFiles: async () => [],
-    removeDocument: (id) => call<void>('RemoveDocument', id),
-    reingestDocument: (id) => call<IngestReport>('ReingestDocument', id),
-    pin: (ids, pinned) => call<void>('Pin', ids, pinned),
+    removeDocument: (id) => call('RemoveDocument', id),
+    reingestDocument: (id) => call('ReingestDocument', id),
+    pin: (ids, pinned) => call('Pin', ids, pinned),
 
-    graph: () => call<GraphData>('Graph'),
-    node: (id) => call<NodeDetail>('Node', id),
+    graph: () => call('Graph'),
+    node: (id) => call('Node', id),
 
-    query: async (req) => {
-      const v = await call<{ result: Omit<QueryResult, 'concept_hops'>; concept_hops?: Record<string, number> }>('Query', req);
-      return { ...v.result, concept_hops: v.concept_hops ?? {} };
-    },
-    onOllamaWait: (cb) => on<WaitNotice>('ollama:wait', cb),
+    query: async (req) => answerOf(await call('Query', req)),
+    onOllamaWait: (cb) => on('ollama:wait', cb),
 
-    ollama: () => call<OllamaStatus>('Ollama'),
-    chat: (req, stream) => call<ChatTurn>('Chat', req, stream),
-    onChatDelta: (cb) => on<ChatDelta>('chat:delta', cb),
-    cancelChat: (stream) => call<void>('CancelChat', stream),
-    conversations: () => call<ConversationSummary[]>('Conversations'),
-    conversation: (id) => call<Conversation>('Conversation', id),
+    ollama: () => call('Ollama'),
+    chat: (args, stream) => call('Chat', args, stream),
+    onChatDelta: (cb) => on('chat:delta', cb),
+    cancelChat: (stream) => call('CancelChat', stream),
+    conversations: () => call('Conversations'),
+    conversation: (id) => call('Conversation', id),
 
     copyText: async (text) => {
-      if (!navigator.clipboard) throw new WorkbenchError('internal', 'This page may not use the clipboard (it needs https or localhost).');
+      if (!navigator.clipboard) throw new WorkbenchError('shell_failed', 'This page may not use the clipboard (it needs https or localhost).');
       await navigator.clipboard.writeText(text).catch((e: unknown) => {
-        throw new WorkbenchError('internal', 'The browser did not let Loom put the prompt on the clipboard.', String(e));
+        throw new WorkbenchError('shell_failed', 'The browser did not let Loom put the prompt on the clipboard.', String(e));
       });
     },
     saveMarkdown: async (name, text) => {
@@ -239,8 +223,8 @@ export function createWebWorkbench(opts: { base?: string; worker?: () => Worker 
       return file;
     },
 
-    exportWorkspace: () => call<string>('ExportWorkspace'),
-    importWorkspace: async (text) => statsFromGo(await call<GoStats>('ImportWorkspace', text)),
+    exportWorkspace: () => call('ExportWorkspace'),
+    importWorkspace: (text) => call('ImportWorkspace', text),
     onBoot: (cb) => {
       bootListeners.add(cb);
       cb(boot);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { desktopWorkbench, toWorkbenchError, WorkbenchError } from './workbench';
+import { golden } from './fake';
 
 type GoWindow = Window & { go?: unknown };
 
@@ -8,26 +9,32 @@ afterEach(() => {
 });
 
 describe('toWorkbenchError', () => {
-  it('keeps the code, message and detail the Go ErrorFormatter sends', () => {
-    const err = toWorkbenchError({ code: 'stats_failed', message: 'Could not count.', detail: 'disk full' });
+  it('keeps the code, message and detail bind sends', () => {
+    const sent = golden.rejection('dialog_failed');
+    const err = toWorkbenchError(sent);
     expect(err).toBeInstanceOf(WorkbenchError);
-    expect([err.code, err.message, err.detail]).toEqual(['stats_failed', 'Could not count.', 'disk full']);
+    expect([err.code, err.message, err.detail]).toEqual([sent.code, sent.message, sent.detail]);
+  });
+
+  it('keeps the engine’s codes as they are', () => {
+    for (const name of ['empty_question', 'node_not_found', 'import_not_empty', 'in_use', 'read_only', 'ollama_not_running', 'ingest_running', 'closed'] as const) {
+      const sent = golden.rejection(name);
+      expect(toWorkbenchError(sent).code, name).toBe(sent.code);
+    }
   });
 
   it('keeps the damaged file and its problem', () => {
-    const err = toWorkbenchError({
-      code: 'workspace_damaged',
-      message: 'A file of the workspace is damaged.',
-      damage: { file: '/ws/graph/indexes.bolt', problem: 'invalid database' },
-    });
-    expect(err.code).toBe('workspace_damaged');
-    expect(err.damage).toEqual({ file: '/ws/graph/indexes.bolt', problem: 'invalid database' });
+    const err = toWorkbenchError(golden.damaged.open);
+    expect(err.code).toBe('damaged');
+    expect(err.damage).toEqual(golden.damaged.open.damage);
     expect(toWorkbenchError({ code: 'read_only', message: 'x', damage: 'nonsense' }).damage).toBeUndefined();
   });
 
-  it('treats plain strings and unknown codes as internal errors', () => {
+  it('treats plain strings and codes the engine does not have as internal errors', () => {
     expect(toWorkbenchError('boom').code).toBe('internal');
     expect(toWorkbenchError({ code: 'weird', message: 'x' }).code).toBe('internal');
+    // A code that named the method that failed, gone since the engine's own reach the page.
+    expect(toWorkbenchError({ code: 'query_failed', message: 'x' }).code).toBe('internal');
   });
 });
 
@@ -37,43 +44,24 @@ describe('desktopWorkbench', () => {
   });
 
   it('turns a rejected binding into a WorkbenchError', async () => {
+    const closed = golden.rejection('closed');
     (window as GoWindow).go = {
       bind: {
         App: {
-          Stats: () => Promise.reject({ code: 'workspace_unavailable', message: 'No workspace.', detail: 'not yet implemented' }),
+          Stats: () => Promise.reject(closed),
           WorkspaceDir: () => Promise.resolve('/tmp/ws'),
         },
       },
     };
     await expect(desktopWorkbench.workspaceDir()).resolves.toBe('/tmp/ws');
-    await expect(desktopWorkbench.stats()).rejects.toMatchObject({ code: 'workspace_unavailable', detail: 'not yet implemented' });
+    await expect(desktopWorkbench.stats()).rejects.toMatchObject({ code: 'closed', message: closed.message });
   });
 
-  it('maps the Go stats to the page\'s shape', async () => {
-    (window as GoWindow).go = {
-      bind: {
-        App: {
-          Stats: () =>
-            Promise.resolve({
-              workspace: '/tmp/ws',
-              documents: 1,
-              content_nodes: 2,
-              concept_nodes: 3,
-              edges: 4,
-              tokens: 5,
-              embedder: 'offline/test',
-            }),
-        },
-      },
-    };
-    await expect(desktopWorkbench.stats()).resolves.toEqual({
-      workspace: '/tmp/ws',
-      documents: 1,
-      contentNodes: 2,
-      conceptNodes: 3,
-      edges: 4,
-      tokens: 5,
-      embedder: 'offline/test',
-    });
+  it('gives the engine’s answers as they are, a query’s result and hops in one', async () => {
+    const stats = golden.workspaces.notes.workspace.stats;
+    const view = golden.queries.find((q) => q.view)!.view!;
+    (window as GoWindow).go = { bind: { App: { Stats: () => Promise.resolve(stats), Query: () => Promise.resolve(view) } } };
+    await expect(desktopWorkbench.stats()).resolves.toEqual(stats);
+    await expect(desktopWorkbench.query(golden.queries[0].request)).resolves.toEqual({ ...view.result, concept_hops: view.concept_hops });
   });
 });

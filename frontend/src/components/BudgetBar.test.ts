@@ -1,19 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/svelte';
 import BudgetBar from './BudgetBar.svelte';
-import { FakeWorkbench } from '../bridge/fake';
+import { FakeWorkbench, golden } from '../bridge/fake';
 import { budgetSegments } from '../lib/budget';
 
-const wb = new FakeWorkbench({
-  documents: [
-    { name: 'a.md', text: `# Alpha\n\n${'staleness decays '.repeat(20)}\n\n## Beta\n\n${'staleness budget '.repeat(30)}` },
-    { name: 'b.md', text: `# Gamma\n\n${'staleness manifest '.repeat(25)}` },
-  ],
-});
+const wb = new FakeWorkbench({ library: 'notes' });
+const question = golden.questions.linked;
 
 describe('BudgetBar', () => {
   it('splits the whole window: the segments sum to it, one per loaded node', () => {
-    const result = wb.assemble({ question: 'staleness', budget: 2000 });
+    const result = wb.assemble({ question, budget: 2000 });
     const loaded = result.candidates.filter((c) => c.loaded);
     expect(loaded.length).toBe(3);
     render(BudgetBar, { result });
@@ -33,7 +29,7 @@ describe('BudgetBar', () => {
   });
 
   it('still sums to the window when fewer nodes fit, and a node segment selects its node', async () => {
-    const result = wb.assemble({ question: 'staleness', budget: 200 });
+    const result = wb.assemble({ question, budget: 150 });
     const onselect = vi.fn();
     render(BudgetBar, { result, onselect });
     const segments = screen.getAllByTestId('budget-segment');
@@ -46,7 +42,7 @@ describe('BudgetBar', () => {
   });
 
   it('counts the framing the engine adds around nodes, so the bar never loses tokens', () => {
-    const result = wb.assemble({ question: 'staleness', budget: 2000 });
+    const result = wb.assemble({ question, budget: 2000 });
     const framed = { ...result, budget: { ...result.budget, loaded: result.budget.loaded + 30, free: result.budget.free - 30 } };
     const segs = budgetSegments(framed);
     expect(segs.find((s) => s.kind === 'wrapping')?.tokens).toBe(30);

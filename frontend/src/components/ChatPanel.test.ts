@@ -2,14 +2,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { configure, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { flushSync } from 'svelte';
 import ChatPanel from './ChatPanel.svelte';
-import { FakeWorkbench } from '../bridge/fake';
+import { FakeWorkbench, golden } from '../bridge/fake';
 import { ChatStore } from '../lib/stores/chat.svelte';
 import { OllamaStore } from '../lib/stores/ollama.svelte';
-import { WorkbenchError } from '../bridge/workbench';
-import type { WaitNotice } from '../bridge/types';
+
+const question = golden.chats.answer.args.question;
 
 async function setup() {
-  const wb = new FakeWorkbench({ documents: [{ name: 'a.md', text: '# Staleness\n\nStaleness decays with time.' }] });
+  const wb = new FakeWorkbench({ library: 'notes' });
   const ollama = new OllamaStore(wb);
   await ollama.refresh();
   const frames: (() => void)[] = [];
@@ -24,30 +24,18 @@ async function setup() {
 configure({ asyncUtilTimeout: 5000 });
 const slow = { timeout: 5000 };
 
-const WAIT: WaitNotice = {
-  url: 'http://127.0.0.1:11434',
-  model: 'llama3.2:3b',
-  task: 'answer with model llama3.2:3b',
-  silent_ns: 30e9,
-  limit_ns: 300e9,
-  stalled: true,
-  midstream: false,
-  message: 'Ollama at http://127.0.0.1:11434 has sent nothing for 30 s since it was asked to answer with model llama3.2:3b: the model may be loading or stuck; giving up after 5 min of silence.',
-};
-
 describe('ChatPanel', { timeout: 30_000 }, () => {
   it('streams the answer into the log, with the manifest and the tool calls as they come', async () => {
     const { wb, frames, onselect } = await setup();
-    const id = wb.nodeIds[0];
+    const played = golden.chats.tools;
+    const tool = played.turn.tool_calls![0];
     let release!: () => void;
     let steps = 0;
+    // Held after the manifest, the tool call and two pieces of text.
     wb.step = () => (++steps === 4 ? new Promise((r) => (release = r)) : Promise.resolve());
-    wb.chatScript = {
-      chunks: ['Staleness ', `decays [${id.slice(0, 8)}]`, ' weekly.'],
-      tools: [{ round: 1, name: 'search_context', args: { query: 'decay' }, node_ids: [id], tokens: 321 }],
-    };
+    wb.chatCase = 'tools';
     const input = screen.getByTestId('chat-input');
-    await fireEvent.input(input, { target: { value: 'How does staleness decay?' } });
+    await fireEvent.input(input, { target: { value: question } });
     await fireEvent.keyDown(input, { key: 'Enter' });
 
     await vi.waitFor(() => expect(steps).toBe(4), slow);
@@ -56,21 +44,21 @@ describe('ChatPanel', { timeout: 30_000 }, () => {
     const log = screen.getByTestId('chat-log');
     const turn = within(log).getByTestId('chat-turn');
     expect(turn.dataset.streaming).toBe('true');
-    expect(within(turn).getByTestId('chat-answer').textContent).toContain('Staleness decays');
-    expect(within(turn).getByTestId('chat-manifest').textContent).toContain('[Context loaded: 1 of 1 relevant nodes]');
-    expect(within(turn).getByTestId('chat-tool').textContent).toContain('search_context');
-    expect(within(turn).getByTestId('chat-tool').textContent).toContain('321 tokens');
+    expect(within(turn).getByTestId('chat-answer').textContent).toBe('Staleness decays exponentially ▍'); // the caret: still writing
+    expect(within(turn).getByTestId('chat-manifest').textContent).toBe(played.turn.manifest);
+    expect(within(turn).getByTestId('chat-tool').textContent).toContain(tool.name);
+    expect(within(turn).getByTestId('chat-tool').textContent).toContain(`${tool.tokens} tokens`);
     expect(screen.getByTestId('chat-stop')).toBeTruthy();
-
-    // A shortened id in the answer links to the full one.
-    const link = within(within(turn).getByTestId('chat-answer')).getByTestId('node-link');
-    expect(link.textContent).toBe(id.slice(0, 8));
-    await fireEvent.click(link);
-    expect(onselect).toHaveBeenCalledWith(id);
 
     release();
     await vi.waitFor(() => expect(turn.dataset.streaming).toBe('false'), slow);
-    expect(within(turn).getByTestId('chat-answer').textContent).toBe(`Staleness decays [${id.slice(0, 8)}] weekly.`);
+    expect(within(turn).getByTestId('chat-answer').textContent).toBe(played.turn.answer);
+    // The node the answer cites links to it.
+    const cited = played.turn.loaded[0];
+    const link = within(within(turn).getByTestId('chat-answer')).getByTestId('node-link');
+    expect(link.dataset.id).toBe(cited);
+    await fireEvent.click(link);
+    expect(onselect).toHaveBeenCalledWith(cited);
     expect(screen.getByTestId('chat-send')).toBeTruthy();
   });
 
@@ -78,18 +66,17 @@ describe('ChatPanel', { timeout: 30_000 }, () => {
     const { wb, frames } = await setup();
     let release!: () => void;
     let steps = 0;
-    // Held after the manifest, before the first text.
+    // Held after the wait notice the silent turn opens with.
     wb.step = () => (++steps === 1 ? new Promise((r) => (release = r)) : Promise.resolve());
-    wb.chatScript = { chunks: ['Staleness ', 'decays.'] };
+    wb.chatCase = 'silent';
     const input = screen.getByTestId('chat-input');
-    await fireEvent.input(input, { target: { value: 'How does staleness decay?' } });
+    await fireEvent.input(input, { target: { value: question } });
     await fireEvent.keyDown(input, { key: 'Enter' });
     await vi.waitFor(() => expect(steps).toBe(1), slow);
 
-    wb.emitChatDelta({ stream: 'stream-1', text: '', wait: WAIT });
     flushSync();
     const line = screen.getByTestId('chat-waiting');
-    expect(line.textContent).toContain('the model may be loading or stuck');
+    expect(line.textContent).toBe(golden.wait.message);
     expect(line.getAttribute('role')).toBe('status');
     expect(line.classList.contains('muted')).toBe(true);
 
@@ -98,7 +85,7 @@ describe('ChatPanel', { timeout: 30_000 }, () => {
     frames.splice(0).forEach((f) => f());
     flushSync();
     expect(screen.queryByTestId('chat-waiting')).toBeNull();
-    expect(screen.getByTestId('chat-answer').textContent).toBe('Staleness decays.');
+    expect(screen.getByTestId('chat-answer').textContent).toBe(golden.chats.silent.turn.answer);
   });
 
   it('is off while the workspace is read-only, and says why', async () => {
@@ -123,21 +110,38 @@ describe('ChatPanel', { timeout: 30_000 }, () => {
 
   it('keeps the partial answer and shows the error', async () => {
     const { wb } = await setup();
-    wb.chatScript = { chunks: ['Half'], failure: 'reject' };
-    await fireEvent.input(screen.getByTestId('chat-input'), { target: { value: 'q' } });
+    wb.chatCase = 'broken';
+    await fireEvent.input(screen.getByTestId('chat-input'), { target: { value: question } });
     await fireEvent.click(screen.getByTestId('chat-send'));
     const error = await screen.findByTestId('chat-error');
-    expect(error.textContent).toContain('stopped answering part way');
-    expect(screen.getByTestId('chat-answer').textContent).toBe('Half');
+    expect(error.textContent).toBe(golden.chats.broken.turn.error);
+    expect(error.getAttribute('role')).toBe('alert');
+    expect(screen.getByTestId('chat-answer').textContent).toBe(golden.chats.broken.turn.answer);
+  });
+
+  it('says an Ollama that stopped running as a note under the question, not as an error', async () => {
+    const { wb } = await setup();
+    wb.failNext.chat = golden.error('ollama_not_running');
+    wb.ollamaStatus = structuredClone(golden.ollama.notRunning);
+    await fireEvent.input(screen.getByTestId('chat-input'), { target: { value: question } });
+    await fireEvent.click(screen.getByTestId('chat-send'));
+    const off = await screen.findByTestId('chat-off');
+    expect(off.getAttribute('role')).toBe('status');
+    expect(off.textContent).toBe(golden.rejection('ollama_not_running').message);
+    expect(screen.queryByTestId('chat-error')).toBeNull();
+    // Ollama was asked again: the panel's note says how to start it.
+    const status = await screen.findByTestId('ollama-status');
+    expect(status.textContent).toContain(golden.ollama.notRunning.problem);
+    expect(screen.queryAllByRole('alert')).toEqual([]);
   });
 
   it('reopens a saved conversation from the history', async () => {
     const { wb } = await setup();
-    const turn = await wb.chat({ question: 'Earlier question', model: 'llama3.2:3b' }, 'old');
+    await wb.chat(golden.chats.answer.args, 'earlier');
     await fireEvent.click(screen.getByTestId('conversations-toggle'));
     await fireEvent.click(await screen.findByTestId('conversation-item'));
-    await vi.waitFor(() => expect(screen.getByTestId('chat-log').textContent).toContain('Earlier question'), slow);
-    expect(screen.getByTestId('chat-answer').textContent).toBe(turn.answer);
+    await vi.waitFor(() => expect(screen.getByTestId('chat-log').textContent).toContain(golden.conversation.turns[0].question), slow);
+    expect(screen.getByTestId('chat-answer').textContent).toBe(golden.conversation.turns[0].answer);
     await fireEvent.click(screen.getByTestId('new-conversation'));
     expect(screen.getByTestId('chat-empty')).toBeTruthy();
   });
@@ -152,7 +156,7 @@ describe('ChatPanel Ollama URL (web edition)', { timeout: 30_000 }, () => {
     const onollamaurl = vi.fn();
     render(ChatPanel, { chat, ollama, onollamaurl });
     const input = screen.getByTestId('ollama-url') as HTMLInputElement;
-    expect(input.value).toBe('http://127.0.0.1:11434');
+    expect(input.value).toBe(golden.ollama.up.url);
     expect((screen.getByTestId('ollama-url-use') as HTMLButtonElement).disabled).toBe(true);
     await fireEvent.focus(input);
     await fireEvent.input(input, { target: { value: 'http://10.0.0.5:11434' } });
@@ -172,13 +176,7 @@ describe('ChatPanel Ollama URL (web edition)', { timeout: 30_000 }, () => {
   // person with an error.
   it('says Ollama is not running as information, not as an error', async () => {
     const wb = new FakeWorkbench({ edition: 'desktop' });
-    wb.ollamaStatus = {
-      url: 'http://127.0.0.1:11434',
-      up: false,
-      models: [],
-      problem: 'Ollama is not running at http://127.0.0.1:11434.',
-      fix: 'Start it with `ollama serve` (install it from ollama.com), or set LOOM_OLLAMA_URL to where it runs, then press Retry.',
-    };
+    wb.ollamaStatus = structuredClone(golden.ollama.notRunning);
     const ollama = new OllamaStore(wb);
     await ollama.refresh();
     const chat = new ChatStore(wb, ollama);
@@ -198,24 +196,18 @@ describe('ChatPanel Ollama URL (web edition)', { timeout: 30_000 }, () => {
 
   it('shows a failed status call as an error', async () => {
     const wb = new FakeWorkbench({ edition: 'desktop' });
-    wb.failNext.ollama = new WorkbenchError('internal', 'Loom could not ask for Ollama’s status.');
+    wb.failNext.ollama = golden.error('closed');
     const ollama = new OllamaStore(wb);
     await ollama.refresh();
     render(ChatPanel, { chat: new ChatStore(wb, ollama), ollama });
     const status = screen.getByTestId('ollama-status');
     expect(status.getAttribute('role')).toBe('alert');
-    expect(status.textContent).toContain('could not ask');
+    expect(status.textContent).toContain(golden.rejection('closed').message);
   });
 
   it('shows the CORS advice the engine gives when Ollama refuses the page', async () => {
     const wb = new FakeWorkbench();
-    wb.ollamaStatus = {
-      url: 'http://127.0.0.1:11434',
-      up: false,
-      models: [],
-      problem: 'The page could not reach Ollama at http://127.0.0.1:11434: it is not running, or it refused this page (CORS).',
-      fix: 'Start Ollama allowing this page: `OLLAMA_ORIGINS=http://127.0.0.1:8080 ollama serve`, then press Retry.',
-    };
+    wb.ollamaStatus = structuredClone(golden.ollama.webNotRunning);
     const ollama = new OllamaStore(wb);
     await ollama.refresh();
     const chat = new ChatStore(wb, ollama);

@@ -5,7 +5,7 @@ import type { DocumentInfo } from '../bridge/types';
 import type { DocumentGroup } from '../lib/stores/library.svelte';
 
 const doc = (id: string, collection: string, extra: Partial<DocumentInfo> = {}): DocumentInfo => ({
-  id, path: `${id}.md`, source: `/data/${id}.md`, collection, format: 'markdown', title: `Title ${id}`,
+  id, key: `/data/${id}.md`, path: `${id}.md`, source: `/data/${id}.md`, collection, format: 'markdown', title: `Title ${id}`, hash: `hash-${id}`,
   bytes: 100, nodes: 3, tokens: 1200, ingested: '2026-01-01T00:00:00Z', pinned: false, ...extra,
 });
 

@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configure, fireEvent, render, screen } from '@testing-library/svelte';
 import LibraryPanel from './LibraryPanel.svelte';
-import { FakeWorkbench } from '../bridge/fake';
+import { FakeWorkbench, golden, type Library } from '../bridge/fake';
 import { LibraryStore } from '../lib/stores/library.svelte';
 import { readText } from '../lib/upload';
 
 configure({ asyncUtilTimeout: 5000 });
 const slow = { timeout: 5000 };
 
-async function setup(edition: 'desktop' | 'web', documents = [{ name: 'a.md', text: '# Alpha\n\nAbout alpha.' }]) {
-  const wb = new FakeWorkbench({ edition, documents });
+async function setup(edition: 'desktop' | 'web', start: Library = 'notes') {
+  const wb = new FakeWorkbench({ edition, library: start });
   const library = new LibraryStore(wb);
   library.start();
   await library.refresh();
@@ -36,7 +36,7 @@ describe('LibraryPanel workspace file', { timeout: 30_000 }, () => {
     await fireEvent.click(screen.getByTestId('export-workspace'));
     await vi.waitFor(() => expect(clicks).toHaveLength(1), slow);
     expect(clicks[0]).toMatch(/^loom-workspace-\d{4}-\d\d-\d\d\.json$/);
-    expect(await readText(created[0])).toContain('fake-workspace');
+    expect(await readText(created[0])).toBe(golden.export);
     expect(screen.getByTestId('workspace-file-status').textContent).toContain('Exported');
   });
 
@@ -44,32 +44,31 @@ describe('LibraryPanel workspace file', { timeout: 30_000 }, () => {
     const { wb } = await setup('desktop');
     await fireEvent.click(screen.getByTestId('export-workspace'));
     await vi.waitFor(() => expect(wb.saved).toHaveLength(1), slow);
-    expect(wb.saved[0].text).toContain('fake-workspace');
+    expect(wb.saved[0].text).toBe(golden.export);
   });
 
   it('imports a workspace file into an empty workspace and lists its documents', async () => {
-    const source = new FakeWorkbench({ documents: [{ name: 'b.md', text: '# Beta\n\nAbout beta.' }, { name: 'c.md', text: '# Gamma\n\nGamma.' }] });
-    const text = await source.exportWorkspace();
-    const { wb } = await setup('web', []);
+    const text = await new FakeWorkbench({ library: 'notes' }).exportWorkspace();
+    const { wb } = await setup('web', 'empty');
     const file = new File([text], 'loom-workspace.json', { type: 'application/json' });
     await fireEvent.change(screen.getByTestId('import-input'), { target: { files: [file] } });
-    await vi.waitFor(() => expect(screen.getByTestId('workspace-file-status').textContent).toContain('Imported 2 documents'), slow);
+    await vi.waitFor(() => expect(screen.getByTestId('workspace-file-status').textContent).toContain(`Imported ${golden.import.documents} documents`), slow);
     expect(wb.imported).toEqual([text]);
-    await vi.waitFor(() => expect(screen.getAllByTestId('document-item')).toHaveLength(2), slow);
+    await vi.waitFor(() => expect(screen.getAllByTestId('document-item')).toHaveLength(golden.workspaces.imported.documents.length), slow);
   });
 
   it('says why an import failed', async () => {
-    await setup('web', []);
+    await setup('web', 'empty');
     const file = new File(['not json'], 'notes.json');
     await fireEvent.change(screen.getByTestId('import-input'), { target: { files: [file] } });
-    await vi.waitFor(() => expect(screen.getByRole('alert').textContent).toContain('This is not a Loom workspace file.'), slow);
+    await vi.waitFor(() => expect(screen.getByRole('alert').textContent).toContain(golden.rejection('import_not_a_workspace').message), slow);
   });
 });
 
 describe('LibraryPanel sample library', { timeout: 30_000 }, () => {
   for (const edition of ['desktop', 'web'] as const) {
     it(`${edition}: the empty library offers a sample, which one click ingests with the usual progress`, async () => {
-      const { wb } = await setup(edition, []);
+      const { wb } = await setup(edition, 'empty');
       const button = (await screen.findByTestId('try-sample')) as HTMLButtonElement;
       expect(screen.getByTestId('library-empty').textContent).toContain('retrieval-augmented generation');
       let release!: () => void;
@@ -82,7 +81,7 @@ describe('LibraryPanel sample library', { timeout: 30_000 }, () => {
       wb.step = () => Promise.resolve();
       release();
 
-      await vi.waitFor(() => expect(screen.getAllByTestId('document-item')).toHaveLength(3), slow);
+      await vi.waitFor(() => expect(screen.getAllByTestId('document-item')).toHaveLength(golden.workspaces.sample.documents.length), slow);
       expect(wb.sampleIngests).toBe(1);
       expect(screen.queryByTestId('try-sample')).toBeNull();
       expect(screen.getByTestId('collection-list').textContent).toContain('sample');

@@ -7,12 +7,14 @@ const digits = (testId: string) => screen.getByTestId(testId).textContent?.repla
 
 const stats: Stats = {
   workspace: '/home/ada/.local/share/loom/default',
+  backend: 'bolt',
   documents: 12,
-  contentNodes: 345,
-  conceptNodes: 67,
+  content_nodes: 345,
+  concept_nodes: 67,
   edges: 8901,
   tokens: 1234567,
   embedder: 'offline/glove-6b-100d-sif',
+  generation: 40,
 };
 
 describe('WorkspaceStats', () => {
@@ -32,7 +34,7 @@ describe('WorkspaceStats', () => {
   it('invites the first ingest when the workspace is empty', () => {
     render(WorkspaceStats, {
       dir: '/tmp/empty',
-      stats: { ...stats, documents: 0, contentNodes: 0, conceptNodes: 0, edges: 0, tokens: 0 },
+      stats: { ...stats, documents: 0, content_nodes: 0, concept_nodes: 0, edges: 0, tokens: 0 },
     });
 
     expect(digits('stat-documents')).toBe('0');

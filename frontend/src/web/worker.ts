@@ -7,6 +7,7 @@
 import { MemFS } from './memfs';
 import { openDatabase, Persist } from './persist';
 import type { BootState, FromWorker, ToWorker } from './protocol';
+import type { Rejection } from '../bridge/types';
 
 /** The workspace folder (cmd/loom-web's WorkspaceDir) and what is kept of the file system. */
 const WORKSPACE_ROOT = '/loom';
@@ -297,7 +298,8 @@ async function start(base: string, ollamaURL: string, origin: string) {
 }
 
 function failure(message: string, detail?: string): string {
-  return JSON.stringify({ code: 'workspace_unavailable', message, detail });
+  const r: Rejection = { code: 'workspace_unavailable', message, detail };
+  return JSON.stringify(r);
 }
 
 async function call(id: number, method: string, args: string) {

@@ -2,6 +2,7 @@
 // the layout work on, with cheap deterministic starting positions.
 import Graph from 'graphology';
 import type { EdgeKind, GraphData, GraphNode } from '../../bridge/workbench';
+import { EdgeKinds } from '../../bridge/types';
 
 export interface NodeAttrs {
   x: number;
@@ -46,6 +47,16 @@ export function seededRandom(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** A node's kind as the graph draws it: the engine sends concept and content nodes (backend.GraphNode.Kind). */
+export function nodeKind(kind: string): 'concept' | 'content' {
+  return kind === 'concept' ? 'concept' : 'content';
+}
+
+/** An edge's kind, when it is one the engine declares (EdgeKinds, from model.EdgeKind's constants); undefined for any other. */
+export function edgeKind(kind: string): EdgeKind | undefined {
+  return EdgeKinds.find((k) => k === kind);
 }
 
 /** Content nodes: grows with the log of the tokens (1.5 … 6). */
@@ -142,7 +153,7 @@ export function buildGraph(data: GraphData, previous?: ReadonlyMap<string, Posit
     graph.addNode(n.id, {
       x: p.x,
       y: p.y,
-      kind: n.kind,
+      kind: nodeKind(n.kind),
       label: n.label,
       source: n.source ?? 'input',
       document: n.document ?? '',
@@ -154,8 +165,10 @@ export function buildGraph(data: GraphData, previous?: ReadonlyMap<string, Posit
     });
   }
   for (const e of data.edges) {
-    if (e.source === e.target || !graph.hasNode(e.source) || !graph.hasNode(e.target)) continue;
-    graph.addEdge(e.source, e.target, { kind: e.kind, weight: e.weight > 0 ? e.weight : 0.1, from: e.source, to: e.target });
+    // A kind the page does not know how to draw is left out.
+    const kind = edgeKind(e.kind);
+    if (!kind || e.source === e.target || !graph.hasNode(e.source) || !graph.hasNode(e.target)) continue;
+    graph.addEdge(e.source, e.target, { kind, weight: e.weight > 0 ? e.weight : 0.1, from: e.source, to: e.target });
   }
   return graph;
 }

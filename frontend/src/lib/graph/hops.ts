@@ -1,6 +1,7 @@
 // Hop distance of every node from a query's seed concepts, and what the
 // query loaded, for colouring the graph after a question.
-import type { Candidate, GraphData, QueryResult } from '../../bridge/workbench';
+import type { Candidate, GraphData, QueryAnswer } from '../../bridge/workbench';
+import { nodeKind } from './build';
 
 export interface QueryView {
   /** Hops of every reached node; a node that is absent is unreachable. */
@@ -25,16 +26,16 @@ export interface QuerySummary {
  * is a candidate (−1 there means unreachable), else one more than the
  * nearest concept it is "about", else unreachable.
  */
-export function computeHops(data: GraphData, query: QueryResult): Map<string, number> {
+export function computeHops(data: GraphData, query: QueryAnswer): Map<string, number> {
   const hops = new Map<string, number>();
   const kind = new Map<string, 'concept' | 'content'>();
-  for (const n of data.nodes) kind.set(n.id, n.kind);
+  for (const n of data.nodes) kind.set(n.id, nodeKind(n.kind));
 
-  for (const [id, h] of Object.entries(query.concept_hops ?? {})) {
+  for (const [id, h] of Object.entries(query.concept_hops)) {
     if (kind.get(id) === 'concept' && h >= 0) hops.set(id, h);
   }
   const candidates = new Map<string, Candidate>();
-  for (const c of query.candidates ?? []) candidates.set(c.id, c);
+  for (const c of query.candidates) candidates.set(c.id, c);
 
   // Nearest concept per content node along "about" edges (either direction).
   const viaAbout = new Map<string, number>();
@@ -65,9 +66,9 @@ export function computeHops(data: GraphData, query: QueryResult): Map<string, nu
   return hops;
 }
 
-export function makeQueryView(data: GraphData, query: QueryResult): QueryView {
+export function makeQueryView(data: GraphData, query: QueryAnswer): QueryView {
   const candidates = new Map<string, Candidate>();
-  for (const c of query.candidates ?? []) candidates.set(c.id, c);
+  for (const c of query.candidates) candidates.set(c.id, c);
   return { hops: computeHops(data, query), candidates };
 }
 

@@ -2,6 +2,7 @@
 // it follows the light and dark themes, plus the few hues the CSS does not
 // name (edge kinds, sources, query states), picked per theme for contrast.
 import type { EdgeKind } from '../../bridge/workbench';
+import { EdgeKinds } from '../../bridge/types';
 import { luminance, mix } from './colour';
 
 export interface GraphTheme {
@@ -28,7 +29,8 @@ export interface GraphTheme {
   faint: string;
 }
 
-export const EDGE_KINDS: readonly EdgeKind[] = ['about', 'related', 'parent', 'links', 'derived'];
+/** The kinds of edge, as the engine declares them (model.EdgeKind). */
+export const EDGE_KINDS: readonly EdgeKind[] = EdgeKinds;
 
 /** The variables app.css defines, light theme (used when the page has none, e.g. in tests). */
 export const LIGHT_DEFAULTS = {

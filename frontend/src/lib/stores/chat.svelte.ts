@@ -3,6 +3,7 @@
 // final ChatTurn once the answer is done, and the saved conversations.
 import { toWorkbenchError, WorkbenchError, type Workbench } from '../../bridge/workbench';
 import type { ChatDelta, ChatTurn, ConversationSummary, ToolCall } from '../../bridge/types';
+import { ollamaCodes, writeFailure } from '../errors';
 import type { OllamaStore } from './ollama.svelte';
 import type { QueryStore } from './query.svelte';
 
@@ -21,6 +22,8 @@ export interface LiveTurn {
   truncated: boolean;
   /** What went wrong, for the person; the answer keeps what came before. */
   error: string | null;
+  /** Ollama could not answer (not running, too slow, …): said as information, like the Ollama note, not as an error. */
+  off: string | null;
   /** The engine's turn once the answer is done. */
   turn: ChatTurn | null;
   /** Ollama has been silent for a while (its sentence); cleared by the next text or tool call and at the end. */
@@ -40,6 +43,7 @@ function fromTurn(t: ChatTurn): LiveTurn {
     notes: t.notes ?? [],
     truncated: t.truncated ?? false,
     error: t.error ?? null,
+    off: null,
     turn: t,
     waiting: null,
   };
@@ -70,6 +74,8 @@ export class ChatStore {
   opening = $state(false);
 
   private pending = new Map<string, string>();
+  /** Streams the person stopped. */
+  private stopped = new Set<string>();
   private flushQueued = false;
   private readonly schedule: Schedule;
   private readonly newStreamId: () => string;
@@ -83,12 +89,17 @@ export class ChatStore {
       streamId?: () => string;
       /** Why writes are off (the workspace is read-only: a chat saves its conversation), or null. */
       locked?: () => string | null;
+      /** A turn found the workspace read-only although locked said nothing: read the workspace again. */
+      onReadOnly?: () => void;
     } = {},
   ) {
     this.schedule = opts.schedule ?? nextFrame;
     this.newStreamId = opts.streamId ?? streamId;
     this.locked = opts.locked ?? (() => null);
+    this.onReadOnly = opts.onReadOnly ?? (() => {});
   }
+
+  private readonly onReadOnly: () => void;
 
   private readonly locked: () => string | null;
 
@@ -163,7 +174,7 @@ export class ChatStore {
     const stream = this.newStreamId();
     this.turns.push({
       key: stream, question: q, answer: '', model: model.name, manifest: '', loaded: [], tools: [],
-      streaming: true, notes: [], truncated: false, error: null, turn: null, waiting: null,
+      streaming: true, notes: [], truncated: false, error: null, off: null, turn: null, waiting: null,
     });
     this.streaming = stream;
     if (question === this.draft) this.draft = '';
@@ -190,19 +201,32 @@ export class ChatStore {
           loaded: final.loaded?.length ? final.loaded : turn.loaded,
           tools: final.tool_calls?.length ? final.tool_calls : turn.tools,
         });
+        // A turn the person stopped ends with the engine's error of a
+        // cancelled request: it is what they asked for, so a note says so.
+        if (this.stopped.delete(stream)) {
+          turn.error = null;
+          turn.notes = [...turn.notes, 'Stopped: the answer is what came before.'];
+        }
       }
       if (final.conversation) this.conversationId = final.conversation;
       void this.listConversations();
     } catch (reason) {
       this.flush();
-      const err = toWorkbenchError(reason);
+      const err = writeFailure(toWorkbenchError(reason));
       const turn = this.live(stream);
       if (turn) {
-        turn.error = err.detail ? `${err.message} (${err.detail})` : err.message;
+        // Ollama that cannot answer is the chat being off, as the Ollama
+        // note says (asked again, so it says why now); anything else is an
+        // error of this turn.
+        if (ollamaCodes.includes(err.code)) turn.off = err.message;
+        else turn.error = err.detail ? `${err.message} (${err.detail})` : err.message;
         turn.streaming = false;
         turn.waiting = null;
       }
+      if (ollamaCodes.includes(err.code)) void this.ollama.refresh();
+      if (err.code === 'read_only') this.onReadOnly();
     } finally {
+      this.stopped.delete(stream);
       if (this.streaming === stream) this.streaming = null;
     }
   }
@@ -211,6 +235,7 @@ export class ChatStore {
   async stop(): Promise<void> {
     const stream = this.streaming;
     if (!stream) return;
+    this.stopped.add(stream);
     try {
       await this.workbench.cancelChat(stream);
     } catch (reason) {

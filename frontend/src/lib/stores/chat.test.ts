@@ -1,16 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
-import { FakeWorkbench } from '../../bridge/fake';
+import { FakeWorkbench, golden } from '../../bridge/fake';
 import { ChatStore } from './chat.svelte';
 import { OllamaStore } from './ollama.svelte';
 
+const model = golden.ollama.up.models[0];
+const question = golden.chats.answer.args.question;
+
 async function setup(opts: { up?: boolean } = {}) {
-  const wb = new FakeWorkbench({ documents: [{ name: 'a.md', text: '# Staleness\n\nStaleness decays with time.' }] });
-  if (opts.up === false) {
-    wb.ollamaStatus = {
-      url: 'http://127.0.0.1:11434', up: false, models: [],
-      problem: 'Ollama is not running at http://127.0.0.1:11434', fix: 'start it with `ollama serve`',
-    };
-  }
+  const wb = new FakeWorkbench({ library: 'notes' });
+  if (opts.up === false) wb.ollamaStatus = structuredClone(golden.ollama.notRunning);
   const ollama = new OllamaStore(wb);
   await ollama.refresh();
   const frames: (() => void)[] = [];
@@ -27,49 +25,49 @@ describe('ChatStore', { timeout: 30_000 }, () => {
     const { wb, chat, frames } = await setup();
     let release!: () => void;
     const hold = new Promise<void>((r) => (release = r));
-    wb.chatScript = { chunks: ['Stale', 'ness ', 'decays.'], notes: ['history: 0 turns'] };
     let steps = 0;
+    // Held after the manifest and two pieces of text.
     wb.step = () => (++steps === 3 ? hold : Promise.resolve());
 
-    chat.draft = 'How does staleness decay?';
+    chat.draft = question;
     const done = chat.send();
     expect(chat.draft).toBe('');
     await vi.waitFor(() => expect(steps).toBe(3), slow);
     const live = chat.turns[0];
     expect(live.streaming).toBe(true);
-    expect(live.manifest).toContain('[Context loaded:');
+    expect(live.manifest).toBe(golden.chats.answer.deltas[0].manifest);
     expect(live.answer).toBe(''); // nothing until the frame
     expect(frames).toHaveLength(1); // two deltas, one frame
     frames.shift()!();
-    expect(chat.turns[0].answer).toBe('Staleness ');
+    expect(chat.turns[0].answer).toBe(golden.chats.answer.deltas[1].text + golden.chats.answer.deltas[2].text);
 
     release();
     await done;
     const turn = chat.turns[0];
     expect(turn.streaming).toBe(false);
-    expect(turn.answer).toBe('Staleness decays.');
-    expect(turn.turn?.id).toBeTruthy();
-    expect(turn.notes).toEqual(['history: 0 turns']);
-    expect(chat.conversationId).toBe(turn.turn?.conversation);
+    expect(turn.answer).toBe(golden.chats.answer.turn.answer);
+    expect(turn.turn?.id).toBe(golden.chats.answer.turn.id);
+    expect(turn.error).toBeNull();
+    expect(chat.conversationId).toBe(golden.chats.answer.turn.conversation);
     expect(chat.streaming).toBeNull();
-    expect(wb.chats[0]).toMatchObject({ stream: 's-1', req: { question: 'How does staleness decay?', model: 'llama3.2:3b', conversation: '' } });
+    expect(wb.chats[0]).toMatchObject({ stream: 's-1', args: { question, model: model.name, window: model.context_length, conversation: '' } });
   });
 
   it('keeps Ollama’s silence on the live turn until a tool call or text arrives, and drops it at the end', async () => {
     const { wb, chat, frames } = await setup();
     const holds: (() => void)[] = [];
     wb.step = () => new Promise((r) => holds.push(r));
-    wb.chatScript = { chunks: ['ok'], tools: [{ round: 1, name: 'catalog', tokens: 10 }] };
-    chat.draft = 'q';
+    wb.chatCase = 'tools';
+    chat.draft = question;
     const done = chat.send();
     const next = async () => {
       await vi.waitFor(() => expect(holds.length).toBeGreaterThan(0), slow);
       holds.shift()!();
     };
     await vi.waitFor(() => expect(holds).toHaveLength(1), slow); // after the manifest
-    const wait = (message: string) => wb.emitChatDelta({ stream: 's-1', text: '', wait: { url: 'u', task: 't', silent_ns: 1e10, limit_ns: 3e11, stalled: false, midstream: false, message } });
-    wait('Waiting for Ollama: nothing yet after 10 s.');
-    expect(chat.turns[0].waiting).toBe('Waiting for Ollama: nothing yet after 10 s.');
+    const wait = (message: string) => wb.emitChatDelta({ stream: 's-1', text: '', wait: { ...golden.wait, message } });
+    wait(golden.wait.message);
+    expect(chat.turns[0].waiting).toBe(golden.wait.message);
     await next(); // the tool call
     await vi.waitFor(() => expect(chat.turns[0].tools).toHaveLength(1), slow);
     expect(chat.turns[0].waiting).toBeNull();
@@ -79,29 +77,42 @@ describe('ChatStore', { timeout: 30_000 }, () => {
     await vi.waitFor(() => expect(frames.length).toBeGreaterThan(0), slow);
     expect(chat.turns[0].waiting).toBeNull();
     wait('Ollama has sent nothing new for 30 s.');
-    await next();
-    await done;
+    let finished = false;
+    void done.then(() => (finished = true));
+    while (!finished) {
+      await next();
+      await vi.waitFor(() => expect(finished || holds.length > 0).toBe(true), slow);
+    }
     expect(chat.turns[0].waiting).toBeNull();
   });
 
   it('shows tool calls as they arrive', async () => {
     const { wb, chat } = await setup();
-    wb.chatScript = { chunks: ['ok'], tools: [{ round: 1, name: 'search_context', args: { query: 'decay' }, node_ids: ['n-1'], tokens: 120 }] };
-    await chat.send('why?');
-    expect(chat.turns[0].tools.map((t) => t.name)).toEqual(['search_context']);
+    wb.chatCase = 'tools';
+    await chat.send(question);
+    expect(chat.turns[0].tools.map((t) => t.name)).toEqual(golden.chats.tools.turn.tool_calls?.map((t) => t.name));
+    expect(chat.turns[0].tools[0].node_ids).toContain(golden.chats.tools.turn.loaded[0]);
   });
 
   it('keeps the partial answer with the error when the model fails part way', async () => {
     const { wb, chat } = await setup();
-    wb.chatScript = { chunks: ['Half an ', 'answer'], failure: 'turn-error' };
-    await chat.send('why?');
-    expect(chat.turns[0]).toMatchObject({ answer: 'Half an answer', streaming: false });
-    expect(chat.turns[0].error).toContain('stopped answering');
+    wb.chatCase = 'broken';
+    await chat.send(question);
+    expect(chat.turns[0]).toMatchObject({ answer: golden.chats.broken.turn.answer, streaming: false, off: null });
+    expect(chat.turns[0].error).toBe(golden.chats.broken.turn.error);
+    expect(chat.turns[0].error).toContain('stopped with an error while answering');
+  });
 
-    wb.chatScript = { chunks: ['Only this'], failure: 'reject' };
-    await chat.send('and?');
-    expect(chat.turns[1]).toMatchObject({ answer: 'Only this', streaming: false });
-    expect(chat.turns[1].error).toContain('connection reset');
+  it('says an Ollama that does not answer a turn as the Ollama note, not as an error, and asks Ollama again', async () => {
+    const { wb, chat, ollama } = await setup();
+    wb.failNext.chat = golden.error('ollama_not_running');
+    wb.ollamaStatus = structuredClone(golden.ollama.notRunning); // what asking again finds
+    await chat.send(question);
+    expect(chat.turns[0].error).toBeNull();
+    expect(chat.turns[0].off).toBe(golden.rejection('ollama_not_running').message);
+    await vi.waitFor(() => expect(ollama.up).toBe(false), slow);
+    expect(ollama.status?.code).toBe('ollama_not_running');
+    expect(chat.blocked).toBe(golden.ollama.notRunning.problem);
   });
 
   it('is disabled, with the problem, when Ollama is down', async () => {
@@ -112,7 +123,7 @@ describe('ChatStore', { timeout: 30_000 }, () => {
     await chat.send();
     expect(wb.chats).toHaveLength(0);
 
-    wb.ollamaStatus = { url: 'http://127.0.0.1:11434', up: true, models: [{ name: 'm', context_length: 4096, tools: false }] };
+    wb.ollamaStatus = structuredClone(golden.ollama.up);
     await ollama.refresh();
     expect(chat.canSend).toBe(true);
   });
@@ -120,32 +131,36 @@ describe('ChatStore', { timeout: 30_000 }, () => {
   it('stops a streaming answer and keeps what came', async () => {
     const { wb, chat, frames } = await setup();
     let release!: () => void;
-    wb.chatScript = { chunks: ['one ', 'two ', 'three'] };
     let steps = 0;
     wb.step = () => (++steps === 2 ? new Promise((r) => (release = r)) : Promise.resolve());
-    const done = chat.send('q');
+    const done = chat.send(question);
     await vi.waitFor(() => expect(steps).toBe(2), slow);
     await chat.stop();
     expect(wb.cancelledStreams).toEqual(['s-1']);
     release();
     await done;
     frames.forEach((f) => f());
-    expect(chat.turns[0].answer).toBe('one ');
+    expect(chat.turns[0].answer).toBe(golden.chats.stopped.turn.answer);
+    // The engine ends a stopped turn with the cancelled request's error;
+    // the person stopped it, so the page says so as a note.
+    expect(golden.chats.stopped.turn.error).toBeTruthy();
+    expect(chat.turns[0].error).toBeNull();
     expect(chat.turns[0].notes.join(' ')).toContain('Stopped');
   });
 
   it('lists, reopens and starts conversations', async () => {
     const { wb, chat } = await setup();
-    await chat.send('first question');
-    await vi.waitFor(() => expect(chat.conversations).toHaveLength(1), slow);
+    await chat.send(question);
+    await vi.waitFor(() => expect(chat.conversations).toEqual(golden.conversations), slow);
     const id = chat.conversationId;
+    expect(id).toBe(golden.conversation.id);
     chat.newConversation();
     expect(chat.turns).toEqual([]);
     expect(chat.conversationId).toBe('');
     await chat.open(id);
-    expect(chat.turns.map((t) => t.question)).toEqual(['first question']);
+    expect(chat.turns.map((t) => t.question)).toEqual(golden.conversation.turns.map((t) => t.question));
     expect(chat.conversationId).toBe(id);
-    await chat.send('second');
-    expect(wb.chats[1].req.conversation).toBe(id);
+    await chat.send('And how fast?');
+    expect(wb.chats[1].args.conversation).toBe(id);
   });
 });

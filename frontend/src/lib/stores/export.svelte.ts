@@ -53,7 +53,7 @@ export class ExportStore {
 
   async copyPrompt(result: QueryResult | null): Promise<boolean> {
     if (!result) {
-      this.error = new WorkbenchError('bad_request', 'Nothing to copy yet: ask a question first.');
+      this.error = new WorkbenchError('invalid', 'Nothing to copy yet: ask a question first.');
       return false;
     }
     try {
@@ -71,7 +71,7 @@ export class ExportStore {
 
   async saveMarkdown(result: QueryResult | null): Promise<boolean> {
     if (!result) {
-      this.error = new WorkbenchError('bad_request', 'Nothing to save yet: ask a question first.');
+      this.error = new WorkbenchError('invalid', 'Nothing to save yet: ask a question first.');
       return false;
     }
     if (this.saving) return false;

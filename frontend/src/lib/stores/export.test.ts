@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FakeWorkbench } from '../../bridge/fake';
+import { FakeWorkbench, golden } from '../../bridge/fake';
 import { ExportStore, markdownDocument, markdownName } from './export.svelte';
 
 describe('ExportStore', () => {
-  const wb = new FakeWorkbench({ documents: [{ name: 'a.md', text: '# Staleness\n\nStaleness decays.' }] });
-  const result = wb.assemble({ question: 'How does staleness decay?', budget: 1000 });
+  const wb = new FakeWorkbench({ library: 'notes' });
+  const result = wb.assemble({ question: golden.questions.staleness, budget: 2000 });
 
   afterEach(() => vi.useRealTimers());
 

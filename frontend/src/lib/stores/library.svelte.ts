@@ -7,10 +7,11 @@ import type {
   FileProgress,
   GraphData,
   IngestProgress,
-  IngestReport,
+  IngestResult,
   Upload,
 } from '../../bridge/types';
 import type { ReadFiles } from '../upload';
+import { writeFailure } from '../errors';
 
 /** Documents of one collection with their sums. */
 export interface DocumentGroup {
@@ -39,7 +40,7 @@ export class LibraryStore {
   progress: IngestProgress | null = $state(null);
   ingesting = $state(false);
   cancelling = $state(false);
-  report: IngestReport | null = $state(null);
+  report: IngestResult | null = $state(null);
   ingestError: WorkbenchError | null = $state(null);
   /** Files the page left out before sending (wrong type, unreadable). */
   skipped: FileProgress[] = $state([]);
@@ -60,6 +61,8 @@ export class LibraryStore {
       nativeDropWaitMs?: number;
       /** Why writes are off (the workspace is read-only), or null; read at every write. */
       locked?: () => string | null;
+      /** A write found the workspace read-only although locked said nothing: read the workspace again. */
+      onReadOnly?: () => void;
     } = {},
   ) {}
 
@@ -146,7 +149,7 @@ export class LibraryStore {
   }
 
   /** Runs one ingest: progress from events, the report at the end, then a refresh. */
-  private async ingest(start: () => Promise<IngestReport>, skipped: FileProgress[] = []): Promise<IngestReport | null> {
+  private async ingest(start: () => Promise<IngestResult>, skipped: FileProgress[] = []): Promise<IngestResult | null> {
     const locked = this.locked;
     if (locked) {
       // The buttons are off; this is a drop or a shortcut that got through.
@@ -172,7 +175,7 @@ export class LibraryStore {
       this.finishProgress(report);
       return report;
     } catch (reason) {
-      this.ingestError = toWorkbenchError(reason);
+      this.ingestError = this.writeFailed(reason);
       const p = this.progress as IngestProgress | null;
       if (p?.job) this.endedJobs.add(p.job);
       if (p) this.progress = { ...p, finished: true, current: '' };
@@ -185,7 +188,7 @@ export class LibraryStore {
   }
 
   /** Makes the kept progress say the ingest ended, even when no event said so. */
-  private finishProgress(report: IngestReport) {
+  private finishProgress(report: IngestResult) {
     const p = this.progress;
     if (p && p.finished) return;
     this.progress = {
@@ -201,13 +204,13 @@ export class LibraryStore {
     };
   }
 
-  ingestUploads(uploads: Upload[], skipped: FileProgress[] = []): Promise<IngestReport | null> {
+  ingestUploads(uploads: Upload[], skipped: FileProgress[] = []): Promise<IngestResult | null> {
     if (uploads.length === 0) {
       this.skipped = skipped;
       this.progress = null;
       this.report = null;
       this.ingestError = new WorkbenchError(
-        'bad_request',
+        'invalid',
         skipped.length ? 'None of those files can be read: Loom reads Markdown and plain text.' : 'There were no files to ingest.',
       );
       return Promise.resolve(null);
@@ -216,11 +219,11 @@ export class LibraryStore {
   }
 
   /** The sample library the empty library offers, ingested like any upload. */
-  ingestSample(): Promise<IngestReport | null> {
+  ingestSample(): Promise<IngestResult | null> {
     return this.ingest(() => this.workbench.ingestSample());
   }
 
-  ingestPaths(paths: string[]): Promise<IngestReport | null> {
+  ingestPaths(paths: string[]): Promise<IngestResult | null> {
     if (paths.length === 0) return Promise.resolve(null);
     return this.ingest(() => this.workbench.ingestPaths(paths));
   }
@@ -231,7 +234,7 @@ export class LibraryStore {
    * itself and keeps their folders), so the HTML5 copy is used only when no
    * native drop came.
    */
-  async dropped(read: Promise<ReadFiles>): Promise<IngestReport | null> {
+  async dropped(read: Promise<ReadFiles>): Promise<IngestResult | null> {
     const at = Date.now();
     if (this.workbench.edition === 'desktop') {
       if (at - this.lastNativeDrop < 1500) return null;
@@ -245,7 +248,7 @@ export class LibraryStore {
   }
 
   /** The desktop's file dialog; the web edition's page opens its file input instead. */
-  async pickFiles(): Promise<IngestReport | null> {
+  async pickFiles(): Promise<IngestResult | null> {
     try {
       const paths = await this.workbench.pickFiles();
       return await this.ingestPaths(paths);
@@ -287,7 +290,7 @@ export class LibraryStore {
       this.actionError = null;
       return true;
     } catch (reason) {
-      this.actionError = toWorkbenchError(reason);
+      this.actionError = this.writeFailed(reason);
       return false;
     } finally {
       const rest = { ...this.busy };
@@ -297,6 +300,13 @@ export class LibraryStore {
     }
   }
 
+  /** A write that failed, in the page's words; a read-only workspace is read again for its banner. */
+  private writeFailed(reason: unknown): WorkbenchError {
+    const err = writeFailure(toWorkbenchError(reason));
+    if (err.code === 'read_only') this.opts.onReadOnly?.();
+    return err;
+  }
+
   removeDocument(id: string): Promise<boolean> {
     return this.act(id, 'removing', () => this.workbench.removeDocument(id));
   }
@@ -304,7 +314,9 @@ export class LibraryStore {
   reingestDocument(id: string): Promise<boolean> {
     return this.act(id, 'reingesting', async () => {
       const report = await this.workbench.reingestDocument(id);
-      if (report.errors.length) throw new WorkbenchError('ingest_failed', report.errors.map((e) => e.problem).join(' '));
+      // The engine reports a file it could not read in the result, not as a
+      // failed call: the same code as it gives such a file.
+      if (report.errors.length) throw new WorkbenchError('bad_file', report.errors.map((e) => e.problem).join(' '));
     });
   }
 

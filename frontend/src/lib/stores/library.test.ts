@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FakeWorkbench } from '../../bridge/fake';
+import { FakeWorkbench, golden } from '../../bridge/fake';
 import { LibraryStore } from './library.svelte';
 import type { IngestProgress } from '../../bridge/types';
 
 // The machine may be busy: wait longer than the defaults before failing.
 const slow = { timeout: 5000 };
+
+const notes = golden.workspaces.notes;
 
 describe('LibraryStore', { timeout: 30_000 }, () => {
   afterEach(() => vi.useRealTimers());
@@ -16,21 +18,19 @@ describe('LibraryStore', { timeout: 30_000 }, () => {
     const seen: IngestProgress[] = [];
     wb.onIngestProgress((p) => seen.push(p));
 
-    const done = lib.ingestUploads([
-      { name: 'notes/a.md', text: '# Alpha\n\nStaleness decays.' },
-      { name: 'b.md', text: '# Beta\n\nBudgets split.' },
-    ]);
+    const done = lib.ingestUploads(golden.uploads);
     expect(lib.ingesting).toBe(true);
     await done;
 
-    expect(seen.length).toBeGreaterThan(2);
+    expect(seen).toHaveLength(golden.ingests.uploads.events.length);
     expect(lib.ingesting).toBe(false);
-    expect(lib.progress).toMatchObject({ files_done: 2, files_total: 2, finished: true, current: '' });
-    expect(lib.files.map((f) => [f.path, f.state])).toEqual([
-      ['notes/a.md', 'done'],
-      ['b.md', 'done'],
-    ]);
-    expect(lib.report?.added).toBe(2);
+    const last = golden.ingests.uploads.events.at(-1)!;
+    expect(lib.progress).toMatchObject({ files_done: last.files_done, files_total: last.files_total, finished: true, current: '' });
+    // Every file the engine named, with its state: the notes done, the
+    // binary and the empty file failed.
+    const states = Object.fromEntries(lib.files.map((f) => [f.path, f.state]));
+    expect(states).toMatchObject({ 'budget.md': 'done', 'graphs.md': 'done', 'staleness.txt': 'done', 'empty.md': 'error', 'notes/diagram.md': 'error' });
+    expect(lib.report?.added).toBe(golden.ingests.uploads.result.added);
     stop();
     expect(wb.listenerCounts).toMatchObject({ progress: 1, drop: 0 });
   });
@@ -39,37 +39,32 @@ describe('LibraryStore', { timeout: 30_000 }, () => {
     const wb = new FakeWorkbench();
     const lib = new LibraryStore(wb);
     const stop = lib.start();
-    const report = await lib.ingestUploads([{ name: 'a.md', text: '# Alpha\n\nStaleness decays.' }]);
+    const report = await lib.ingestUploads(golden.uploads);
     expect(lib.ingesting).toBe(false);
-    const job = report?.job ?? lib.progress?.job ?? '';
+    const job = report?.job ?? '';
     expect(job).not.toBe('');
     // Wails delivers events apart from call results: a late one comes in.
-    wb.emitProgress({ job, files_done: 0, files_total: 1, bytes_done: 0, bytes_total: 10, current: 'a.md', files: [{ path: 'a.md', state: 'reading' }], finished: false });
+    wb.emitProgress({ ...golden.ingests.uploads.events[0], job });
     expect(lib.ingesting).toBe(false);
     expect(lib.progress?.finished).toBe(true);
     // A new job's events still count.
-    wb.emitProgress({ job: job + '-next', files_done: 0, files_total: 1, bytes_done: 0, bytes_total: 10, current: 'b.md', files: [], finished: false });
+    wb.emitProgress({ ...golden.ingests.uploads.events[0], job: job + '-next' });
     expect(lib.ingesting).toBe(true);
     stop();
   });
 
-  it('names the file and the problem for each file that failed', async () => {
+  it('names the file and the problem for each file that failed, the page’s skipped ones first', async () => {
     const wb = new FakeWorkbench();
     const lib = new LibraryStore(wb);
     lib.start();
 
-    await lib.ingestUploads(
-      [
-        { name: 'good.md', text: '# Good\n\ntext' },
-        { name: 'empty.md', text: '   ' },
-      ],
-      [{ path: 'photo.png', state: 'error', problem: 'photo.png was skipped: Loom reads Markdown and plain text.' }],
-    );
+    await lib.ingestUploads(golden.uploads, [{ path: 'photo.png', state: 'error', problem: 'photo.png was skipped: Loom reads Markdown and plain text.' }]);
 
     const errors = lib.files.filter((f) => f.state === 'error');
-    expect(errors.map((f) => f.path)).toEqual(['photo.png', 'empty.md']);
-    expect(errors[1].problem).toContain('empty.md is empty');
-    expect(lib.files.find((f) => f.path === 'good.md')?.state).toBe('done');
+    expect(errors.map((f) => f.path)).toEqual(['photo.png', 'empty.md', 'notes/diagram.md']);
+    expect(errors[1].problem).toContain('file is empty');
+    expect(errors[2].problem).toContain('not UTF-8');
+    expect(lib.files.find((f) => f.path === 'budget.md')?.state).toBe('done');
   });
 
   it('refreshes documents, collections, stats and the graph after an ingest finishes', async () => {
@@ -81,13 +76,13 @@ describe('LibraryStore', { timeout: 30_000 }, () => {
     expect(lib.documents).toEqual([]);
     expect(lib.stats?.documents).toBe(0);
 
-    await lib.ingestUploads([{ name: 'a.md', text: '# Alpha\n\none\n\n## Two\n\ntwo' }]);
+    await lib.ingestUploads(golden.uploads);
 
-    expect(lib.documents.map((d) => d.path)).toEqual(['a.md']);
-    expect(lib.collections).toEqual([{ name: 'uploads', documents: 1, sections: 2 }]);
-    expect(lib.stats).toMatchObject({ documents: 1, contentNodes: 2 });
-    expect(lib.graph?.nodes.filter((n) => n.kind === 'content')).toHaveLength(2);
-    expect(lib.groups).toMatchObject([{ name: 'uploads', sections: 2 }]);
+    expect(lib.documents.map((d) => d.path)).toEqual(notes.documents.map((d) => d.path));
+    expect(lib.collections).toEqual(notes.collections);
+    expect(lib.stats).toMatchObject({ documents: notes.documents.length, content_nodes: notes.workspace.stats.content_nodes });
+    expect(lib.graph?.nodes.filter((n) => n.kind === 'content')).toHaveLength(notes.workspace.stats.content_nodes);
+    expect(lib.groups).toMatchObject([{ name: 'notes', sections: notes.collections[0].sections }]);
     expect(changes).toBe(1);
   });
 
@@ -95,35 +90,32 @@ describe('LibraryStore', { timeout: 30_000 }, () => {
     const wb = new FakeWorkbench({ edition: 'desktop' });
     const lib = new LibraryStore(wb);
     lib.start();
-    wb.emitFileDrop(['/home/ada/notes/x.md']);
-    await vi.waitFor(() => expect(lib.documents.map((d) => d.path)).toEqual(['/home/ada/notes/x.md']), slow);
-    expect(wb.pathIngests).toEqual([['/home/ada/notes/x.md']]);
+    wb.emitFileDrop(golden.paths);
+    await vi.waitFor(() => expect(lib.documents.map((d) => d.source)).toEqual(golden.workspaces.paths.documents.map((d) => d.source)), slow);
+    expect(wb.pathIngests).toEqual([golden.paths]);
   });
 
   it('on the desktop, ignores the HTML5 copy of a drop that also came natively', async () => {
     const wb = new FakeWorkbench({ edition: 'desktop' });
     const lib = new LibraryStore(wb, { nativeDropWaitMs: 5 });
     lib.start();
-    const read = Promise.resolve({ uploads: [{ name: 'x.md', text: '# X' }], skipped: [] });
+    const read = Promise.resolve({ uploads: golden.uploads, skipped: [] });
     const html = lib.dropped(read);
-    wb.emitFileDrop(['/home/ada/x.md']);
+    wb.emitFileDrop(golden.paths);
     expect(await html).toBeNull();
     await vi.waitFor(() => expect(lib.ingesting).toBe(false), slow);
     expect(wb.uploads).toEqual([]);
-    expect(wb.pathIngests).toEqual([['/home/ada/x.md']]);
+    expect(wb.pathIngests).toEqual([golden.paths]);
   });
 
-  it('cancels a running ingest and says so', async () => {
+  it('cancels a running ingest and says so, keeping what was done', async () => {
     const wb = new FakeWorkbench();
     let release!: () => void;
     wb.step = () => new Promise((r) => (release = r));
     const lib = new LibraryStore(wb);
     lib.start();
-    const done = lib.ingestUploads([
-      { name: 'a.md', text: '# A' },
-      { name: 'b.md', text: '# B' },
-    ]);
-    await vi.waitFor(() => expect(lib.progress?.current).toBe('a.md'), slow);
+    const done = lib.ingestUploads(golden.uploads);
+    await vi.waitFor(() => expect(lib.progress?.current).toBe('budget.md'), slow);
     await lib.cancelIngest();
     expect(lib.cancelling).toBe(true);
     wb.step = () => Promise.resolve();
@@ -131,21 +123,23 @@ describe('LibraryStore', { timeout: 30_000 }, () => {
     const report = await done;
     expect(wb.ingestCancels).toBe(1);
     expect(report?.canceled).toBe(true);
-    expect(lib.progress).toMatchObject({ finished: true, canceled: true, files_done: 1 });
+    const end = golden.ingests.cancelled.events.at(-1)!;
+    expect(lib.progress).toMatchObject({ finished: true, canceled: true, files_done: end.files_done });
+    expect(lib.documents.map((d) => d.path)).toEqual(golden.workspaces.cancelled.documents.map((d) => d.path));
   });
 
   it('refuses a second ingest while one runs', async () => {
     const wb = new FakeWorkbench();
     const lib = new LibraryStore(wb);
-    const first = lib.ingestUploads([{ name: 'a.md', text: '# A' }]);
-    await lib.ingestUploads([{ name: 'b.md', text: '# B' }]);
+    const first = lib.ingestUploads(golden.uploads);
+    await lib.ingestUploads(golden.uploads);
     expect(lib.ingestError?.code).toBe('busy');
     await first;
     expect(wb.uploads).toHaveLength(1);
   });
 
   it('removes, re-ingests and pins documents, then refreshes', async () => {
-    const wb = new FakeWorkbench({ documents: [{ name: 'a.md', text: '# A\n\nx' }, { name: 'b.md', text: '# B\n\ny' }] });
+    const wb = new FakeWorkbench({ library: 'notes' });
     const lib = new LibraryStore(wb);
     await lib.refresh();
     const [a, b] = lib.documents;
@@ -158,11 +152,31 @@ describe('LibraryStore', { timeout: 30_000 }, () => {
     expect(wb.reingested).toEqual([b.id]);
 
     expect(await lib.removeDocument(a.id)).toBe(true);
-    expect(lib.documents.map((d) => d.id)).toEqual([b.id]);
+    expect(lib.documents.map((d) => d.id)).not.toContain(a.id);
+    expect(lib.documents).toHaveLength(notes.documents.length - 1);
     expect(lib.busy).toEqual({});
 
+    // The engine's remove names the id it does not have, with no code of
+    // its own yet: the page shows what came.
     expect(await lib.removeDocument('d-missing')).toBe(false);
-    expect(lib.actionError?.code).toBe('not_found');
+    expect(lib.actionError?.code).toBe(golden.rejection('remove_unknown').code);
     expect(lib.error).toBeNull();
+  });
+
+  it('a write the engine refuses as read-only is said in the banner’s words and reads the workspace again', async () => {
+    const wb = new FakeWorkbench({ library: 'notes' });
+    const onReadOnly = vi.fn();
+    const lib = new LibraryStore(wb, { onReadOnly });
+    await lib.refresh();
+    wb.readOnly = golden.readOnly; // went read-only after the page looked
+    expect(await lib.pin(lib.documents[0].id, true)).toBe(false);
+    expect(lib.actionError?.code).toBe('read_only');
+    expect(lib.actionError?.message).toContain('this workspace is open read-only (the banner at the top says why');
+    expect(lib.actionError?.detail).toBe(golden.rejection('read_only').message);
+    expect(onReadOnly).toHaveBeenCalledTimes(1);
+
+    await lib.ingestSample();
+    expect(lib.ingestError?.code).toBe('read_only');
+    expect(onReadOnly).toHaveBeenCalledTimes(2);
   });
 });

@@ -2,12 +2,14 @@
 // re-runs the query live (debounced); only the latest answer is applied, and
 // the nodes that entered or left the loaded set since the previous answer are
 // kept so the page can show them.
-import { toWorkbenchError, WorkbenchError, type Workbench } from '../../bridge/workbench';
-import type { LevelName, Purpose, QueryRequest, QueryResult } from '../../bridge/types';
+import { toWorkbenchError, WorkbenchError, type QueryAnswer, type Workbench } from '../../bridge/workbench';
+import { Levels, Purposes, type Level, type Purpose, type QueryRequest } from '../../bridge/types';
 import type { OllamaStore } from './ollama.svelte';
 
-export const purposes: Purpose[] = ['answer', 'verify', 'explore', 'decide', 'create'];
-export const levels: LevelName[] = ['adaptive', 'detailed', 'summary', 'essence'];
+/** The purposes a question can have, as the engine declares them. */
+export const purposes: readonly Purpose[] = Purposes;
+/** The levels a question can ask for: adaptive first, and not chunks, which the engine picks for an oversized node itself. */
+export const levels: readonly Level[] = ['adaptive', ...Levels.filter((l) => l !== 'adaptive' && l !== 'chunks')];
 
 /** The budget slider's range, in tokens of context. */
 export const minBudget = 256;
@@ -20,11 +22,11 @@ export class QueryStore {
   /** Tokens for context (manifest + catalog + nodes). */
   budget = $state(4096);
   purpose: Purpose = $state('answer');
-  level: LevelName = $state('adaptive');
+  level: Level = $state('adaptive');
   /** A collection, or "" for all. */
   scope = $state('');
 
-  result: QueryResult | null = $state.raw(null);
+  result: QueryAnswer | null = $state.raw(null);
   /** The latest request is in flight. */
   running = $state(false);
   error: WorkbenchError | null = $state(null);
@@ -88,11 +90,11 @@ export class QueryStore {
     this.timer = undefined;
     const req = this.request();
     if (req.question === '') {
-      this.error = new WorkbenchError('bad_request', 'Type a question first.');
+      this.error = new WorkbenchError('invalid', 'Type a question first.');
       return;
     }
     if (!Number.isFinite(this.budget) || this.budget <= 0) {
-      this.error = new WorkbenchError('bad_request', 'The budget must be a positive number of tokens.');
+      this.error = new WorkbenchError('invalid', 'The budget must be a positive number of tokens.');
       return;
     }
     const seq = ++this.seq;
@@ -133,7 +135,7 @@ export class QueryStore {
     if (this.result && this.question.trim() !== '') this.schedule();
   }
 
-  private apply(result: QueryResult) {
+  private apply(result: QueryAnswer) {
     const previous = this.result;
     const now = new Set(result.candidates.filter((c) => c.loaded).map((c) => c.id));
     if (previous && previous.question === result.question) {

@@ -1,23 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FakeWorkbench } from '../../bridge/fake';
+import { FakeWorkbench, golden } from '../../bridge/fake';
 import { QueryStore } from './query.svelte';
 import { OllamaStore } from './ollama.svelte';
 import { WorkbenchError } from '../../bridge/workbench';
 
-const docs = [
-  { name: 'a.md', text: '# Staleness\n\nStaleness decays exponentially with time since last access. '.repeat(3) },
-  { name: 'b.md', text: '# Budget\n\nThe budget is the window minus the output reservation and the staleness share. '.repeat(4) },
-  { name: 'c.md', text: '# Manifest\n\nThe manifest lists staleness and loaded nodes. '.repeat(2) },
-];
+const { linked, staleness, noWords } = golden.questions;
 
 describe('QueryStore', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
   it('debounces live re-runs and sends only the last budget', async () => {
-    const wb = new FakeWorkbench({ documents: docs });
+    const wb = new FakeWorkbench({ library: 'notes' });
     const q = new QueryStore(wb);
-    q.question = 'staleness decay';
+    q.question = linked;
     await q.run();
     expect(wb.queries).toHaveLength(1);
 
@@ -32,16 +28,16 @@ describe('QueryStore', () => {
   });
 
   it('shows Ollama’s silence while a question waits for a model’s window, and drops it when the answer comes', async () => {
-    const wb = new FakeWorkbench({ documents: docs });
+    const wb = new FakeWorkbench({ library: 'notes' });
     wb.queryLatency = () => 1000;
     const q = new QueryStore(wb);
     const stop = q.start();
-    wb.emitOllamaWait({ url: 'u', task: 'describe model m', silent_ns: 1e10, limit_ns: 3e10, stalled: false, midstream: false, message: 'not running' });
+    wb.emitOllamaWait(golden.wait);
     expect(q.waiting).toBeNull(); // no question is waiting
-    q.question = 'staleness';
+    q.question = staleness;
     const run = q.run();
-    wb.emitOllamaWait({ url: 'u', task: 'describe model m', silent_ns: 1e10, limit_ns: 3e10, stalled: false, midstream: false, message: 'Waiting for Ollama to describe model m: nothing yet after 10 s.' });
-    expect(q.waiting).toContain('describe model m');
+    wb.emitOllamaWait(golden.wait);
+    expect(q.waiting).toBe(golden.wait.message);
     await vi.advanceTimersByTimeAsync(1000);
     await run;
     expect(q.waiting).toBeNull();
@@ -50,10 +46,10 @@ describe('QueryStore', () => {
   });
 
   it('applies only the latest response when an earlier one comes back later', async () => {
-    const wb = new FakeWorkbench({ documents: docs });
+    const wb = new FakeWorkbench({ library: 'notes' });
     wb.queryLatency = (req) => (req.budget === 2000 ? 500 : 10);
     const q = new QueryStore(wb);
-    q.question = 'staleness';
+    q.question = linked;
     q.budget = 2000;
     const slow = q.run();
     q.budget = 120;
@@ -68,73 +64,89 @@ describe('QueryStore', () => {
   });
 
   it('tells which nodes entered and left the loaded set since the previous run', async () => {
-    const wb = new FakeWorkbench({ documents: docs });
+    const wb = new FakeWorkbench({ library: 'notes' });
     const q = new QueryStore(wb);
-    q.question = 'staleness';
-    q.budget = 8000;
+    q.question = linked;
+    q.budget = 4096;
     await q.run();
     const all = q.result!.candidates.filter((c) => c.loaded).map((c) => c.id);
     expect(all.length).toBe(3);
     expect(q.entered.size).toBe(0);
 
-    q.budget = 120;
+    q.budget = 150;
     await q.run();
     const few = q.result!.candidates.filter((c) => c.loaded).map((c) => c.id);
-    expect(few.length).toBeLessThan(all.length);
+    expect(few.length).toBe(1);
     expect([...q.left].sort()).toEqual(all.filter((id) => !few.includes(id)).sort());
     expect(q.entered.size).toBe(0);
 
-    q.budget = 8000;
+    q.budget = 4096;
     await q.run();
     expect([...q.entered].sort()).toEqual(all.filter((id) => !few.includes(id)).sort());
     expect(q.left.size).toBe(0);
 
-    q.question = 'budget window';
+    q.question = staleness;
     await q.run();
     expect(q.entered.size + q.left.size).toBe(0);
   });
 
   it('sends the settings and the picked model with its window', async () => {
-    const wb = new FakeWorkbench({ documents: docs });
+    const wb = new FakeWorkbench({ library: 'notes' });
     const ollama = new OllamaStore(wb);
     await ollama.refresh();
-    ollama.model = 'qwen2.5:7b';
+    const big = golden.ollama.up.models[1];
+    ollama.model = big.name;
     const q = new QueryStore(wb, ollama);
-    q.question = '  staleness  ';
+    q.question = `  ${staleness}  `;
     q.purpose = 'verify';
     q.level = 'summary';
-    q.scope = 'uploads';
+    q.scope = 'notes';
     await q.run();
     expect(wb.queries[0]).toEqual({
-      question: 'staleness', budget: 4096, purpose: 'verify', level: 'summary', model: 'qwen2.5:7b', window: 32768, scope: 'uploads',
+      question: staleness, budget: 4096, purpose: 'verify', level: 'summary', model: big.name, window: big.context_length, scope: 'notes',
     });
-    expect(q.maxBudget).toBe(19648); // 60% of the window, in steps of 64
+    expect(q.maxBudget).toBe(Math.floor((big.context_length * 0.6) / 64) * 64); // 60% of the window, in steps of 64
     ollama.model = '';
     expect(q.maxBudget).toBe(32768);
   });
 
-  it('shows the engine\u2019s error and keeps the last good result', async () => {
-    const wb = new FakeWorkbench({ documents: docs });
+  it('offers the purposes and levels the engine declares', async () => {
+    const { purposes, levels } = await import('./query.svelte');
+    expect(purposes).toEqual(['answer', 'verify', 'explore', 'decide', 'create']);
+    expect(levels).toEqual(['adaptive', 'detailed', 'summary', 'essence']);
+  });
+
+  it('shows the engine’s error with its code and keeps the last good result', async () => {
+    const wb = new FakeWorkbench({ library: 'notes' });
     const q = new QueryStore(wb);
-    q.question = 'staleness';
+    q.question = linked;
     await q.run();
     const good = q.result;
-    q.budget = 10;
+    q.budget = 20;
     await q.run();
-    expect(q.error?.message).toContain('too small');
+    // Too small for the manifest: the engine says so (with no code of its
+    // own for it yet, so internal, its words the detail).
+    expect(q.error?.detail).toContain('smaller than the manifest needs');
     expect(q.result).toBe(good);
 
-    wb.failNext.query = new WorkbenchError('query_failed', 'The index is being rebuilt.');
-    q.budget = 4000;
+    q.question = noWords;
+    q.budget = 4096;
     await q.run();
-    expect(q.error?.code).toBe('query_failed');
+    expect(q.error?.code).toBe('invalid');
+    expect(q.error?.message).toBe(golden.queries.find((g) => g.request.question === noWords)?.error?.message);
+
+    wb.failNext.query = golden.error('ingest_running');
+    q.question = linked;
+    await q.run();
+    expect(q.error?.code).toBe('busy');
   });
 
   it('asks for a question before running', async () => {
     const wb = new FakeWorkbench();
     const q = new QueryStore(wb);
     await q.run();
-    expect(q.error?.message).toBe('Type a question first.');
+    expect(q.error).toBeInstanceOf(WorkbenchError);
+    expect(q.error).toMatchObject({ code: 'invalid', message: 'Type a question first.' });
     expect(wb.queries).toHaveLength(0);
   });
 });

@@ -2,6 +2,7 @@
 // all (and why), opening it again, and the doctor's check and the repair.
 import { toWorkbenchError, type Stats, type Workbench, type WorkbenchError, type WorkspaceState } from '../../bridge/workbench';
 import type { Checkup, ReadOnlyState, RepairReport } from '../../bridge/types';
+import { openFailure } from '../errors';
 
 export type OpenState = 'loading' | 'ready' | 'failed';
 
@@ -59,14 +60,14 @@ export class WorkspaceStore {
   private opened(st: WorkspaceState) {
     this.dir = st.dir || this.dir;
     this.stats = st.stats;
-    this.readOnly = st.readOnly;
+    this.readOnly = st.read_only ?? null;
     this.error = null;
     this.state = 'ready';
     this.onopen?.();
   }
 
   private fail(error: WorkbenchError) {
-    this.error = error;
+    this.error = openFailure(error);
     this.readOnly = null;
     this.state = 'failed';
   }
@@ -138,8 +139,12 @@ export class WorkspaceStore {
     this.repairError = null;
   }
 
-  /** Reads the workspace's state again after it was closed and opened. */
-  private async refresh(): Promise<void> {
+  /**
+   * Reads the workspace's state again: after it was closed and opened, and
+   * when a write found it read-only (it went read-only after the page
+   * looked), so the banner says why.
+   */
+  async refresh(): Promise<void> {
     try {
       this.opened(await this.workbench.workspace());
     } catch (reason) {

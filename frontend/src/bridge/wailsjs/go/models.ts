@@ -324,6 +324,7 @@ export namespace bind {
 	    url: string;
 	    up: boolean;
 	    models: ModelInfo[];
+	    code?: string;
 	    problem?: string;
 	    fix?: string;
 	}
