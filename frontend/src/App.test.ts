@@ -105,7 +105,7 @@ describe('App', { timeout: 30_000 }, () => {
     const view = await ask(linked);
     const result = wb.assemble({ question: linked, budget: 4096 });
 
-    expect(Number(view.dataset.window)).toBe(result.budget.window);
+    expect(Number(view.dataset.window)).toBe(result.split.window);
     expect(Number(view.dataset.loadedCount)).toBe(result.loaded);
     expect(screen.getAllByTestId('candidate-row')).toHaveLength(result.candidates.length);
     expect(screen.getByTestId('manifest').textContent).toBe(result.manifest);

@@ -208,7 +208,7 @@ describe('the workspace', { timeout: 30_000 }, () => {
     render(App, { workbench: wb });
     await screen.findByTestId('document-list');
     wb.lostTexts = true;
-    const lost = golden.queryLost.view!.result!.candidates.find((c) => c.unavailable)!;
+    const lost = golden.queryLost.result!.candidates.find((c) => c.unavailable)!;
     const box = screen.getByTestId('query-input');
     await fireEvent.input(box, { target: { value: golden.queryLost.request.question } });
     await fireEvent.keyDown(box, { key: 'Enter' });

@@ -14,7 +14,7 @@
 // its ingests), a chat's stream id (the page picks it), pins and removals
 // applied to the listed documents and graph, and a budget between two
 // goldens answered with the smaller's result.
-import { WorkbenchError, answerOf, type BootState, type QueryAnswer, type Workbench } from './workbench';
+import { WorkbenchError, type BootState, type Workbench } from './workbench';
 import {
   ErrorCodes,
   FileStates,
@@ -35,7 +35,7 @@ import {
   type Notice,
   type OllamaStatus,
   type QueryRequest,
-  type QueryView,
+  type QueryResult,
   type ReadOnlyState,
   type Rejection,
   type RepairReport,
@@ -105,20 +105,14 @@ function progress(p: GoldenProgress): IngestProgress {
 
 // An array of goldens types each record (concept_hops) with the keys of
 // every other as optional: none is undefined in the JSON itself.
-type GoldenView = Omit<QueryView, 'result' | 'concept_hops'> & {
+type GoldenResult = Omit<QueryResult, 'concept_hops' | 'candidates'> & {
   concept_hops: Record<string, number | undefined>;
-  result: Omit<NonNullable<QueryView['result']>, 'candidates'> & {
-    candidates: (Omit<NonNullable<QueryView['result']>['candidates'][number], 'level'> & { level?: string })[];
-  };
+  candidates: (Omit<QueryResult['candidates'][number], 'level'> & { level?: string })[];
 };
-function view(v: GoldenView): QueryView {
+function queryResult(r: GoldenResult): QueryResult {
   const hops: Record<string, number> = {};
-  for (const [id, h] of Object.entries(v.concept_hops)) if (h !== undefined) hops[id] = h;
-  return {
-    ...v,
-    concept_hops: hops,
-    result: { ...v.result, candidates: v.result.candidates.map((c) => ({ ...c, level: optionalMember(Levels, c.level) })) },
-  };
+  for (const [id, h] of Object.entries(r.concept_hops)) if (h !== undefined) hops[id] = h;
+  return { ...r, concept_hops: hops, candidates: r.candidates.map((c) => ({ ...c, level: optionalMember(Levels, c.level) })) };
 }
 
 type GoldenStatus = Omit<OllamaStatus, 'code'> & { code?: string };
@@ -156,12 +150,12 @@ function goldenIngest(i: Omit<GoldenIngest, 'events'> & { events: GoldenProgress
 /** One question and what came back. */
 interface GoldenQuery {
   request: QueryRequest;
-  view?: QueryView;
+  result?: QueryResult;
   error?: Rejection;
 }
 
-function goldenQuery(q: { request: QueryRequest; view?: GoldenView; error?: GoldenRejection }): GoldenQuery {
-  return { request: q.request, view: q.view && view(q.view), error: q.error && rejection(q.error) };
+function goldenQuery(q: { request: QueryRequest; result?: GoldenResult; error?: GoldenRejection }): GoldenQuery {
+  return { request: q.request, result: q.result && queryResult(q.result), error: q.error && rejection(q.error) };
 }
 
 /** One chat turn: its chat:delta events and the turn. */
@@ -584,7 +578,7 @@ export class FakeWorkbench implements Workbench {
     return () => this.ollamaWaitListeners.delete(cb);
   }
 
-  async query(req: QueryRequest): Promise<QueryAnswer> {
+  async query(req: QueryRequest): Promise<QueryResult> {
     this.queries.push({ ...req });
     this.failIfAsked('query');
     const latency = this.queryLatency(req);
@@ -597,9 +591,9 @@ export class FakeWorkbench implements Workbench {
    * at once): at a budget between two goldens, the smaller's; below the
    * smallest, the refusal of the smallest.
    */
-  assemble(req: QueryRequest): QueryAnswer {
+  assemble(req: QueryRequest): QueryResult {
     const question = req.question.trim();
-    if (this.lostTexts && question === golden.queryLost.request.question && golden.queryLost.view) return answerOf(structuredClone(golden.queryLost.view));
+    if (this.lostTexts && question === golden.queryLost.request.question && golden.queryLost.result) return structuredClone(golden.queryLost.result);
     const asked = queries.filter((q) => q.request.question === question);
     if (asked.length === 0) {
       throw new Error(`FakeWorkbench: the goldens have no answer to ${JSON.stringify(question)} (bind's golden test asks ${queries.map((q) => JSON.stringify(q.request.question)).join(', ')})`);
@@ -608,8 +602,8 @@ export class FakeWorkbench implements Workbench {
     const fits = asked.filter((q) => (q.request.budget ?? 0) <= budget).sort((a, b) => (b.request.budget ?? 0) - (a.request.budget ?? 0));
     const q = fits[0] ?? asked.sort((a, b) => (a.request.budget ?? 0) - (b.request.budget ?? 0))[0];
     if (q.error) throw WorkbenchError.from(q.error);
-    if (!q.view) throw new Error('golden file queries.json: an answer with neither a view nor an error');
-    return answerOf(structuredClone(q.view));
+    if (!q.result) throw new Error('golden file queries.json: an answer with neither a result nor an error');
+    return structuredClone(q.result);
   }
 
   // Chat

@@ -46,16 +46,16 @@ describe('webWorkbench', () => {
   it('calls the engine by name with JSON arguments and gives its answers as they are', async () => {
     const { fw, wb } = setup();
     const stats = golden.workspaces.notes.workspace.stats;
-    const asked = golden.queries.find((q) => q.view)!;
+    const asked = golden.queries.find((q) => q.result)!;
     fw.answer = (m) => {
       if (m.method === 'Stats') return { type: 'result', id: m.id, ok: true, json: JSON.stringify(stats) };
-      if (m.method === 'Query') return { type: 'result', id: m.id, ok: true, json: JSON.stringify(asked.view) };
+      if (m.method === 'Query') return { type: 'result', id: m.id, ok: true, json: JSON.stringify(asked.result) };
       if (m.method === 'Pin') return { type: 'result', id: m.id, ok: true, json: 'null' };
       return undefined;
     };
     await expect(wb.stats()).resolves.toEqual(stats);
     const q = await wb.query(asked.request);
-    expect(q).toEqual({ ...asked.view!.result, concept_hops: asked.view!.concept_hops });
+    expect(q).toEqual(asked.result);
     expect(fw.sent.find((m) => m.type === 'call' && m.method === 'Query')).toMatchObject({ args: JSON.stringify([asked.request]) });
     await expect(wb.pin(['a'], true)).resolves.toBeNull();
     const pin = fw.sent.find((m) => m.type === 'call' && m.method === 'Pin');

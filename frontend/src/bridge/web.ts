@@ -6,7 +6,7 @@
 // types), as the desktop's are.
 import type { BootState, FromWorker, ToWorker } from '../web/protocol';
 import type { App, Events, Rejection } from './types';
-import { answerOf, toWorkbenchError, WorkbenchError, type Workbench } from './workbench';
+import { toWorkbenchError, WorkbenchError, type Workbench } from './workbench';
 
 export type { BootState, BootPhase } from '../web/protocol';
 
@@ -201,7 +201,7 @@ export function createWebWorkbench(opts: { base?: string; worker?: () => Worker 
     graph: () => call('Graph'),
     node: (id) => call('Node', id),
 
-    query: async (req) => answerOf(await call('Query', req)),
+    query: (req) => call('Query', req),
     onOllamaWait: (cb) => on('ollama:wait', cb),
 
     ollama: () => call('Ollama'),

@@ -57,11 +57,11 @@ describe('desktopWorkbench', () => {
     await expect(desktopWorkbench.stats()).rejects.toMatchObject({ code: 'closed', message: closed.message });
   });
 
-  it('gives the engine’s answers as they are, a query’s result and hops in one', async () => {
+  it('gives the engine’s answers as they are, a query’s result with its hops and limits', async () => {
     const stats = golden.workspaces.notes.workspace.stats;
-    const view = golden.queries.find((q) => q.view)!.view!;
-    (window as GoWindow).go = { bind: { App: { Stats: () => Promise.resolve(stats), Query: () => Promise.resolve(view) } } };
+    const result = golden.queries.find((q) => q.result)!.result!;
+    (window as GoWindow).go = { bind: { App: { Stats: () => Promise.resolve(stats), Query: () => Promise.resolve(result) } } };
     await expect(desktopWorkbench.stats()).resolves.toEqual(stats);
-    await expect(desktopWorkbench.query(golden.queries[0].request)).resolves.toEqual({ ...view.result, concept_hops: view.concept_hops });
+    await expect(desktopWorkbench.query(golden.queries[0].request)).resolves.toEqual(result);
   });
 });

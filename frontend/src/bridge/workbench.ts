@@ -31,7 +31,6 @@ import {
   type OllamaStatus,
   type QueryRequest,
   type QueryResult,
-  type QueryView,
   type Rejection,
   type RepairReport,
   type Stats,
@@ -43,11 +42,6 @@ import { createWebWorkbench } from './web';
 
 export type * from './types';
 export type { BootState, BootPhase } from '../web/protocol';
-
-/** A question's assembled context with the hop distance of every concept reached from its concepts (bind.QueryView, in one object). */
-export interface QueryAnswer extends QueryResult {
-  concept_hops: QueryView['concept_hops'];
-}
 
 /** The codes a failed call carries: the engine's and bind's (ErrorCode), and `no_backend` when the page runs outside the desktop app. */
 export type PageErrorCode = ErrorCode | 'no_backend';
@@ -117,7 +111,7 @@ export interface Workbench {
   node(id: string): Promise<NodeDetail>;
 
   // Query
-  query(req: QueryRequest): Promise<QueryAnswer>;
+  query(req: QueryRequest): Promise<QueryResult>;
   /** While a question that names a model waits for Ollama to describe it; returns the unsubscribe. */
   onOllamaWait(cb: (n: Notice) => void): () => void;
 
@@ -150,12 +144,6 @@ export interface Workbench {
   ollamaURL?(): string;
   /** Sets (and remembers) where Ollama runs. */
   setOllamaURL?(url: string): void;
-}
-
-/** The answer of a query, in one object. */
-export function answerOf(v: QueryView): QueryAnswer {
-  if (!v.result) throw new WorkbenchError('internal', 'Something went wrong inside Loom.', 'the engine answered the question with no result');
-  return { ...v.result, concept_hops: v.concept_hops };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -265,7 +253,7 @@ export const desktopWorkbench: Workbench = {
   graph: () => call((app) => app.Graph()),
   node: (id) => call((app) => app.Node(id)),
 
-  query: async (req) => answerOf(await call((app) => app.Query(req))),
+  query: (req) => call((app) => app.Query(req)),
   onOllamaWait: (cb) => onEvent('ollama:wait', cb),
 
   ollama: () => call((app) => app.Ollama()),

@@ -15,12 +15,12 @@ describe('BudgetBar', () => {
     render(BudgetBar, { result });
 
     const view = screen.getByTestId('budget-view');
-    expect(Number(view.dataset.window)).toBe(result.budget.window);
-    expect(Number(view.dataset.loadedTokens)).toBe(result.budget.loaded);
+    expect(Number(view.dataset.window)).toBe(result.split.window);
+    expect(Number(view.dataset.loadedTokens)).toBe(result.split.loaded);
     expect(Number(view.dataset.loadedCount)).toBe(3);
     const segments = screen.getAllByTestId('budget-segment');
     const sum = segments.reduce((n, s) => n + Number(s.dataset.tokens), 0);
-    expect(sum).toBe(result.budget.window);
+    expect(sum).toBe(result.split.window);
     const nodes = segments.filter((s) => s.dataset.kind === 'node');
     expect(nodes.map((s) => s.dataset.id)).toEqual(loaded.map((c) => c.id));
     expect(segments.map((s) => s.dataset.kind).slice(0, 3)).toEqual(['system', 'question', 'output']);
@@ -33,7 +33,7 @@ describe('BudgetBar', () => {
     const onselect = vi.fn();
     render(BudgetBar, { result, onselect });
     const segments = screen.getAllByTestId('budget-segment');
-    expect(segments.reduce((n, s) => n + Number(s.dataset.tokens), 0)).toBe(result.budget.window);
+    expect(segments.reduce((n, s) => n + Number(s.dataset.tokens), 0)).toBe(result.split.window);
     const nodes = segments.filter((s) => s.dataset.kind === 'node');
     expect(nodes.length).toBe(result.loaded);
     expect(nodes.length).toBeLessThan(3);
@@ -43,9 +43,9 @@ describe('BudgetBar', () => {
 
   it('counts the framing the engine adds around nodes, so the bar never loses tokens', () => {
     const result = wb.assemble({ question, budget: 2000 });
-    const framed = { ...result, budget: { ...result.budget, loaded: result.budget.loaded + 30, free: result.budget.free - 30 } };
+    const framed = { ...result, split: { ...result.split, loaded: result.split.loaded + 30, free: result.split.free - 30 } };
     const segs = budgetSegments(framed);
     expect(segs.find((s) => s.kind === 'wrapping')?.tokens).toBe(30);
-    expect(segs.reduce((n, s) => n + s.tokens, 0)).toBe(result.budget.window);
+    expect(segs.reduce((n, s) => n + s.tokens, 0)).toBe(result.split.window);
   });
 });

@@ -31,6 +31,24 @@ describe('WorkspaceStats', () => {
     expect(screen.queryByTestId('empty-state')).toBeNull();
   });
 
+  it('says which embedder this session uses and why, and when the stored vectors are another’s', () => {
+    const choice = 'using offline embedder: Ollama is not running at http://127.0.0.1:11434';
+    render(WorkspaceStats, {
+      dir: stats.workspace,
+      stats: { ...stats, embedder: 'ollama/nomic-embed-text', embedder_in_use: 'offline/glove-6b-100d-sif', embedder_choice: choice },
+    });
+    expect(screen.getByTestId('stat-embedder').textContent).toBe('offline/glove-6b-100d-sif');
+    expect(screen.getByTestId('stat-embedder').getAttribute('title')).toBe(choice);
+    const said = screen.getByTestId('embedder-choice').textContent ?? '';
+    expect(said).toContain(choice);
+    expect(said).toContain('ollama/nomic-embed-text');
+  });
+
+  it('says nothing of a choice before one is made', () => {
+    render(WorkspaceStats, { dir: stats.workspace, stats });
+    expect(screen.queryByTestId('embedder-choice')).toBeNull();
+  });
+
   it('invites the first ingest when the workspace is empty', () => {
     render(WorkspaceStats, {
       dir: '/tmp/empty',

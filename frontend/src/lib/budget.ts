@@ -32,7 +32,7 @@ export const segmentNames: Record<SegmentKind, string> = {
  * and free is the rest.
  */
 export function budgetSegments(result: QueryResult): Segment[] {
-  const b = result.budget;
+  const b = result.split;
   const fixed: Segment[] = [
     { kind: 'system', tokens: b.system, label: segmentNames.system },
     { kind: 'question', tokens: b.question, label: segmentNames.question },

@@ -1,5 +1,5 @@
 // Small hand-made graph and query shared by the graph tests.
-import type { Candidate, GraphData, QueryAnswer } from '../../bridge/workbench';
+import type { Candidate, GraphData, QueryResult } from '../../bridge/workbench';
 
 export const small: GraphData = {
   generation: 3,
@@ -52,7 +52,7 @@ export function candidate(id: string, hops: number, relevant: boolean, loaded: b
   };
 }
 
-export function queryFor(candidates: Candidate[], conceptHops: Record<string, number>): QueryAnswer {
+export function queryFor(candidates: Candidate[], conceptHops: Record<string, number>): QueryResult {
   return {
     question: 'how does loading work',
     purpose: 'answer',
@@ -62,7 +62,7 @@ export function queryFor(candidates: Candidate[], conceptHops: Record<string, nu
     complexity: 0,
     embedder: 'offline',
     weights: signals,
-    budget: {
+    split: {
       window: 8000,
       window_source: '',
       system: 0,
@@ -85,12 +85,13 @@ export function queryFor(candidates: Candidate[], conceptHops: Record<string, nu
     seed_concepts: [{ id: 'A', name: 'Loading decision', similarity: 0.9 }],
     candidates,
     concept_hops: conceptHops,
+    limits: { min_budget: 48, max_budget: 32768 },
     timing: { classify_us: 0, candidates_us: 0, score_us: 0, select_us: 0, assemble_us: 0, total_us: 0 },
   };
 }
 
 /** s1 loaded (1 hop), s2 relevant not loaded (2 hops), s6 a candidate no seed reaches (−1). */
-export const smallQuery: QueryAnswer = queryFor(
+export const smallQuery: QueryResult = queryFor(
   [candidate('s1', 1, true, true), candidate('s2', 2, true, false), candidate('s6', -1, false, false)],
   { A: 0, B: 1 },
 );

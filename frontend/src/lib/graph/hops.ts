@@ -1,6 +1,6 @@
 // Hop distance of every node from a query's seed concepts, and what the
 // query loaded, for colouring the graph after a question.
-import type { Candidate, GraphData, QueryAnswer } from '../../bridge/workbench';
+import type { Candidate, GraphData, QueryResult } from '../../bridge/workbench';
 import { nodeKind } from './build';
 
 export interface QueryView {
@@ -26,7 +26,7 @@ export interface QuerySummary {
  * is a candidate (−1 there means unreachable), else one more than the
  * nearest concept it is "about", else unreachable.
  */
-export function computeHops(data: GraphData, query: QueryAnswer): Map<string, number> {
+export function computeHops(data: GraphData, query: QueryResult): Map<string, number> {
   const hops = new Map<string, number>();
   const kind = new Map<string, 'concept' | 'content'>();
   for (const n of data.nodes) kind.set(n.id, nodeKind(n.kind));
@@ -66,7 +66,7 @@ export function computeHops(data: GraphData, query: QueryAnswer): Map<string, nu
   return hops;
 }
 
-export function makeQueryView(data: GraphData, query: QueryAnswer): QueryView {
+export function makeQueryView(data: GraphData, query: QueryResult): QueryView {
   const candidates = new Map<string, Candidate>();
   for (const c of query.candidates) candidates.set(c.id, c);
   return { hops: computeHops(data, query), candidates };

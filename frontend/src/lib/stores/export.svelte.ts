@@ -21,7 +21,7 @@ export function markdownName(question: string): string {
 
 /** The saved file: a short header saying what this is, then the prompt exactly as assembled. */
 export function markdownDocument(result: QueryResult, when: Date = new Date()): string {
-  const b = result.budget;
+  const b = result.split;
   const header = [
     `# ${result.question.replace(/\s+/g, ' ').trim()}`,
     '',

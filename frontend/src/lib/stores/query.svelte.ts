@@ -2,7 +2,7 @@
 // re-runs the query live (debounced); only the latest answer is applied, and
 // the nodes that entered or left the loaded set since the previous answer are
 // kept so the page can show them.
-import { toWorkbenchError, WorkbenchError, type QueryAnswer, type Workbench } from '../../bridge/workbench';
+import { toWorkbenchError, WorkbenchError, type QueryResult, type Workbench } from '../../bridge/workbench';
 import { Levels, Purposes, type Level, type Purpose, type QueryRequest } from '../../bridge/types';
 import type { OllamaStore } from './ollama.svelte';
 
@@ -26,7 +26,7 @@ export class QueryStore {
   /** A collection, or "" for all. */
   scope = $state('');
 
-  result: QueryAnswer | null = $state.raw(null);
+  result: QueryResult | null = $state.raw(null);
   /** The latest request is in flight. */
   running = $state(false);
   error: WorkbenchError | null = $state(null);
@@ -50,14 +50,14 @@ export class QueryStore {
   }
 
   /**
-   * The slider's upper end: with a model, the most context its window can
-   * hold once the output reservation (at most 37.5% of the window at the
-   * default share) and a system prompt and question are taken out; else 32k.
+   * The slider's upper end, as the engine says: with a model, the most
+   * context its window holds (the model's max_budget); else what the last
+   * answer's limits say, and 32k before any.
    */
   get maxBudget(): number {
-    const window = this.ollama?.selected?.context_length;
-    if (!window) return defaultMaxBudget;
-    return Math.max(minBudget, Math.floor((window * 0.6) / 64) * 64);
+    const model = this.ollama?.selected;
+    const max = model ? model.max_budget : (this.result?.limits.max_budget ?? defaultMaxBudget);
+    return Math.max(minBudget, max);
   }
 
   /** Listens for Ollama's silences while a question runs; returns the unsubscribe. */
@@ -135,7 +135,7 @@ export class QueryStore {
     if (this.result && this.question.trim() !== '') this.schedule();
   }
 
-  private apply(result: QueryAnswer) {
+  private apply(result: QueryResult) {
     const previous = this.result;
     const now = new Set(result.candidates.filter((c) => c.loaded).map((c) => c.id));
     if (previous && previous.question === result.question) {

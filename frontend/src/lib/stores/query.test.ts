@@ -56,11 +56,11 @@ describe('QueryStore', () => {
     const fast = q.run();
     await vi.advanceTimersByTimeAsync(20);
     await fast;
-    expect(q.result?.budget.context).toBe(120);
+    expect(q.result?.split.context).toBe(120);
     expect(q.running).toBe(false);
     await vi.advanceTimersByTimeAsync(600);
     await slow;
-    expect(q.result?.budget.context).toBe(120);
+    expect(q.result?.split.context).toBe(120);
   });
 
   it('tells which nodes entered and left the loaded set since the previous run', async () => {
@@ -105,9 +105,11 @@ describe('QueryStore', () => {
     expect(wb.queries[0]).toEqual({
       question: staleness, budget: 4096, purpose: 'verify', level: 'summary', model: big.name, window: big.context_length, scope: 'notes',
     });
-    expect(q.maxBudget).toBe(Math.floor((big.context_length * 0.6) / 64) * 64); // 60% of the window, in steps of 64
+    expect(q.maxBudget).toBe(big.max_budget); // the engine's rule for the model's window
+    expect(big.max_budget).toBeGreaterThan(big.context_length / 2);
+    expect(big.max_budget).toBeLessThan(big.context_length * 0.7);
     ollama.model = '';
-    expect(q.maxBudget).toBe(32768);
+    expect(q.maxBudget).toBe(q.result!.limits.max_budget); // the last answer's (its request named no model)
   });
 
   it('offers the purposes and levels the engine declares', async () => {
