@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/loomwork/loom/backend/assemble"
+	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/ollama"
@@ -158,6 +159,7 @@ func TestQueryRejectsBadQuestions(t *testing.T) {
 			_, err := wb.Query(context.Background(), tc.req)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
+			assert.Equal(t, errs.Invalid, errs.CodeOf(err), "a request the engine refuses is invalid, at its source")
 		})
 	}
 }

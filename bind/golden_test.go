@@ -645,6 +645,15 @@ func errorGoldens(t *testing.T, g *goldens, app *App, shell *fakeShell, o *golde
 	_, err = inUse.Workspace()
 	fail("in_use", err)
 
+	// A failure nobody foresaw (no code of its own): the workspace's
+	// folder is a file.
+	notAFolder := filepath.Join(t.TempDir(), "workspace")
+	require.NoError(t, os.WriteFile(notAFolder, []byte("a file, not a folder\n"), 0o644))
+	g.alias(notAFolder, goldenWorkspaceDir)
+	unforeseen, _ := goldenAppIn(t, notAFolder, "")
+	_, err = unforeseen.Workspace()
+	fail("internal", err)
+
 	closing, _, _ := goldenApp(t, g, "")
 	closing.Shutdown(context.Background())
 	_, err = closing.Stats()

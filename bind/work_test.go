@@ -122,11 +122,10 @@ func TestIngestUploadsReportsEveryFileAndFillsTheLibrary(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, docs, 1)
 
-	// The engine's remove says which id it does not have, but with no code
-	// yet (not_found would fit): bind passes on what it gets.
+	// The engine's remove says which id it does not have, as not_found.
 	err = app.RemoveDocument("d-nonexistent")
-	assert.Equal(t, CodeInternal, pageCode(t, err))
-	assert.Contains(t, Payload(err).Detail, "d-nonexistent")
+	assert.Equal(t, CodeNotFound, pageCode(t, err))
+	assert.Contains(t, Payload(err).Message, "d-nonexistent")
 }
 
 func TestIngestPathsGraphNodeAndQuery(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/backend/model"
 )
 
@@ -60,10 +61,10 @@ func DecodeGraphJSON(r io.Reader) (*GraphJSON, error) {
 	var g GraphJSON
 	dec := json.NewDecoder(r)
 	if err := dec.Decode(&g); err != nil {
-		return nil, fmt.Errorf("read graph.json: %w", err)
+		return nil, errs.Wrap(errs.Invalid, err, "read graph.json")
 	}
 	if g.Version != GraphJSONVersion {
-		return nil, fmt.Errorf("read graph.json: version %d is not supported (expected %d)", g.Version, GraphJSONVersion)
+		return nil, errs.E(errs.Invalid, "read graph.json: version %d is not supported (expected %d)", g.Version, GraphJSONVersion)
 	}
 	return &g, nil
 }

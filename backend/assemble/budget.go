@@ -1,7 +1,6 @@
 package assemble
 
 import (
-	"fmt"
 	"math"
 )
 
@@ -77,7 +76,7 @@ func PlanSplit(r SplitRequest) (Split, error) {
 			s.WindowSource = r.WindowSource
 		}
 		if s.Output < 0 {
-			return s, fmt.Errorf("a context budget of %d tokens does not fit a %d-token window with a %d-token system prompt and question", r.Budget, r.Window, r.System+r.Question)
+			return s, errUsage("a context budget of %d tokens does not fit a %d-token window with a %d-token system prompt and question", r.Budget, r.Window, r.System+r.Question)
 		}
 	case r.Window > 0:
 		s.Window, s.WindowSource = r.Window, r.WindowSource
@@ -87,10 +86,10 @@ func PlanSplit(r SplitRequest) (Split, error) {
 		s.Output = int(math.Round(share * float64(r.Window)))
 		s.Context = r.Window - s.System - s.Question - s.Output
 	default:
-		return s, fmt.Errorf("no budget: give a context budget (--budget), a window (--window) or a model whose window Ollama reports (--model)")
+		return s, errUsage("no budget: give a context budget (--budget), a window (--window) or a model whose window Ollama reports (--model)")
 	}
 	if s.Context < MinContext {
-		return s, fmt.Errorf("the budget leaves %d tokens for context, smaller than the manifest needs (at least %d): raise --budget or --window", s.Context, MinContext)
+		return s, errUsage("the budget leaves %d tokens for context, smaller than the manifest needs (at least %d): raise --budget or --window", s.Context, MinContext)
 	}
 	s.Free = s.Context
 	return s, nil

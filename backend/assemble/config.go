@@ -45,7 +45,7 @@ func ParsePurpose(s string) (Purpose, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("unknown purpose %q (use answer, verify, explore, decide or create)", s)
+	return "", errUsage("unknown purpose %q (use answer, verify, explore, decide or create)", s)
 }
 
 // DefaultPresets are the weights per purpose, each signal's own default

@@ -3,8 +3,9 @@ package assemble
 import (
 	"errors"
 	"fmt"
-	"github.com/loomwork/loom/backend/errs"
 	"strings"
+
+	"github.com/loomwork/loom/backend/errs"
 )
 
 // Manifest renders the header of seed §6.3, exactly:
@@ -184,7 +185,7 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 	frame := count(Manifest(nil, relevant, relevant)) + 8
 	loadable := split.Context - frame
 	if loadable < 0 {
-		return nil, fmt.Errorf("the context budget of %d tokens is smaller than the manifest (%d tokens): raise the budget", split.Context, frame)
+		return nil, errUsage("the context budget of %d tokens is smaller than the manifest (%d tokens): raise the budget", split.Context, frame)
 	}
 	for attempt := 0; ; attempt++ {
 		o.Loadable = loadable

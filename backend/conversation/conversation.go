@@ -29,6 +29,7 @@ import (
 
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/backend/library"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/ollama/wait"
@@ -169,7 +170,7 @@ func (w *Conversations) Chat(ctx context.Context, client *chat.Client, req ChatR
 		return nil, err
 	}
 	if strings.TrimSpace(req.Model) == "" {
-		return nil, errors.New("chat: say which model to use (ollama list shows them)")
+		return nil, errs.E(errs.Invalid, "chat: say which model to use (ollama list shows them)")
 	}
 	w.mu.Lock()
 	conv, err := w.conversation(req.Conversation)
@@ -295,18 +296,18 @@ func (w *Conversations) conversation(id string) (*Conversation, error) {
 		return &Conversation{ID: "conv-" + strings.ToLower(rand.Text()[:12]), Created: now, Updated: now}, nil
 	}
 	if strings.ContainsAny(id, `/\`) || strings.HasPrefix(id, ".") {
-		return nil, fmt.Errorf("bad conversation id %q", id)
+		return nil, errs.E(errs.Invalid, "bad conversation id %q", id)
 	}
 	b, err := os.ReadFile(filepath.Join(w.conversationsDir(), id+".json"))
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("no conversation %q in this workspace (loom chat --list shows them)", id)
+		return nil, errs.E(errs.NotFound, "no conversation %q in this workspace (loom chat --list shows them)", id)
 	}
 	if err != nil {
 		return nil, err
 	}
 	var c Conversation
 	if err := json.Unmarshal(b, &c); err != nil {
-		return nil, fmt.Errorf("conversation %s is damaged: %w", id, err)
+		return nil, errs.Wrap(errs.Damaged, err, "conversation %s is damaged", id)
 	}
 	return &c, nil
 }
@@ -314,7 +315,7 @@ func (w *Conversations) conversation(id string) (*Conversation, error) {
 // Conversation returns a stored conversation.
 func (w *Conversations) Conversation(id string) (*Conversation, error) {
 	if id == "" {
-		return nil, errors.New("which conversation?")
+		return nil, errs.E(errs.Invalid, "which conversation?")
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()

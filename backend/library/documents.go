@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
@@ -100,7 +101,7 @@ func (w *Library) RemoveDocuments(ctx context.Context, ids []string) error {
 		}
 	}
 	if len(unknown) > 0 {
-		return fmt.Errorf("remove: no document %s in this workspace", strings.Join(unknown, ", "))
+		return errs.E(errs.NotFound, "remove: no document %s in this workspace", strings.Join(unknown, ", "))
 	}
 	if _, err := w.ws.Search(ctx); err != nil {
 		return err
@@ -130,7 +131,7 @@ func (w *Library) ReingestDocument(ctx context.Context, id string, opts IngestOp
 		return nil, err
 	}
 	if d == nil {
-		return nil, fmt.Errorf("re-ingest: no document %s in this workspace", id)
+		return nil, errs.E(errs.NotFound, "re-ingest: no document %s in this workspace", id)
 	}
 	src := DocSource(d)
 	if _, err := os.Stat(src); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/loomwork/loom/backend"
+	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/embed/synthetic"
 	"github.com/loomwork/loom/backend/sample"
 	"github.com/loomwork/loom/bind"
@@ -22,7 +23,7 @@ import (
 // The page's calls reach the App through dispatch, as they reach it through
 // Wails on the desktop: JSON arguments in, JSON results or an ErrorPayload out.
 func TestDispatchCallsTheBindingLayer(t *testing.T) {
-	a := bind.NewWebApp(webShell{}, bind.WebConfig{Dir: t.TempDir(), Options: []backend.Option{backend.WithEmbedder(synthetic.New())}})
+	a := bind.NewWebApp(webShell{}, bind.WebConfig{Dir: t.TempDir(), Offline: func() (embed.Embedder, error) { return synthetic.New(), nil }})
 	a.Startup(context.Background())
 	defer a.Shutdown(context.Background())
 
@@ -60,7 +61,7 @@ func TestDispatchCallsTheBindingLayer(t *testing.T) {
 // The web edition's "Try a sample library" reaches the engine like any call:
 // the notes come back as documents of the sample collection.
 func TestDispatchIngestsTheSampleLibrary(t *testing.T) {
-	a := bind.NewWebApp(webShell{}, bind.WebConfig{Dir: t.TempDir(), Options: []backend.Option{backend.WithEmbedder(synthetic.New())}})
+	a := bind.NewWebApp(webShell{}, bind.WebConfig{Dir: t.TempDir(), Offline: func() (embed.Embedder, error) { return synthetic.New(), nil }})
 	a.Startup(context.Background())
 	defer a.Shutdown(context.Background())
 
@@ -85,7 +86,7 @@ func TestDispatchIngestsTheSampleLibrary(t *testing.T) {
 // beside it) and the workspace opens again.
 func TestDispatchChecksAndRepairsADamagedWorkspace(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "workspace")
-	cfg := bind.WebConfig{Dir: dir, Options: []backend.Option{backend.WithEmbedder(synthetic.New())}}
+	cfg := bind.WebConfig{Dir: dir, Offline: func() (embed.Embedder, error) { return synthetic.New(), nil }}
 	a := bind.NewWebApp(webShell{}, cfg)
 	a.Startup(context.Background())
 	_, err := dispatch(a, "IngestSample", `[]`)

@@ -37,11 +37,11 @@ func TestQueryJSONCarriesEveryCandidate(t *testing.T) {
 	require.NoError(t, err)
 	var res map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &res))
-	for _, k := range []string{"manifest", "budget", "candidates", "prompt", "branch", "weights"} {
+	for _, k := range []string{"manifest", "split", "candidates", "prompt", "branch", "weights", "limits", "concept_hops"} {
 		assert.Contains(t, res, k)
 	}
 	assert.Equal(t, "explore", res["purpose"])
-	split := res["budget"].(map[string]any)
+	split := res["split"].(map[string]any)
 	for _, k := range []string{"window", "system", "output", "context", "manifest", "loaded", "free"} {
 		assert.Contains(t, split, k)
 	}

@@ -57,12 +57,12 @@ describe('App', { timeout: 30_000 }, () => {
 
   it('says in its own words that the workspace did not open for a reason nobody foresaw, the engine’s as the cause', async () => {
     const wb = new FakeWorkbench();
-    wb.failNext.workspace = golden.error('remove_unknown'); // an internal failure, as any
+    wb.failNext.workspace = golden.error('internal'); // the workspace's folder is a file
     render(App, { workbench: wb });
     const notice = await screen.findByTestId('app-error');
     expect(notice.dataset.code).toBe('internal');
     expect(screen.getByTestId('error-message').textContent).toContain('Loom could not open the workspace');
-    expect(screen.getByTestId('error-detail').textContent).toContain(golden.rejection('remove_unknown').detail);
+    expect(screen.getByTestId('error-detail').textContent).toContain(golden.rejection('internal').detail);
   });
 
   it('ingests files dropped on the drop zone and lists them', async () => {
@@ -124,15 +124,26 @@ describe('App', { timeout: 30_000 }, () => {
     expect(box.getAttribute('aria-invalid')).toBe('true');
   });
 
-  it('shows a failure that is not the question’s with its cause, without marking the box', async () => {
+  it('shows the engine’s refusal of a budget too small for the manifest, saying why', async () => {
     await open();
     await fireEvent.change(screen.getByTestId('budget-input'), { target: { value: '20' } });
     const box = screen.getByTestId('query-input');
     await fireEvent.input(box, { target: { value: linked } });
     await fireEvent.click(screen.getByTestId('query-submit'));
-    // The budget is too small for the manifest: no result, the reason instead.
     const error = await screen.findByTestId('query-error');
+    expect(error.dataset.code).toBe('invalid');
     expect(error.textContent).toContain('smaller than the manifest needs');
+  });
+
+  it('shows a failure that is not the question’s with its cause, without marking the box', async () => {
+    const wb = await open();
+    wb.failNext.query = golden.error('internal');
+    const box = screen.getByTestId('query-input');
+    await fireEvent.input(box, { target: { value: linked } });
+    await fireEvent.click(screen.getByTestId('query-submit'));
+    const error = await screen.findByTestId('query-error');
+    expect(error.dataset.code).toBe('internal');
+    expect(error.textContent).toContain(golden.rejection('internal').message);
     expect(box.getAttribute('aria-invalid')).toBeNull();
   });
 

@@ -235,7 +235,7 @@ export const golden = {
     /** Three relevant nodes: all loaded at 300 and more, one at 150 and 120, none at 60; too small at 20. */
     linked: question((q) => q.request.question.startsWith('How are concept')),
     /** No words to search for: the engine refuses it (invalid). */
-    noWords: question((q) => q.error?.code === 'invalid'),
+    noWords: question((q) => q.error?.code === 'invalid' && !/[\p{L}\p{N}]/u.test(q.request.question)),
   },
   queries,
   /** The question whose nodes' texts went missing (a warning each). */

@@ -16,9 +16,9 @@ describe('the page’s words for the engine’s codes', () => {
     expect(inUse.detail).toBe(golden.rejection('in_use').message);
 
     // An internal failure's cause stays in the detail, after the engine's message.
-    const internal = openFailure(golden.error('remove_unknown'));
+    const internal = openFailure(golden.error('internal'));
     expect(internal.message).toContain('Loom could not open the workspace');
-    expect(internal.detail).toBe(`${golden.rejection('remove_unknown').message} (${golden.rejection('remove_unknown').detail})`);
+    expect(internal.detail).toBe(`${golden.rejection('internal').message} (${golden.rejection('internal').detail})`);
   });
 
   it('leaves a failure it has nothing better for as the engine said it', () => {

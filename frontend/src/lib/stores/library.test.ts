@@ -156,9 +156,10 @@ describe('LibraryStore', { timeout: 30_000 }, () => {
     expect(lib.documents).toHaveLength(notes.documents.length - 1);
     expect(lib.busy).toEqual({});
 
-    // The engine's remove names the id it does not have, with no code of
-    // its own yet: the page shows what came.
+    // The engine's remove names the id it does not have (not_found): the
+    // page shows what came.
     expect(await lib.removeDocument('d-missing')).toBe(false);
+    expect(lib.actionError?.code).toBe('not_found');
     expect(lib.actionError?.code).toBe(golden.rejection('remove_unknown').code);
     expect(lib.error).toBeNull();
   });

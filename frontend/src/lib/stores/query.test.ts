@@ -126,9 +126,9 @@ describe('QueryStore', () => {
     const good = q.result;
     q.budget = 20;
     await q.run();
-    // Too small for the manifest: the engine says so (with no code of its
-    // own for it yet, so internal, its words the detail).
-    expect(q.error?.detail).toContain('smaller than the manifest needs');
+    // Too small for the manifest: the engine refuses the request, saying why.
+    expect(q.error?.code).toBe('invalid');
+    expect(q.error?.message).toContain('smaller than the manifest needs');
     expect(q.result).toBe(good);
 
     q.question = noWords;

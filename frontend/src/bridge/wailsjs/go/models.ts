@@ -1,15 +1,5 @@
 export namespace assemble {
 	
-	export interface Signals {
-	    semantic: number;
-	    hop: number;
-	    staleness: number;
-	    size: number;
-	    provenance: number;
-	    density: number;
-	    trust: number;
-	    novelty: number;
-	}
 	export interface Candidate {
 	    id: string;
 	    reference: string;
@@ -26,7 +16,7 @@ export namespace assemble {
 	    keyword: number;
 	    cosine: number;
 	    hops: number;
-	    signals: Signals;
+	    signals: number[];
 	    score: number;
 	    pinned?: boolean;
 	    relevant: boolean;
@@ -36,7 +26,10 @@ export namespace assemble {
 	    reason: string;
 	    unavailable?: string;
 	}
-	
+	export interface Limits {
+	    min_budget: number;
+	    max_budget: number;
+	}
 	export interface Split {
 	    window: number;
 	    window_source: string;
@@ -49,231 +42,6 @@ export namespace assemble {
 	    catalog: number;
 	    loaded: number;
 	    free: number;
-	}
-	export interface Weights {
-	    semantic: number;
-	    hop: number;
-	    staleness: number;
-	    size: number;
-	    provenance: number;
-	    density: number;
-	    trust: number;
-	    novelty: number;
-	}
-
-}
-
-export namespace backend {
-	
-	export interface ChatTurn {
-	    id: string;
-	    conversation: string;
-	    question: string;
-	    answer: string;
-	    model: string;
-	    // Go type: time
-	    asked: any;
-	    // Go type: time
-	    answered: any;
-	    manifest: string;
-	    budget: assemble.Split;
-	    window: number;
-	    loaded: string[];
-	    tool_calls?: chat.ToolCall[];
-	    history_turns: number;
-	    history_dropped: number;
-	    prompt_eval_count: number;
-	    estimated_prompt_tokens: number;
-	    truncated?: boolean;
-	    notes?: string[];
-	    error?: string;
-	    answer_nodes?: string[];
-	}
-	export interface LostText {
-	    node: string;
-	    reference: string;
-	    document: string;
-	    problem: string;
-	    source?: string;
-	    summary?: boolean;
-	}
-	export interface Finding {
-	    part: string;
-	    status: string;
-	    detail: string;
-	    repair?: string;
-	}
-	export interface Checkup {
-	    workspace: string;
-	    findings: Finding[];
-	    store: string;
-	    lost_texts?: LostText[];
-	}
-	export interface CollectionInfo {
-	    name: string;
-	    documents: number;
-	    sections: number;
-	}
-	export interface ConceptHit {
-	    id: string;
-	    name: string;
-	    similarity: number;
-	}
-	export interface ConceptLink {
-	    id: string;
-	    name: string;
-	    similarity: number;
-	}
-	export interface Conversation {
-	    id: string;
-	    title: string;
-	    // Go type: time
-	    created: any;
-	    // Go type: time
-	    updated: any;
-	    turns: ChatTurn[];
-	}
-	export interface ConversationSummary {
-	    id: string;
-	    title: string;
-	    turns: number;
-	    // Go type: time
-	    updated: any;
-	}
-	export interface DocumentInfo {
-	    id: string;
-	    key: string;
-	    path: string;
-	    collection: string;
-	    format: string;
-	    title: string;
-	    hash: string;
-	    bytes: number;
-	    // Go type: time
-	    ingested: any;
-	    groups?: string[];
-	    source: string;
-	    nodes: number;
-	    tokens: number;
-	    pinned: boolean;
-	}
-	
-	export interface GraphEdge {
-	    source: string;
-	    target: string;
-	    kind: string;
-	    weight: number;
-	}
-	export interface GraphNode {
-	    id: string;
-	    kind: string;
-	    label: string;
-	    source?: string;
-	    document?: string;
-	    collection?: string;
-	    tokens?: number;
-	    pinned?: boolean;
-	}
-	export interface GraphData {
-	    nodes: GraphNode[];
-	    edges: GraphEdge[];
-	    generation: number;
-	}
-	
-	
-	
-	export interface Neighbour {
-	    id: string;
-	    label: string;
-	    kind: string;
-	    edge: string;
-	    weight: number;
-	}
-	export interface NodeDetail {
-	    id: string;
-	    kind: string;
-	    label: string;
-	    reference?: string;
-	    document?: string;
-	    collection?: string;
-	    source?: string;
-	    tokens?: number;
-	    pinned?: boolean;
-	    text: string;
-	    concepts: ConceptLink[];
-	    neighbours: Neighbour[];
-	}
-	export interface QueryRequest {
-	    question: string;
-	    budget?: number;
-	    window?: number;
-	    model?: string;
-	    purpose?: string;
-	    level?: string;
-	    strategy?: string;
-	    scope?: string;
-	    pin?: string[];
-	    candidates?: number;
-	    top?: number;
-	    no_touch?: boolean;
-	    no_catalog?: boolean;
-	}
-	export interface Timing {
-	    classify_us: number;
-	    candidates_us: number;
-	    score_us: number;
-	    select_us: number;
-	    assemble_us: number;
-	    total_us: number;
-	}
-	export interface QueryResult {
-	    question: string;
-	    purpose: string;
-	    level: string;
-	    strategy: string;
-	    query_type: string;
-	    complexity: number;
-	    embedder: string;
-	    weights: assemble.Weights;
-	    budget: assemble.Split;
-	    branch: string;
-	    manifest: string;
-	    catalog?: string;
-	    prompt: string;
-	    prompt_tokens: number;
-	    loaded: number;
-	    relevant: number;
-	    not_loaded: number;
-	    seed_concepts: ConceptHit[];
-	    candidates: assemble.Candidate[];
-	    timing: Timing;
-	    warnings?: string[];
-	}
-	export interface RepairReport {
-	    workspace: string;
-	    salvaged: boolean;
-	    damaged_copy?: string;
-	    actions: string[];
-	    lost?: string[];
-	    after?: Checkup;
-	}
-	export interface Stats {
-	    workspace: string;
-	    backend: string;
-	    documents: number;
-	    content_nodes: number;
-	    concept_nodes: number;
-	    edges: number;
-	    tokens: number;
-	    embedder: string;
-	    generation: number;
-	    read_only?: string;
-	    read_only_cause?: string;
-	}
-	
-	export interface Upload {
-	    name: string;
-	    text: string;
 	}
 
 }
@@ -319,6 +87,7 @@ export namespace bind {
 	    name: string;
 	    context_length: number;
 	    tools: boolean;
+	    max_budget: number;
 	}
 	export interface OllamaStatus {
 	    url: string;
@@ -327,10 +96,6 @@ export namespace bind {
 	    code?: string;
 	    problem?: string;
 	    fix?: string;
-	}
-	export interface QueryView {
-	    result?: backend.QueryResult;
-	    concept_hops: Record<string, number>;
 	}
 	export interface ReadOnlyState {
 	    reason: string;
@@ -341,7 +106,7 @@ export namespace bind {
 	
 	export interface WorkspaceState {
 	    dir: string;
-	    stats: backend.Stats;
+	    stats: workspace.Stats;
 	    read_only?: ReadOnlyState;
 	}
 
@@ -358,6 +123,244 @@ export namespace chat {
 	    trimmed?: boolean;
 	    error?: string;
 	    duration_ns: number;
+	}
+
+}
+
+export namespace conversation {
+	
+	export interface ChatTurn {
+	    id: string;
+	    conversation: string;
+	    question: string;
+	    answer: string;
+	    model: string;
+	    // Go type: time
+	    asked: any;
+	    // Go type: time
+	    answered: any;
+	    manifest: string;
+	    split: assemble.Split;
+	    window: number;
+	    loaded: string[];
+	    tool_calls?: chat.ToolCall[];
+	    history_turns: number;
+	    history_dropped: number;
+	    prompt_eval_count: number;
+	    estimated_prompt_tokens: number;
+	    truncated?: boolean;
+	    notes?: string[];
+	    error?: string;
+	    answer_nodes?: string[];
+	}
+	export interface Conversation {
+	    id: string;
+	    title: string;
+	    // Go type: time
+	    created: any;
+	    // Go type: time
+	    updated: any;
+	    turns: ChatTurn[];
+	}
+	export interface ConversationSummary {
+	    id: string;
+	    title: string;
+	    turns: number;
+	    // Go type: time
+	    updated: any;
+	}
+
+}
+
+export namespace doctor {
+	
+	export interface LostText {
+	    node: string;
+	    reference: string;
+	    document: string;
+	    problem: string;
+	    source?: string;
+	    summary?: boolean;
+	}
+	export interface Finding {
+	    part: string;
+	    status: string;
+	    detail: string;
+	    repair?: string;
+	}
+	export interface Checkup {
+	    workspace: string;
+	    findings: Finding[];
+	    store: string;
+	    lost_texts?: LostText[];
+	}
+	
+	
+	export interface RepairReport {
+	    workspace: string;
+	    salvaged: boolean;
+	    damaged_copy?: string;
+	    actions: string[];
+	    lost?: string[];
+	    after?: Checkup;
+	}
+
+}
+
+export namespace library {
+	
+	export interface CollectionInfo {
+	    name: string;
+	    documents: number;
+	    sections: number;
+	}
+	export interface ConceptLink {
+	    id: string;
+	    name: string;
+	    similarity: number;
+	}
+	export interface DocumentInfo {
+	    id: string;
+	    key: string;
+	    path: string;
+	    collection: string;
+	    format: string;
+	    title: string;
+	    hash: string;
+	    bytes: number;
+	    // Go type: time
+	    ingested: any;
+	    groups?: string[];
+	    source: string;
+	    nodes: number;
+	    tokens: number;
+	    pinned: boolean;
+	}
+	export interface GraphEdge {
+	    source: string;
+	    target: string;
+	    kind: string;
+	    weight: number;
+	}
+	export interface GraphNode {
+	    id: string;
+	    kind: string;
+	    label: string;
+	    source?: string;
+	    document?: string;
+	    collection?: string;
+	    tokens?: number;
+	    pinned?: boolean;
+	}
+	export interface GraphData {
+	    nodes: GraphNode[];
+	    edges: GraphEdge[];
+	    generation: number;
+	}
+	
+	
+	export interface Neighbour {
+	    id: string;
+	    label: string;
+	    kind: string;
+	    edge: string;
+	    weight: number;
+	}
+	export interface NodeDetail {
+	    id: string;
+	    kind: string;
+	    label: string;
+	    reference?: string;
+	    document?: string;
+	    collection?: string;
+	    source?: string;
+	    tokens?: number;
+	    pinned?: boolean;
+	    text: string;
+	    concepts: ConceptLink[];
+	    neighbours: Neighbour[];
+	}
+	export interface Upload {
+	    name: string;
+	    text: string;
+	}
+
+}
+
+export namespace query {
+	
+	export interface ConceptHit {
+	    id: string;
+	    name: string;
+	    similarity: number;
+	}
+	export interface QueryRequest {
+	    question: string;
+	    budget?: number;
+	    window?: number;
+	    model?: string;
+	    purpose?: string;
+	    level?: string;
+	    strategy?: string;
+	    scope?: string;
+	    pin?: string[];
+	    candidates?: number;
+	    top?: number;
+	    no_touch?: boolean;
+	    no_catalog?: boolean;
+	}
+	export interface Timing {
+	    classify_us: number;
+	    candidates_us: number;
+	    score_us: number;
+	    select_us: number;
+	    assemble_us: number;
+	    total_us: number;
+	}
+	export interface QueryResult {
+	    question: string;
+	    purpose: string;
+	    level: string;
+	    strategy: string;
+	    query_type: string;
+	    complexity: number;
+	    embedder: string;
+	    weights: number[];
+	    split: assemble.Split;
+	    branch: string;
+	    manifest: string;
+	    catalog?: string;
+	    prompt: string;
+	    prompt_tokens: number;
+	    loaded: number;
+	    relevant: number;
+	    not_loaded: number;
+	    seed_concepts: ConceptHit[];
+	    limits: assemble.Limits;
+	    concept_hops: Record<string, number>;
+	    candidates: assemble.Candidate[];
+	    timing: Timing;
+	    warnings?: string[];
+	}
+
+}
+
+export namespace workspace {
+	
+	export interface Stats {
+	    workspace: string;
+	    backend: string;
+	    documents: number;
+	    content_nodes: number;
+	    concept_nodes: number;
+	    edges: number;
+	    tokens: number;
+	    embedder: string;
+	    embedder_in_use?: string;
+	    embedder_choice?: string;
+	    generation: number;
+	    read_only?: string;
+	    read_only_cause?: string;
 	}
 
 }
