@@ -80,7 +80,7 @@ VITEST_FLAGS ?=
 # The packages with goroutines of their own. -short leaves out the
 # quality-target tests (whole corpora ingested), which take minutes and
 # exercise no concurrency the others do not.
-RACE_PKGS ?= ./backend/ ./backend/chat/ ./backend/embed/... ./backend/ollama/... ./backend/search/ ./backend/synth/ ./backend/tokens/ ./backend/vectors/ ./bind/ ./graphdb/ ./cmd/loom/
+RACE_PKGS ?= ./backend/ ./backend/workspace/ ./backend/query/ ./backend/conversation/ ./backend/chat/ ./backend/embed/... ./backend/ollama/... ./backend/search/ ./backend/synth/ ./backend/tokens/ ./backend/vectors/ ./bind/ ./graphdb/ ./cmd/loom/
 RACE_FLAGS ?= -short
 
 .PHONY: test-vet test-go test-race test-check test-vitest test-desktop-smoke test-desktop-e2e test-web-e2e
@@ -106,7 +106,7 @@ test-web-e2e:
 # each test binary with Go's go_js_wasm_exec (needs node on PATH). The
 # offline embedding table is read from its file (make setup fetches it).
 WASM_EXEC := $(shell go env GOROOT)/lib/wasm/go_js_wasm_exec
-WASM_TEST_PKGS ?= ./backend/ ./backend/vectors/ ./backend/mapfile/ ./graphdb/ ./cmd/loom-web/
+WASM_TEST_PKGS ?= ./backend/ ./backend/query/ ./backend/storage/ ./backend/index/ ./backend/workspace/ ./backend/conversation/ ./backend/assemble/ ./backend/vectors/ ./backend/mapfile/ ./graphdb/ ./cmd/loom-web/
 
 .PHONY: test-wasm
 ## test-wasm: build the engine for GOOS=js GOARCH=wasm and run its tests under node
