@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"maps"
 	"net/http"
@@ -27,6 +26,7 @@ import (
 	"github.com/loomwork/loom/backend/ollama/ollamatest"
 	"github.com/loomwork/loom/backend/ollama/wait"
 	"github.com/loomwork/loom/backend/ollama/wait/waittest"
+	"github.com/loomwork/loom/internal/golden"
 )
 
 // The golden files: what the engine really sends the page, written by
@@ -34,11 +34,8 @@ import (
 // notes, the sample library) and a fake Ollama that speaks its wire
 // protocol. The page's fake engine (frontend/src/bridge/fake.ts) serves
 // them, so the page's tests run on the engine's output and the page's type
-// check fails when they no longer fit its types. There is no golden helper
-// shared between packages yet (each backend package has its own -update
-// flag); this one is bind's.
-
-var update = flag.Bool("update", false, "rewrite the golden files under frontend/src/bridge/golden from the engine's output")
+// check fails when they no longer fit its types. -update (internal/golden,
+// the one flag every package's golden files answer to) rewrites them.
 
 // goldenDir is where fake.ts imports them from.
 const goldenDir = "../frontend/src/bridge/golden"
@@ -107,7 +104,7 @@ func (g *goldens) file(name string, v any) {
 	}
 	path := filepath.Join(goldenDir, name+".json")
 	g.written[name+".json"] = true
-	if *update {
+	if golden.Updating() {
 		require.NoError(g.t, os.MkdirAll(goldenDir, 0o755))
 		require.NoError(g.t, os.WriteFile(path, []byte(got), 0o644))
 		return
@@ -147,7 +144,7 @@ func (g *goldens) finish() {
 		if g.written[e.Name()] || !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
-		if *update {
+		if golden.Updating() {
 			require.NoError(g.t, os.Remove(filepath.Join(goldenDir, e.Name())))
 			continue
 		}
