@@ -1,0 +1,389 @@
+package query
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/loomwork/loom/backend/assemble"
+	"github.com/loomwork/loom/backend/index"
+	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/search"
+)
+
+// pool gathers the candidates of one query.
+type pool struct {
+	w        *Pipeline
+	r        *index.Search
+	terms    []string
+	strategy Strategy
+	cfg      assemble.Config
+	kw, cos  []float32
+	kwMax    float64
+	cosMax   float64
+	cosFloor float64 // cosine that counts as no evidence: the mean over the workspace
+	// fuse's parameters, for slots made exact later
+	kwScale, vecScale, floor float32
+	kwW                      float64
+	slots                    []int32
+	pinned                   map[string]bool
+	seeds                    []ConceptHit
+	dist                     map[string]int // concept → hops from the seeds
+	sc                       *index.Scratch // per-slot arrays, returned by release
+	fused                    []float32      // semantic relevance of every slot
+	est                      *estimate      // non-nil when cos holds estimates for some slots
+}
+
+func newPool(w *Pipeline, r *index.Search, q string, qv []float32, req QueryRequest, strategy Strategy, cfg assemble.Config) *pool {
+	p := &pool{w: w, r: r, terms: search.Terms(q), strategy: strategy, cfg: cfg, pinned: map[string]bool{}}
+	n := len(r.IDs)
+	if prm := (search.BM25{K1: cfg.BM25K1, B: cfg.BM25B}); prm != r.Keyword.Params() {
+		_ = r.Keyword.SetParams(prm) // validated with the config
+		_ = r.Phrases.SetParams(prm)
+	}
+	p.sc = r.GetScratch(n)
+	p.kw, p.cos = p.sc.KW, p.sc.Cos
+	kwMax := r.Keyword.ScoreAll(p.terms, p.kw)
+	if pw := float32(cfg.PhraseWeight); pw > 0 && strategy != StrategyBM25 && strategy != StrategyVector {
+		if bg := index.Bigrams(p.terms); len(bg) > 0 {
+			// Only the slots a phrase matched change, and only upwards:
+			// the maximum is the larger of the two.
+			kwMax = max(kwMax, r.Phrases.AddScaled(bg, pw, p.kw))
+		}
+	}
+	p.kwMax = float64(kwMax)
+	var allow func(int32) bool
+	if req.Scope != "" && req.Scope != "all" {
+		in := make([]bool, n) // the scope's slots, from its documents
+		for id, d := range r.Graph.Docs {
+			if d.InCollection(req.Scope) {
+				for _, nid := range r.Graph.DocNodes[id] {
+					if sl, ok := r.Slot[nid]; ok {
+						in[sl] = true
+					}
+				}
+			}
+		}
+		allow = func(s int32) bool { return in[s] }
+	}
+	var sum float64
+	cnt := 0
+	p.cosMax = -1
+	every := allow == nil && len(r.Free) == 0 && len(p.cos) == len(r.IDs) // every slot counts
+	var bound []float32
+	var atLeast float32
+	estimated := false
+	if every {
+		bound, atLeast, estimated = r.Vectors.Estimate(qv, p.cos)
+		estimated = estimated && len(bound) == len(p.cos) // else some slot has no row: scan
+	}
+	if estimated {
+		// Every slot counts, and the vectors have a quantised copy: cos
+		// holds estimates within bound of the cosines (see
+		// search.Vectors.Estimate); every decision below that reads one
+		// first makes it exact where the bound could change the outcome.
+		p.est = &estimate{qv: qv, bound: bound, exact: p.sc.Exact}
+		sum, cnt = r.Vectors.SumCosine(qv), len(p.cos)
+		p.cosMax = float64(p.exactMax(atLeast))
+	} else if every { // no per-slot test
+		r.Vectors.ScoreAll(qv, p.cos)
+		var cosMax float32
+		sum, cosMax = sumMax(p.cos)
+		cnt, p.cosMax = len(p.cos), float64(cosMax)
+	} else {
+		r.Vectors.ScoreAll(qv, p.cos)
+		for i, c := range p.cos {
+			if (allow == nil || allow(int32(i))) && r.IDs[i] != "" {
+				sum += float64(c)
+				cnt++
+				p.cosMax = max(p.cosMax, float64(c))
+			}
+		}
+	}
+	if cnt > 0 {
+		p.cosFloor = sum / float64(cnt)
+	}
+	p.kwW = cfg.KeywordWeight
+	switch strategy {
+	case StrategyBM25:
+		p.kwW = 1
+	case StrategyVector:
+		p.kwW = 0
+	}
+	// fused: assemble.SemanticRelevance for every slot, in one tight loop.
+	fused := p.sc.Fused
+	p.fused = fused
+	var kwScale, vecScale float32
+	if p.kwMax > 0 && p.kwW > 0 {
+		kwScale = float32(p.kwW / p.kwMax)
+	}
+	vw := 1 - p.kwW
+	if p.kwMax <= 0 || p.kwW == 0 {
+		vw = 1 // no keyword evidence: vectors alone decide (as assemble.SemanticRelevance)
+	}
+	if rng := p.cosMax - p.cosFloor; rng > 0 {
+		vecScale = float32(vw / rng)
+	}
+	p.kwScale, p.vecScale, p.floor = kwScale, vecScale, float32(p.cosFloor)
+	limit := req.Candidates
+	if limit <= 0 {
+		limit = 100
+	}
+	var hits []search.Hit
+	if p.est != nil {
+		hits = p.topAll(limit)
+	} else {
+		fuse(fused, p.kw[:len(fused)], p.cos[:len(fused)], kwScale, vecScale, p.floor)
+		hits = search.TopK(fused, limit, allow)
+	}
+	seen := p.sc.Seen
+	for _, h := range hits {
+		p.slots = append(p.slots, h.Slot)
+		seen[h.Slot] = true
+	}
+	// Family: the subsections and the enclosing section of the best hits.
+	for _, h := range hits[:min(10, len(hits))] {
+		id := r.IDs[h.Slot]
+		fam := append([]string(nil), r.Children[id]...)
+		if n := r.Graph.Nodes[id]; n != nil && n.Parent != "" {
+			fam = append(fam, n.Parent)
+		}
+		for _, f := range fam {
+			if sl, ok := r.Slot[f]; ok && !seen[sl] && (allow == nil || allow(sl)) {
+				p.slots = append(p.slots, sl)
+				seen[sl] = true
+			}
+		}
+	}
+	// Seed concepts: the nearest to the question, and those of the best
+	// hits (the question's words may name what its vector misses).
+	p.dist = map[string]int{}
+	if strategy == StrategyLoom && r.Graph.Linker != nil {
+		for _, m := range r.Graph.Linker.Nearest(qv, cfg.SeedConcepts) {
+			p.addSeed(m.ID, m.Sim)
+		}
+		for _, h := range hits[:min(3, len(hits))] {
+			for _, e := range r.Graph.Out[r.IDs[h.Slot]] {
+				if e.Kind == model.EdgeAbout {
+					p.addSeed(e.To, e.Weight)
+				}
+			}
+		}
+		p.bfs()
+		// Graph expansion: the best nodes about a seed concept join the
+		// pool even when neither search ranked them high enough.
+		var from []int32
+		for _, s := range p.seeds {
+			for _, sl := range r.ConceptSlots[s.ID] {
+				if !seen[sl] && (allow == nil || allow(sl)) {
+					from = append(from, sl)
+					seen[sl] = true // each slot once
+				}
+			}
+		}
+		for _, sl := range from {
+			seen[sl] = false
+		}
+		var extra []search.Hit
+		if p.est != nil {
+			extra = p.topOf(from, max(10, limit/5))
+		} else {
+			for _, sl := range from {
+				if fused[sl] > 0 {
+					extra = append(extra, search.Hit{Slot: sl, Score: fused[sl]})
+				}
+			}
+			extra = search.Best(extra, max(10, limit/5))
+		}
+		for _, h := range extra {
+			p.slots = append(p.slots, h.Slot)
+			seen[h.Slot] = true
+		}
+	}
+	// Pinned nodes: in the workspace, or for this question.
+	for _, id := range req.Pin {
+		if _, ok := r.Graph.Nodes[id]; ok {
+			p.pinned[id] = true
+		}
+		for _, nid := range r.Graph.DocNodes[id] {
+			p.pinned[nid] = true
+		}
+	}
+	for id := range r.Pinned() {
+		p.pinned[id] = true
+	}
+	for id := range p.pinned {
+		if sl, ok := r.Slot[id]; ok && !seen[sl] {
+			p.slots = append(p.slots, sl)
+			seen[sl] = true
+		}
+	}
+	return p
+}
+
+// release returns the pool's per-slot arrays for the next query.
+func (p *pool) release() {
+	if p.sc != nil {
+		p.r.PutScratch(p.sc)
+		p.sc, p.kw, p.cos, p.fused, p.est = nil, nil, nil, nil, nil
+	}
+}
+
+func (p *pool) addSeed(id string, sim float64) {
+	if _, ok := p.dist[id]; ok {
+		return
+	}
+	c := p.r.Graph.Concepts[id]
+	if c == nil {
+		return
+	}
+	p.dist[id] = 0
+	p.seeds = append(p.seeds, ConceptHit{ID: id, Name: c.Name, Similarity: round3(sim)})
+}
+
+// semantic is a slot's hybrid relevance: keyword and vector evidence, each
+// normalised to the query's best (the vector part above the workspace's
+// mean cosine, which embedders like GloVe put well above 0), as computed
+// for every slot in newPool.
+func (p *pool) semantic(s int32) float64 {
+	p.exactify(s)
+	return float64(p.fused[s])
+}
+
+// cosine is a slot's cosine with the question.
+func (p *pool) cosine(s int32) float64 {
+	p.exactify(s)
+	return float64(p.cos[s])
+}
+
+// HopReach is how far, in related edges from the seed concepts, a
+// result's hop distances reach (the graph's colouring shows 0 to 4+); the
+// hop signal counts only up to the ranking's MaxHops.
+const HopReach = 6
+
+// bfs fills dist with hop counts over related edges from the seeds (seeds
+// are 0), as far as HopReach or the hop signal's reach, whichever is
+// farther.
+func (p *pool) bfs() {
+	frontier := make([]string, 0, len(p.seeds))
+	for _, s := range p.seeds {
+		frontier = append(frontier, s.ID)
+	}
+	for d := 1; d <= max(HopReach, p.cfg.MaxHops-1) && len(frontier) > 0; d++ {
+		var next []string
+		for _, c := range frontier {
+			for _, nb := range p.r.RelAdj[c] {
+				if _, ok := p.dist[nb]; !ok {
+					p.dist[nb] = d
+					next = append(next, nb)
+				}
+			}
+		}
+		frontier = next
+	}
+}
+
+// hops is a node's distance from the seeds: 1 when it is about a seed
+// concept, one more per related edge beyond; −1 when out of reach. Its
+// relevant concepts are those within one edge of a seed.
+func (p *pool) hops(id string) (hops, relevantConcepts, concepts int) {
+	hops = -1
+	for _, e := range p.r.Graph.Out[id] {
+		if e.Kind != model.EdgeAbout {
+			continue
+		}
+		concepts++
+		if d, ok := p.dist[e.To]; ok {
+			if hops < 0 || d+1 < hops {
+				hops = d + 1
+			}
+			if d <= 1 {
+				relevantConcepts++
+			}
+		}
+	}
+	return hops, relevantConcepts, concepts
+}
+
+// candidates makes every pooled node a candidate with its facts, then
+// scores its signals (assemble.AllSignals; the baselines use semantic
+// relevance alone).
+func (p *pool) candidates(budget int) []*assemble.Candidate {
+	ix := p.r.Graph
+	now := p.w.ws.Now()
+	out := make([]*assemble.Candidate, 0, len(p.slots))
+	facts := make([]assemble.Facts, len(p.slots))
+	best := 0.0 // the best share of concepts near the question
+	for i, s := range p.slots {
+		id := p.r.IDs[s]
+		n := ix.Nodes[id]
+		d := ix.Docs[n.DocID]
+		c := &assemble.Candidate{ID: id, Ref: n.Ref, Ancestors: n.Ancestors, Title: nodeTitle(d, n), Source: string(n.Kind), Tokens: n.Tokens,
+			Keyword: round4(float64(p.kw[s])), Cosine: round4(p.cosine(s)), Pinned: p.pinned[id], Hops: -1,
+			Vec: p.r.Vectors.Row(s)}
+		f := &facts[i]
+		f.Semantic = round4(p.semantic(s))
+		if n.Parent != "" && p.cfg.Inherit > 0 {
+			if ps, ok := p.r.Slot[n.Parent]; ok {
+				f.Semantic = round4(max(f.Semantic, p.cfg.Inherit*p.semantic(ps)))
+			}
+		}
+		if d != nil {
+			c.Document, c.Collection = d.Path, d.Collection
+			f.Collection, f.Path, f.HasDocument = d.Collection, d.Path, true
+		}
+		if p.strategy == StrategyLoom {
+			var rel, all int
+			c.Hops, rel, all = p.hops(id)
+			if all > 0 { // the share of its topics that are the question's
+				f.TopicShare = float64(rel) / float64(all)
+			}
+			f.Hops, f.MaxHops = c.Hops, p.cfg.MaxHops
+			f.Touched = n.LastAccess
+			if f.Touched.IsZero() {
+				f.Touched = n.Created
+			}
+			f.Now, f.HalfLife = now, time.Duration(p.cfg.HalfLife)
+			f.Tokens, f.Budget, f.Kind, f.Config = n.Tokens, budget, string(n.Kind), &p.cfg
+			p.w.lv.Offer(c, n, budget, p.cfg.Oversize)
+		}
+		best = max(best, f.TopicShare)
+		out = append(out, c)
+	}
+	signals := assemble.AllSignals()
+	for i, c := range out {
+		f := &facts[i]
+		if p.strategy != StrategyLoom {
+			c.Signals[assemble.Semantic] = f.Semantic
+			continue
+		}
+		f.BestTopicShare = best
+		for _, sig := range signals {
+			c.Signals[sig.ID()] = sig.Score(f)
+		}
+	}
+	return out
+}
+
+// nodeTitle names a node for the manifest: file › heading (part i/n).
+func nodeTitle(d *model.Document, n *model.ContentNode) string {
+	t := ""
+	if d != nil {
+		t = d.Path
+		if d.Format == "beir" && d.Title != "" {
+			t = n.Ref + " " + d.Title
+		}
+	}
+	if h := model.LastHeading(n.HeadingPath); h != "" && (d == nil || d.Format != "beir") {
+		t += " › " + h
+	}
+	if n.Level != "" {
+		t += " (" + n.Level + ")"
+	}
+	if n.Parts > 1 {
+		t += fmt.Sprintf(" (part %d/%d)", n.Part, n.Parts)
+	}
+	return strings.TrimSpace(t)
+}
+
+func round4(x float64) float64 { return float64(int64(x*1e4+0.5)) / 1e4 }
