@@ -107,14 +107,14 @@ func LoadGraphCache(path string, generation int64) (*Graph, []model.Concept) {
 // checks at start-up that those are all the fields there are, and if a
 // field was added without the codec learning it, the cache is written and
 // read with gob instead, so nothing is silently dropped.
-const indexCacheMagic = "LOOMIDX2"
+const indexCacheMagic = "LOOMIDX3"
 
 const indexCacheHeader = 32
 
 // indexCacheFields are the model fields the flat codec writes, in order.
 var indexCacheFields = map[reflect.Type][]string{
-	reflect.TypeFor[model.Document]():    {"ID", "Key", "Path", "Collection", "Format", "Title", "Hash", "Bytes", "Ingested", "Groups"},
-	reflect.TypeFor[model.ContentNode](): {"ID", "DocID", "Ref", "Ancestors", "HeadingPath", "LineStart", "LineEnd", "Ordinal", "Part", "Parts", "ContentHash", "Kind", "ContentType", "Complexity", "Tokens", "Created", "LastAccess", "Provenance", "Parent", "NearMiss", "NearMissSim", "Pinned", "Source", "Level"},
+	reflect.TypeFor[model.Document]():    {"ID", "Key", "Path", "Collection", "Format", "Title", "Hash", "Bytes", "Ingested", "Groups", "Meta"},
+	reflect.TypeFor[model.ContentNode](): {"ID", "DocID", "Ref", "Ancestors", "HeadingPath", "LineStart", "LineEnd", "Ordinal", "Part", "Parts", "ContentHash", "Kind", "ContentType", "Complexity", "Tokens", "Created", "LastAccess", "Provenance", "Parent", "NearMiss", "NearMissSim", "Pinned", "Source", "Level", "PageStart", "PageEnd"},
 	reflect.TypeFor[model.Concept]():     {"ID", "Name", "Description", "Created", "Seed"},
 	reflect.TypeFor[model.Edge]():        {"Kind", "From", "To", "Weight", "Direction", "Created"},
 }
@@ -217,6 +217,12 @@ func encodeIndexCache(s *graphdb.Snapshot, generation int64) ([]byte, error) {
 		e.int(d.Bytes)
 		tm(d.Ingested)
 		e.strs(d.Groups)
+		meta := ""
+		if !d.Meta.IsZero() {
+			b, _ := json.Marshal(d.Meta)
+			meta = string(b)
+		}
+		e.str(meta)
 	}
 	docIDs := make([]string, 0, len(s.DocNodes))
 	for id := range s.DocNodes {
@@ -255,6 +261,8 @@ func encodeIndexCache(s *graphdb.Snapshot, generation int64) ([]byte, error) {
 		e.bool(n.Pinned)
 		e.str(n.Source)
 		e.str(n.Level)
+		e.int(n.PageStart)
+		e.int(n.PageEnd)
 	}
 	e.uint(uint64(len(s.Concepts)))
 	for i := range s.Concepts {
@@ -479,6 +487,9 @@ func decodeIndexCache(b []byte, generation int64) (*Graph, []model.Concept, erro
 		doc.Bytes = d.int()
 		doc.Ingested = d.time()
 		doc.Groups = d.strs(&strArena)
+		if meta := d.str(); meta != "" && json.Unmarshal([]byte(meta), &doc.Meta) != nil {
+			return nil, nil, errBadIndexCache
+		}
 		ix.Docs[doc.ID] = doc
 		ix.DocByKey[doc.Key] = doc.ID
 	}
@@ -503,6 +514,7 @@ func decodeIndexCache(b []byte, generation int64) (*Graph, []model.Concept, erro
 		nd.NearMissSim = d.float()
 		nd.Pinned = d.bool()
 		nd.Source, nd.Level = d.str(), d.str()
+		nd.PageStart, nd.PageEnd = d.int(), d.int()
 		ix.Nodes[nd.ID] = nd
 	}
 	concepts := make([]model.Concept, d.count())

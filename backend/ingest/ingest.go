@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/loomwork/loom/backend/errs"
+	"github.com/loomwork/loom/backend/model"
 )
 
 // Format is how a file's text is split into sections.
@@ -27,6 +28,18 @@ const (
 	FormatMarkdown Format = "markdown"
 	FormatText     Format = "text"
 	FormatBEIR     Format = "beir"
+	// FormatPDF is a PDF's text layer, laid out into the paper's sections
+	// with the pages each spans.
+	FormatPDF Format = "pdf"
+	// FormatHTML, FormatDOCX and FormatEPUB are converted to markdown.
+	FormatHTML Format = "html"
+	FormatDOCX Format = "docx"
+	FormatEPUB Format = "epub"
+	// FormatBibTeX is a .bib file: one document per entry.
+	FormatBibTeX Format = "bibtex"
+	// FormatCode is a source file (or data file) read as plain text until
+	// code gets its own structure.
+	FormatCode Format = "code"
 )
 
 // Document is one ingested unit of provenance: a file, or one record of a
@@ -48,6 +61,9 @@ type Document struct {
 	Hash     string
 	Bytes    int
 	Sections []Section
+	// Meta is what the document says of itself (front matter, a paper's
+	// identifiers, a BibTeX entry's fields).
+	Meta model.DocMeta
 
 	// linkAt is where each section's links were found, relative to the
 	// section's text: the links of all sections in order, flat. Chunk uses
@@ -84,6 +100,9 @@ type Section struct {
 	Links []string
 	// Tokens is the section's token count once Chunk has run.
 	Tokens int
+	// PageStart and PageEnd are the 1-based pages a section of a paged
+	// document spans (0 when the document has no pages).
+	PageStart, PageEnd int
 
 	startByte int // offset of Text in the file, while splitting plain text
 }

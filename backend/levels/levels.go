@@ -124,7 +124,7 @@ func (w *Levels) cacheAnalysis(src *model.ContentNode, l abstract.Level, text st
 func (w *Levels) recordAnalysis(src *model.ContentNode, l abstract.Level, text, h string, tokens int, by string) {
 	now := w.ws.Now()
 	a := model.ContentNode{ID: "n-" + model.ShortHash(src.ID, string(l), by), DocID: src.DocID, Ref: src.Ref,
-		Ancestors: src.Ancestors, HeadingPath: src.HeadingPath, LineStart: src.LineStart, LineEnd: src.LineEnd,
+		Ancestors: src.Ancestors, HeadingPath: src.HeadingPath, LineStart: src.LineStart, LineEnd: src.LineEnd, PageStart: src.PageStart, PageEnd: src.PageEnd,
 		Ordinal: src.Ordinal, Part: src.Part, Parts: src.Parts, ContentHash: h, Kind: model.KindAnalysis,
 		ContentType: "prose", Tokens: tokens, Created: now, LastAccess: now,
 		Provenance: string(l) + " of " + src.ID + " by " + by, Source: src.ID, Level: string(l)}

@@ -257,7 +257,7 @@ func (w *Library) prepareKind(ctx context.Context, e embed.Embedder, docs []inge
 						Ancestors: s.Ancestors, HeadingPath: s.HeadingPath, LineStart: s.LineStart, LineEnd: s.LineEnd,
 						Ordinal: s.Ordinal, Part: s.Part, Parts: s.Parts, ContentHash: h, Kind: kind,
 						ContentType: c.Type.String(), Complexity: round3(c.Complexity), Tokens: s.Tokens,
-						Provenance: prov,
+						Provenance: prov, PageStart: s.PageStart, PageEnd: s.PageEnd,
 					})
 					pd.texts = append(pd.texts, s.Text)
 					pd.terms = append(pd.terms, index.KeywordTerms(s.HeadingPath, s.Text))
@@ -330,7 +330,7 @@ func (w *Library) link(ix *index.Graph, b *batch, pd preparedDoc, now time.Time)
 		w.removeDoc(ix, b, pd.id)
 	}
 	doc := model.Document{ID: pd.id, Key: pd.doc.Key, Path: pd.doc.Path, Collection: pd.doc.Collection,
-		Format: string(pd.doc.Format), Title: pd.doc.Title, Hash: pd.doc.Hash, Bytes: pd.doc.Bytes, Ingested: now, Groups: groups}
+		Format: string(pd.doc.Format), Title: pd.doc.Title, Hash: pd.doc.Hash, Bytes: pd.doc.Bytes, Ingested: now, Groups: groups, Meta: pd.doc.Meta}
 	dw := graphdb.DocWrite{Doc: doc}
 	created := 0
 	byOrdinal := map[int]string{}

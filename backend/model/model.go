@@ -50,6 +50,34 @@ type Document struct {
 	// Groups are collections the person put the document in by hand,
 	// besides the one it was ingested into.
 	Groups []string `json:"groups,omitempty"`
+	// Meta is what the document says of itself: a note's front matter, a
+	// paper's authors and identifiers, a BibTeX entry's fields.
+	Meta DocMeta `json:"meta,omitzero"`
+}
+
+// DocMeta is what a document says of itself, where its format says it:
+// front matter of a note (aliases, tags), a paper's authors and
+// identifiers, a BibTeX entry's fields. All of it is optional.
+type DocMeta struct {
+	Aliases []string `json:"aliases,omitempty"`
+	Tags    []string `json:"tags,omitempty"`
+	Authors []string `json:"authors,omitempty"`
+	Year    string   `json:"year,omitempty"`
+	Venue   string   `json:"venue,omitempty"`
+	// DOI is lower-cased, without a resolver prefix ("10.1000/xyz").
+	DOI string `json:"doi,omitempty"`
+	// ArXiv is the arXiv identifier without version ("2205.14135").
+	ArXiv string `json:"arxiv,omitempty"`
+	// Pages is a paged document's page count.
+	Pages int `json:"pages,omitempty"`
+	// BibKey is a BibTeX entry's citation key.
+	BibKey string `json:"bibkey,omitempty"`
+}
+
+// IsZero reports whether nothing is known.
+func (m DocMeta) IsZero() bool {
+	return len(m.Aliases) == 0 && len(m.Tags) == 0 && len(m.Authors) == 0 && m.Year == "" && m.Venue == "" &&
+		m.DOI == "" && m.ArXiv == "" && m.Pages == 0 && m.BibKey == ""
 }
 
 // InCollection reports whether the document belongs to a collection,
@@ -100,6 +128,10 @@ type ContentNode struct {
 	// and how far (summary, essence).
 	Source string `json:"source,omitempty"`
 	Level  string `json:"level,omitempty"`
+	// PageStart and PageEnd are the 1-based pages a section of a paged
+	// document (a PDF) spans, 0 for other documents.
+	PageStart int `json:"page_start,omitempty"`
+	PageEnd   int `json:"page_end,omitempty"`
 }
 
 // Concept is a topic node.
