@@ -40,6 +40,10 @@ const (
 	// FormatCode is a source file (or data file) read as plain text until
 	// code gets its own structure.
 	FormatCode Format = "code"
+	// FormatNotebook is a Jupyter notebook: its cells as markdown.
+	FormatNotebook Format = "notebook"
+	// FormatTable is a .csv/.tsv file: its head as a table.
+	FormatTable Format = "table"
 )
 
 // Document is one ingested unit of provenance: a file, or one record of a
@@ -63,7 +67,7 @@ type Document struct {
 	Sections []Section
 	// Meta is what the document says of itself (front matter, a paper's
 	// identifiers, a BibTeX entry's fields).
-	Meta model.DocMeta
+	Meta model.DocMeta `json:",omitzero"`
 
 	// linkAt is where each section's links were found, relative to the
 	// section's text: the links of all sections in order, flat. Chunk uses
@@ -102,7 +106,8 @@ type Section struct {
 	Tokens int
 	// PageStart and PageEnd are the 1-based pages a section of a paged
 	// document spans (0 when the document has no pages).
-	PageStart, PageEnd int
+	PageStart int `json:",omitempty"`
+	PageEnd   int `json:",omitempty"`
 
 	startByte int // offset of Text in the file, while splitting plain text
 }
@@ -134,9 +139,12 @@ func (e *FileError) ErrorCode() errs.Code { return errs.BadFile }
 
 // Options bound what Parse accepts and how it splits.
 type Options struct {
-	// MaxFileBytes rejects larger markdown/text files (BEIR corpora stream
-	// and are exempt). Default 32 MiB.
+	// MaxFileBytes rejects larger text files: markdown, text, HTML, code
+	// (BEIR corpora stream and are exempt). Default 32 MiB.
 	MaxFileBytes int64
+	// MaxBinaryBytes rejects larger PDF, Word and EPUB files, whose bytes
+	// are mostly images and fonts. Default 128 MiB.
+	MaxBinaryBytes int64
 	// MaxSectionTokens splits sections above this size at paragraph
 	// boundaries. Default 512.
 	MaxSectionTokens int
@@ -157,6 +165,9 @@ func (o *Options) defaults() {
 	if o.MaxFileBytes <= 0 {
 		o.MaxFileBytes = 32 << 20
 	}
+	if o.MaxBinaryBytes <= 0 {
+		o.MaxBinaryBytes = 128 << 20
+	}
 	if o.MaxSectionTokens <= 0 {
 		o.MaxSectionTokens = 512
 	}
@@ -169,20 +180,6 @@ func (o *Options) defaults() {
 		o.CountTokens = func(s string) int { return (len(s) + 3) / 4 }
 		o.estimate = true
 	}
-}
-
-// FormatOf picks a format by file name; ok is false for files a folder walk
-// should skip.
-func FormatOf(path string) (Format, bool) {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".md", ".markdown", ".mdown", ".mkd":
-		return FormatMarkdown, true
-	case ".txt", ".text":
-		return FormatText, true
-	case ".jsonl":
-		return FormatBEIR, true
-	}
-	return FormatText, false
 }
 
 // Validate reports why data cannot be ingested as text, or nil. Data is
@@ -201,10 +198,27 @@ func Validate(path string, data []byte, opts Options) error {
 }
 
 func checkSize(path string, data []byte, opts Options) error {
-	if int64(len(data)) > opts.MaxFileBytes {
-		return &FileError{path, fmt.Sprintf("file is too large (%s; the limit is %s): split it into smaller files", humanBytes(int64(len(data))), humanBytes(opts.MaxFileBytes))}
+	format, _ := FormatOf(path)
+	if limit := opts.limit(format); int64(len(data)) > limit {
+		return &FileError{path, tooLarge(format, int64(len(data)), limit)}
 	}
 	return nil
+}
+
+// limit is the largest file of a format Parse takes.
+func (o *Options) limit(f Format) int64 {
+	if f.binary() {
+		return o.MaxBinaryBytes
+	}
+	return o.MaxFileBytes
+}
+
+func tooLarge(f Format, size, limit int64) string {
+	advice := "split it into smaller files"
+	if f.binary() {
+		advice = "export the part you need (or a version without images) to a smaller file"
+	}
+	return fmt.Sprintf("file is too large (%s; the limit is %s): %s", humanBytes(size), humanBytes(limit), advice)
 }
 
 // checkText reports why decoded text cannot be ingested, or nil.

@@ -47,7 +47,16 @@ func TestFormatOfGoesByExtension(t *testing.T) {
 		{"A.MARKDOWN", FormatMarkdown, true},
 		{"notes.txt", FormatText, true},
 		{"corpus.jsonl", FormatBEIR, true},
-		{"paper.pdf", FormatText, false},
+		{"paper.PDF", FormatPDF, true},
+		{"page.htm", FormatHTML, true},
+		{"report.docx", FormatDOCX, true},
+		{"refs.bib", FormatBibTeX, true},
+		{"model.py", FormatCode, true},
+		{"analysis.R", FormatCode, true},
+		{"cells.ipynb", FormatNotebook, true},
+		{"data.tsv", FormatTable, true},
+		{"photo.png", FormatText, false},
+		{"archive.zip", FormatText, false},
 		{"README", FormatText, false},
 	}
 	for _, tt := range tests {

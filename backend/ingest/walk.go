@@ -222,9 +222,9 @@ func (w *walker) result() WalkResult {
 func unreadFormat(name string) string {
 	ext := strings.ToLower(filepath.Ext(name))
 	if ext == "" || ext == name {
-		return "it has no file extension, and Loom reads .md, .markdown, .txt and .jsonl files (give it one of those to ingest it)"
+		return "it has no file extension; " + ReadsAs + " (name the file to read it as text)"
 	}
-	return "Loom does not read " + ext + " files yet"
+	return ReadsAs + ", not " + ext + " files"
 }
 
 func isLink(p string) bool {
@@ -273,8 +273,8 @@ func describeIrregular(mode fs.FileMode) string {
 func ReadFile(f File, opts Options) ([]byte, error) {
 	opts.defaults()
 	format, _ := FormatOf(f.Path)
-	if format != FormatBEIR && f.Size > opts.MaxFileBytes {
-		return nil, &FileError{f.Abs, "file is too large (" + humanBytes(f.Size) + "; the limit is " + humanBytes(opts.MaxFileBytes) + "): split it into smaller files"}
+	if limit := opts.limit(format); format != FormatBEIR && f.Size > limit {
+		return nil, &FileError{f.Abs, tooLarge(format, f.Size, limit)}
 	}
 	data, err := os.ReadFile(f.Abs)
 	if err != nil {

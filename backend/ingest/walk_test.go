@@ -16,7 +16,7 @@ import (
 // libraryFolder builds a folder with everything a real one can hold:
 //
 //	notes/a.md, notes/sub/b.txt, notes/corpus.jsonl   read
-//	notes/paper.pdf, notes/README                     skipped: format
+//	notes/photo.png, notes/README                     skipped: format
 //	notes/.hidden.md, notes/.git/, notes/node_modules/ left out (3)
 //	notes/pipe.md (FIFO), notes/sock.md (socket)      errors
 //	notes/broken.md → missing.md                      error
@@ -38,7 +38,7 @@ func libraryFolder(t *testing.T) (root string) {
 	write("notes/a.md", "# A\n\ntext\n")
 	write("notes/sub/b.txt", "plain text\n")
 	write("notes/corpus.jsonl", `{"_id":"1","text":"x"}`+"\n")
-	write("notes/paper.pdf", "%PDF-1.7\n")
+	write("notes/photo.png", "\x89PNG\r\n")
 	write("notes/README", "no extension\n")
 	write("notes/.hidden.md", "# hidden\n")
 	write("notes/.git/config", "[core]\n")
@@ -75,8 +75,8 @@ func TestWalkReportsEverythingItLeavesOut(t *testing.T) {
 		skipped[filepath.ToSlash(rel)] = s.Reason
 	}
 	assert.Equal(t, map[string]string{
-		"paper.pdf":  "Loom does not read .pdf files yet",
-		"README":     "it has no file extension, and Loom reads .md, .markdown, .txt and .jsonl files (give it one of those to ingest it)",
+		"photo.png":  ReadsAs + ", not .png files",
+		"README":     "it has no file extension; " + ReadsAs + " (name the file to read it as text)",
 		"alias.md":   "the same file as " + filepath.Join(root, "a.md") + ", which is ingested under that name",
 		"outside.md": "the same file as " + filepath.Join(root, "linked", "out.md") + ", which is ingested under that name",
 		"sub/loop":   "a symbolic link to " + root + ", a folder already read (links are followed once, never in a loop)",
@@ -109,7 +109,7 @@ func TestWalkTakesFilesNamedDirectly(t *testing.T) {
 		problems []string
 		skipped  int
 	}{
-		{"any extension when named", []string{filepath.Join(root, "paper.pdf")}, []string{"paper.pdf"}, nil, 0},
+		{"any extension when named", []string{filepath.Join(root, "photo.png")}, []string{"photo.png"}, nil, 0},
 		{"a link to a file", []string{filepath.Join(root, "outside.md")}, []string{"outside.md"}, nil, 0},
 		{"a pipe is refused, not opened", []string{filepath.Join(root, "pipe.md")}, nil, []string{"not a regular file"}, 0},
 		{"a broken link", []string{filepath.Join(root, "broken.md")}, nil, []string{"broken symbolic link"}, 0},
@@ -159,13 +159,13 @@ func TestWalkShowsPathsAsTheyWereGiven(t *testing.T) {
 	root := libraryFolder(t)
 	t.Chdir(filepath.Dir(root))
 	res := Walk([]string{"notes"})
-	var pdf Skipped
+	var png Skipped
 	for _, s := range res.Skipped {
-		if filepath.Ext(s.Path) == ".pdf" {
-			pdf = s
+		if filepath.Ext(s.Path) == ".png" {
+			png = s
 		}
 	}
-	assert.Equal(t, "notes/paper.pdf: skipped: Loom does not read .pdf files yet", pdf.String())
+	assert.Equal(t, "notes/photo.png: skipped: "+ReadsAs+", not .png files", png.String())
 	require.NotEmpty(t, res.Files)
 	assert.True(t, filepath.IsAbs(res.Files[0].Abs), "files keep their absolute path as the document key")
 }

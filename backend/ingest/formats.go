@@ -1,0 +1,62 @@
+package ingest
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// formats maps a lower-case file extension to the format Loom reads it as.
+// The web edition's page keeps the same list (frontend/src/lib/upload.ts).
+var formats = map[string]Format{
+	".md": FormatMarkdown, ".markdown": FormatMarkdown, ".mdown": FormatMarkdown, ".mkd": FormatMarkdown,
+
+	".txt": FormatText, ".text": FormatText, ".org": FormatText, ".rst": FormatText, ".adoc": FormatText,
+
+	".jsonl": FormatBEIR,
+
+	".pdf":  FormatPDF,
+	".html": FormatHTML, ".htm": FormatHTML, ".xhtml": FormatHTML,
+	".docx": FormatDOCX,
+	".epub": FormatEPUB,
+	".bib":  FormatBibTeX,
+
+	".ipynb": FormatNotebook,
+	".csv":   FormatTable, ".tsv": FormatTable,
+
+	".py": FormatCode, ".go": FormatCode, ".js": FormatCode, ".mjs": FormatCode, ".ts": FormatCode,
+	".tsx": FormatCode, ".jsx": FormatCode, ".r": FormatCode, ".jl": FormatCode, ".tex": FormatCode,
+	".rs": FormatCode, ".java": FormatCode, ".c": FormatCode, ".h": FormatCode, ".cpp": FormatCode,
+	".hpp": FormatCode, ".cc": FormatCode, ".rb": FormatCode, ".sh": FormatCode, ".sql": FormatCode,
+	".m": FormatCode, ".scala": FormatCode, ".kt": FormatCode, ".swift": FormatCode, ".lua": FormatCode,
+	".pl": FormatCode, ".php": FormatCode, ".css": FormatCode, ".scss": FormatCode, ".json": FormatCode,
+	".yaml": FormatCode, ".yml": FormatCode, ".toml": FormatCode,
+}
+
+// FormatOf picks a format by file name; ok is false for files a folder walk
+// should skip (a file named directly is read as text whatever its name).
+func FormatOf(path string) (Format, bool) {
+	if f, ok := formats[strings.ToLower(filepath.Ext(path))]; ok {
+		return f, true
+	}
+	return FormatText, false
+}
+
+// Extensions lists the file extensions Loom reads, sorted.
+func Extensions() []string {
+	out := make([]string, 0, len(formats))
+	for ext := range formats {
+		out = append(out, ext)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// binary reports whether a format's files are containers of bytes (not
+// text), which get their own size limit.
+func (f Format) binary() bool {
+	return f == FormatPDF || f == FormatDOCX || f == FormatEPUB
+}
+
+// ReadsAs says, for a person, what Loom reads.
+const ReadsAs = "Loom reads papers (PDF), notes (Markdown, text), web pages (HTML), Word (.docx), EPUB, BibTeX, notebooks, CSV and source files"
