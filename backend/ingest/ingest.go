@@ -269,6 +269,7 @@ func Parse(key, path, collection string, data []byte, opts Options) ([]Document,
 		doc.Sections, doc.Title, doc.linkAt = splitMarkdown(path, text)
 	default:
 		doc.Sections = splitText(path, text)
+		titleSections(doc.Sections)
 	}
 	if doc.Title == "" {
 		doc.Title = filepath.Base(path)
