@@ -54,6 +54,9 @@ func splitLarge(in []Section, linkAt []int32, opts Options) []Section {
 			part.Text = strings.TrimRightFunc(text, unicode.IsSpace) // strings.TrimSpace, keeping the offset
 			part.LineStart = s.LineStart + lines.count(c.start)
 			part.LineEnd = s.LineStart + lines.countEnd(c.end)
+			if s.LineStart == 0 { // the source has no lines worth citing (a PDF)
+				part.LineStart, part.LineEnd = 0, 0
+			}
 			part.Part, part.Parts = k+1, len(chunks)
 			part.Tokens = c.tokens
 			part.Links = ls.within(part.Text, c.start+lead, c.start+lead+len(part.Text))
