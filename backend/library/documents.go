@@ -73,7 +73,7 @@ func (w *Library) Documents(ctx context.Context) ([]DocumentInfo, error) {
 }
 
 func DocSource(d *model.Document) string {
-	if d.Format == "beir" {
+	if recordFormat(d.Format) {
 		if i := strings.LastIndexByte(d.Key, '#'); i >= 0 {
 			return d.Key[:i]
 		}

@@ -154,6 +154,9 @@ func (w *Library) Ingest(ctx context.Context, paths []string, opts IngestOptions
 		if err == nil {
 			var docs []ingest.Document
 			docs, err = ingest.Parse(f.Abs, f.Path, f.Collection, data, iopts)
+			if err == nil && len(docs) > 0 && recordFormat(string(docs[0].Format)) {
+				rep.Removed += w.dropVanishedRecords(ix, b, f.Abs, docs)
+			}
 			for g := 0; g < len(docs) && ctx.Err() == nil; g += groupDocs {
 				group := docs[g:min(g+groupDocs, len(docs))]
 				var todo []ingest.Document
@@ -383,6 +386,11 @@ func (w *Library) link(ix *index.Graph, b *batch, pd preparedDoc, now time.Time)
 			r.Add(&nn, pd.terms[j], vec)
 		}
 	}
+	if len(dw.Nodes) > 0 {
+		for _, target := range samePaperLinks(ix, &doc) {
+			dw.Edges = append(dw.Edges, model.Edge{Kind: model.EdgeLinks, From: dw.Nodes[0].ID, To: target, Weight: 1, Created: now})
+		}
+	}
 	for _, e := range dw.Edges {
 		ix.AddEdge(e)
 	}
@@ -465,10 +473,7 @@ func (w *Library) pruneInto(ix *index.Graph, b *batch, roots []string) int {
 	}
 	n := 0
 	for id, d := range ix.Docs {
-		file := d.Key
-		if d.Format == string(ingest.FormatBEIR) {
-			file = file[:strings.LastIndexByte(file, '#')]
-		}
+		file := DocSource(d)
 		under := false
 		for _, r := range absRoots {
 			if file == r || strings.HasPrefix(file, r+string(filepath.Separator)) {
