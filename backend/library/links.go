@@ -22,13 +22,14 @@ import (
 // in this order:
 //
 //  1. a path from the collection's root, with or without ".md";
-//  2. a path from the linking note's folder ("../Beta/Overview");
+//  2. a path from the linking note's folder ("../Beta/Overview"; for a
+//     bare name, the note of that name beside the linking one);
 //  3. the one document whose path ends with the target, compared without
 //     regard to case (a bare name is any note of that name);
-//  4. of several, the one in the linking note's folder, else the one
-//     nearest the root (fewest folders, then the shortest path, then the
-//     first by byte order) — the note Obsidian's "shortest path when
-//     possible" writes as a bare name.
+//  4. of several, the one nearest the root (fewest folders, then the
+//     shortest path, then the first in byte order): the note Obsidian's
+//     "shortest path when possible" writes as a bare name, since the
+//     others need a folder to tell them apart.
 //
 // A target found nowhere becomes an edge to the document it would be —
 // the note Obsidian would create on a click, "<target>.md" from the root —
@@ -136,7 +137,7 @@ func (r *linkResolver) markdown(d ingest.Document, l string) string {
 	if p, ok := c.byPath[strings.ToLower(target)]; ok {
 		return p
 	}
-	if p := c.find(path.Clean(l), path.Dir(d.Path)); p != "" {
+	if p := c.find(path.Clean(l)); p != "" {
 		return p
 	}
 	return target
@@ -168,7 +169,7 @@ func (r *linkResolver) wiki(d ingest.Document, target string) string {
 				return p
 			}
 		}
-		if p := c.find(path.Clean(f), dir); p != "" {
+		if p := c.find(path.Clean(f)); p != "" {
 			return p
 		}
 	}
@@ -182,9 +183,10 @@ func (r *linkResolver) wiki(d ingest.Document, target string) string {
 }
 
 // find is the document whose path ends with name (a file name, or the
-// end of a path), compared without regard to case; of several, the one in
-// folder, else the one nearest the root.
-func (c *collectionPaths) find(name, folder string) string {
+// end of a path), compared without regard to case; of several, the one
+// nearest the root: fewest folders, then the shortest path, then the first
+// in byte order.
+func (c *collectionPaths) find(name string) string {
 	lower := strings.ToLower(name)
 	var found []string
 	for _, p := range c.byName[path.Base(lower)] {
@@ -196,13 +198,6 @@ func (c *collectionPaths) find(name, folder string) string {
 		return ""
 	}
 	return slices.MinFunc(found, func(a, b string) int {
-		inA, inB := path.Dir(a) == folder, path.Dir(b) == folder
-		if inA != inB {
-			if inA {
-				return -1
-			}
-			return 1
-		}
 		return cmp.Or(
 			cmp.Compare(strings.Count(a, "/"), strings.Count(b, "/")),
 			cmp.Compare(len(a), len(b)),
