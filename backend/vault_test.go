@@ -76,7 +76,7 @@ func TestVaultIngestsAsObsidianReadsIt(t *testing.T) {
 		}
 	}
 	t.Logf("%d links edges between %d pairs of documents", edges, len(links))
-	golden.Equal(t, filepath.Join("..", "testdata", "golden", "vault-links.txt"), []byte(strings.Join(links, "\n")+"\n"))
+	golden.Equal(t, filepath.Join("..", "testdata", "golden", "vault-links.golden"), []byte(strings.Join(links, "\n")+"\n"))
 
 	t.Run("links edges, exactly", func(t *testing.T) {
 		has := func(from, to string) bool { return slices.Contains(links, from+" -> "+to) }
