@@ -3,6 +3,7 @@ package index
 import (
 	"strings"
 
+	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
 )
 
@@ -29,7 +30,7 @@ func NodeTerms(n *model.ContentNode, d *model.Document, text string) []string {
 // question would load the whole note.
 func DocumentWords(d *model.Document, headingPath []string, text string) string {
 	var words []string
-	if d.Format == "markdown" && d.Title != "" && !mentions(d.Title, headingPath, text) {
+	if d.Format == string(ingest.FormatMarkdown) && d.Title != "" && !mentions(d.Title, headingPath, text) {
 		words = append(words, d.Title)
 	}
 	words = append(words, d.Meta.Aliases...)

@@ -35,6 +35,11 @@ type FrontMatter struct {
 	Problem string
 }
 
+// maxFrontMatter bounds where the closing line is looked for: properties
+// take a few lines, and a "---" that closes only far below the first is a
+// pair of thematic breaks around ordinary markdown.
+const maxFrontMatter = 64 << 10
+
 // ReadFrontMatter reads the front matter at the start of text (with "\n"
 // line ends, as Parse decodes every file).
 func ReadFrontMatter(text []byte) FrontMatter {
@@ -49,21 +54,22 @@ func ReadFrontMatter(text []byte) FrontMatter {
 	}
 	bodyStart := len(fence) + 1
 	end, bodyEnd := -1, -1
-	for off := bodyStart; off < len(text); {
+	for off := bodyStart; off < min(len(text), maxFrontMatter); {
 		nl := bytes.IndexByte(text[off:], '\n')
 		lineEnd := len(text)
 		if nl >= 0 {
 			lineEnd = off + nl
 		}
-		line := strings.TrimRight(string(text[off:lineEnd]), " \t")
-		if line == fence || fence == "---" && line == "..." {
+		line := bytes.TrimRight(text[off:lineEnd], " \t")
+		if string(line) == fence || fence == "---" && string(line) == "..." {
 			bodyEnd, end = off, min(lineEnd+1, len(text))
 			break
 		}
 		off = lineEnd + 1
 	}
 	if end < 0 {
-		return FrontMatter{} // no closing line: a thematic break, not front matter
+		// No closing line near the top: a thematic break, not front matter.
+		return FrontMatter{}
 	}
 	fm := FrontMatter{End: end}
 	var fields map[string]any

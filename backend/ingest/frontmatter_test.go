@@ -174,3 +174,12 @@ func TestHeadingsWithTagsAndWikiLinksKeepTheirSlugs(t *testing.T) {
 	assert.Equal(t, []string{"tag"}, d.Meta.Tags)
 	assert.True(t, strings.HasPrefix(d.Sections[0].Text, "# About"))
 }
+
+// A "---" that closes only far below the first is a pair of thematic
+// breaks: what lies between them is markdown.
+func TestFarClosingDashesAreThematicBreaks(t *testing.T) {
+	src := "---\n# Heading\n\n" + strings.Repeat("words and more words\n\n", maxFrontMatter/22+1) + "---\n"
+	d := parseOne(t, "n.md", src)
+	assert.Equal(t, "Heading", d.Title)
+	assert.Equal(t, []string{"Heading"}, d.Sections[len(d.Sections)-1].HeadingPath)
+}

@@ -100,6 +100,7 @@ func (r *linkResolver) resolve(d ingest.Document, links []string) []string {
 	}
 	var out []string
 	self := model.DocumentID(d.Collection, d.Path)
+	seen := map[string]bool{self: true}
 	for _, l := range links {
 		var target string
 		if w, ok := ingest.ParseWikiLink(l); ok {
@@ -110,7 +111,8 @@ func (r *linkResolver) resolve(d ingest.Document, links []string) []string {
 		if target == "" {
 			continue
 		}
-		if id := model.DocumentID(d.Collection, target); id != self && !slices.Contains(out, id) {
+		if id := model.DocumentID(d.Collection, target); !seen[id] {
+			seen[id] = true
 			out = append(out, id)
 		}
 	}
