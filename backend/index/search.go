@@ -235,7 +235,7 @@ func (s *Search) BuildKeywords(ctx context.Context, read func(hash string) (stri
 					failed[i] = err
 					continue
 				}
-				terms[i] = KeywordTerms(nodes[i].HeadingPath, text)
+				terms[i] = NodeTerms(nodes[i], s.Graph.Docs[nodes[i].DocID], text)
 			}
 		})
 	}

@@ -100,12 +100,14 @@ func readGolden(t *testing.T) map[string]string {
 	want := map[string]string{}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		require.Len(t, fields, 2, "bad line in %s: %q", sectionsGolden, sc.Text())
-		want[fields[0]] = fields[1]
+		// The digest is the last field; a file's name may hold spaces.
+		sp := strings.LastIndexByte(line, ' ')
+		require.Positive(t, sp, "bad line in %s: %q", sectionsGolden, sc.Text())
+		want[line[:sp]] = line[sp+1:]
 	}
 	require.NoError(t, sc.Err())
 	return want

@@ -266,7 +266,7 @@ func Parse(key, path, collection string, data []byte, opts Options) ([]Document,
 	doc := Document{Key: key, Path: path, Collection: collection, Format: format, Hash: HashBytes(data), Bytes: len(data)}
 	switch format {
 	case FormatMarkdown:
-		doc.Sections, doc.Title, doc.linkAt = splitMarkdown(path, text)
+		doc.Sections, doc.Title, doc.Meta, doc.linkAt = splitMarkdown(path, text)
 	default:
 		doc.Sections = splitText(path, text)
 		titleSections(doc.Sections)

@@ -295,35 +295,3 @@ func TestChunkWithTheEstimate(t *testing.T) {
 		assert.Equal(t, (len(s.Text)+3)/4, s.Tokens)
 	}
 }
-
-// TestFrontMatterIsBlankedInPlace: a leading YAML block (closed by "---"
-// or "...") becomes spaces, so it is never text and every offset and line
-// number stays the file's; anything else is left as it is.
-func TestFrontMatterIsBlankedInPlace(t *testing.T) {
-	tests := []struct {
-		name, src string
-		blanked   bool
-	}{
-		{"closed by three dashes", "---\ntitle: x\n---\n# A\n", true},
-		{"closed by three dots", "---\ntitle: x\n...\n# A\n", true},
-		{"with Windows line ends", "---\r\ntitle: x\r\n---\r\n# A\r\n", true},
-		{"empty", "---\n---\n# A\n", true},
-		{"never closed: kept as text", "---\ntitle: x\n# A\n", false},
-		{"not at the very start: a thematic break", "\n---\ntitle: x\n---\n# A\n", false},
-		{"dashes with text after them on the first line", "--- x\ntitle: y\n---\n", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := blankFrontMatter([]byte(tt.src))
-			require.Len(t, got, len(tt.src), "offsets stay the file's")
-			assert.Equal(t, strings.Count(tt.src, "\n"), strings.Count(string(got), "\n"), "line numbers stay the file's")
-			if !tt.blanked {
-				assert.Equal(t, tt.src, string(got))
-				return
-			}
-			head, rest, _ := strings.Cut(string(got), "# A")
-			assert.Empty(t, strings.TrimSpace(head), "the block is blank")
-			assert.Equal(t, tt.src[len(head):], "# A"+rest, "what follows is untouched")
-		})
-	}
-}

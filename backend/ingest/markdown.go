@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/loomwork/loom/backend/model"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -21,12 +22,20 @@ import (
 // or code span written across a cell's pipe would read otherwise). And the
 // pass that unescapes "\|" inside code spans of table cells is left out: it
 // changes no heading or link, and its work grows with the square of the
-// number of such cells.
+// number of such cells. It also reads Obsidian's wiki links and embeds
+// (wikilink.go) and inline #tags (tags.go), ahead of goldmark's own link
+// parser, so that [[Note]] is not taken for a bracketed reference.
 var markdownParser = goldmark.New(
 	goldmark.WithExtensions(extension.Linkify, extension.Strikethrough, extension.TaskList),
-	goldmark.WithParserOptions(parser.WithParagraphTransformers(
-		util.Prioritized(boundedTables{extension.NewTableParagraphTransformer()}, 200),
-	)),
+	goldmark.WithParserOptions(
+		parser.WithParagraphTransformers(
+			util.Prioritized(boundedTables{extension.NewTableParagraphTransformer()}, 200),
+		),
+		parser.WithInlineParsers(
+			util.Prioritized(wikiLinkParser{}, 199),
+			util.Prioritized(tagParser{}, 900),
+		),
+	),
 ).Parser()
 
 // maxTable is the largest paragraph (in bytes) made into a GFM table.
@@ -41,18 +50,6 @@ func (t boundedTables) Transform(node *ast.Paragraph, reader text.Reader, pc par
 	t.tables.Transform(node, reader, pc)
 }
 
-// A goldmark AST takes from ten to over a hundred times its source (a list
-// of one-word items is the worst), so a file is parsed in pieces of about a
-// sixty-fourth of it, from minPiece (smaller files are parsed whole) to
-// maxPiece, each dropped once its headings and links are read (see
-// nextPiece). A paragraph is cut when it is longer than both a piece and
-// minParagraphCut.
-const (
-	minPiece        = 16 << 10
-	maxPiece        = 256 << 10
-	minParagraphCut = 64 << 10
-)
-
 type heading struct {
 	start int // byte offset of the heading's first line
 	level int
@@ -60,8 +57,15 @@ type heading struct {
 }
 
 type mdLink struct {
-	at   int // byte offset of the link's text (or of its block)
+	at   int // byte offset of the link's text (or of its block, or of a wiki link)
 	dest string
+}
+
+// scan is what a pass over a markdown file found, in the order met.
+type scan struct {
+	heads []heading
+	links []mdLink // markdown links and wiki links (whole, as written)
+	tags  []string // inline #tags, without "#", with repeats
 }
 
 // splitMarkdown cuts source at every heading (goldmark decides what a heading
@@ -69,46 +73,90 @@ type mdLink struct {
 // heading to the next one; text before the first heading is its own section.
 // Sections with no text besides their heading line yield no node, but their
 // title stays in the heading path of the sections below them. It also
-// returns where each section's links were found, relative to its text (see
-// Document.linkAt).
-func splitMarkdown(path string, src []byte) ([]Section, string, []int32) {
-	src = blankFrontMatter(src)
-	heads, links := scanMarkdown(src)
-	title := ""
-	for _, h := range heads {
-		if h.level == 1 {
-			title = h.title
-			break
+// returns the note's title (front matter "title", else the first H1, else
+// the file name without its extension), what its front matter and inline
+// #tags say of it, and where each section's links were found, relative to
+// its text (see Document.linkAt).
+//
+// Front matter is no section's text, and line numbers stay the file's.
+// A block that cannot be read as front matter is kept as the start of the
+// first section instead, as is the front matter of a note that has nothing
+// else to say (a note of aliases and tags is still a note).
+func splitMarkdown(path string, src []byte) ([]Section, string, model.DocMeta, []int32) {
+	fm := ReadFrontMatter(src)
+	sc := scanMarkdown(src[fm.End:])
+	if fm.End > 0 {
+		for i := range sc.heads {
+			sc.heads[i].start += fm.End
+		}
+		for i := range sc.links {
+			sc.links[i].at += fm.End
 		}
 	}
-	sections, linkAt := buildSections(path, src, heads, links)
-	return sections, title, linkAt
+	first := skipBlankLines(src, fm.End)
+	if fm.Problem != "" {
+		first = 0
+	}
+	sections, linkAt := buildSections(path, src, first, sc.heads, sc.links)
+	if len(sections) == 0 && fm.End > 0 && fm.Problem == "" && len(bytes.Trim(src[:fm.End], "-+.\n\t ")) > 0 {
+		sections, linkAt = buildSections(path, src, 0, sc.heads, sc.links)
+	}
+	title := fm.Title
+	for _, h := range sc.heads {
+		if title != "" {
+			break
+		}
+		if h.level == 1 {
+			title = h.title
+		}
+	}
+	if title == "" {
+		title = noteName(path)
+	}
+	meta := fm.Meta
+	if len(sc.tags) > 0 {
+		tags := tagSet{}
+		for _, t := range meta.Tags {
+			tags.add(t)
+		}
+		for _, t := range sc.tags {
+			tags.add(t)
+		}
+		meta.Tags = tags.tags
+	}
+	return sections, title, meta, linkAt
 }
 
-// piece is one stretch of a markdown file parsed on its own.
-type piece struct {
-	start, end int
-	// parseEnd is where the parse stopped: end, or the end of the line at
-	// end when that line was parsed to prove end a clean cut (trim).
-	parseEnd int
-	trim     bool
+// skipBlankLines is the start of the first line at or after off that is
+// not blank, or len(src).
+func skipBlankLines(src []byte, off int) int {
+	for off < len(src) {
+		end := len(src)
+		if nl := bytes.IndexByte(src[off:], '\n'); nl >= 0 {
+			end = off + nl + 1
+		}
+		if len(bytes.TrimSpace(src[off:end])) > 0 {
+			return off
+		}
+		off = end
+	}
+	return off
 }
 
-// scanMarkdown finds the headings and the links of src, piece by piece.
+// scanMarkdown finds the headings, links and tags of src, piece by piece.
 // Link reference definitions apply to the whole file, so when it took
 // several pieces and any of them defines one, the pieces are parsed again,
 // each knowing every definition.
-func scanMarkdown(src []byte) ([]heading, []mdLink) {
+func scanMarkdown(src []byte) scan {
 	var (
-		heads  []heading
-		links  []mdLink
+		sc     scan
 		pieces []piece
 		refs   []parser.Reference
 		seen   = map[string]bool{}
 	)
 	for start := 0; start < len(src); {
 		p, doc, pc := nextPiece(src, start)
-		heads, links = collect(doc, src[start:p.parseEnd], start, heads, links)
+		collect(doc, src[start:p.parseEnd], start, &sc)
 		// Copies: a reference from the context holds on to its piece's AST.
 		for _, r := range pc.References() {
 			key := util.ToLinkReference(r.Label())
@@ -121,17 +169,17 @@ func scanMarkdown(src []byte) ([]heading, []mdLink) {
 		start = p.end
 	}
 	if len(pieces) < 2 || len(refs) == 0 {
-		return heads, links
+		return sc
 	}
-	heads, links = heads[:0], links[:0]
+	sc = scan{heads: sc.heads[:0], links: sc.links[:0], tags: sc.tags[:0]}
 	for _, p := range pieces {
 		doc := parseMarkdown(src[p.start:p.parseEnd], refs)
 		if p.trim {
 			cutBlockAt(doc, src[p.start:p.parseEnd], p.end-p.start)
 		}
-		heads, links = collect(doc, src[p.start:p.parseEnd], p.start, heads, links)
+		collect(doc, src[p.start:p.parseEnd], p.start, &sc)
 	}
-	return heads, links
+	return sc
 }
 
 func parseMarkdown(src []byte, refs []parser.Reference) ast.Node {
@@ -147,117 +195,15 @@ func parseMarkdownContext(src []byte, refs []parser.Reference) (ast.Node, parser
 	return markdownParser.Parse(text.NewReader(src), parser.WithContext(pc)), pc
 }
 
-// nextPiece parses the piece of src that starts at start. A piece ends
-// before a line, at least a piece's size in, that begins a block of
-// its own at the top level (or an item of a top-level list): the blocks
-// before such a line are closed by it whatever follows, and a parse that
-// starts at it starts the way the whole file's parse goes on from there.
-// Which lines do is goldmark's call: the piece is parsed up to and
-// including the line, and the cut holds if that line's block is the last
-// top-level block or list item, which is then removed (the next piece
-// starts with it). Inside a long fence, quote or list, the next candidate
-// is looked for twice as far each time, so the work stays linear; a
-// paragraph longer than a piece is cut at a line.
-func nextPiece(src []byte, start int) (piece, ast.Node, parser.Context) {
-	size := min(max(len(src)/64, minPiece), maxPiece)
-	for want := start + size; want < len(src); {
-		c := nextBlockLine(src, want)
-		if c < 0 {
-			break
-		}
-		lineEnd := len(src)
-		if nl := bytes.IndexByte(src[c:], '\n'); nl >= 0 {
-			lineEnd = c + nl + 1
-		}
-		doc, pc := parseMarkdownContext(src[start:lineEnd], nil)
-		if cutBlockAt(doc, src[start:lineEnd], c-start) {
-			return piece{start: start, end: c, parseEnd: lineEnd, trim: true}, doc, pc
-		}
-		if p := openParagraph(doc, src[c]); p != nil && c-start-blockStart(p, src[start:lineEnd]) >= max(size, minParagraphCut) {
-			// A paragraph this long (a pasted log, a word list, a quoted
-			// thread) would take forty times its size as one AST: it is
-			// cut at a line, which only splits a link or a code span
-			// written across that line.
-			doc = nil
-			doc, pc = parseMarkdownContext(src[start:c], nil)
-			return piece{start: start, end: c, parseEnd: c}, doc, pc
-		}
-		want = start + 2*(lineEnd-start)
-	}
-	doc, pc := parseMarkdownContext(src[start:], nil)
-	return piece{start: start, end: len(src), parseEnd: len(src)}, doc, pc
-}
-
-// openParagraph is the paragraph that the last line parsed into doc went
-// on, when that paragraph is the last top-level block or sits at the end of
-// the last top-level quote (a line starting with first, '>', for a quote,
-// so that a parse from that line starts the same quote).
-func openParagraph(doc ast.Node, first byte) *ast.Paragraph {
-	n := doc.LastChild()
-	for first == '>' {
-		q, ok := n.(*ast.Blockquote)
-		if !ok {
-			break
-		}
-		n = q.LastChild()
-	}
-	p, _ := n.(*ast.Paragraph)
-	return p
-}
-
-// nextBlockLine is the start of the first line at or after from that
-// starts in the first column with something other than white space, or -1.
-func nextBlockLine(src []byte, from int) int {
-	i := from
-	for i < len(src) {
-		if i == 0 || src[i-1] == '\n' {
-			if c := src[i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-				return i
-			}
-		}
-		nl := bytes.IndexByte(src[i:], '\n')
-		if nl < 0 {
-			return -1
-		}
-		i += nl + 1
-	}
-	return -1
-}
-
-// cutBlockAt removes the block that begins at offset at, if it is the last
-// top-level block of doc or the last item of its last top-level list, and
-// reports whether it did.
-func cutBlockAt(doc ast.Node, src []byte, at int) bool {
-	last := doc.LastChild()
-	if last == nil {
-		return false
-	}
-	if blockStart(last, src) == at {
-		doc.RemoveChild(doc, last)
-		return true
-	}
-	if list, ok := last.(*ast.List); ok {
-		if item := list.LastChild(); item != nil && blockStart(item, src) == at {
-			list.RemoveChild(list, item)
-			return true
-		}
-	}
-	return false
-}
-
-// blockStart is the start of the line that opened block n (its fence line
-// for fenced code, its first marker for a list or a quote), or -1.
-func blockStart(n ast.Node, src []byte) int {
-	if pos := n.Pos(); pos >= 0 && pos <= len(src) {
-		return lineStartOf(src, pos)
-	}
-	return -1
-}
-
-// collect appends the headings and links of doc, a parse of src that sits
-// at offset in the file.
-func collect(doc ast.Node, src []byte, offset int, heads []heading, links []mdLink) ([]heading, []mdLink) {
+// collect appends the headings, links and tags of doc, a parse of src that
+// sits at offset in the file. Wiki links and tags in a heading count (the
+// heading's section holds them); markdown links there do not, as before.
+func collect(doc ast.Node, src []byte, offset int, sc *scan) {
+	var inHeading bool
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if _, ok := n.(*ast.Heading); ok && !entering {
+			inHeading = false
+		}
 		if !entering {
 			return ast.WalkContinue, nil
 		}
@@ -267,24 +213,32 @@ func collect(doc ast.Node, src []byte, offset int, heads []heading, links []mdLi
 				return ast.WalkSkipChildren, nil
 			}
 			seg := v.Lines().At(0)
-			heads = append(heads, heading{start: offset + lineStartOf(src, seg.Start), level: v.Level, title: inlineText(v, src)})
-			return ast.WalkSkipChildren, nil
+			sc.heads = append(sc.heads, heading{start: offset + lineStartOf(src, seg.Start), level: v.Level, title: inlineText(v, src)})
+			inHeading = true
 		case *ast.Link:
-			links = append(links, mdLink{at: offset + blockOffset(v), dest: string(v.Destination)})
+			if !inHeading {
+				sc.links = append(sc.links, mdLink{at: offset + blockOffset(v), dest: string(v.Destination)})
+			}
+		case *wikiLinkNode:
+			sc.links = append(sc.links, mdLink{at: offset + v.raw.Start, dest: string(v.raw.Value(src))})
+			return ast.WalkSkipChildren, nil
+		case *tagNode:
+			sc.tags = append(sc.tags, v.name)
+			return ast.WalkSkipChildren, nil
 		}
 		return ast.WalkContinue, nil
 	})
-	return heads, links
 }
 
 // buildSections makes the sections: one per heading that has text below
 // it, and one for text before the first heading. Everything is allocated
 // once at its final size (a file of a million headings makes a million
 // sections), from counts taken in a first pass over the headings' levels.
-func buildSections(path string, src []byte, heads []heading, links []mdLink) ([]Section, []int32) {
-	regionStart := func(r int) int { // region 0 is before the first heading
+// Text before first (front matter) belongs to no section.
+func buildSections(path string, src []byte, first int, heads []heading, links []mdLink) ([]Section, []int32) {
+	regionStart := func(r int) int { // region 0 is before the first heading, from first
 		if r == 0 {
-			return 0
+			return first
 		}
 		return heads[r-1].start
 	}
@@ -483,38 +437,6 @@ func blockOffset(n ast.Node) int {
 		}
 	}
 	return 0
-}
-
-// blankFrontMatter replaces a leading YAML front matter block with spaces so
-// offsets and line numbers stay those of the file.
-func blankFrontMatter(src []byte) []byte {
-	if !bytes.HasPrefix(src, []byte("---\n")) && !bytes.HasPrefix(src, []byte("---\r\n")) {
-		return src
-	}
-	rest := src[3:]
-	end := -1
-	for off := 0; off < len(rest); {
-		nl := bytes.IndexByte(rest[off:], '\n')
-		if nl < 0 {
-			break
-		}
-		line := bytes.TrimRight(rest[off:off+nl], "\r")
-		if off > 0 && (string(line) == "---" || string(line) == "...") {
-			end = 3 + off + nl
-			break
-		}
-		off += nl + 1
-	}
-	if end < 0 {
-		return src
-	}
-	out := append([]byte(nil), src...)
-	for i := 0; i < end; i++ {
-		if out[i] != '\n' && out[i] != '\r' {
-			out[i] = ' '
-		}
-	}
-	return out
 }
 
 func trimSetextUnderline(rest []byte) []byte {

@@ -69,16 +69,21 @@ func TestPiecewiseParsingFindsWhatAWholeParseFinds(t *testing.T) {
 		"<!-- a comment\n# inside it %d\n-->\n\n",
 		"Paragraph with a link [split\nover two lines](wrapped%d.md).\n\n",
 		"Early use of [a late definition][late%d].\n\n",
+		"A [[wiki %d|link]], ![[embed%d.png]], #tag%d/sub and `[[not %d]]`.\n\n",
 	}
 	for seed := range uint64(3) {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
 			src := markdownMix(rand.New(rand.NewPCG(seed, 7)), blocks, 400<<10+int(seed)*100<<10)
-			heads, links := scanMarkdown(src)
-			wantHeads, wantLinks := collect(markdownParser.Parse(text.NewReader(src)), src, 0, nil, nil)
-			require.Greater(t, len(wantHeads), 1000)
-			require.Greater(t, len(wantLinks), 1000)
-			assert.Equal(t, wantHeads, heads)
-			assert.Equal(t, wantLinks, links)
+			sc := scanMarkdown(src)
+			heads, links := sc.heads, sc.links
+			var want scan
+			collect(markdownParser.Parse(text.NewReader(src)), src, 0, &want)
+			require.Greater(t, len(want.heads), 1000)
+			require.Greater(t, len(want.links), 1000)
+			require.Greater(t, len(want.tags), 100)
+			assert.Equal(t, want.heads, heads)
+			assert.Equal(t, want.links, links)
+			assert.Equal(t, want.tags, sc.tags)
 			var late int
 			for _, l := range links {
 				if strings.HasPrefix(l.dest, "late") {

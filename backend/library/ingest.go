@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -144,6 +143,7 @@ func (w *Library) Ingest(ctx context.Context, paths []string, opts IngestOptions
 		batchQuads = DefaultBatchQuads
 	}
 	b := newBatch()
+	links := newLinkResolver(ix.Docs, files)
 	for _, f := range files {
 		if ctx.Err() != nil {
 			rep.Canceled = true
@@ -179,7 +179,7 @@ func (w *Library) Ingest(ctx context.Context, paths []string, opts IngestOptions
 						rep.Added++
 					}
 					rep.Nodes += len(pd.nodes)
-					rep.ConceptsCreated += w.link(ix, b, pd, start)
+					rep.ConceptsCreated += w.linkWith(ix, b, pd, start, links)
 				}
 				prog.Documents += len(group)
 				if b.quads >= batchQuads {
@@ -248,6 +248,7 @@ func (w *Library) prepareKind(ctx context.Context, e embed.Embedder, docs []inge
 				d := docs[i]
 				d.Chunk(iopts)
 				pd := preparedDoc{id: model.DocumentID(d.Collection, d.Path), doc: d, kind: kind}
+				says := &model.Document{Format: string(d.Format), Title: d.Title, Meta: d.Meta}
 				prov := provenance
 				if prov == "" {
 					prov = "ingest " + d.Collection + "/" + d.Path
@@ -263,7 +264,7 @@ func (w *Library) prepareKind(ctx context.Context, e embed.Embedder, docs []inge
 						Provenance: prov, PageStart: s.PageStart, PageEnd: s.PageEnd,
 					})
 					pd.texts = append(pd.texts, s.Text)
-					pd.terms = append(pd.terms, index.KeywordTerms(s.HeadingPath, s.Text))
+					pd.terms = append(pd.terms, index.NodeTerms(&pd.nodes[len(pd.nodes)-1], says, s.Text))
 				}
 				out[i] = pd
 			}
@@ -327,6 +328,15 @@ type keyedVec struct {
 // node to its concepts (creating concepts as needed) and adds it all to the
 // batch. It returns how many concepts it created.
 func (w *Library) link(ix *index.Graph, b *batch, pd preparedDoc, now time.Time) int {
+	return w.linkWith(ix, b, pd, now, nil)
+}
+
+// linkWith is link with the resolver of an ingest run, which knows the
+// documents still to come in it (nil: those in the index).
+func (w *Library) linkWith(ix *index.Graph, b *batch, pd preparedDoc, now time.Time, links *linkResolver) int {
+	if links == nil {
+		links = newLinkResolver(ix.Docs, nil)
+	}
 	var groups []string
 	if old, ok := ix.Docs[pd.id]; ok {
 		groups = old.Groups // collections made by hand survive a re-ingest
@@ -348,7 +358,7 @@ func (w *Library) link(ix *index.Graph, b *batch, pd preparedDoc, now time.Time)
 				dw.Edges = append(dw.Edges, model.Edge{Kind: model.EdgeParent, From: n.ID, To: pid, Weight: 1, Created: now})
 			}
 		}
-		for _, target := range resolveLinks(pd.doc, sec.Links) {
+		for _, target := range links.resolve(pd.doc, sec.Links) {
 			dw.Edges = append(dw.Edges, model.Edge{Kind: model.EdgeLinks, From: n.ID, To: target, Weight: 1, Created: now})
 		}
 		vec := pd.vecs[j]
@@ -402,35 +412,6 @@ func (w *Library) link(ix *index.Graph, b *batch, pd preparedDoc, now time.Time)
 	b.write.Documents = append(b.write.Documents, dw)
 	b.quads += 2 + 3*len(dw.Nodes) + len(dw.Edges)
 	return created
-}
-
-// resolveLinks maps relative links in a file to the ids of the documents
-// they point at (whether or not those are ingested yet), resolving them
-// against the file's reference path within its collection.
-func resolveLinks(d ingest.Document, links []string) []string {
-	if d.Format == ingest.FormatBEIR {
-		return nil
-	}
-	var out []string
-	seen := map[string]bool{}
-	for _, l := range links {
-		if l == "" || strings.HasPrefix(l, "#") || strings.Contains(l, "://") || strings.HasPrefix(l, "mailto:") || strings.HasPrefix(l, "/") {
-			continue
-		}
-		if i := strings.IndexAny(l, "#?"); i >= 0 {
-			l = l[:i]
-		}
-		target := path.Clean(path.Join(path.Dir(d.Path), l))
-		if target == d.Path || strings.HasPrefix(target, "../") {
-			continue
-		}
-		id := model.DocumentID(d.Collection, target)
-		if !seen[id] {
-			seen[id] = true
-			out = append(out, id)
-		}
-	}
-	return out
 }
 
 // removeDoc drops a document and its nodes from the index and queues its

@@ -1,0 +1,228 @@
+package library
+
+import (
+	"cmp"
+	"net/url"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/loomwork/loom/backend/ingest"
+	"github.com/loomwork/loom/backend/model"
+)
+
+// linkResolver turns the links a document's sections hold into the ids of
+// the documents they point at, within the document's collection, the way
+// Obsidian reads a vault. It knows the documents already in the workspace
+// and every file of the run it was made for, so a note links to one
+// ingested after it in the same run. Its tables are built on the first
+// link that needs them (most documents have none).
+//
+// A wiki link's target ([[folder/Note]], [[Note.md]], [[notes.txt]]) is,
+// in this order:
+//
+//  1. a path from the collection's root, with or without ".md";
+//  2. a path from the linking note's folder ("../Beta/Overview"; for a
+//     bare name, the note of that name beside the linking one);
+//  3. the one document whose path ends with the target, compared without
+//     regard to case (a bare name is any note of that name);
+//  4. of several, the one nearest the root (fewest folders, then the
+//     shortest path, then the first in byte order): the note Obsidian's
+//     "shortest path when possible" writes as a bare name, since the
+//     others need a folder to tell them apart.
+//
+// A target found nowhere becomes an edge to the document it would be —
+// the note Obsidian would create on a click, "<target>.md" from the root —
+// so ingesting it later connects it. A target with an extension of a file
+// Loom does not read (![[image.png]]) makes no edge unless a note of that
+// name exists. Links within the note ([[#Heading]]) and to itself make
+// none. A markdown link ([x](other.md), [x](Other%20Note.md),
+// [x](<Other Note.md>)) is a path from the linking file's folder, as
+// before; when nothing is there but the vault has a note it names, it
+// links to that note (Obsidian writes [x](Note.md) for a note in
+// another folder too).
+type linkResolver struct {
+	docs  map[string]*model.Document
+	files []ingest.File
+	cols  map[string]*collectionPaths // built on first use
+}
+
+// collectionPaths are the documents of one collection, by lower-case path
+// and by lower-case file name.
+type collectionPaths struct {
+	byPath map[string]string
+	byName map[string][]string
+}
+
+// newLinkResolver makes a resolver over the documents in docs and the
+// files of a run (either may be nil).
+func newLinkResolver(docs map[string]*model.Document, files []ingest.File) *linkResolver {
+	return &linkResolver{docs: docs, files: files}
+}
+
+func (r *linkResolver) collection(name string) *collectionPaths {
+	if r.cols == nil {
+		r.cols = map[string]*collectionPaths{}
+		add := func(collection, p string) {
+			c := r.cols[collection]
+			if c == nil {
+				c = &collectionPaths{byPath: map[string]string{}, byName: map[string][]string{}}
+				r.cols[collection] = c
+			}
+			key := strings.ToLower(p)
+			if _, dup := c.byPath[key]; !dup {
+				c.byPath[key] = p
+				name := path.Base(key)
+				c.byName[name] = append(c.byName[name], p)
+			}
+		}
+		for _, d := range r.docs {
+			if d.Format != string(ingest.FormatBEIR) {
+				add(d.Collection, d.Path)
+			}
+		}
+		for _, f := range r.files {
+			if format, _ := ingest.FormatOf(f.Path); format != ingest.FormatBEIR {
+				add(f.Collection, f.Path)
+			}
+		}
+	}
+	if c := r.cols[name]; c != nil {
+		return c
+	}
+	return &collectionPaths{}
+}
+
+// resolve maps a section's links to document ids, each once.
+func (r *linkResolver) resolve(d ingest.Document, links []string) []string {
+	if d.Format == ingest.FormatBEIR {
+		return nil
+	}
+	var out []string
+	self := model.DocumentID(d.Collection, d.Path)
+	seen := map[string]bool{self: true}
+	for _, l := range links {
+		var target string
+		if w, ok := ingest.ParseWikiLink(l); ok {
+			target = r.wiki(d, w.Target)
+		} else {
+			target = r.markdown(d, l)
+		}
+		if target == "" {
+			continue
+		}
+		if id := model.DocumentID(d.Collection, target); !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// markdown resolves a markdown link's destination to a path ("" for none:
+// an anchor, a URL, a path outside the collection).
+func (r *linkResolver) markdown(d ingest.Document, l string) string {
+	if l == "" || strings.HasPrefix(l, "#") || strings.Contains(l, "://") || strings.HasPrefix(l, "mailto:") || strings.HasPrefix(l, "/") {
+		return ""
+	}
+	if i := strings.IndexAny(l, "#?"); i >= 0 {
+		l = l[:i]
+	}
+	if u, err := url.PathUnescape(l); err == nil {
+		l = u
+	}
+	target := path.Clean(path.Join(path.Dir(d.Path), l))
+	if target == d.Path || strings.HasPrefix(target, "../") || target == ".." {
+		return ""
+	}
+	c := r.collection(d.Collection)
+	if p, ok := c.byPath[strings.ToLower(target)]; ok {
+		return p
+	}
+	if p := c.find(path.Clean(l)); p != "" {
+		return p
+	}
+	return target
+}
+
+// wiki resolves a wiki link's target to a path ("" for none).
+func (r *linkResolver) wiki(d ingest.Document, target string) string {
+	t := strings.TrimPrefix(strings.TrimSpace(target), "/")
+	if t == "" {
+		return ""
+	}
+	var forms []string // the file names the target may mean, in order
+	_, readable := ingest.FormatOf(t)
+	hasExt := isExtension(path.Ext(t))
+	if hasExt && readable {
+		forms = append(forms, t)
+	}
+	if !hasExt || !strings.EqualFold(path.Ext(t), ".md") {
+		forms = append(forms, t+".md")
+	}
+	c := r.collection(d.Collection)
+	dir := path.Dir(d.Path)
+	for _, f := range forms {
+		if p, ok := c.byPath[strings.ToLower(path.Clean(f))]; ok {
+			return p
+		}
+		if rel := path.Clean(path.Join(dir, f)); !strings.HasPrefix(rel, "../") {
+			if p, ok := c.byPath[strings.ToLower(rel)]; ok {
+				return p
+			}
+		}
+		if p := c.find(path.Clean(f)); p != "" {
+			return p
+		}
+	}
+	if hasExt && !readable {
+		return "" // an attachment Loom does not read
+	}
+	if p := path.Clean(forms[0]); !strings.HasPrefix(p, "../") && p != ".." {
+		return p
+	}
+	return ""
+}
+
+// find is the document whose path ends with name (a file name, or the
+// end of a path), compared without regard to case; of several, the one
+// nearest the root: fewest folders, then the shortest path, then the first
+// in byte order.
+func (c *collectionPaths) find(name string) string {
+	lower := strings.ToLower(name)
+	var found []string
+	for _, p := range c.byName[path.Base(lower)] {
+		if lp := strings.ToLower(p); lp == lower || strings.HasSuffix(lp, "/"+lower) {
+			found = append(found, p)
+		}
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	return slices.MinFunc(found, func(a, b string) int {
+		return cmp.Or(
+			cmp.Compare(strings.Count(a, "/"), strings.Count(b, "/")),
+			cmp.Compare(len(a), len(b)),
+			strings.Compare(a, b))
+	})
+}
+
+// isExtension reports whether ext (from path.Ext) is a file extension
+// rather than the end of a note's name: "Release 1.2" and "Dr. Who" are
+// notes, "diagram.png" is not.
+func isExtension(ext string) bool {
+	if len(ext) < 2 || len(ext) > 9 {
+		return false
+	}
+	letter := false
+	for _, c := range ext[1:] {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+			letter = true
+		case c >= '0' && c <= '9':
+		default:
+			return false
+		}
+	}
+	return letter
+}
