@@ -68,6 +68,9 @@ type Document struct {
 	// Meta is what the document says of itself (front matter, a paper's
 	// identifiers, a BibTeX entry's fields).
 	Meta model.DocMeta `json:",omitzero"`
+	// Warnings are problems that lost nothing but that the person should
+	// hear of (front matter that could not be read and was kept as text).
+	Warnings []string `json:",omitempty"`
 
 	// linkAt is where each section's links were found, relative to the
 	// section's text: the links of all sections in order, flat. Chunk uses
@@ -266,7 +269,11 @@ func Parse(key, path, collection string, data []byte, opts Options) ([]Document,
 	doc := Document{Key: key, Path: path, Collection: collection, Format: format, Hash: HashBytes(data), Bytes: len(data)}
 	switch format {
 	case FormatMarkdown:
-		doc.Sections, doc.Title, doc.Meta, doc.linkAt = splitMarkdown(path, text)
+		var problem string
+		doc.Sections, doc.Title, doc.Meta, doc.linkAt, problem = splitMarkdown(path, text)
+		if problem != "" {
+			doc.Warnings = append(doc.Warnings, problem)
+		}
 	default:
 		doc.Sections = splitText(path, text)
 		titleSections(doc.Sections)

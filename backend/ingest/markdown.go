@@ -82,7 +82,7 @@ type scan struct {
 // A block that cannot be read as front matter is kept as the start of the
 // first section instead, as is the front matter of a note that has nothing
 // else to say (a note of aliases and tags is still a note).
-func splitMarkdown(path string, src []byte) ([]Section, string, model.DocMeta, []int32) {
+func splitMarkdown(path string, src []byte) ([]Section, string, model.DocMeta, []int32, string) {
 	fm := ReadFrontMatter(src)
 	sc := scanMarkdown(src[fm.End:])
 	if fm.End > 0 {
@@ -124,7 +124,7 @@ func splitMarkdown(path string, src []byte) ([]Section, string, model.DocMeta, [
 		}
 		meta.Tags = tags.tags
 	}
-	return sections, title, meta, linkAt
+	return sections, title, meta, linkAt, fm.Problem
 }
 
 // skipBlankLines is the start of the first line at or after off that is

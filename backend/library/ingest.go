@@ -67,6 +67,9 @@ type IngestReport struct {
 	// purpose (a format Loom does not read, a second name for a file
 	// already included), each with the reason. They are not errors.
 	Skipped []ingest.Skipped `json:"-"`
+	// Warnings are problems that lost nothing (front matter kept as text
+	// because it could not be read), each naming its file.
+	Warnings []string `json:"-"`
 	// Hidden counts the hidden files and folders (.git among them) and the
 	// node_modules folders left out of the folders given.
 	Hidden int `json:"hidden"`
@@ -154,6 +157,11 @@ func (w *Library) Ingest(ctx context.Context, paths []string, opts IngestOptions
 		if err == nil {
 			var docs []ingest.Document
 			docs, err = ingest.Parse(f.Abs, f.Path, f.Collection, data, iopts)
+			for _, d := range docs {
+				for _, wn := range d.Warnings {
+					rep.Warnings = append(rep.Warnings, f.Abs+": "+wn)
+				}
+			}
 			if err == nil && len(docs) > 0 && recordFormat(string(docs[0].Format)) {
 				rep.Removed += w.dropVanishedRecords(ix, b, f.Abs, docs)
 			}

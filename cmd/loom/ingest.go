@@ -42,6 +42,9 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	for _, e := range rep.Errors {
 		fmt.Fprintln(stderr, "error:", e)
 	}
+	for _, wn := range rep.Warnings {
+		fmt.Fprintln(stderr, "warning:", wn)
+	}
 	printLeftOut(stderr, rep)
 	st, _ := wb.Stats(ctx)
 	fmt.Fprintf(stdout, "ingested %d files (%s) in %s: %d added, %d updated, %d unchanged, %d removed, %d nodes, %d new concepts; %d errors\n",

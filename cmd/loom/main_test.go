@@ -115,3 +115,14 @@ func TestAWorkspaceOnAReadOnlyMountCanBeRead(t *testing.T) {
 	require.Error(t, err, "a write on a read-only mount fails")
 	assert.Contains(t, err.Error(), "read-only file system")
 }
+
+// Front matter that cannot be read loses nothing (it is kept as the note's
+// text) and is not passed over in silence either.
+func TestIngestWarnsOfFrontMatterItCouldNotRead(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "note.md"), []byte("---\ntitle: [broken\n---\n\nThe note's text.\n"), 0o644))
+	_, errOut, err := runCLI(t, "ingest", "--workspace", t.TempDir(), "--embedder", "offline", dir)
+	require.NoError(t, err, "a warning is not an error")
+	assert.Contains(t, errOut, "warning: "+filepath.Join(dir, "note.md")+": ")
+	assert.Contains(t, errOut, "kept as the note's text")
+}
