@@ -331,7 +331,13 @@ export async function extractPDF(data: Uint8Array): Promise<Raw> {
         const viewport = page.getViewport({ scale: 1 });
         const content = await page.getTextContent();
         const loaded = Object.keys(content.styles);
-        const fonts = loaded.length ? await pageFonts(pdfjs, page, loaded) : new Map<string, FontFacts>();
+        // Without its fonts a page still has its text, only not which is bold.
+        const fonts = loaded.length
+          ? await pageFonts(pdfjs, page, loaded).catch((e) => {
+              console.warn(`loom: the fonts of a PDF's page ${n} could not be read, so its bold and italic are unknown:`, describe(e));
+              return new Map<string, FontFacts>();
+            })
+          : new Map<string, FontFacts>();
         const pageRuns = runsFromText(content, viewport.transform, (id) => fonts.get(id));
         runs += pageRuns.length;
         pages.push({ number: n, width: round(viewport.width), height: round(viewport.height), runs: pageRuns });
