@@ -156,6 +156,23 @@ func TestUploadsKeepTheirFoldersSoSameNamedNotesStayApart(t *testing.T) {
 	}, got)
 }
 
+func TestReingestingAnUploadKeepsItsName(t *testing.T) {
+	app, _ := realApp(t, "")
+	_, err := app.IngestUploads([]backend.Upload{{Name: "vault/daily/index.md", Text: "# Daily\n\nThe daily notes gather what happened each day.\n"}})
+	require.NoError(t, err)
+	before, err := app.Documents()
+	require.NoError(t, err)
+	require.Len(t, before, 1)
+
+	_, err = app.ReingestDocument(before[0].ID)
+	require.NoError(t, err)
+	after, err := app.Documents()
+	require.NoError(t, err)
+	require.Len(t, after, 1, "re-ingesting replaces the document rather than adding a second")
+	assert.Equal(t, before[0].ID, after[0].ID)
+	assert.Equal(t, "vault | daily/index.md", after[0].Collection+" | "+after[0].Path)
+}
+
 func TestUploadsCarryBytesWrittenAsTheyCame(t *testing.T) {
 	app, _ := realApp(t, "")
 	dir, err := app.WorkspaceDir()

@@ -134,10 +134,21 @@ func (w *Library) ReingestDocument(ctx context.Context, id string, opts IngestOp
 		return nil, errs.E(errs.NotFound, "re-ingest: no document %s in this workspace", id)
 	}
 	src := DocSource(d)
-	if _, err := os.Stat(src); err != nil {
+	info, err := os.Stat(src)
+	if err != nil {
 		return nil, fmt.Errorf("re-ingest %s: the file is no longer readable at %s (%w)", d.Path, src, err)
 	}
-	return w.Ingest(ctx, []string{src}, opts)
+	if d.Format == string(ingest.FormatBEIR) { // a corpus file holds many documents
+		return w.Ingest(ctx, []string{src}, opts)
+	}
+	if err := w.ws.Writable("ingest"); err != nil {
+		return nil, err
+	}
+	// Under the names it has: read on its own, a file of a folder (or an
+	// upload with folders) would be named by its base name alone and
+	// become a second document.
+	file := ingest.File{Abs: src, Path: d.Path, Collection: d.Collection, Size: info.Size()}
+	return w.ingestWalked(ctx, ingest.WalkResult{Files: []ingest.File{file}}, nil, opts)
 }
 
 // Upload is a file handed over by the page (a browser file input or drop),
