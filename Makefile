@@ -106,7 +106,7 @@ test-web-e2e:
 # each test binary with Go's go_js_wasm_exec (needs node on PATH). The
 # offline embedding table is read from its file (make setup fetches it).
 WASM_EXEC := $(shell go env GOROOT)/lib/wasm/go_js_wasm_exec
-WASM_TEST_PKGS ?= ./backend/ ./backend/query/ ./backend/storage/ ./backend/index/ ./backend/workspace/ ./backend/conversation/ ./backend/assemble/ ./backend/vectors/ ./backend/mapfile/ ./graphdb/ ./cmd/loom-web/
+WASM_TEST_PKGS ?= ./backend/ ./backend/ingest/pdf/ ./backend/query/ ./backend/storage/ ./backend/index/ ./backend/workspace/ ./backend/conversation/ ./backend/assemble/ ./backend/vectors/ ./backend/mapfile/ ./graphdb/ ./cmd/loom-web/
 
 .PHONY: test-wasm
 ## test-wasm: build the engine for GOOS=js GOARCH=wasm and run its tests under node
@@ -131,6 +131,8 @@ web:
 	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o $(WEB_OUT)/loom.wasm ./cmd/loom-web
 	cp "$$(go env GOROOT)/lib/wasm/wasm_exec.js" $(WEB_OUT)/wasm_exec.js
 	cp $(WEB_TABLE) $(WEB_OUT)/offline.bin
+	@# pdf.js's character maps, fetched only for a PDF whose CJK font has none of its own (frontend/src/web/pdf.ts).
+	mkdir -p $(WEB_OUT)/pdfjs && cp -r frontend/node_modules/pdfjs-dist/cmaps $(WEB_OUT)/pdfjs/cmaps
 	cd $(WEB_OUT) && { printf '{'; sep=; for f in loom.wasm offline.bin wasm_exec.js; do \
 		printf '%s"%s":{"size":%s,"hash":"%s"}' "$$sep" "$$f" "$$(stat -c %s "$$f")" "$$(sha256sum "$$f" | cut -c1-16)"; sep=,; \
 		done; printf '}\n'; } > assets.json

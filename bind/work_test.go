@@ -128,6 +128,81 @@ func TestIngestUploadsReportsEveryFileAndFillsTheLibrary(t *testing.T) {
 	assert.Contains(t, Payload(err).Message, "d-nonexistent")
 }
 
+func TestUploadsKeepTheirFoldersSoSameNamedNotesStayApart(t *testing.T) {
+	app, _ := realApp(t, "")
+	res, err := app.IngestUploads([]backend.Upload{
+		{Name: "vault/daily/index.md", Text: "# Daily\n\nThe daily notes gather what happened each day.\n"},
+		{Name: "vault/projects/index.md", Text: "# Projects\n\nThe projects list what is being built and by whom.\n"},
+		{Name: "archive/daily/index.md", Text: "# Old days\n\nThe archive keeps the daily notes of last year.\n"},
+		{Name: "loose.md", Text: "# Loose\n\nA note dropped on its own.\n"},
+	})
+	require.NoError(t, err)
+	require.Empty(t, res.Errors)
+	assert.Equal(t, 4, res.Added, "four notes, none replacing another")
+
+	docs, err := app.Documents()
+	require.NoError(t, err)
+	var got []string
+	for _, d := range docs {
+		got = append(got, d.Collection+" | "+d.Path)
+	}
+	// As the desktop names a dropped folder's files: the folder is the
+	// collection, the path below it is the reference.
+	assert.ElementsMatch(t, []string{
+		"vault | daily/index.md",
+		"vault | projects/index.md",
+		"archive | daily/index.md",
+		"uploads | loose.md",
+	}, got)
+}
+
+func TestReingestingAnUploadKeepsItsName(t *testing.T) {
+	app, _ := realApp(t, "")
+	_, err := app.IngestUploads([]backend.Upload{{Name: "vault/daily/index.md", Text: "# Daily\n\nThe daily notes gather what happened each day.\n"}})
+	require.NoError(t, err)
+	before, err := app.Documents()
+	require.NoError(t, err)
+	require.Len(t, before, 1)
+
+	_, err = app.ReingestDocument(before[0].ID)
+	require.NoError(t, err)
+	after, err := app.Documents()
+	require.NoError(t, err)
+	require.Len(t, after, 1, "re-ingesting replaces the document rather than adding a second")
+	assert.Equal(t, before[0].ID, after[0].ID)
+	assert.Equal(t, "vault | daily/index.md", after[0].Collection+" | "+after[0].Path)
+}
+
+func TestUploadsCarryBytesWrittenAsTheyCame(t *testing.T) {
+	app, _ := realApp(t, "")
+	dir, err := app.WorkspaceDir()
+	require.NoError(t, err)
+	paper := []byte("%PDF-1.5\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n")
+	res, err := app.IngestUploads([]backend.Upload{
+		{Name: "papers/paper.pdf", Data: paper},
+		{Name: "notes/bytes.md", Data: []byte("# Bytes\n\nA note sent as bytes is read as the note it is.\n")},
+		{Name: "notes/both.md", Text: "# Both", Data: []byte("# Both")},
+	})
+	require.NoError(t, err)
+	stored, err := os.ReadFile(filepath.Join(dir, "uploads", "papers", "paper.pdf"))
+	require.NoError(t, err, "the PDF's bytes are kept in the workspace")
+	assert.Equal(t, paper, stored)
+
+	docs, err := app.Documents()
+	require.NoError(t, err)
+	var paths []string
+	for _, d := range docs {
+		paths = append(paths, d.Path)
+	}
+	assert.Contains(t, paths, "bytes.md")
+	problems := map[string]string{}
+	for _, e := range res.Errors {
+		problems[e.Path] = e.Problem
+	}
+	assert.Contains(t, problems["notes/both.md"], "both text and bytes")
+	assert.NoFileExists(t, filepath.Join(dir, "uploads", "notes", "both.md"))
+}
+
 func TestIngestPathsGraphNodeAndQuery(t *testing.T) {
 	app, _ := realApp(t, "")
 	_, err := app.IngestPaths(nil)

@@ -134,17 +134,31 @@ func (w *Library) ReingestDocument(ctx context.Context, id string, opts IngestOp
 		return nil, errs.E(errs.NotFound, "re-ingest: no document %s in this workspace", id)
 	}
 	src := DocSource(d)
-	if _, err := os.Stat(src); err != nil {
+	info, err := os.Stat(src)
+	if err != nil {
 		return nil, fmt.Errorf("re-ingest %s: the file is no longer readable at %s (%w)", d.Path, src, err)
 	}
-	return w.Ingest(ctx, []string{src}, opts)
+	if d.Format == string(ingest.FormatBEIR) { // a corpus file holds many documents
+		return w.Ingest(ctx, []string{src}, opts)
+	}
+	if err := w.ws.Writable("ingest"); err != nil {
+		return nil, err
+	}
+	// Under the names it has: read on its own, a file of a folder (or an
+	// upload with folders) would be named by its base name alone and
+	// become a second document.
+	file := ingest.File{Abs: src, Path: d.Path, Collection: d.Collection, Size: info.Size()}
+	return w.ingestWalked(ctx, ingest.WalkResult{Files: []ingest.File{file}}, nil, opts)
 }
 
-// Upload is a file's text handed over by the page (a browser file input or
-// drop), with the name it had, folders included ("notes/a.md").
+// Upload is a file handed over by the page (a browser file input or drop),
+// with the name it had, folders included ("notes/a.md"): its text, or, for
+// a file that is not text (a PDF, a Word file), its bytes in Data (base64
+// in JSON). Data is written as the file when it is set.
 type Upload struct {
 	Name string `json:"name"`
 	Text string `json:"text"`
+	Data []byte `json:"data,omitempty"`
 }
 
 // UploadsDir is where uploaded files are kept, under the workspace: an
@@ -152,27 +166,37 @@ type Upload struct {
 // is its folder ("uploads" at the top).
 func (w *Library) UploadsDir() string { return filepath.Join(w.ws.Dir(), "uploads") }
 
-// IngestUploads writes uploaded texts under UploadsDir and ingests them.
-// A name that would leave that folder, or text that is not UTF-8, is
-// reported for that file and the rest go on.
+// IngestUploads writes uploaded files under UploadsDir and ingests them,
+// named as a dropped folder's files are: the first folder of the name is
+// the collection and the rest the path ("vault/daily/index.md" is
+// daily/index.md in vault), so notes of the same name in different folders
+// stay apart; a name without a folder is in the collection "uploads". A
+// name that would leave that folder, text that is not UTF-8, or an upload
+// with both text and bytes is reported for that file and the rest go on.
 func (w *Library) IngestUploads(ctx context.Context, files []Upload, opts IngestOptions) (*IngestReport, error) {
 	if err := w.ws.Writable("ingest"); err != nil {
 		return nil, err
 	}
-	var paths []string
+	var walked ingest.WalkResult
 	var bad []error
+	seen := map[string]int{} // stored path → index in walked.Files
 	for _, f := range files {
-		p, err := w.writeUpload(f)
+		file, err := w.writeUpload(f)
 		if err != nil {
 			bad = append(bad, err)
 			continue
 		}
-		paths = append(paths, p)
+		if i, ok := seen[file.Abs]; ok { // the same name twice: the file holds the last
+			walked.Files[i] = file
+			continue
+		}
+		seen[file.Abs] = len(walked.Files)
+		walked.Files = append(walked.Files, file)
 	}
 	rep := &IngestReport{}
-	if len(paths) > 0 {
+	if len(walked.Files) > 0 {
 		var err error
-		if rep, err = w.Ingest(ctx, paths, opts); err != nil {
+		if rep, err = w.ingestWalked(ctx, walked, nil, opts); err != nil {
 			return rep, err
 		}
 	}
@@ -181,19 +205,30 @@ func (w *Library) IngestUploads(ctx context.Context, files []Upload, opts Ingest
 	return rep, nil
 }
 
-func (w *Library) writeUpload(f Upload) (string, error) {
+// writeUpload stores f under UploadsDir and names it for the ingest.
+func (w *Library) writeUpload(f Upload) (ingest.File, error) {
 	name := path.Clean("/" + strings.ReplaceAll(f.Name, `\`, "/"))[1:]
 	if name == "" || name == "." || strings.HasPrefix(f.Name, "..") || strings.Contains(f.Name, "/../") {
-		return "", &uploadError{name: f.Name, problem: "the name is not a file name inside the workspace"}
+		return ingest.File{}, &uploadError{name: f.Name, problem: "the name is not a file name inside the workspace"}
 	}
-	if !utf8.ValidString(f.Text) {
-		return "", &uploadError{name: f.Name, problem: "the file is not UTF-8 text (binary files are not ingested)"}
+	content := []byte(f.Text)
+	switch {
+	case f.Data != nil && f.Text != "":
+		return ingest.File{}, &uploadError{name: f.Name, problem: "the upload carries both text and bytes, and Loom cannot tell which is the file (the page sends one)"}
+	case f.Data != nil:
+		content = f.Data
+	case !utf8.ValidString(f.Text):
+		return ingest.File{}, &uploadError{name: f.Name, problem: "the file is not UTF-8 text: save it as UTF-8 and add it again"}
 	}
 	p := filepath.Join(w.UploadsDir(), filepath.FromSlash(name))
-	if err := storage.WriteFileAtomic(p, []byte(f.Text)); err != nil {
-		return "", &uploadError{name: f.Name, problem: "could not store it in the workspace: " + err.Error()}
+	if err := storage.WriteFileAtomic(p, content); err != nil {
+		return ingest.File{}, &uploadError{name: f.Name, problem: "could not store it in the workspace: " + err.Error()}
 	}
-	return p, nil
+	collection, rel, found := strings.Cut(name, "/")
+	if !found {
+		collection, rel = filepath.Base(w.UploadsDir()), name
+	}
+	return ingest.File{Abs: p, Path: rel, Collection: collection, Size: int64(len(content))}, nil
 }
 
 type uploadError struct{ name, problem string }

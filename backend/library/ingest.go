@@ -93,6 +93,12 @@ func (w *Library) Ingest(ctx context.Context, paths []string, opts IngestOptions
 	if err := w.ws.Writable("ingest"); err != nil {
 		return nil, err
 	}
+	return w.ingestWalked(ctx, ingest.Walk(paths), paths, opts)
+}
+
+// ingestWalked is Ingest of files already found (Walk's, or uploads named
+// by the page); roots are the paths Prune looks under.
+func (w *Library) ingestWalked(ctx context.Context, walked ingest.WalkResult, roots []string, opts IngestOptions) (*IngestReport, error) {
 	start := w.ws.Now()
 	wall := time.Now()
 	w.ws.Lock()
@@ -122,7 +128,6 @@ func (w *Library) Ingest(ctx context.Context, paths []string, opts IngestOptions
 		w.ws.Background().Go(func() { w.ws.Texts().SweepTemps() })
 	}
 	rep := &IngestReport{Embedder: e.ID()}
-	walked := ingest.Walk(paths)
 	files := walked.Files
 	rep.Errors = append(rep.Errors, walked.Errors...)
 	rep.Skipped, rep.Hidden = walked.Skipped, walked.Hidden
@@ -212,7 +217,7 @@ func (w *Library) Ingest(ctx context.Context, paths []string, opts IngestOptions
 		rep.Canceled = true
 	}
 	if opts.Prune && !rep.Canceled {
-		rep.Removed = w.pruneInto(ix, b, paths)
+		rep.Removed = w.pruneInto(ix, b, roots)
 	}
 	if err := w.flush(context.WithoutCancel(ctx), ix, b); err != nil {
 		return rep, err

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -56,6 +57,25 @@ func TestDispatchCallsTheBindingLayer(t *testing.T) {
 		assert.Equal(t, bind.CodeInvalid, p.Code, "%s %s: %v", tc.method, tc.args, err)
 		assert.Contains(t, p.Message, tc.want)
 	}
+}
+
+// A PDF from the page comes as base64 bytes in the upload's data (as
+// upload.ts writes it) and is stored as it was, in its folder.
+func TestDispatchCarriesUploadedBytes(t *testing.T) {
+	dir := t.TempDir()
+	a := bind.NewWebApp(webShell{}, bind.WebConfig{Dir: dir, Offline: func() (embed.Embedder, error) { return synthetic.New(), nil }})
+	a.Startup(context.Background())
+	defer a.Shutdown(context.Background())
+
+	paper := "%PDF-1.5\n%\xe2\xe3\xcf\xd3\n"
+	args := `[[{"name":"papers/paper.pdf","text":"","data":"` + base64.StdEncoding.EncodeToString([]byte(paper)) + `"},` +
+		`{"name":"notes/bytes.md","text":"","data":"` + base64.StdEncoding.EncodeToString([]byte("# Bytes\n\nA note sent as bytes.\n")) + `"}]]`
+	out, err := dispatch(a, "IngestUploads", args)
+	require.NoError(t, err)
+	assert.Contains(t, out, `"added":1`)
+	stored, err := os.ReadFile(filepath.Join(dir, "uploads", "papers", "paper.pdf"))
+	require.NoError(t, err)
+	assert.Equal(t, paper, string(stored))
 }
 
 // The web edition's "Try a sample library" reaches the engine like any call:

@@ -303,6 +303,27 @@ export interface Damage {
   problem: string;
 }
 
+/**
+ * DocMeta is what a document says of itself, where its format says it:
+ * front matter of a note (aliases, tags), a paper's authors and
+ * identifiers, a BibTeX entry's fields. All of it is optional. (model.DocMeta)
+ */
+export interface DocMeta {
+  aliases?: string[];
+  tags?: string[];
+  authors?: string[];
+  year?: string;
+  venue?: string;
+  /** DOI is lower-cased, without a resolver prefix ("10.1000/xyz"). */
+  doi?: string;
+  /** ArXiv is the arXiv identifier without version ("2205.14135"). */
+  arxiv?: string;
+  /** Pages is a paged document's page count. */
+  pages?: number;
+  /** BibKey is a BibTeX entry's citation key. */
+  bibkey?: string;
+}
+
 /** DocumentInfo is a document with what it became. (library.DocumentInfo) */
 export interface DocumentInfo {
   id: string;
@@ -319,6 +340,11 @@ export interface DocumentInfo {
    * besides the one it was ingested into.
    */
   groups?: string[];
+  /**
+   * Meta is what the document says of itself: a note's front matter, a
+   * paper's authors and identifiers, a BibTeX entry's fields.
+   */
+  meta?: DocMeta;
   /**
    * Source is where the file was read from (the document's key without
    * a corpus record suffix).
@@ -915,12 +941,15 @@ export interface ToolCall {
 }
 
 /**
- * Upload is a file's text handed over by the page (a browser file input or
- * drop), with the name it had, folders included ("notes/a.md"). (library.Upload)
+ * Upload is a file handed over by the page (a browser file input or drop),
+ * with the name it had, folders included ("notes/a.md"): its text, or, for
+ * a file that is not text (a PDF, a Word file), its bytes in Data (base64
+ * in JSON). Data is written as the file when it is set. (library.Upload)
  */
 export interface Upload {
   name: string;
   text: string;
+  data?: string;
 }
 
 /**

@@ -7,7 +7,7 @@ const progress: IngestProgress = {
   job: 'j1', files_done: 2, files_total: 5, bytes_done: 2048, bytes_total: 1536000, current: 'notes/c.md',
   files: [
     { path: 'notes/a.md', state: 'done' },
-    { path: 'notes/b.pdf', state: 'error', problem: 'notes/b.pdf: Loom reads Markdown and plain text.' },
+    { path: 'notes/b.png', state: 'error', problem: 'notes/b.png was skipped: Loom reads papers (PDF), notes (Markdown, text), web pages (HTML), Word (.docx), EPUB, BibTeX and source files — not .png files.' },
     { path: 'notes/c.md', state: 'reading' },
   ],
   finished: false,
@@ -31,7 +31,7 @@ describe('IngestPanel', () => {
     expect(screen.getByTestId('ingest-panel').textContent).toContain('notes/c.md');
     const files = screen.getAllByTestId('ingest-file');
     expect(files.map((f) => f.dataset.state)).toEqual(['error', 'done', 'reading']);
-    expect(files[0].textContent).toContain('Loom reads Markdown and plain text');
+    expect(files[0].textContent).toContain('notes/b.png was skipped: Loom reads papers (PDF)');
     await fireEvent.click(screen.getByTestId('ingest-cancel'));
     expect(oncancel).toHaveBeenCalled();
   });

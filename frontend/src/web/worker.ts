@@ -5,6 +5,7 @@
 // (cmd/loom-web) and relays calls and events to and from the page
 // (bridge/web.ts). One tab at a time holds the workspace (Web Locks).
 import { MemFS } from './memfs';
+import { extractPDFJSON, setSiteBase } from './pdf';
 import { openDatabase, Persist } from './persist';
 import type { BootState, FromWorker, ToWorker } from './protocol';
 import type { Rejection } from '../bridge/types';
@@ -43,9 +44,13 @@ interface EngineGlobals {
   loomInit?: (table: Uint8Array, ollamaURL: string, origin: string) => Promise<void>;
   loomCall?: (method: string, args: string) => Promise<string>;
   loomSetOllama?: (url: string) => void;
+  loomExtractPDF?: (bytes: Uint8Array) => Promise<string>;
 }
 
 const g = globalThis as unknown as EngineGlobals;
+// The engine reads PDFs through this (backend/ingest/pdf, extract_js.go):
+// there before the engine starts; pdf.js itself loads on the first PDF.
+g.loomExtractPDF = extractPDFJSON;
 const started = performance.now();
 const post = (m: FromWorker, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(m, transfer);
 
@@ -328,6 +333,7 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
   const m = e.data;
   switch (m.type) {
     case 'init':
+      setSiteBase(m.base);
       void start(m.base, m.ollamaURL, m.origin);
       break;
     case 'call':

@@ -10,7 +10,7 @@ import type {
   IngestResult,
   Upload,
 } from '../../bridge/types';
-import type { ReadFiles } from '../upload';
+import { readableSummary, type ReadFiles } from '../upload';
 import { writeFailure } from '../errors';
 
 /** Documents of one collection with their sums. */
@@ -211,7 +211,7 @@ export class LibraryStore {
       this.report = null;
       this.ingestError = new WorkbenchError(
         'invalid',
-        skipped.length ? 'None of those files can be read: Loom reads Markdown and plain text.' : 'There were no files to ingest.',
+        skipped.length ? `None of those files can be read: Loom reads ${readableSummary}.` : 'There were no files to ingest.',
       );
       return Promise.resolve(null);
     }

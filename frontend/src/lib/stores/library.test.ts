@@ -58,13 +58,25 @@ describe('LibraryStore', { timeout: 30_000 }, () => {
     const lib = new LibraryStore(wb);
     lib.start();
 
-    await lib.ingestUploads(golden.uploads, [{ path: 'photo.png', state: 'error', problem: 'photo.png was skipped: Loom reads Markdown and plain text.' }]);
+    await lib.ingestUploads(golden.uploads, [{ path: 'photo.png', state: 'error', problem: 'photo.png was skipped: Loom reads papers (PDF), notes (Markdown, text), web pages (HTML), Word (.docx), EPUB, BibTeX and source files — not .png files.' }]);
 
     const errors = lib.files.filter((f) => f.state === 'error');
     expect(errors.map((f) => f.path)).toEqual(['photo.png', 'empty.md', 'notes/diagram.md']);
     expect(errors[1].problem).toContain('file is empty');
     expect(errors[2].problem).toContain('not UTF-8');
     expect(lib.files.find((f) => f.path === 'budget.md')?.state).toBe('done');
+  });
+
+  it('says what Loom reads when none of the files handed over can be read', async () => {
+    const wb = new FakeWorkbench();
+    const lib = new LibraryStore(wb);
+    const skipped = [{ path: 'photo.png', state: 'error' as const, problem: 'photo.png was skipped' }];
+    expect(await lib.ingestUploads([], skipped)).toBeNull();
+    expect(lib.ingestError?.message).toBe(
+      'None of those files can be read: Loom reads papers (PDF), notes (Markdown, text), web pages (HTML), Word (.docx), EPUB, BibTeX and source files.',
+    );
+    expect(lib.files.map((f) => f.path)).toEqual(['photo.png']);
+    expect(wb.uploads).toEqual([]);
   });
 
   it('refreshes documents, collections, stats and the graph after an ingest finishes', async () => {
