@@ -3,6 +3,7 @@ module github.com/loomwork/loom
 go 1.26
 
 require (
+	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2
 	github.com/blevesearch/bleve/v2 v2.5.7
 	github.com/cayleygraph/cayley v0.7.7
 	github.com/cayleygraph/quad v1.1.0
@@ -14,13 +15,14 @@ require (
 	github.com/wailsapp/wails/v2 v2.11.0
 	github.com/yuin/goldmark v1.8.7
 	go.etcd.io/bbolt v1.4.0
+	golang.org/x/net v0.55.0
 	golang.org/x/sys v0.45.0
+	golang.org/x/text v0.37.0
 	gonum.org/v1/gonum v0.15.0
 )
 
 require (
 	github.com/JohannesKaufmann/dom v0.3.1 // indirect
-	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2 // indirect
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/beorn7/perks v1.0.0 // indirect
 	github.com/bep/debounce v1.2.1 // indirect
@@ -70,8 +72,6 @@ require (
 	github.com/wk8/go-ordered-map/v2 v2.1.8 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/crypto v0.51.0 // indirect
-	golang.org/x/net v0.55.0 // indirect
-	golang.org/x/text v0.37.0 // indirect
 	google.golang.org/protobuf v1.36.6 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
