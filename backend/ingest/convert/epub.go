@@ -222,34 +222,35 @@ func epubChapter(a *archive, name string, inBook map[string]bool) (string, error
 }
 
 // localLinks makes a link to another chapter of the book a link to the
-// anchor it points at (the book is one document now), and drops the
-// address of a link to a chapter as a whole.
+// anchor it points at (the book is one document now), and a link to a
+// chapter as a whole plain text.
 func localLinks(body *html.Node, dir string, inBook map[string]bool) {
+	var unwrap []*html.Node
 	walk(body, func(n *html.Node) bool {
 		if !isElement(n, atom.A) {
 			return true
 		}
-		for i, at := range n.Attr {
-			if at.Key != "href" || at.Namespace != "" {
-				continue
-			}
-			u, err := url.Parse(at.Val)
-			if err != nil || u.Scheme != "" || u.Host != "" || u.Path == "" {
-				break
-			}
-			target := strings.TrimPrefix(path.Clean("/"+path.Join(dir, u.Path)), "/")
-			if !inBook[target] {
-				break
-			}
-			if u.Fragment != "" {
-				n.Attr[i].Val = "#" + u.Fragment
-			} else {
-				n.Attr = append(n.Attr[:i], n.Attr[i+1:]...)
-			}
-			break
+		u, err := url.Parse(attr(n, "href"))
+		if err != nil || u.Scheme != "" || u.Host != "" || u.Path == "" {
+			return true
+		}
+		if !inBook[strings.TrimPrefix(path.Clean("/"+path.Join(dir, u.Path)), "/")] {
+			return true
+		}
+		if u.Fragment != "" {
+			setAttr(n, "href", "#"+u.Fragment)
+		} else {
+			unwrap = append(unwrap, n)
 		}
 		return true
 	})
+	for _, a := range unwrap {
+		for c := a.FirstChild; c != nil; c = a.FirstChild {
+			a.RemoveChild(c)
+			a.Parent.InsertBefore(c, a)
+		}
+		a.Parent.RemoveChild(a)
+	}
 }
 
 // rawTextTags are elements whose content an HTML parser reads as raw

@@ -112,7 +112,9 @@ func Notebook(data []byte) (*Doc, error) {
 		}
 		writeCell(&b, cell, lang)
 	}
-	doc.Markdown = b.String()
+	if md := strings.TrimRight(b.String(), "\n"); md != "" {
+		doc.Markdown = md + "\n"
+	}
 	return doc, nil
 }
 
