@@ -100,9 +100,8 @@ func NormalizeArXiv(s string) string {
 	if id := arxivID(s); id != "" {
 		return id
 	}
-	lower := strings.ToLower(s)
 	for _, anchor := range []string{"arxiv.org/abs/", "arxiv.org/pdf/", "arxiv:"} {
-		if i := strings.LastIndex(lower, anchor); i >= 0 {
+		if i := lastIndexASCIIFold(s, anchor); i >= 0 {
 			if id := arxivID(s[i+len(anchor):]); id != "" {
 				return id
 			}
@@ -184,3 +183,14 @@ func allDigits(s string) bool {
 }
 
 func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
+
+// lastIndexASCIIFold is strings.LastIndex ignoring ASCII case, with
+// offsets in s (lower-casing invalid UTF-8 first would move them).
+func lastIndexASCIIFold(s, sub string) int {
+	for i := len(s) - len(sub); i >= 0; i-- {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
+}

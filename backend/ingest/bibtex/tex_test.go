@@ -115,6 +115,7 @@ func TestNormalizeArXiv(t *testing.T) {
 		{"12345.6789", ""},
 		{"10.1000/xyz", ""},
 		{"arXiv preprint", ""},
+		{"\xff\xffARXIV:2205.14135", "2205.14135"},
 		{"", ""},
 	}
 	for _, c := range cases {

@@ -104,7 +104,7 @@ func declaredCharset(data []byte) string {
 // charsetOfContentType reads the charset parameter of a Content-Type value
 // ("text/html; charset=ISO-8859-1").
 func charsetOfContentType(content string) string {
-	i := strings.Index(strings.ToLower(content), "charset")
+	i := indexASCIIFold(content, "charset")
 	if i < 0 {
 		return ""
 	}
@@ -117,4 +117,15 @@ func charsetOfContentType(content string) string {
 		rest = rest[:j]
 	}
 	return rest
+}
+
+// indexASCIIFold is strings.Index ignoring ASCII case; unlike lower-casing
+// first, it keeps offsets in s (lower-casing invalid UTF-8 changes them).
+func indexASCIIFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
 }
