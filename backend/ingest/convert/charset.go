@@ -21,7 +21,7 @@ const prescanBytes = 64 << 10
 func decodeHTML(data []byte) ([]byte, error) {
 	switch {
 	case bytes.HasPrefix(data, []byte{0xef, 0xbb, 0xbf}):
-		return bytes.ToValidUTF8(data[3:], []byte("\uFFFD")), nil
+		return validUTF8(data[3:]), nil
 	case bytes.HasPrefix(data, []byte{0xfe, 0xff}), bytes.HasPrefix(data, []byte{0xff, 0xfe}):
 		enc, _, _ := charset.DetermineEncoding(data, "")
 		out, err := enc.NewDecoder().Bytes(data)
@@ -44,13 +44,23 @@ func decodeHTML(data []byte) ([]byte, error) {
 	// The HTML standard reads a declared UTF-16 without a byte-order mark
 	// as UTF-8: the declaration was read as ASCII, so it cannot be UTF-16.
 	if name == "utf-8" || strings.HasPrefix(name, "utf-16") {
-		return bytes.ToValidUTF8(data, []byte("\uFFFD")), nil
+		return validUTF8(data), nil
 	}
 	out, err := enc.NewDecoder().Bytes(data)
 	if err != nil {
 		return nil, badWrap(err, "declares the character set %q but cannot be decoded from it", label)
 	}
 	return out, nil
+}
+
+// validUTF8 returns data itself when it is valid UTF-8 (a page is
+// usually; copying 50 MB for nothing is not free), else a copy with
+// U+FFFD for each invalid sequence.
+func validUTF8(data []byte) []byte {
+	if utf8.Valid(data) {
+		return data
+	}
+	return bytes.ToValidUTF8(data, []byte("\uFFFD"))
 }
 
 // declaredCharset finds the character set a page declares in its head:
