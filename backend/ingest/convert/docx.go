@@ -41,8 +41,12 @@ func DOCX(data []byte) (*Doc, error) {
 	relsName := path.Join(dir, "_rels", path.Base(main)+".rels")
 	links := map[string]string{}
 	if a.has(relsName) {
-		if links, err = readRels(a, relsName); err != nil {
+		rels, err := readRels(a, relsName)
+		if err != nil {
 			return nil, err
+		}
+		for _, rel := range rels {
+			links[rel.id] = rel.target
 		}
 	}
 	var st *styles
@@ -110,23 +114,25 @@ func mainPart(a *archive) string {
 	if err != nil {
 		return fallback
 	}
-	for key, target := range rels {
-		if strings.HasSuffix(key, "\x00/officeDocument") {
-			return strings.TrimPrefix(path.Clean("/"+target), "/")
+	for _, rel := range rels {
+		if strings.HasSuffix(rel.kind, "/officeDocument") {
+			return strings.TrimPrefix(path.Clean("/"+rel.target), "/")
 		}
 	}
 	return fallback
 }
 
-// readRels reads a relationships part: id → target. A relationship's type
-// is also kept, under "\x00" + the last segment of its type, for mainPart.
-func readRels(a *archive, name string) (map[string]string, error) {
+// relationship is one entry of a relationships part.
+type relationship struct{ id, kind, target string }
+
+// readRels reads a relationships part, in order.
+func readRels(a *archive, name string) ([]relationship, error) {
 	rc, err := a.open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer rc.Close()
-	rels := map[string]string{}
+	var rels []relationship
 	dec := xml.NewDecoder(rc)
 	dec.CharsetReader = charset.NewReaderLabel
 	for {
@@ -138,11 +144,7 @@ func readRels(a *archive, name string) (map[string]string, error) {
 			return nil, xmlProblem(err, "has a damaged %s", name)
 		}
 		if t, ok := tok.(xml.StartElement); ok && t.Name.Local == "Relationship" {
-			target := xmlAttr(t, "Target")
-			rels[xmlAttr(t, "Id")] = target
-			if typ := xmlAttr(t, "Type"); typ != "" {
-				rels["\x00"+typ[strings.LastIndex(typ, "/"):]] = target
-			}
+			rels = append(rels, relationship{id: xmlAttr(t, "Id"), kind: xmlAttr(t, "Type"), target: xmlAttr(t, "Target")})
 		}
 	}
 }
