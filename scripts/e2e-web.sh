@@ -8,7 +8,9 @@
 # slider, copy prompt), then frontend/e2e/web-extra.e2e.mjs (boot
 # overlay, the workspace surviving a reload, the engine from the browser's
 # cache, one tab per workspace, Ollama's CORS advice and URL field, export
-# and import of the workspace file, light and dark screenshots).
+# and import of the workspace file, light and dark screenshots), then
+# frontend/e2e/cite.e2e.mjs (citations in the results and in a chat answer
+# from a fake Ollama open the source viewer at the cited passage).
 #
 # Environment:
 #   LOOM_E2E_OUT    screenshots (default build/bin/e2e-web)
@@ -48,4 +50,5 @@ echo "e2e-web: serving build/web at $url"
 status=0
 LOOM_E2E_URL="$url" LOOM_E2E_OUT="$out" node frontend/e2e/workbench.e2e.mjs || status=1
 LOOM_E2E_URL="$url" LOOM_E2E_OUT="$out" node frontend/e2e/web-extra.e2e.mjs || status=1
+LOOM_E2E_URL="$url" LOOM_E2E_OUT="$out" node frontend/e2e/cite.e2e.mjs || status=1
 exit $status
