@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"strings"
 
+	"github.com/pkg/browser"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/loomwork/loom/bind"
@@ -42,4 +44,16 @@ func (wailsShell) SaveFile(ctx context.Context, title, defaultName string) (stri
 
 func (wailsShell) SetClipboard(ctx context.Context, text string) error {
 	return runtime.ClipboardSetText(ctx, text)
+}
+
+// OpenURL opens web URLs through the Wails runtime (BrowserOpenURL) and
+// file URLs — a source in the system's viewer — through the opener
+// BrowserOpenURL itself calls (xdg-open, open, rundll32; pkg/browser):
+// Wails 2.11 refuses the file scheme there, and only logs that it did.
+func (wailsShell) OpenURL(ctx context.Context, url string) error {
+	if strings.HasPrefix(url, "file:") {
+		return browser.OpenURL(url)
+	}
+	runtime.BrowserOpenURL(ctx, url)
+	return nil
 }

@@ -38,7 +38,7 @@ func ollamaFake(t *testing.T, askTool bool) *ollamatest.Server {
 			}
 		}
 		s.Content("Staleness decays ", "exponentially ", "with a half-life "+cite+".")
-		s.Done("stop", 900, 20)
+		s.Done("stop", 1200, 20)
 	}))
 }
 
@@ -85,6 +85,14 @@ func TestChatTurnSendsContextCallsToolsAndIndexesTheAnswer(t *testing.T) {
 	assert.Equal(t, "search_context", calls[0].Name)
 	assert.NotEmpty(t, calls[0].NodeIDs)
 	require.Len(t, turn.Tools, 1)
+	// Every node the turn names has its cite, for the page's links.
+	require.NotEmpty(t, turn.Loaded)
+	for _, id := range append(append([]string(nil), turn.Loaded...), calls[0].NodeIDs...) {
+		assert.Regexp(t, `^(staleness\.txt|budget\.md|graphs\.md)\S* L\d+`, turn.Cites[id], "the turn cites %s", id)
+	}
+	for _, id := range calls[0].NodeIDs {
+		assert.Equal(t, turn.Cites[id], calls[0].Cites[id], "a tool call carries the cites of what it returned")
+	}
 	audit, err := wb.Audit()
 	require.NoError(t, err)
 	require.Len(t, audit, 1)
@@ -126,6 +134,13 @@ func TestChatTurnSendsContextCallsToolsAndIndexesTheAnswer(t *testing.T) {
 	again, err := wb.Conversation(conv.ID)
 	require.NoError(t, err)
 	assert.Equal(t, turn.Answer, again.Turns[0].Answer)
+	assert.Equal(t, turn.Cites, again.Turns[0].Cites, "a stored turn keeps its cites")
+
+	// The answer itself is cited by its question, and the viewer opens it.
+	v, err := wb.Source(ctx, out.ID)
+	require.NoError(t, err)
+	assert.Equal(t, `answer "How does staleness decay?"`, v.Cite)
+	assert.False(t, v.Document.File, "an answer is kept in the workspace, not in a file to open")
 }
 
 func TestChatHistoryCountsAgainstTheBudget(t *testing.T) {
@@ -186,7 +201,7 @@ func TestChatFailuresKeepWhatWasDone(t *testing.T) {
 
 func TestChatCalibratesTheBudgetPerModel(t *testing.T) {
 	wb, dir := ingested(t)
-	f := ollamaFake(t, false) // reports 900 prompt tokens, more than tiktoken counts here
+	f := ollamaFake(t, false) // reports 1200 prompt tokens, more than tiktoken counts here
 	calib := &chat.Calibration{}
 	client := fakeClient(t, f, chat.WithCalibration(calib))
 	ctx := context.Background()

@@ -16,11 +16,18 @@ type (
 	NodeDetail     = library.NodeDetail
 	ConceptLink    = library.ConceptLink
 	Neighbour      = library.Neighbour
+	Location       = library.Location
+	SourceView     = library.SourceView
+	SourceDocument = library.SourceDocument
+	SourceSection  = library.SourceSection
 )
 
 // DefaultBatchQuads is how many quads an ingest's transaction gathers
 // before it commits.
 const DefaultBatchQuads = library.DefaultBatchQuads
+
+// MaxSourceBytes bounds the text a source view carries.
+const MaxSourceBytes = library.MaxSourceBytes
 
 // MaxNeighbours bounds the neighbours a node's details list.
 const MaxNeighbours = library.MaxNeighbours

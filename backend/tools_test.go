@@ -21,6 +21,12 @@ func TestToolsAnswerWithNodeIDs(t *testing.T) {
 	assert.Contains(t, res.Text, "["+res.NodeIDs[0]+"]", "the text names the ids it shows")
 	assert.Contains(t, res.Text, "staleness.txt")
 	assert.Greater(t, res.Tokens, 0)
+	require.Len(t, res.Cites, len(res.NodeIDs), "every node shown has its cite")
+	for _, id := range res.NodeIDs {
+		assert.Contains(t, res.Text, "["+id+"] ", id)
+		assert.Contains(t, res.Text, " — "+res.Cites[id]+" (relevance ", "the text names where %s comes from", id)
+		assert.Regexp(t, ` L\d+(–\d+)?$`, res.Cites[id])
+	}
 
 	_, err = wb.query.SearchContext(ctx, "decay", "no-such-collection", 3)
 	require.Error(t, err)
@@ -36,9 +42,16 @@ func TestToolsAnswerWithNodeIDs(t *testing.T) {
 	full, err := wb.query.Expand(ctx, id, "detailed")
 	require.NoError(t, err)
 	assert.Equal(t, []string{id}, full.NodeIDs)
+	assert.True(t, strings.HasPrefix(full.Text, "["+id+"] "), full.Text)
+	assert.Contains(t, strings.SplitN(full.Text, "\n", 2)[0], " — "+res.Cites[id]+" (detailed)")
+	assert.Equal(t, map[string]string{id: res.Cites[id]}, full.Cites)
 	nb, err := wb.query.Expand(ctx, id, "neighbours")
 	require.NoError(t, err)
 	assert.NotContains(t, nb.NodeIDs, id)
+	for _, n := range nb.NodeIDs {
+		assert.Contains(t, nb.Text, "- ["+n+"] ", n)
+		assert.Contains(t, nb.Text, " — "+nb.Cites[n]+" (", "a neighbour is listed with its cite")
+	}
 	_, err = wb.query.Expand(ctx, "n-nosuch", "detailed")
 	require.Error(t, err)
 	_, err = wb.query.Expand(ctx, id, "tiny")
@@ -48,7 +61,9 @@ func TestToolsAnswerWithNodeIDs(t *testing.T) {
 	win, err := wb.query.GetWindow(ctx, id, 0, 3)
 	require.NoError(t, err)
 	assert.Contains(t, win.Text, "Lines ")
+	assert.Contains(t, win.Text, "around ["+id+"] ("+res.Cites[id]+"):\n", "the window says where it is")
 	assert.Contains(t, win.NodeIDs, id)
+	assert.Equal(t, res.Cites[id], win.Cites[id])
 
 	cat, err := wb.query.Catalog(ctx)
 	require.NoError(t, err)

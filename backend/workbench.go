@@ -143,6 +143,19 @@ func (w *Workbench) Node(ctx context.Context, id string) (*NodeDetail, error) {
 	return w.lib.Node(ctx, id)
 }
 
+// Source is the document a content node comes from, its sections in
+// order with their texts, and the section to show first: what the source
+// viewer shows when a citation is clicked.
+func (w *Workbench) Source(ctx context.Context, nodeID string) (*SourceView, error) {
+	return w.lib.Source(ctx, nodeID)
+}
+
+// Locate is where a content node's text is: its file and its pages or
+// lines.
+func (w *Workbench) Locate(ctx context.Context, nodeID string) (*Location, error) {
+	return w.lib.Locate(ctx, nodeID)
+}
+
 // ExportGraph writes the graph as graph.json (withContent: with texts).
 func (w *Workbench) ExportGraph(ctx context.Context, withContent bool) (*graphdb.GraphJSON, error) {
 	return w.lib.ExportGraph(ctx, withContent)

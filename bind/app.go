@@ -50,6 +50,9 @@ type Shell interface {
 	// SaveFile asks where to save; "" when they cancel.
 	SaveFile(ctx context.Context, title, defaultName string) (string, error)
 	SetClipboard(ctx context.Context, text string) error
+	// OpenURL hands a URL to the system: a file:// URL to the viewer of
+	// its type.
+	OpenURL(ctx context.Context, url string) error
 }
 
 // workspace is what the App needs of an open backend.Workbench.
@@ -68,6 +71,8 @@ type workspace interface {
 	Pin(ctx context.Context, ids []string, pinned bool) error
 	Graph(ctx context.Context) (*backend.GraphData, error)
 	Node(ctx context.Context, id string) (*backend.NodeDetail, error)
+	Source(ctx context.Context, nodeID string) (*backend.SourceView, error)
+	Locate(ctx context.Context, nodeID string) (*backend.Location, error)
 	Query(ctx context.Context, req backend.QueryRequest) (*backend.QueryResult, error)
 	Chat(ctx context.Context, client *chat.Client, req backend.ChatRequest) (*backend.ChatTurn, error)
 	LoadCalibration(c *chat.Calibration) error

@@ -30,6 +30,8 @@ type fakeShell struct {
 	pick      []string
 	savePath  string
 	clipboard string
+	// opened are the URLs OpenURL was given.
+	opened []string
 	// failDialogs makes the dialogs and the clipboard fail with it.
 	failDialogs error
 	// wrongEvents are events sent with a payload of another type than
@@ -107,6 +109,16 @@ func (s *fakeShell) SetClipboard(_ context.Context, text string) error {
 		return s.failDialogs
 	}
 	s.clipboard = text
+	return nil
+}
+
+func (s *fakeShell) OpenURL(_ context.Context, url string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failDialogs != nil {
+		return s.failDialogs
+	}
+	s.opened = append(s.opened, url)
 	return nil
 }
 

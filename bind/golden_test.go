@@ -235,6 +235,7 @@ func TestGoldenFilesAreWhatTheEngineSends(t *testing.T) {
 	g.file("ingest-uploads", ingestGolden(t, shell, goldenUploads(t), nil, func() (*IngestResult, error) { return app.IngestUploads(goldenUploads(t)) }))
 	g.file("workspace-notes", readWorkspace(t, app, true))
 	g.file("queries", queryGoldens(t, app))
+	g.file("sources", sourceGoldens(t, app))
 	reingest := mustResult[*IngestResult](t)(app.ReingestDocument(firstDocument(t, app)))
 	reingest.Duration = 0
 	g.file("reingest", reingest)
@@ -375,6 +376,21 @@ func runQuery(t *testing.T, app *App, req backend.QueryRequest) goldenQuery {
 	}
 	v.Timing = backend.Timing{} // measured
 	return goldenQuery{Request: req, Result: v}
+}
+
+// sourceGoldens: what the source viewer gets for every section of the
+// workspace (OpenSource), by node id.
+func sourceGoldens(t *testing.T, app *App) map[string]*backend.SourceView {
+	t.Helper()
+	g, err := app.Graph()
+	require.NoError(t, err)
+	out := map[string]*backend.SourceView{}
+	for _, n := range g.Nodes {
+		if n.Kind == "content" {
+			out[n.ID] = mustResult[*backend.SourceView](t)(app.OpenSource(n.ID))
+		}
+	}
+	return out
 }
 
 // goldenOllama is a fake Ollama that speaks the wire protocol, playing the
@@ -590,6 +606,8 @@ func errorGoldens(t *testing.T, g *goldens, app *App, shell *fakeShell, o *golde
 	fail("node_not_found", err)
 	_, err = app.Conversation("conv-missing")
 	fail("conversation_not_found", err)
+	_, err = app.OpenSource("n-0000000000000000")
+	fail("source_not_found", err)
 	fail("remove_unknown", app.RemoveDocument("d-0000000000000000"))
 	_, err = app.ReingestDocument("d-0000000000000000")
 	fail("reingest_unknown", err)

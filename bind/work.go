@@ -501,6 +501,9 @@ type ChatDelta struct {
 	Tool     *chat.ToolCall `json:"tool,omitempty"`
 	Manifest string         `json:"manifest,omitempty"`
 	Loaded   []string       `json:"loaded,omitempty"`
+	// Cites are the loaded nodes' human-readable references, by id (sent
+	// with Manifest and Loaded; a tool call carries its own).
+	Cites map[string]string `json:"cites,omitempty"`
 	// Wait says that Ollama has sent nothing for a while (10 s, stalled at
 	// 30 s and every 30 s after) while the turn waits for it: the model's
 	// details before the turn, or the answer. The page shows it until the
@@ -561,8 +564,10 @@ func (a *App) Chat(args ChatArgs, stream string) (*backend.ChatTurn, error) {
 			Purpose: args.Purpose, Level: args.Level, Scope: args.Scope,
 			OnToken:    s.add,
 			OnToolCall: func(c chat.ToolCall) { s.flush(); s.emit(ChatDelta{Stream: stream, Tool: &c}) },
-			OnContext:  func(m string, loaded []string) { s.emit(ChatDelta{Stream: stream, Manifest: m, Loaded: loaded}) },
-			OnWait:     s.wait,
+			OnContext: func(m string, loaded []string, cites map[string]string) {
+				s.emit(ChatDelta{Stream: stream, Manifest: m, Loaded: loaded, Cites: cites})
+			},
+			OnWait: s.wait,
 		}
 		if args.NoTools {
 			req.MaxToolRounds = -1

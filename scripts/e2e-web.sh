@@ -11,7 +11,9 @@
 # and import of the workspace file, light and dark screenshots), then
 # frontend/e2e/web-pdf.e2e.mjs (the worker reading real PDFs through pdf.js:
 # pages, runs in reading order, fonts, outline, the refusals; a PDF and a
-# folder picked in the page reaching the engine).
+# folder picked in the page reaching the engine) and
+# frontend/e2e/cite.e2e.mjs (citations in the results and in a chat answer
+# from a fake Ollama open the source viewer at the cited passage).
 #
 # Environment:
 #   LOOM_E2E_OUT    screenshots (default build/bin/e2e-web)
@@ -52,4 +54,5 @@ status=0
 LOOM_E2E_URL="$url" LOOM_E2E_OUT="$out" node frontend/e2e/workbench.e2e.mjs || status=1
 LOOM_E2E_URL="$url" LOOM_E2E_OUT="$out" node frontend/e2e/web-extra.e2e.mjs || status=1
 LOOM_E2E_URL="$url" LOOM_E2E_OUT="$out" node frontend/e2e/web-pdf.e2e.mjs || status=1
+LOOM_E2E_URL="$url" LOOM_E2E_OUT="$out" node frontend/e2e/cite.e2e.mjs || status=1
 exit $status

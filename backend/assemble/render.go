@@ -8,19 +8,31 @@ import (
 	"github.com/loomwork/loom/backend/errs"
 )
 
-// Manifest renders the header of seed §6.3, exactly:
+// Manifest renders the header of seed §6.3, each node's line followed by
+// where it comes from (its cite, when it has one):
 //
 //	[Context loaded: 3 of 7 relevant nodes]
-//	[Node: OAuth token analysis | relevance: 0.92 | source: output]
+//	[Node: OAuth token analysis | relevance: 0.92 | source: output | cite: auth.md#tokens L4–19]
 //	[Additional context available but not loaded: 4 nodes]
 func Manifest(loaded []*Candidate, relevant, notLoaded int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[Context loaded: %d of %d relevant nodes]\n", len(loaded), max(relevant, len(loaded)))
 	for _, c := range loaded {
-		fmt.Fprintf(&b, "[Node: %s | relevance: %.2f | source: %s]\n", Clean(c.Title), c.Score, c.Source)
+		b.WriteString(manifestLine(c, c.Score))
+		b.WriteByte('\n')
 	}
 	fmt.Fprintf(&b, "[Additional context available but not loaded: %d nodes]", notLoaded)
 	return b.String()
+}
+
+// manifestLine is a loaded node's line of the manifest at a relevance
+// (Assemble charges each node its line at 0.00, which counts the same).
+func manifestLine(c *Candidate, relevance float64) string {
+	line := fmt.Sprintf("[Node: %s | relevance: %.2f | source: %s", Clean(c.Title), relevance, c.Source)
+	if c.Cite != "" {
+		line += " | cite: " + Clean(c.Cite)
+	}
+	return line + "]"
 }
 
 // Clean keeps a title from breaking the manifest's one-line brackets.
@@ -28,10 +40,18 @@ func Clean(s string) string { return cleaner.Replace(strings.TrimSpace(s)) }
 
 var cleaner = strings.NewReplacer("\n", " ", "\r", " ", "|", "/", "[", "(", "]", ")")
 
-// BlockHeader introduces one loaded node in the context: its id (for
-// citations and the expand tool), title, reference and level.
+// BlockHeader introduces one loaded node in the context: its id first
+// (what the model cites, and what the expand tool takes), its title, its
+// source as a person finds it (the cite, else the reference) and its
+// level:
+//
+//	[n-1a2b3c4d] notes/budget.md › Split — notes/budget.md#split L3–12
 func BlockHeader(c *Candidate) string {
-	h := fmt.Sprintf("[%s] %s — %s", c.ID, Clean(c.Title), c.Ref)
+	src := c.Ref
+	if c.Cite != "" {
+		src = c.Cite
+	}
+	h := fmt.Sprintf("[%s] %s — %s", c.ID, Clean(c.Title), src)
 	if c.Level != "" && c.Level != Detailed {
 		h += " (" + string(c.Level) + ")"
 	}
@@ -173,7 +193,7 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 	most := 0
 	inUpper := make(map[*Candidate]bool, len(upper))
 	for _, c := range upper {
-		c.Overhead = count(BlockHeader(c)) + count(fmt.Sprintf("[Node: %s | relevance: 0.00 | source: %s]", Clean(c.Title), c.Source)) + 6
+		c.Overhead = count(BlockHeader(c)) + count(manifestLine(c, 0)) + 6
 		most = max(most, c.Overhead)
 		inUpper[c] = true
 	}

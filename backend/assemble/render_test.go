@@ -87,6 +87,39 @@ func TestTitlesAreCleaned(t *testing.T) {
 	}
 }
 
+func TestNodesAreCitedInTheManifestAndTheirHeaders(t *testing.T) {
+	c := &Candidate{ID: "n-1a2b", Ref: "papers/flash.pdf#tiling", Cite: "papers/flash.pdf p. 4–5 §3.2.1", Title: "papers/flash.pdf › 3.2.1 Tiling", Score: 0.92, Source: "input"}
+	assert.Equal(t, "[n-1a2b] papers/flash.pdf › 3.2.1 Tiling — papers/flash.pdf p. 4–5 §3.2.1", BlockHeader(c), "the id first, then the cite in place of the reference")
+	lines := strings.Split(Manifest([]*Candidate{c}, 1, 0), "\n")
+	assert.Equal(t, "[Node: papers/flash.pdf › 3.2.1 Tiling | relevance: 0.92 | source: input | cite: papers/flash.pdf p. 4–5 §3.2.1]", lines[1])
+
+	c.Cite = "web/[draft] | guide.html §Set\nup"
+	line := Manifest([]*Candidate{c}, 1, 0)
+	assert.Contains(t, line, "| cite: web/(draft) / guide.html §Set up]", "a cite cannot break the manifest's brackets")
+	node := strings.Split(line, "\n")[1]
+	assert.Equal(t, 3, strings.Count(node, "|"), "nor add a field")
+	assert.Contains(t, sameCount(node), "| relevance: 0.00 | source: input |", "a memoising counter still sees past the relevance")
+}
+
+func TestOverheadIsTheHeaderAndManifestLineExactly(t *testing.T) {
+	count := tokens.Default().Count
+	cs := []*Candidate{
+		{ID: "n-1", Ref: "a.md#x", Cite: "a.md#x L1–40", Title: "a.md › X", Tokens: 40, Score: 0.9, Relevant: true, Source: "input"},
+		{ID: "n-2", Ref: "p.pdf#y", Cite: "p.pdf p. 4–5 §3.2.1", Title: "p.pdf › 3.2.1 Tiling", Tokens: 50, Score: 0.8, Relevant: true, Source: "input"},
+		{ID: "n-3", Ref: "b.md", Title: "b.md", Tokens: 30, Score: 0.7, Relevant: true, Source: "output"},
+	}
+	split, err := PlanSplit(SplitRequest{Budget: 2000, System: 10, Question: 5, Reserve: 0.3})
+	require.NoError(t, err)
+	a, err := Assemble(cs, split, SelectOptions{Level: Detailed}, "S", "Q?", "", count, fakeText(count))
+	require.NoError(t, err)
+	require.Len(t, a.Blocks, 3)
+	for _, c := range cs {
+		assert.Equal(t, count(BlockHeader(c))+count(manifestLine(c, c.Score))+6, c.Overhead, "%s: its header %q and line", c.ID, BlockHeader(c))
+		assert.Contains(t, a.Manifest, manifestLine(c, c.Score))
+		assert.Contains(t, a.Prompt, BlockHeader(c)+"\n")
+	}
+}
+
 func TestBlockHeader(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -352,6 +385,7 @@ func TestAssembleNeverOverflows(t *testing.T) {
 	r := rand.New(rand.NewPCG(2025, 603))
 	allLevels := []Level{Adaptive, Detailed, Summary, Essence}
 	titles := []string{"Plain", "Pipes | in | title", "[Bracketed] title", "Two\nlines", "Ünïcödé — dash", ""}
+	cites := []string{"", "doc.md#x L12–30", "papers/flash.pdf p. 4–5 §3.2.1", "web/[draft] | guide.html §Set up", `answer "Why?"`}
 	type propertyCase struct {
 		cands   []*Candidate
 		split   Split
@@ -369,6 +403,7 @@ func TestAssembleNeverOverflows(t *testing.T) {
 			c := randomCandidate(r, fmt.Sprintf("n%02d", j))
 			c.Overhead = 0 // Assemble sets it
 			c.Title = titles[r.IntN(len(titles))] + " " + c.ID
+			c.Cite = cites[j%len(cites)]
 			cs = append(cs, c)
 		}
 		Rank(cs, Weights{}, Config{}) // only sorts: Relevant is reset below

@@ -12,6 +12,10 @@ import (
 type Candidate struct {
 	ID  string `json:"id"`
 	Ref string `json:"reference"`
+	// Cite is the reference a person can follow outside Loom (model.Cite:
+	// the file and its lines, pages or section); the prompt names the
+	// node's source by it. "" falls back to Ref.
+	Cite string `json:"cite,omitempty"`
 	// Ancestors are the references of the sections enclosing this one.
 	Ancestors  []string `json:"ancestors,omitempty"`
 	Title      string   `json:"title"`

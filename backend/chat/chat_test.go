@@ -122,8 +122,9 @@ func TestChatRunsToolsAndSendsResultsBack(t *testing.T) {
 		ollamatest.Answer(900, "Access tokens expire after one hour [n7]."),
 	)
 	tools := &fakeTools{results: map[string]chat.ToolResult{
-		chat.ToolSearchContext: {Text: "[n7] Access tokens expire after one hour.\n[n9] Clock skew is 30s.", NodeIDs: []string{"n7", "n9"}},
-		chat.ToolExpand:        {Text: "[n7] summary: one hour lifetime", NodeIDs: []string{"n7"}},
+		chat.ToolSearchContext: {Text: "[n7] Access tokens expire after one hour.\n[n9] Clock skew is 30s.", NodeIDs: []string{"n7", "n9"},
+			Cites: map[string]string{"n7": "auth.md#expiry L4–9", "n9": "auth.md#skew L12", "n99": "not shown"}},
+		chat.ToolExpand: {Text: "[n7] summary: one hour lifetime", NodeIDs: []string{"n7"}},
 	}}
 	var seen []chat.ToolCall
 	res, err := c.Chat(context.Background(), chat.Turn{
@@ -140,6 +141,8 @@ func TestChatRunsToolsAndSendsResultsBack(t *testing.T) {
 	assert.Equal(t, "search_context", sc.Name)
 	assert.Equal(t, map[string]any{"query": "token expiry", "scope": "docs", "limit": float64(3)}, sc.Args)
 	assert.Equal(t, []string{"n7", "n9"}, sc.NodeIDs)
+	assert.Equal(t, map[string]string{"n7": "auth.md#expiry L4–9", "n9": "auth.md#skew L12"}, sc.Cites, "the cites of the nodes shown, for the page's links")
+	assert.Nil(t, res.ToolCalls[1].Cites, "a result without cites gives none")
 	assert.Equal(t, words("[n7] Access tokens expire after one hour.\n[n9] Clock skew is 30s."), sc.Tokens)
 	assert.Empty(t, sc.Error)
 	assert.Equal(t, []string{"n7"}, res.ToolCalls[1].NodeIDs)

@@ -17,7 +17,8 @@ import (
 // implements it; Chat validates and defaults the arguments before calling
 // (limit 1–20, level one of detailed/summary/essence, radius 1–200), so
 // implementations see sane values. Every result should name the node ids
-// it shows, in its Text as well as in NodeIDs, so the model can cite them.
+// it shows, in its Text as well as in NodeIDs, so the model can cite them,
+// and their sources (Cites), so the reader can follow them.
 type Tools interface {
 	// SearchContext finds passages for query; scope is a collection name
 	// from the catalog, "" for all of them.
@@ -40,6 +41,9 @@ type ToolResult struct {
 	Text string `json:"text"`
 	// NodeIDs are the nodes Text shows.
 	NodeIDs []string `json:"node_ids,omitempty"`
+	// Cites are the human-readable references of those nodes, by id
+	// (model.Cite).
+	Cites map[string]string `json:"cites,omitempty"`
 	// Tokens is the implementation's own count of Text (informative:
 	// Chat recounts what it sends with Turn.Count).
 	Tokens int `json:"tokens,omitempty"`
@@ -55,7 +59,10 @@ type ToolCall struct {
 	// NodeIDs are the node ids in what the model was sent (after
 	// trimming); Tokens the Turn.Count of the tool message's text.
 	NodeIDs []string `json:"node_ids,omitempty"`
-	Tokens  int      `json:"tokens"`
+	// Cites are the references of those nodes, by id, as the tool gave
+	// them: the page labels its links with them.
+	Cites  map[string]string `json:"cites,omitempty"`
+	Tokens int               `json:"tokens"`
 	// Trimmed says the result was cut to fit the budget.
 	Trimmed bool `json:"trimmed,omitempty"`
 	// Error says why the call was not run or failed (unknown tool, bad
@@ -113,20 +120,20 @@ func Definitions() []api.Tool {
 	level.Enum = []any{"detailed", "summary", "essence"}
 	return []api.Tool{
 		tool(ToolSearchContext,
-			"Search the workspace for passages that are not in the context you were given. Use it when the loaded context does not answer the question, or the manifest lists relevant nodes as available but not loaded. Returns passages, each with its node id; cite the node ids you use.",
+			"Search the workspace for passages that are not in the context you were given. Use it when the loaded context does not answer the question, or the manifest lists relevant nodes as available but not loaded. Returns passages, each with its node id and its source (file, page, lines); cite the node ids you use in square brackets.",
 			[]string{"query"},
 			param{"query", str("What to look for: keywords or a short question.")},
 			param{"scope", str("A collection name from the catalog to search in; empty searches everything.")},
 			param{"limit", integer(fmt.Sprintf("How many passages to return (default %d, at most %d).", DefaultSearchLimit, MaxSearchLimit))},
 		),
 		tool(ToolExpand,
-			"Read one node (by its node id from the manifest, the context or a search result) at another level of detail, e.g. the full text of a node you only have a summary of. Cite the node id when you use it.",
+			"Read one node (by its node id from the context or a search result) at another level of detail, e.g. the full text of a node you only have a summary of. Returns it with its source; cite the node id in square brackets when you use it.",
 			[]string{"node_id"},
 			param{"node_id", str("The node id, exactly as shown.")},
 			param{"level", level},
 		),
 		tool(ToolGetWindow,
-			"Read the lines around a node in its source document, to see what comes just before or after a passage. Cite the node ids it returns.",
+			"Read the lines around a node in its source document, to see what comes just before or after a passage. Cite the node ids it returns in square brackets.",
 			[]string{"node_id"},
 			param{"node_id", str("The node id, exactly as shown.")},
 			param{"center", integer("Line number in the document to centre on; 0 (the default) centres on the node's first line.")},
@@ -143,7 +150,7 @@ func Definitions() []api.Tool {
 func ToolGuide(maxRounds int) string {
 	return fmt.Sprintf("You can call tools to read more of the workspace: search_context finds passages, expand reads a node at another level of detail, get_window reads the text around a node, catalog lists what exists. "+
 		"Call a tool only when the context above does not answer the question; you have at most %d rounds of tool calls. "+
-		"Every tool result names its node ids: cite the node ids you rely on in square brackets, e.g. [node-id].", maxRounds)
+		"Every tool result names its node ids with their sources (file, page, lines), which the reader can open: cite the node ids you rely on in square brackets, e.g. [n-1a2b3c4d].", maxRounds)
 }
 
 // runTool validates a call's arguments and runs it. A returned error is

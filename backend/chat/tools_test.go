@@ -74,7 +74,7 @@ func jsonString(s string) string {
 
 func TestToolGuide(t *testing.T) {
 	g := ToolGuide(3)
-	for _, want := range []string{"search_context", "expand", "get_window", "catalog", "at most 3 rounds", "cite the node ids"} {
+	for _, want := range []string{"search_context", "expand", "get_window", "catalog", "at most 3 rounds", "cite the node ids", "file, page, lines"} {
 		assert.Contains(t, g, want)
 	}
 	assert.False(t, strings.Contains(g, "\n"))

@@ -408,6 +408,14 @@ func (r *runner) runCall(ctx context.Context, call api.ToolCall) (ToolCall, api.
 	tc.Trimmed = trimmed
 	tc.Tokens = r.t.Count(text)
 	tc.NodeIDs = idsShown(result.NodeIDs, result.Text, text)
+	for _, id := range tc.NodeIDs {
+		if c, ok := result.Cites[id]; ok {
+			if tc.Cites == nil {
+				tc.Cites = map[string]string{}
+			}
+			tc.Cites[id] = c
+		}
+	}
 	r.retrieved += tc.Tokens
 	return tc, msg
 }

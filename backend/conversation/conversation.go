@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -85,9 +86,9 @@ type ChatRequest struct {
 	// OnToken streams the answer; OnToolCall reports each tool call.
 	OnToken    func(string)        `json:"-"`
 	OnToolCall func(chat.ToolCall) `json:"-"`
-	// OnContext is told the manifest and the loaded node ids once the
-	// context is assembled, before the model is asked.
-	OnContext func(manifest string, loaded []string) `json:"-"`
+	// OnContext is told the manifest, the loaded node ids and their cites
+	// once the context is assembled, before the model is asked.
+	OnContext func(manifest string, loaded []string, cites map[string]string) `json:"-"`
 	// OnWait is told while Ollama is silent (after 10 s, as stalled after
 	// 30 s and every 30 s after, until the client's idle timeout): see
 	// chat.Turn.OnWait. nil: the client's own notifier, if any.
@@ -109,6 +110,10 @@ type ChatTurn struct {
 	Window       int             `json:"window"`
 	Loaded       []string        `json:"loaded"`
 	Tools        []chat.ToolCall `json:"tool_calls,omitempty"`
+	// Cites are the human-readable references (model.Cite) of the nodes
+	// the turn names, by id: those loaded and those its tool calls
+	// returned. The page labels the answer's citations with them.
+	Cites map[string]string `json:"cites,omitempty"`
 	// HistoryTurns earlier turns were sent; HistoryDropped were not (the
 	// manifest says so).
 	HistoryTurns          int      `json:"history_turns"`
@@ -237,9 +242,15 @@ func (w *Conversations) Chat(ctx context.Context, client *chat.Client, req ChatR
 		Manifest: res.Manifest, Split: res.Split, Window: window, HistoryTurns: kept, HistoryDropped: dropped, Prompt: system}
 	for _, c := range res.LoadedCandidates() {
 		turn.Loaded = append(turn.Loaded, c.ID)
+		if c.Cite != "" {
+			if turn.Cites == nil {
+				turn.Cites = map[string]string{}
+			}
+			turn.Cites[c.ID] = c.Cite
+		}
 	}
 	if req.OnContext != nil {
-		req.OnContext(turn.Manifest, turn.Loaded)
+		req.OnContext(turn.Manifest, turn.Loaded, maps.Clone(turn.Cites))
 	}
 	var tools chat.Tools = w.pipeline
 	if req.MaxToolRounds < 0 {
@@ -250,6 +261,14 @@ func (w *Conversations) Chat(ctx context.Context, client *chat.Client, req ChatR
 	turn.Answered = w.ws.Now()
 	if out != nil {
 		turn.Answer, turn.Tools = out.Answer, out.ToolCalls
+		for _, tc := range out.ToolCalls {
+			for id, c := range tc.Cites {
+				if turn.Cites == nil {
+					turn.Cites = map[string]string{}
+				}
+				turn.Cites[id] = c
+			}
+		}
 		turn.PromptEvalCount, turn.EstimatedPromptTokens = out.PromptEvalCount, out.EstimatedPromptTokens
 		turn.Truncated, turn.Notes = out.Truncated, out.Notes
 	}

@@ -121,10 +121,14 @@ type Neighbour struct {
 
 // NodeDetail is what the details panel shows of one node.
 type NodeDetail struct {
-	ID         string        `json:"id"`
-	Kind       string        `json:"kind"`
-	Label      string        `json:"label"`
-	Reference  string        `json:"reference,omitempty"`
+	ID        string `json:"id"`
+	Kind      string `json:"kind"`
+	Label     string `json:"label"`
+	Reference string `json:"reference,omitempty"`
+	// Cite is a content node's human-readable reference (model.Cite) and
+	// Location where its text is, for the source viewer.
+	Cite       string        `json:"cite,omitempty"`
+	Location   *Location     `json:"location,omitempty"`
 	Document   string        `json:"document,omitempty"`
 	Collection string        `json:"collection,omitempty"`
 	Source     string        `json:"source,omitempty"`
@@ -160,6 +164,10 @@ func (w *Library) Node(ctx context.Context, id string) (*NodeDetail, error) {
 		d.Source, d.Tokens, d.Pinned, hash = string(n.Kind), n.Tokens, n.Pinned, n.ContentHash
 		if doc := ix.Docs[n.DocID]; doc != nil {
 			d.Collection = doc.Collection
+		}
+		d.Cite = ix.Cite(id)
+		if src := ix.CitedNode(id); src != nil {
+			d.Location = locate(ix.Docs[src.DocID], src)
 		}
 	} else {
 		w.ws.Unlock()

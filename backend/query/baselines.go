@@ -31,7 +31,7 @@ func (w *Pipeline) wholeFile(ranked []*assemble.Candidate, split assemble.Split,
 			if !index.Searchable(m) {
 				continue
 			}
-			mc := &assemble.Candidate{ID: m.ID, Ref: m.Ref, Ancestors: m.Ancestors, Title: nodeTitle(ix.Docs[m.DocID], m), Source: string(m.Kind),
+			mc := &assemble.Candidate{ID: m.ID, Ref: m.Ref, Cite: ix.Cite(m.ID), Ancestors: m.Ancestors, Title: nodeTitle(ix.Docs[m.DocID], m), Source: string(m.Kind),
 				Tokens: m.Tokens, Score: c.Score, Relevant: true, Loaded: true, Level: assemble.Detailed, LoadedTokens: m.Tokens,
 				Reason: "whole-file baseline: the whole file of a top hit", Signals: c.Signals, Hops: -1}
 			if d := ix.Docs[m.DocID]; d != nil {

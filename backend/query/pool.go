@@ -318,7 +318,7 @@ func (p *pool) candidates(budget int) []*assemble.Candidate {
 		id := p.r.IDs[s]
 		n := ix.Nodes[id]
 		d := ix.Docs[n.DocID]
-		c := &assemble.Candidate{ID: id, Ref: n.Ref, Ancestors: n.Ancestors, Title: nodeTitle(d, n), Source: string(n.Kind), Tokens: n.Tokens,
+		c := &assemble.Candidate{ID: id, Ref: n.Ref, Cite: ix.Cite(id), Ancestors: n.Ancestors, Title: nodeTitle(d, n), Source: string(n.Kind), Tokens: n.Tokens,
 			Keyword: round4(float64(p.kw[s])), Cosine: round4(p.cosine(s)), Pinned: p.pinned[id], Hops: -1,
 			Vec: p.r.Vectors.Row(s)}
 		f := &facts[i]

@@ -16,7 +16,8 @@ import (
 // The pipeline answers the tools a chat model may call (context-loading-jit
 // "search tool", rlm-context-store get-chunk/get-window, context-query
 // expansion protocol): it implements chat.Tools. Every result names node
-// ids, so the model can cite them and ask for more.
+// ids with their sources (cites), so the model can cite them and ask for
+// more, and the reader can follow them.
 var _ chat.Tools = (*Pipeline)(nil)
 
 // SearchContext runs the hybrid search (no graph signals, no budget: the
@@ -62,13 +63,13 @@ func (w *Pipeline) SearchContext(ctx context.Context, query, scope string, limit
 		if len(ids) > 0 {
 			b.WriteString("\n\n")
 		}
-		fmt.Fprintf(&b, "[%s] %s — %s (relevance %.2f)\n%s", n.ID, nodeTitle(r.Graph.Docs[n.DocID], n), n.Ref, p.semantic(s), strings.TrimSpace(text))
+		fmt.Fprintf(&b, "[%s] %s — %s (relevance %.2f)\n%s", n.ID, nodeTitle(r.Graph.Docs[n.DocID], n), citeOr(r.Graph, n), p.semantic(s), strings.TrimSpace(text))
 		ids = append(ids, n.ID)
 	}
 	if len(ids) == 0 {
 		return chat.ToolResult{Text: "nothing found for " + q}, nil
 	}
-	return w.toolResult(b.String(), ids), nil
+	return w.toolResult(r.Graph, b.String(), ids), nil
 }
 
 // Expand returns a node at a level: detailed, summary, essence; or
@@ -104,7 +105,7 @@ func (w *Pipeline) Expand(ctx context.Context, nodeID, level string) (chat.ToolR
 		if err != nil {
 			return chat.ToolResult{}, err
 		}
-		return w.toolResult(fmt.Sprintf("[%s] %s — %s (%s)\n%s", n.ID, nodeTitle(r.Graph.Docs[n.DocID], n), n.Ref, l, strings.TrimSpace(text)), []string{n.ID}), nil
+		return w.toolResult(r.Graph, fmt.Sprintf("[%s] %s — %s (%s)\n%s", n.ID, nodeTitle(r.Graph.Docs[n.DocID], n), citeOr(r.Graph, n), l, strings.TrimSpace(text)), []string{n.ID}), nil
 	case "neighbours", "neighbors":
 		var lines []string
 		var ids []string
@@ -119,7 +120,7 @@ func (w *Pipeline) Expand(ctx context.Context, nodeID, level string) (chat.ToolR
 				}
 			}
 			ids = append(ids, id)
-			lines = append(lines, fmt.Sprintf("- [%s] %s — %s (%s, %d tokens)", id, nodeTitle(r.Graph.Docs[m.DocID], m), m.Ref, rel, m.Tokens))
+			lines = append(lines, fmt.Sprintf("- [%s] %s — %s (%s, %d tokens)", id, nodeTitle(r.Graph.Docs[m.DocID], m), citeOr(r.Graph, m), rel, m.Tokens))
 		}
 		if n.Parent != "" {
 			add("enclosing section", n.Parent)
@@ -137,23 +138,23 @@ func (w *Pipeline) Expand(ctx context.Context, nodeID, level string) (chat.ToolR
 			}
 		}
 		if len(lines) == 0 {
-			return w.toolResult("no neighbours of "+nodeID, nil), nil
+			return w.toolResult(r.Graph, "no neighbours of "+nodeID, nil), nil
 		}
-		return w.toolResult(fmt.Sprintf("Neighbours of [%s] (expand any by id):\n%s", nodeID, strings.Join(lines, "\n")), ids), nil
+		return w.toolResult(r.Graph, fmt.Sprintf("Neighbours of [%s] (expand any by id):\n%s", nodeID, strings.Join(lines, "\n")), ids), nil
 	case "derivations":
 		var lines []string
 		var ids []string
 		for lvl, id := range r.Analysis[nodeID] {
 			if a := r.Graph.Nodes[id]; a != nil {
 				ids = append(ids, id)
-				lines = append(lines, fmt.Sprintf("- [%s] %s of %s (%d tokens)", id, lvl, nodeID, a.Tokens))
+				lines = append(lines, fmt.Sprintf("- [%s] %s of %s — %s (%d tokens)", id, lvl, nodeID, citeOr(r.Graph, a), a.Tokens))
 			}
 		}
 		sort.Strings(lines)
 		if len(lines) == 0 {
-			return w.toolResult("nothing has been derived from "+nodeID+" yet", nil), nil
+			return w.toolResult(r.Graph, "nothing has been derived from "+nodeID+" yet", nil), nil
 		}
-		return w.toolResult(strings.Join(lines, "\n"), ids), nil
+		return w.toolResult(r.Graph, strings.Join(lines, "\n"), ids), nil
 	}
 	return chat.ToolResult{}, fmt.Errorf("unknown level %q (detailed, summary, essence, neighbours, derivations)", level)
 }
@@ -199,7 +200,11 @@ func (w *Pipeline) GetWindow(ctx context.Context, nodeID string, center, radius 
 	mid := n.LineStart + center
 	var b strings.Builder
 	ids := map[string]bool{}
-	fmt.Fprintf(&b, "Lines %d–%d of %s around [%s]:\n", max(1, mid-radius), mid+radius, n.Ref, nodeID)
+	doc := n.Ref
+	if d := ix.Docs[n.DocID]; d != nil && d.Path != "" {
+		doc = d.Path
+	}
+	fmt.Fprintf(&b, "Lines %d–%d of %s around [%s] (%s):\n", max(1, mid-radius), mid+radius, doc, nodeID, citeOr(ix, n))
 	for ln := max(1, mid-radius); ln <= mid+radius; ln++ {
 		if l, ok := lines[ln]; ok {
 			fmt.Fprintf(&b, "%5d  %s\n", ln, l)
@@ -211,7 +216,7 @@ func (w *Pipeline) GetWindow(ctx context.Context, nodeID string, center, radius 
 		idList = append(idList, id)
 	}
 	sort.Strings(idList)
-	return w.toolResult(strings.TrimRight(b.String(), "\n"), idList), nil
+	return w.toolResult(ix, strings.TrimRight(b.String(), "\n"), idList), nil
 }
 
 // Catalog describes the workspace: collections with their documents and
@@ -281,7 +286,7 @@ func (w *Pipeline) Catalog(ctx context.Context) (chat.ToolResult, error) {
 			fmt.Fprintf(&b, "%s (%d)", clean(c.name), c.n)
 		}
 	}
-	return w.toolResult(strings.TrimRight(b.String(), "\n"), nil), nil
+	return w.toolResult(ix, strings.TrimRight(b.String(), "\n"), nil), nil
 }
 
 func (w *Pipeline) hasCollection(name string) bool {
@@ -293,10 +298,20 @@ func (w *Pipeline) hasCollection(name string) bool {
 	return false
 }
 
-func (w *Pipeline) toolResult(text string, ids []string) chat.ToolResult {
+// toolResult is a tool's text with the nodes it shows and their cites.
+func (w *Pipeline) toolResult(g *index.Graph, text string, ids []string) chat.ToolResult {
 	n := 0
 	if count, err := w.ws.Counter(); err == nil {
 		n = count(text)
 	}
-	return chat.ToolResult{Text: text, NodeIDs: ids, Tokens: n}
+	return chat.ToolResult{Text: text, NodeIDs: ids, Cites: g.Cites(ids), Tokens: n}
+}
+
+// citeOr is how a tool names a node's source: its cite, else its
+// reference.
+func citeOr(g *index.Graph, n *model.ContentNode) string {
+	if c := g.Cite(n.ID); c != "" {
+		return c
+	}
+	return n.Ref
 }

@@ -202,3 +202,7 @@ func (webShell) SaveFile(context.Context, string, string) (string, error) {
 func (webShell) SetClipboard(context.Context, string) error {
 	return errors.New("the web edition copies in the page")
 }
+
+func (webShell) OpenURL(context.Context, string) error {
+	return errors.New("the web edition has no system viewer: the page shows sources itself")
+}

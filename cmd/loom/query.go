@@ -18,7 +18,7 @@ const (
 	// minBudget is the engine's smallest context: a manifest and one small
 	// node.
 	minBudget = assemble.MinContext
-	// minWindow holds Loom's system prompt (77 tokens), a short question,
+	// minWindow holds Loom's system prompt (99 tokens), a short question,
 	// the output reservation (up to 37.5% of the window) and minBudget.
 	minWindow = 256
 	// maxTokens is 10 Mi tokens (10485760): Llama 4 Scout's window, the

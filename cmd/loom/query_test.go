@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +29,7 @@ func TestQueryPrintsThePrompt(t *testing.T) {
 	assert.Contains(t, out, "[Additional context available but not loaded: ")
 	assert.Contains(t, out, "staleness.txt")
 	assert.True(t, strings.HasSuffix(strings.TrimSpace(out), "Question: How does staleness decay?"))
+	assert.Regexp(t, `\n\[n-[0-9a-f]{16}\] staleness\.txt › [^\n]* — staleness\.txt L1–4\n`, out, "a block names its source as a person finds it")
 	assert.Contains(t, errOut, "relevant nodes", "the summary line goes to stderr, so stdout is the prompt alone")
 }
 
@@ -49,9 +51,11 @@ func TestQueryJSONCarriesEveryCandidate(t *testing.T) {
 	require.NotEmpty(t, cands)
 	for _, c := range cands {
 		m := c.(map[string]any)
-		for _, k := range []string{"id", "reference", "tokens", "score", "signals", "loaded", "reason"} {
+		for _, k := range []string{"id", "reference", "cite", "tokens", "score", "signals", "loaded", "reason"} {
 			assert.Contains(t, m, k)
 		}
+		ref, _, _ := strings.Cut(m["reference"].(string), "#")
+		assert.Regexp(t, "^"+regexp.QuoteMeta(ref)+`\S* L\d+`, m["cite"], "a candidate's cite is its file and lines")
 	}
 }
 

@@ -229,9 +229,11 @@ describe('App', { timeout: 30_000 }, () => {
     await vi.waitFor(() => expect(screen.getAllByTestId('document-item')).toHaveLength(golden.workspaces.paths.documents.length), slow);
   });
 
-  it('streams a chat answer and selects a node named in it', async () => {
+  it('streams a chat answer whose citation opens the cited passage, and shows it in the graph', async () => {
     const wb = new FakeWorkbench({ library: 'notes' });
     const answer = golden.chats.answer.turn;
+    const cited = answer.loaded[0];
+    const cite = answer.cites![cited];
     render(App, { workbench: wb });
     await screen.findByTestId('document-list');
     const input = await screen.findByTestId('chat-input');
@@ -240,11 +242,47 @@ describe('App', { timeout: 30_000 }, () => {
     await fireEvent.keyDown(input, { key: 'Enter' });
 
     const log = screen.getByTestId('chat-log');
-    await vi.waitFor(() => expect(within(log).getByTestId('chat-answer').textContent).toBe(answer.answer), slow);
-    const link = within(within(log).getByTestId('chat-answer')).getByTestId('node-link');
-    expect(link.dataset.id).toBe(answer.loaded[0]);
+    await vi.waitFor(() => expect(within(log).getByTestId('chat-answer').textContent).toBe(answer.answer.replace(cited, cite)), slow);
+    const link = within(within(log).getByTestId('chat-answer')).getByTestId('cite-link');
+    expect(link.dataset.id).toBe(cited);
+    link.focus(); // as a keyboard reaches it (a click focuses it in a browser, not in jsdom)
     await fireEvent.click(link);
+
+    const viewer = await screen.findByTestId('source-viewer');
+    const focus = await within(viewer).findByTestId('source-focus');
+    expect(wb.sourcesOpened).toEqual([cited]);
+    expect(focus.dataset.id).toBe(cited);
+    expect(focus.getAttribute('aria-current')).toBe('true');
+    expect(within(viewer).getByTestId('source-cite').textContent).toBe(cite);
+    expect(focus.textContent).toContain(golden.sources[cited].sections.find((s) => s.id === cited)!.text.split('\n')[0]);
+    expect(within(viewer).queryByTestId('source-open-system'), 'the web edition has no system viewer').toBeNull();
+
+    // Escape closes it and gives the focus back to the citation.
+    await fireEvent.keyDown(within(viewer).getByTestId('source-close'), { key: 'Escape' });
+    expect(screen.queryByTestId('source-viewer')).toBeNull();
+    expect(document.activeElement).toBe(link);
+
+    await fireEvent.click(link);
+    await fireEvent.click(await screen.findByTestId('source-show-in-graph'));
+    expect(screen.queryByTestId('source-viewer')).toBeNull();
     expect(await screen.findByTestId('details-panel')).toBeTruthy();
+    expect((await screen.findByTestId('node-cite')).textContent).toContain(cite);
+  });
+
+  it('opens a candidate’s source from the results, and on the desktop the file in the system’s viewer', async () => {
+    const wb = await open(new FakeWorkbench({ library: 'notes', edition: 'desktop' }));
+    await ask(staleness);
+    const table = await screen.findByTestId('candidate-table');
+    const loaded = wb.assemble({ question: staleness, budget: 4096 }).candidates.find((c) => c.loaded)!;
+    const chip = within(table).getAllByTestId('cite-link').find((l) => l.dataset.id === loaded.id)!;
+    expect(chip.textContent).toBe(loaded.cite);
+    await fireEvent.click(chip);
+    const system = await screen.findByTestId('source-open-system');
+    await fireEvent.click(system);
+    await vi.waitFor(() => expect(wb.systemViewer).toEqual([loaded.id]), slow);
+    // The other shortcuts wait while the viewer is open; Escape on the page closes it.
+    await fireEvent.keyDown(window, { key: 'Escape' });
+    expect(screen.queryByTestId('source-viewer')).toBeNull();
   });
 
   it('says Ollama is down, how to start it, and disables sending until Retry finds it', async () => {

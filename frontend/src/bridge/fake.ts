@@ -39,6 +39,7 @@ import {
   type ReadOnlyState,
   type Rejection,
   type RepairReport,
+  type SourceView,
   type Stats,
   type Upload,
   type WorkspaceState,
@@ -58,6 +59,7 @@ import ollamaJSON from './golden/ollama.json';
 import queriesJSON from './golden/queries.json';
 import queryLostJSON from './golden/query-lost.json';
 import reingestJSON from './golden/reingest.json';
+import sourcesJSON from './golden/sources.json';
 import repairLostJSON from './golden/repair-lost.json';
 import workspaceCancelledJSON from './golden/workspace-uploads-cancelled.json';
 import workspaceEmptyJSON from './golden/workspace-empty.json';
@@ -200,6 +202,8 @@ const ingests = {
   sample: goldenIngest(ingestSampleJSON),
 };
 const reingestGolden: IngestResult = reingestJSON;
+/** What the source viewer gets for each node of the notes (OpenSource), by node id. */
+const sourcesGolden: Record<string, SourceView> = sourcesJSON;
 const importGolden: Stats = stats(importJSON);
 const damagedGolden: { open: Rejection; checkup: Checkup; repair: RepairReport } = { ...damagedJSON, open: rejection(damagedJSON.open) };
 const readOnlyGolden = workspaceState(workspaceReadOnlyJSON).read_only;
@@ -264,6 +268,8 @@ export const golden = {
   damaged: damagedGolden,
   reingest: reingestGolden,
   import: importGolden,
+  /** The source viewer's document of every node of the notes, by node id. */
+  sources: sourcesGolden,
   /** The workspace file of the notes, as ExportWorkspace gives it. */
   export: JSON.stringify(exportJSON),
 };
@@ -295,6 +301,9 @@ export class FakeWorkbench implements Workbench {
   pathIngests: string[][] = [];
   /** How often the sample library was asked for. */
   sampleIngests = 0;
+  /** Node ids whose source was opened, in the page and in the system's viewer (desktop). */
+  sourcesOpened: string[] = [];
+  systemViewer: string[] = [];
 
   /** What Ollama says (the fake Ollama of the goldens, up, by default). */
   ollamaStatus: OllamaStatus = structuredClone(golden.ollama.up);
@@ -341,9 +350,18 @@ export class FakeWorkbench implements Workbench {
   private ollamaWaitListeners = new Set<(n: Notice) => void>();
   private stoppedStreams = new Set<string>();
 
+  /** Desktop only, as the real bridges: the web edition has no system viewer. */
+  openInSystemViewer?: (nodeID: string) => Promise<void>;
+
   constructor(opts: { edition?: 'desktop' | 'web'; library?: Library } = {}) {
     this.edition = opts.edition ?? 'web';
     this.library = structuredClone(workspaces[opts.library ?? 'empty']);
+    if (this.edition === 'desktop') {
+      this.openInSystemViewer = async (nodeID: string) => {
+        this.failIfAsked('openInSystemViewer');
+        this.systemViewer.push(nodeID);
+      };
+    }
   }
 
   private use(library: Library) {
@@ -569,6 +587,17 @@ export class FakeWorkbench implements Workbench {
     const d = this.library.nodes[id];
     if (!d) throw golden.error('node_not_found');
     return structuredClone(d);
+  }
+
+  // Sources
+
+  /** The golden view of a node of the listed documents; any other id is not found, as the engine says. */
+  async openSource(nodeID: string): Promise<SourceView> {
+    this.sourcesOpened.push(nodeID);
+    this.failIfAsked('openSource');
+    const v = sourcesGolden[nodeID];
+    if (!v || !this.library.documents.some((d) => d.id === v.document.id)) throw golden.error('source_not_found');
+    return structuredClone(v);
   }
 
   // Query

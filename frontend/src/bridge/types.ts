@@ -74,6 +74,19 @@ export interface App {
   Node(id: string): Promise<NodeDetail>;
   /** Ollama reports whether Ollama is up at the configured URL and its models. */
   Ollama(): Promise<OllamaStatus>;
+  /**
+   * OpenInSystemViewer opens the file a node comes from in the system's
+   * viewer for it, a PDF at the node's first page (file://<path>#page=N).
+   * The web edition has no system viewer: the page shows the source itself.
+   */
+  OpenInSystemViewer(nodeID: string): Promise<void>;
+  /**
+   * OpenSource returns the document a node comes from, its sections in order
+   * with their texts and the section to show first and highlight (for a
+   * summary, the section it condenses). An unknown id is not_found; a
+   * section whose stored text is missing is marked unavailable.
+   */
+  OpenSource(nodeID: string): Promise<SourceView>;
   /** PickFiles asks the person for files to ingest. */
   PickFiles(): Promise<string[]>;
   /** Pin pins or unpins nodes or documents (always loaded first). */
@@ -139,6 +152,12 @@ export type Rejection = ErrorPayload;
 export interface Candidate {
   id: string;
   reference: string;
+  /**
+   * Cite is the reference a person can follow outside Loom (model.Cite:
+   * the file and its lines, pages or section); the prompt names the
+   * node's source by it. "" falls back to Ref.
+   */
+  cite?: string;
   /** Ancestors are the references of the sections enclosing this one. */
   ancestors?: string[];
   title: string;
@@ -202,6 +221,11 @@ export interface ChatDelta {
   manifest?: string;
   loaded?: string[];
   /**
+   * Cites are the loaded nodes' human-readable references, by id (sent
+   * with Manifest and Loaded; a tool call carries its own).
+   */
+  cites?: Record<string, string>;
+  /**
    * Wait says that Ollama has sent nothing for a while (10 s, stalled at
    * 30 s and every 30 s after) while the turn waits for it: the model's
    * details before the turn, or the answer. The page shows it until the
@@ -225,6 +249,12 @@ export interface ChatTurn {
   window: number;
   loaded: string[];
   tool_calls?: ToolCall[];
+  /**
+   * Cites are the human-readable references (model.Cite) of the nodes
+   * the turn names, by id: those loaded and those its tool calls
+   * returned. The page labels the answer's citations with them.
+   */
+  cites?: Record<string, string>;
   /**
    * HistoryTurns earlier turns were sent; HistoryDropped were not (the
    * manifest says so).
@@ -572,6 +602,31 @@ export interface Limits {
   max_budget: number;
 }
 
+/**
+ * Location is where a node's text is in its source: the document and the
+ * pages or lines of it, what a viewer needs to open it there. (library.Location)
+ */
+export interface Location {
+  /**
+   * Document is the document's id; Path its path in its collection's
+   * folder (slash-separated), Key where its file is (an absolute path,
+   * or loom:<collection>/<path> for an answer kept in the workspace).
+   */
+  document: string;
+  path: string;
+  collection: string;
+  format: string;
+  key: string;
+  /**
+   * PageStart, PageEnd, LineStart and LineEnd are 1-based, 0 when
+   * unknown (pages are a paged document's, a PDF's).
+   */
+  page_start: number;
+  page_end: number;
+  line_start: number;
+  line_end: number;
+}
+
 /** LostText is a section whose stored text cannot be read. (doctor.LostText) */
 export interface LostText {
   node: string;
@@ -618,6 +673,12 @@ export interface NodeDetail {
   kind: string;
   label: string;
   reference?: string;
+  /**
+   * Cite is a content node's human-readable reference (model.Cite) and
+   * Location where its text is, for the source viewer.
+   */
+  cite?: string;
+  location?: Location;
   document?: string;
   collection?: string;
   source?: string;
@@ -850,6 +911,68 @@ export interface SkippedFile {
 }
 
 /**
+ * SourceDocument is the document a source view shows, with what it says
+ * of itself (authors, year, DOI, arXiv id, tags, aliases). (library.SourceDocument)
+ */
+export interface SourceDocument {
+  id: string;
+  path: string;
+  collection: string;
+  format: string;
+  title: string;
+  key: string;
+  meta: DocMeta;
+  /**
+   * File says that Key is a file the system can open (an answer is kept
+   * in the workspace and has none).
+   */
+  file: boolean;
+}
+
+/** SourceSection is one section of a source view, in document order. (library.SourceSection) */
+export interface SourceSection {
+  id: string;
+  heading_path: string[];
+  cite: string;
+  page_start: number;
+  page_end: number;
+  line_start: number;
+  line_end: number;
+  /** Part of Parts: a long section cut into chunks. */
+  part: number;
+  parts: number;
+  /**
+   * Text is the section's stored text ("" when it is unavailable or
+   * omitted).
+   */
+  text: string;
+  /**
+   * Unavailable says why the stored text cannot be read (missing or
+   * damaged: `loom repair` reads it back from the file).
+   */
+  unavailable?: string;
+  /**
+   * Omitted: the document is longer than a view shows at once
+   * (MaxSourceBytes), and this section is far from the focus.
+   */
+  omitted?: boolean;
+}
+
+/**
+ * SourceView is a node's document as the source viewer shows it: the
+ * document, its sections in order with their text, and the section to
+ * show first and highlight (the node asked for, or the section a summary
+ * condenses). (library.SourceView)
+ */
+export interface SourceView {
+  document: SourceDocument;
+  sections: SourceSection[];
+  /** Focus is the id of the section the view opens at; Cite its cite. */
+  focus: string;
+  cite: string;
+}
+
+/**
  * Split is how the model's window is spent (seed §6.1): the system prompt
  * and question, the output reservation, and the loadable context — the
  * manifest, the catalog, the loaded nodes and what is left free. (assemble.Split)
@@ -928,6 +1051,11 @@ export interface ToolCall {
    * trimming); Tokens the Turn.Count of the tool message's text.
    */
   node_ids?: string[];
+  /**
+   * Cites are the references of those nodes, by id, as the tool gave
+   * them: the page labels its links with them.
+   */
+  cites?: Record<string, string>;
   tokens: number;
   /** Trimmed says the result was cut to fit the budget. */
   trimmed?: boolean;

@@ -36,6 +36,15 @@ afterEach(() => {
 });
 
 describe('webWorkbench', () => {
+  it('opens a source in the page, and has no system viewer', async () => {
+    const { fw, wb } = setup();
+    const [id, view] = Object.entries(golden.sources)[0];
+    fw.answer = (m) => (m.method === 'OpenSource' ? { type: 'result', id: m.id, ok: true, json: JSON.stringify(view) } : undefined);
+    await expect(wb.openSource(id)).resolves.toEqual(view);
+    expect(fw.sent.find((m) => m.type === 'call' && m.method === 'OpenSource')).toMatchObject({ args: JSON.stringify([id]) });
+    expect(wb.openInSystemViewer).toBeUndefined();
+  });
+
   it('starts the worker with the base, the Ollama URL and the origin', () => {
     localStorage.setItem(OLLAMA_URL_KEY, 'http://gpu.local:11434');
     const { fw, wb } = setup();

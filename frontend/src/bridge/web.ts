@@ -200,6 +200,8 @@ export function createWebWorkbench(opts: { base?: string; worker?: () => Worker 
 
     graph: () => call('Graph'),
     node: (id) => call('Node', id),
+    // The sources are the page's own files: no system viewer here.
+    openSource: (id) => call('OpenSource', id),
 
     query: (req) => call('Query', req),
     onOllamaWait: (cb) => on('ollama:wait', cb),

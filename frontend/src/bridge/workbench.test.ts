@@ -64,4 +64,15 @@ describe('desktopWorkbench', () => {
     await expect(desktopWorkbench.stats()).resolves.toEqual(stats);
     await expect(desktopWorkbench.query(golden.queries[0].request)).resolves.toEqual(result);
   });
+
+  it('opens a source, and a file in the system’s viewer, through the bindings', async () => {
+    const [id, view] = Object.entries(golden.sources)[0];
+    const opened: string[] = [];
+    (window as GoWindow).go = {
+      bind: { App: { OpenSource: () => Promise.resolve(view), OpenInSystemViewer: (n: string) => (opened.push(n), Promise.resolve()) } },
+    };
+    await expect(desktopWorkbench.openSource(id)).resolves.toEqual(view);
+    await desktopWorkbench.openInSystemViewer?.(id);
+    expect(opened).toEqual([id]);
+  });
 });

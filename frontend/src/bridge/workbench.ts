@@ -33,6 +33,7 @@ import {
   type QueryResult,
   type Rejection,
   type RepairReport,
+  type SourceView,
   type Stats,
   type Upload,
   type WorkspaceState,
@@ -109,6 +110,12 @@ export interface Workbench {
   // Graph
   graph(): Promise<GraphData>;
   node(id: string): Promise<NodeDetail>;
+
+  // Sources
+  /** The document a node comes from, its sections in order and the one to show first (the source viewer). */
+  openSource(nodeID: string): Promise<SourceView>;
+  /** Opens the node's file in the system's viewer, a PDF at its page (desktop only: the web edition has none). */
+  openInSystemViewer?(nodeID: string): Promise<void>;
 
   // Query
   query(req: QueryRequest): Promise<QueryResult>;
@@ -252,6 +259,9 @@ export const desktopWorkbench: Workbench = {
 
   graph: () => call((app) => app.Graph()),
   node: (id) => call((app) => app.Node(id)),
+
+  openSource: (id) => call((app) => app.OpenSource(id)),
+  openInSystemViewer: (id) => call((app) => app.OpenInSystemViewer(id)),
 
   query: (req) => call((app) => app.Query(req)),
   onOllamaWait: (cb) => onEvent('ollama:wait', cb),

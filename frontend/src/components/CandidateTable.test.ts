@@ -63,4 +63,19 @@ describe('CandidateTable', { timeout: 30_000 }, () => {
     await fireEvent.click(screen.getByText('Show all 100 candidates'));
     expect(screen.getAllByTestId('candidate-row')).toHaveLength(100);
   });
+
+  it('names each candidate’s source by its cite, which opens it without selecting the row', async () => {
+    const onselect = vi.fn();
+    const oncite = vi.fn();
+    const cited = [cand('n-cited', 0.8, { cite: 'papers/flash.pdf p. 4–5 §3.2.1' }), cand('n-plain', 0.5, {})];
+    render(CandidateTable, { candidates: cited, weights, onselect, oncite });
+    const rows = Object.fromEntries(screen.getAllByTestId('candidate-row').map((r) => [r.dataset.id, r]));
+    const chip = within(rows['n-cited']).getByTestId('cite-link');
+    expect(chip.textContent).toBe('papers/flash.pdf p. 4–5 §3.2.1');
+    await fireEvent.click(chip);
+    expect(oncite).toHaveBeenCalledWith('n-cited');
+    expect(onselect).not.toHaveBeenCalled();
+    expect(within(rows['n-plain']).queryByTestId('cite-link'), 'no cite: the reference').toBeNull();
+    expect(rows['n-plain'].textContent).toContain('doc.md § n-plain');
+  });
 });

@@ -5,8 +5,12 @@ import ChatPanel from './ChatPanel.svelte';
 import { FakeWorkbench, golden } from '../bridge/fake';
 import { ChatStore } from '../lib/stores/chat.svelte';
 import { OllamaStore } from '../lib/stores/ollama.svelte';
+import type { ChatTurn } from '../bridge/types';
 
 const question = golden.chats.answer.args.question;
+
+/** An answer as the page shows it: each node id it cites replaced by that node's cite. */
+const shown = (turn: ChatTurn) => Object.entries(turn.cites ?? {}).reduce((text, [id, cite]) => text.replaceAll(id, cite), turn.answer);
 
 async function setup() {
   const wb = new FakeWorkbench({ library: 'notes' });
@@ -16,8 +20,9 @@ async function setup() {
   const chat = new ChatStore(wb, ollama, undefined, { schedule: (f) => frames.push(f), streamId: () => 'stream-1' });
   chat.start();
   const onselect = vi.fn();
-  render(ChatPanel, { chat, ollama, onselect });
-  return { wb, chat, frames, onselect };
+  const oncite = vi.fn();
+  render(ChatPanel, { chat, ollama, onselect, oncite });
+  return { wb, chat, frames, onselect, oncite };
 }
 
 // The machine may be busy: wait longer than the defaults before failing.
@@ -26,7 +31,7 @@ const slow = { timeout: 5000 };
 
 describe('ChatPanel', { timeout: 30_000 }, () => {
   it('streams the answer into the log, with the manifest and the tool calls as they come', async () => {
-    const { wb, frames, onselect } = await setup();
+    const { wb, frames, oncite } = await setup();
     const played = golden.chats.tools;
     const tool = played.turn.tool_calls![0];
     let release!: () => void;
@@ -52,13 +57,19 @@ describe('ChatPanel', { timeout: 30_000 }, () => {
 
     release();
     await vi.waitFor(() => expect(turn.dataset.streaming).toBe('false'), slow);
-    expect(within(turn).getByTestId('chat-answer').textContent).toBe(played.turn.answer);
-    // The node the answer cites links to it.
+    expect(within(turn).getByTestId('chat-answer').textContent).toBe(shown(played.turn));
+    expect(within(turn).getByTestId('chat-answer').textContent).not.toMatch(/n-[0-9a-f]{16}/);
+    // The node the answer cites is a citation, labelled with its source, that opens it.
     const cited = played.turn.loaded[0];
-    const link = within(within(turn).getByTestId('chat-answer')).getByTestId('node-link');
+    const link = within(within(turn).getByTestId('chat-answer')).getByTestId('cite-link');
     expect(link.dataset.id).toBe(cited);
+    expect(link.textContent).toBe(played.turn.cites![cited]);
+    expect(link.textContent).toMatch(/^staleness\.txt L\d+/);
     await fireEvent.click(link);
-    expect(onselect).toHaveBeenCalledWith(cited);
+    expect(oncite).toHaveBeenCalledWith(cited);
+    // The tool call's nodes are named by their sources too.
+    const toolLinks = within(within(turn).getByTestId('chat-tool')).getAllByTestId('cite-link');
+    expect(toolLinks.map((l) => l.textContent)).toEqual(tool.node_ids!.map((id) => tool.cites![id]));
     expect(screen.getByTestId('chat-send')).toBeTruthy();
   });
 
@@ -85,7 +96,7 @@ describe('ChatPanel', { timeout: 30_000 }, () => {
     frames.splice(0).forEach((f) => f());
     flushSync();
     expect(screen.queryByTestId('chat-waiting')).toBeNull();
-    expect(screen.getByTestId('chat-answer').textContent).toBe(golden.chats.silent.turn.answer);
+    expect(screen.getByTestId('chat-answer').textContent).toBe(shown(golden.chats.silent.turn));
   });
 
   it('is off while the workspace is read-only, and says why', async () => {
@@ -141,7 +152,8 @@ describe('ChatPanel', { timeout: 30_000 }, () => {
     await fireEvent.click(screen.getByTestId('conversations-toggle'));
     await fireEvent.click(await screen.findByTestId('conversation-item'));
     await vi.waitFor(() => expect(screen.getByTestId('chat-log').textContent).toContain(golden.conversation.turns[0].question), slow);
-    expect(screen.getByTestId('chat-answer').textContent).toBe(golden.conversation.turns[0].answer);
+    expect(screen.getByTestId('chat-answer').textContent).toBe(shown(golden.conversation.turns[0]));
+    expect(within(screen.getByTestId('chat-answer')).getByTestId('cite-link').textContent, 'a stored turn keeps its cites').toBe(Object.values(golden.conversation.turns[0].cites ?? {})[0]);
     await fireEvent.click(screen.getByTestId('new-conversation'));
     expect(screen.getByTestId('chat-empty')).toBeTruthy();
   });

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/svelte';
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import ManifestView from './ManifestView.svelte';
 
 describe('ManifestView', () => {
@@ -16,5 +16,18 @@ describe('ManifestView', () => {
   it('adds the catalog when there is one', () => {
     render(ManifestView, { manifest: 'm', catalog: 'a\nb' });
     expect(screen.getByTestId('catalog').textContent).toBe('a\nb');
+  });
+
+  it('names the loaded nodes’ sources as citations that open them', async () => {
+    const oncite = vi.fn();
+    const sources = [
+      { id: 'n-1', cite: 'notes/a.md#b L12–30' },
+      { id: 'n-2', cite: 'papers/flash.pdf p. 4–5 §3.2.1' },
+    ];
+    render(ManifestView, { manifest: 'm', sources, oncite });
+    const chips = within(screen.getByTestId('manifest-sources')).getAllByTestId('cite-link');
+    expect(chips.map((c) => c.textContent)).toEqual(['notes/a.md#b L12–30', 'papers/flash.pdf p. 4–5 §3.2.1']);
+    await fireEvent.click(chips[1]);
+    expect(oncite).toHaveBeenCalledWith('n-2');
   });
 });

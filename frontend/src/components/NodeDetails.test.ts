@@ -87,4 +87,13 @@ describe('NodeDetails', () => {
     expect(screen.queryByTestId('node-neighbours')).toBeNull();
     expect(screen.queryByTestId('node-reference')).toBeNull();
   });
+
+  it('names the node’s source by its cite, which opens it', async () => {
+    const oncite = vi.fn();
+    render(NodeDetails, { detail: { ...section, cite: 'loom-concept.md#6-2 L120–170' }, oncite });
+    const chip = within(screen.getByTestId('node-cite')).getByTestId('cite-link');
+    expect(chip.textContent).toBe('loom-concept.md#6-2 L120–170');
+    await fireEvent.click(chip);
+    expect(oncite).toHaveBeenCalledWith('n42');
+  });
 });

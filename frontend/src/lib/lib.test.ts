@@ -21,6 +21,20 @@ describe('splitNodeIds', () => {
     ]);
     expect(pieces.map((p) => p.text).join('')).toBe('See [n-3f2a] and c-0011223344556677, n-ffffffffffffffff, not n-zz or n-1234.');
   });
+
+  it('gives the ids it knows a cite for their cite, several to a bracket, shortened or not', () => {
+    const cites = { 'n-3f2a00112233aabb': 'papers/flash.pdf p. 4–5 §3.2.1', 'n-77aa00112233aabb': 'notes/a.md#b L12–30' };
+    const text = 'Tiling [n-3f2a00112233aabb, n-77aa; n-9999] helps [n-4444444444444444].';
+    const pieces = splitNodeIds(text, [], cites);
+    expect(pieces.filter((p) => p.id).map((p) => [p.text, p.id, p.cite])).toEqual([
+      ['n-3f2a00112233aabb', 'n-3f2a00112233aabb', 'papers/flash.pdf p. 4–5 §3.2.1'],
+      ['n-77aa', 'n-77aa00112233aabb', 'notes/a.md#b L12–30'],
+      // A full id nothing cites is still a node (it may be in the graph), without a cite.
+      ['n-4444444444444444', 'n-4444444444444444', undefined],
+    ]);
+    expect(pieces.some((p) => p.text.includes('n-9999') && !p.id), 'an id nothing knows stays text').toBe(true);
+    expect(pieces.map((p) => p.text).join('')).toBe(text);
+  });
 });
 
 describe('actionFor', () => {

@@ -23,7 +23,7 @@ export const shortcuts: { action: Action; keys: string[]; label: string }[] = [
   { action: 'copy-prompt', keys: [`${mod}+Shift+C`], label: 'Copy the assembled prompt' },
   { action: 'save-markdown', keys: [`${mod}+S`], label: 'Save the prompt as Markdown' },
   { action: 'toggle-chat', keys: [`${mod}+J`], label: 'Show or hide the chat' },
-  { action: 'clear-selection', keys: ['Esc'], label: 'Clear the selected node, close this help' },
+  { action: 'clear-selection', keys: ['Esc'], label: 'Close the source viewer or this help, clear the selected node' },
   { action: 'help', keys: ['?'], label: 'Show these shortcuts' },
 ];
 

@@ -17,6 +17,8 @@ export interface LiveTurn {
   manifest: string;
   loaded: string[];
   tools: ToolCall[];
+  /** The cites of the nodes the turn names (loaded, from tools), by id: its citations' labels. */
+  cites: Record<string, string>;
   streaming: boolean;
   notes: string[];
   truncated: boolean;
@@ -30,6 +32,11 @@ export interface LiveTurn {
   waiting: string | null;
 }
 
+/** Every cite a turn carries: those of its context and of its tool calls. */
+function turnCites(t: ChatTurn): Record<string, string> {
+  return Object.assign({}, ...(t.tool_calls ?? []).map((c) => c.cites ?? {}), t.cites ?? {});
+}
+
 function fromTurn(t: ChatTurn): LiveTurn {
   return {
     key: t.id,
@@ -39,6 +46,7 @@ function fromTurn(t: ChatTurn): LiveTurn {
     manifest: t.manifest,
     loaded: t.loaded ?? [],
     tools: t.tool_calls ?? [],
+    cites: turnCites(t),
     streaming: false,
     notes: t.notes ?? [],
     truncated: t.truncated ?? false,
@@ -140,9 +148,11 @@ export class ChatStore {
     if (!turn) return;
     if (d.manifest !== undefined) turn.manifest = d.manifest;
     if (d.loaded) turn.loaded = d.loaded;
+    if (d.cites) turn.cites = { ...turn.cites, ...d.cites };
     if (d.wait) turn.waiting = d.wait.message;
     if (d.tool) {
       turn.tools.push(d.tool);
+      if (d.tool.cites) turn.cites = { ...turn.cites, ...d.tool.cites };
       turn.waiting = null;
     }
     if (d.text) {
@@ -173,7 +183,7 @@ export class ChatStore {
     if (!model) return;
     const stream = this.newStreamId();
     this.turns.push({
-      key: stream, question: q, answer: '', model: model.name, manifest: '', loaded: [], tools: [],
+      key: stream, question: q, answer: '', model: model.name, manifest: '', loaded: [], tools: [], cites: {},
       streaming: true, notes: [], truncated: false, error: null, off: null, turn: null, waiting: null,
     });
     this.streaming = stream;
@@ -200,6 +210,7 @@ export class ChatStore {
           manifest: final.manifest || turn.manifest,
           loaded: final.loaded?.length ? final.loaded : turn.loaded,
           tools: final.tool_calls?.length ? final.tool_calls : turn.tools,
+          cites: { ...turn.cites, ...turnCites(final) },
         });
         // A turn the person stopped ends with the engine's error of a
         // cancelled request: it is what they asked for, so a note says so.

@@ -3,6 +3,7 @@ export namespace assemble {
 	export interface Candidate {
 	    id: string;
 	    reference: string;
+	    cite?: string;
 	    ancestors?: string[];
 	    title: string;
 	    document: string;
@@ -119,6 +120,7 @@ export namespace chat {
 	    name: string;
 	    args?: Record<string, any>;
 	    node_ids?: string[];
+	    cites?: Record<string, string>;
 	    tokens: number;
 	    trimmed?: boolean;
 	    error?: string;
@@ -144,6 +146,7 @@ export namespace conversation {
 	    window: number;
 	    loaded: string[];
 	    tool_calls?: chat.ToolCall[];
+	    cites?: Record<string, string>;
 	    history_turns: number;
 	    history_dropped: number;
 	    prompt_eval_count: number;
@@ -231,6 +234,7 @@ export namespace library {
 	    // Go type: time
 	    ingested: any;
 	    groups?: string[];
+	    meta: model.DocMeta;
 	    source: string;
 	    nodes: number;
 	    tokens: number;
@@ -259,6 +263,17 @@ export namespace library {
 	}
 	
 	
+	export interface Location {
+	    document: string;
+	    path: string;
+	    collection: string;
+	    format: string;
+	    key: string;
+	    page_start: number;
+	    page_end: number;
+	    line_start: number;
+	    line_end: number;
+	}
 	export interface Neighbour {
 	    id: string;
 	    label: string;
@@ -271,6 +286,8 @@ export namespace library {
 	    kind: string;
 	    label: string;
 	    reference?: string;
+	    cite?: string;
+	    location?: Location;
 	    document?: string;
 	    collection?: string;
 	    source?: string;
@@ -280,9 +297,55 @@ export namespace library {
 	    concepts: ConceptLink[];
 	    neighbours: Neighbour[];
 	}
+	export interface SourceDocument {
+	    id: string;
+	    path: string;
+	    collection: string;
+	    format: string;
+	    title: string;
+	    key: string;
+	    meta: model.DocMeta;
+	    file: boolean;
+	}
+	export interface SourceSection {
+	    id: string;
+	    heading_path: string[];
+	    cite: string;
+	    page_start: number;
+	    page_end: number;
+	    line_start: number;
+	    line_end: number;
+	    part: number;
+	    parts: number;
+	    text: string;
+	    unavailable?: string;
+	    omitted?: boolean;
+	}
+	export interface SourceView {
+	    document: SourceDocument;
+	    sections: SourceSection[];
+	    focus: string;
+	    cite: string;
+	}
 	export interface Upload {
 	    name: string;
 	    text: string;
+	}
+
+}
+
+export namespace model {
+	
+	export interface DocMeta {
+	    aliases?: string[];
+	    tags?: string[];
+	    authors?: string[];
+	    year?: string;
+	    venue?: string;
+	    doi?: string;
+	    arxiv?: string;
+	    pages?: number;
+	    bibkey?: string;
 	}
 
 }

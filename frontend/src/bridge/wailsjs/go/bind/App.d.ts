@@ -41,6 +41,10 @@ export function Node(arg1:string):Promise<library.NodeDetail>;
 
 export function Ollama():Promise<bind.OllamaStatus>;
 
+export function OpenInSystemViewer(arg1:string):Promise<void>;
+
+export function OpenSource(arg1:string):Promise<library.SourceView>;
+
 export function PickFiles():Promise<Array<string>>;
 
 export function Pin(arg1:Array<string>,arg2:boolean):Promise<void>;

@@ -70,6 +70,14 @@ export function Ollama() {
   return window['go']['bind']['App']['Ollama']();
 }
 
+export function OpenInSystemViewer(arg1) {
+  return window['go']['bind']['App']['OpenInSystemViewer'](arg1);
+}
+
+export function OpenSource(arg1) {
+  return window['go']['bind']['App']['OpenSource'](arg1);
+}
+
 export function PickFiles() {
   return window['go']['bind']['App']['PickFiles']();
 }
