@@ -1,0 +1,216 @@
+//go:build !js
+
+package pdf
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/klippa-app/go-pdfium"
+	pdfiumerrors "github.com/klippa-app/go-pdfium/errors"
+	"github.com/klippa-app/go-pdfium/references"
+	"github.com/klippa-app/go-pdfium/requests"
+	"github.com/klippa-app/go-pdfium/webassembly"
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+)
+
+// documentTimeout bounds the time pdfium may spend on one document: a
+// crafted file can make it loop, and a reader should fail, not hang.
+const documentTimeout = 5 * time.Minute
+
+// engine is the one pdfium of the process. Compiling pdfium.wasm takes
+// seconds (tens of milliseconds with wazero's compilation cache), so it
+// is done once, on first use; every document then gets a fresh module
+// instance (a millisecond or two) that is thrown away afterwards, which
+// returns the memory a large document made pdfium grow to.
+var engine struct {
+	mu   sync.Mutex
+	pool pdfium.Pool
+}
+
+// Close releases the process-wide pdfium engine; the next Extract starts
+// a new one. Tests use it to measure the start-up.
+func Close() error {
+	engine.mu.Lock()
+	defer engine.mu.Unlock()
+	if engine.pool == nil {
+		return nil
+	}
+	err := engine.pool.Close()
+	engine.pool = nil
+	return err
+}
+
+func enginePool() (pdfium.Pool, error) {
+	engine.mu.Lock()
+	defer engine.mu.Unlock()
+	if engine.pool != nil {
+		return engine.pool, nil
+	}
+	features := api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling
+	config := wazero.NewRuntimeConfig().WithCoreFeatures(features).WithCloseOnContextDone(true)
+	if cache := compilationCache(); cache != nil {
+		config = config.WithCompilationCache(cache)
+	}
+	workers := min(runtime.GOMAXPROCS(0), 4)
+	pool, err := webassembly.Init(webassembly.Config{
+		MinIdle:       0,
+		MaxIdle:       0,
+		MaxTotal:      workers,
+		RuntimeConfig: config,
+		// pdfium reads the document through a callback: it needs no file
+		// system, so it gets none.
+		FSConfig: wazero.NewFSConfig(),
+		Stdout:   io.Discard,
+		Stderr:   io.Discard,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("start pdfium: %w", err)
+	}
+	engine.pool = pool
+	return pool, nil
+}
+
+// compilationCache is wazero's cache of compiled pdfium in the user's
+// cache folder, or nil when there is no usable folder (then every start
+// compiles afresh).
+func compilationCache() wazero.CompilationCache {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return nil
+	}
+	dir = filepath.Join(dir, "loom", "wazero")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil
+	}
+	cache, err := wazero.NewCompilationCacheWithDir(dir)
+	if err != nil {
+		return nil
+	}
+	return cache
+}
+
+// Extract reads the text, outline and information dictionary of a PDF
+// with pdfium (compiled to WebAssembly, so no cgo and no system library).
+// It refuses what it cannot read with one of the Err values of this
+// package, wrapped with details where there are any.
+func Extract(data []byte, opts ...Option) (raw *Raw, err error) {
+	o := makeOptions(opts)
+	if err := checkFile(data, o); err != nil {
+		return nil, err
+	}
+	pool, err := enginePool()
+	if err != nil {
+		return nil, err
+	}
+	inst, err := pool.GetInstance(documentTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("start pdfium: %w", err)
+	}
+	timer := time.AfterFunc(documentTimeout, func() { _ = inst.Kill() })
+	defer func() {
+		stopped := timer.Stop()
+		r := recover()
+		switch {
+		case !stopped:
+			raw, err = nil, fmt.Errorf("%w (pdfium gave up after %s)", ErrDamaged, documentTimeout)
+		case r != nil:
+			// pdfium trapped (or go-pdfium panicked): the instance is in
+			// an unknown state, so it is killed rather than closed.
+			_ = inst.Kill()
+			raw, err = nil, fmt.Errorf("%w (pdfium failed: %v)", ErrDamaged, r)
+		default:
+			if inst.Close() != nil {
+				_ = inst.Kill()
+			}
+		}
+	}()
+	return extract(inst, data, o)
+}
+
+// checkFile refuses, before pdfium sees it, what is plainly not a whole
+// PDF within the limits.
+func checkFile(data []byte, o options) error {
+	if int64(len(data)) > o.maxBytes {
+		return fmt.Errorf("%w: %s, more than the %s Loom reads", ErrTooLarge, megabytes(int64(len(data))), megabytes(o.maxBytes))
+	}
+	if !bytes.Contains(data[:min(len(data), 1024)], []byte("%PDF-")) {
+		return ErrNotPDF
+	}
+	if !bytes.Contains(data[max(0, len(data)-4096):], []byte("%%EOF")) {
+		return ErrTruncated
+	}
+	return nil
+}
+
+func megabytes(n int64) string {
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
+func extract(inst pdfium.Pdfium, data []byte, o options) (*Raw, error) {
+	doc, err := inst.OpenDocument(&requests.OpenDocument{
+		FileReader:     bytes.NewReader(data),
+		FileReaderSize: int64(len(data)),
+	})
+	if err != nil {
+		return nil, openError(err)
+	}
+	defer func() {
+		_, _ = inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc.Document})
+	}()
+	count, err := inst.FPDF_GetPageCount(&requests.FPDF_GetPageCount{Document: doc.Document})
+	if err != nil {
+		return nil, fmt.Errorf("%w (%v)", ErrDamaged, err)
+	}
+	if count.PageCount > o.maxPages {
+		return nil, fmt.Errorf("%w: %d, more than the %d Loom reads", ErrTooManyPages, count.PageCount, o.maxPages)
+	}
+	if count.PageCount == 0 {
+		return nil, fmt.Errorf("%w (it has no pages)", ErrDamaged)
+	}
+	raw := &Raw{
+		Title:  metaText(inst, doc.Document, "Title"),
+		Author: metaText(inst, doc.Document, "Author"),
+	}
+	heights := make([]float64, count.PageCount)
+	for i := range count.PageCount {
+		page, err := readPage(inst, doc.Document, i)
+		if err != nil {
+			return nil, fmt.Errorf("%w (page %d: %v)", ErrDamaged, i+1, err)
+		}
+		heights[i] = page.Height
+		raw.Pages = append(raw.Pages, page)
+	}
+	raw.Outline = readOutline(inst, doc.Document, heights)
+	if !hasText(raw) {
+		return nil, ErrNoTextLayer
+	}
+	return raw, nil
+}
+
+func openError(err error) error {
+	switch {
+	case errors.Is(err, pdfiumerrors.ErrPassword), errors.Is(err, pdfiumerrors.ErrSecurity):
+		return ErrEncrypted
+	case errors.Is(err, pdfiumerrors.ErrFormat), errors.Is(err, pdfiumerrors.ErrFile):
+		return ErrDamaged
+	}
+	return fmt.Errorf("%w (%v)", ErrDamaged, err)
+}
+
+func metaText(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, tag string) string {
+	res, err := inst.FPDF_GetMetaText(&requests.FPDF_GetMetaText{Document: doc, Tag: tag})
+	if err != nil {
+		return ""
+	}
+	return res.Value
+}
