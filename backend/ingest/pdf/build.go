@@ -1,67 +1,142 @@
 package pdf
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/loomwork/loom/backend/ingest/blocks"
 )
 
+// bulletStart is a list item's bullet: the glyphs word processors and TeX
+// use, and the Symbol font's bullet that comes through as a private-use
+// code point.
+var bulletStart = regexp.MustCompile(`^[•◦▪▸►‣⁃∙\x{F0B7}\x{F0A7}]\s*`)
+
+// builder assembles blocks from the analysed lines. A table or a caption
+// that interrupts a paragraph (a float put at the top of the next column
+// or page) suspends it: the paragraph may go on after the float, and the
+// float's blocks then follow the whole paragraph.
+type builder struct {
+	a         *analysis
+	out       []blocks.Block
+	para      []*line
+	kind      blocks.Kind
+	suspended []*line
+	deferred  []blocks.Block
+	refs      []*line
+	inRefs    bool
+}
+
 // build turns the analysed lines into blocks in reading order.
 func (a *analysis) build() []blocks.Block {
-	var out []blocks.Block
-	var para []*line
-	kind := blocks.Paragraph
-	inRefs := false
-	var refs []*line
-	flush := func() {
-		if len(para) > 0 {
-			out = append(out, a.block(kind, para))
-		}
-		para, kind = nil, blocks.Paragraph
-	}
-	flushRefs := func() {
-		for _, entry := range a.referenceEntries(refs) {
-			out = append(out, a.block(blocks.Item, entry))
-		}
-		refs = nil
-	}
+	b := &builder{a: a}
 	for i := 0; i < len(a.lines); i++ {
 		l := a.lines[i]
 		switch a.roles[i] {
 		case roleDropped:
 			continue
 		case roleHeading:
-			flush()
-			flushRefs()
-			out = append(out, blocks.Block{Kind: blocks.Heading, Level: a.levels[i], Text: collapseSpace(l.text), Page: l.page})
-			inRefs = referencesHeading.MatchString(normTitle(parseNumber(l.text, l.cells[0].text).title))
+			b.closeAll()
+			b.out = append(b.out, blocks.Block{Kind: blocks.Heading, Level: a.levels[i], Text: collapseSpace(l.text), Page: l.page})
+			b.inRefs = referencesHeading.MatchString(normTitle(parseNumber(l.text, l.cells[0].text).title))
 			continue
 		case roleTable:
-			flush()
 			j := i
 			for j+1 < len(a.lines) && a.roles[j+1] == roleTable && a.tables[j+1] == a.tables[i] {
 				j++
 			}
-			out = append(out, a.table(a.lines[i:j+1]))
+			b.float()
+			b.emit(a.table(a.lines[i : j+1]))
 			i = j
-			continue
-		}
-		if inRefs && !captionStart.MatchString(l.text) {
-			refs = append(refs, l)
 			continue
 		}
 		switch {
 		case captionStart.MatchString(l.text):
-			flush()
-			kind = blocks.Caption
-		case len(para) > 0 && a.breaks(para[len(para)-1], l):
-			flush()
+			b.float()
+			b.para, b.kind = []*line{l}, blocks.Caption
+		case bulletStart.MatchString(l.text) && !b.inRefs:
+			b.closePara()
+			b.para, b.kind = []*line{l}, blocks.Item
+		case b.kind != blocks.Paragraph && b.para[len(b.para)-1].seg == l.seg && !a.breaks(b.para[len(b.para)-1], l):
+			b.para = append(b.para, l)
+		case b.inRefs:
+			b.closePara()
+			b.refs = append(b.refs, l)
+		default:
+			b.line(l)
 		}
-		para = append(para, l)
 	}
-	flush()
-	flushRefs()
-	return out
+	b.closeAll()
+	return b.out
+}
+
+// line adds a line of running text.
+func (b *builder) line(l *line) {
+	if b.kind != blocks.Paragraph {
+		b.closePara()
+	}
+	if len(b.para) == 0 && len(b.suspended) > 0 {
+		if b.a.resumes(b.suspended[len(b.suspended)-1], l) {
+			b.para, b.suspended = b.suspended, nil
+		} else {
+			b.closeSuspended()
+		}
+	}
+	if len(b.para) > 0 && b.a.breaks(b.para[len(b.para)-1], l) {
+		b.closePara()
+	}
+	b.para = append(b.para, l)
+}
+
+// float starts a table or caption: an open paragraph is suspended.
+func (b *builder) float() {
+	if len(b.para) > 0 && b.kind == blocks.Paragraph && len(b.suspended) == 0 {
+		b.suspended, b.para = b.para, nil
+		return
+	}
+	b.closePara()
+}
+
+func (b *builder) emit(block blocks.Block) {
+	if len(b.suspended) > 0 {
+		b.deferred = append(b.deferred, block)
+		return
+	}
+	b.out = append(b.out, block)
+}
+
+func (b *builder) closePara() {
+	if len(b.para) == 0 {
+		b.kind = blocks.Paragraph
+		return
+	}
+	block := b.a.block(b.kind, b.para)
+	b.para, b.kind = nil, blocks.Paragraph
+	if len(b.suspended) > 0 {
+		b.deferred = append(b.deferred, block)
+		return
+	}
+	b.out = append(b.out, block)
+	b.out = append(b.out, b.deferred...)
+	b.deferred = nil
+}
+
+func (b *builder) closeSuspended() {
+	if len(b.suspended) > 0 {
+		b.out = append(b.out, b.a.block(blocks.Paragraph, b.suspended))
+		b.suspended = nil
+	}
+	b.out = append(b.out, b.deferred...)
+	b.deferred = nil
+}
+
+func (b *builder) closeAll() {
+	b.closePara()
+	b.closeSuspended()
+	for _, entry := range b.a.referenceEntries(b.refs) {
+		b.out = append(b.out, b.a.block(blocks.Item, entry))
+	}
+	b.refs = nil
 }
 
 // block makes one block of lines, joining their text.
@@ -71,6 +146,9 @@ func (a *analysis) block(kind blocks.Kind, lines []*line) blocks.Block {
 		texts[i] = l.text
 	}
 	b := blocks.Block{Kind: kind, Text: joinLines(texts, a.vocab), Page: lines[0].page}
+	if kind == blocks.Item {
+		b.Text = bulletStart.ReplaceAllString(b.Text, "")
+	}
 	if last := lines[len(lines)-1].page; last != b.Page {
 		b.PageEnd = last
 	}
@@ -96,12 +174,10 @@ func (a *analysis) table(rows []*line) blocks.Block {
 
 // breaks tells whether a paragraph ends between two lines.
 func (a *analysis) breaks(p, l *line) bool {
-	em := a.em()
 	if p.seg != l.seg {
-		// A column or page break: the paragraph goes on when its sentence
-		// does.
-		return endsSentence(p.text) || !(startsLower(l.text) || strings.HasSuffix(p.text, "-")) || a.indented(l)
+		return !a.resumes(p, l)
 	}
+	em := a.em()
 	if l.size > 1.1*p.size || p.size > 1.1*l.size {
 		return true
 	}
@@ -113,6 +189,17 @@ func (a *analysis) breaks(p, l *line) bool {
 	}
 	m := a.margins[p.seg]
 	return p.x1 < m.right-2*em && endsSentence(p.text) && !a.indented(p)
+}
+
+// resumes tells whether l goes on with the paragraph p ended, across a
+// column or page break or a float. Where paragraphs start indented, a
+// line that is not goes on; elsewhere the paragraph goes on when its
+// sentence does.
+func (a *analysis) resumes(p, l *line) bool {
+	if a.indenting && a.bodySized(p) && a.bodySized(l) {
+		return !a.indented(l)
+	}
+	return !endsSentence(p.text) && (startsLower(l.text) || strings.HasSuffix(p.text, "-")) && !a.indented(l)
 }
 
 // indented tells whether a line starts a little to the right of its

@@ -199,6 +199,18 @@ func fullWidthRows(rs []*row, g gutter) []bool {
 			full[i], full[i-1] = true, true
 		}
 	}
+	// The last line of a full-width paragraph (a wide table's caption)
+	// may be short enough to fit one column: it starts where the line
+	// above it does, right below it, with nothing beside it.
+	for i := 1; i < len(rs); i++ {
+		p, r := rs[i-1], rs[i]
+		if !full[i-1] || full[i] || r.y0-p.y1 > 0.5*(p.y1-p.y0) || math.Abs(r.frags[0].x0-p.frags[0].x0) > 2 {
+			continue
+		}
+		if last := r.frags[len(r.frags)-1]; last.x1 <= g.mid() {
+			full[i] = true
+		}
+	}
 	// A table row next to a full-width row (a caption, a header) is one
 	// too.
 	for changed := true; changed; {

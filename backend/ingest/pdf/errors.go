@@ -25,4 +25,7 @@ var (
 	ErrUnreadableText = errors.New("has a text layer that does not map to readable characters: export it again with embedded Unicode fonts")
 	// ErrNothingReadable is returned when layout analysis leaves no text.
 	ErrNothingReadable = errors.New("has no readable text once headers, footers and page numbers are removed")
+	// errLayoutFailed wraps a panic of the layout code: a bug in Loom, not
+	// in the file, but the file is refused cleanly all the same.
+	errLayoutFailed = errors.New("could not be laid out (a bug in Loom's PDF reader; please report it with the file)")
 )

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -39,6 +40,18 @@ func sideways(r Run) bool {
 	return h > 2.5*runSize(r) && w < h/2 && utf8.RuneCountInString(r.Text) > 1
 }
 
+// sane tells whether a run's numbers describe a box on a page: finite,
+// within a few metres of the origin, not inverted. Any extractor can send
+// nonsense; layout skips it rather than reason about it.
+func sane(r Run) bool {
+	for _, v := range []float64{r.X0, r.Y0, r.X1, r.Y1, r.Size} {
+		if math.IsNaN(v) || math.Abs(v) > 1e5 {
+			return false
+		}
+	}
+	return r.X1 >= r.X0 && r.Y1 > r.Y0 && r.Size <= 1000
+}
+
 func runSize(r Run) float64 {
 	if r.Size > 0 {
 		return r.Size
@@ -62,10 +75,19 @@ func vOverlap(a0, a1, b0, b1 float64) float64 {
 func fragments(runs []Run) []*fragment {
 	sorted := make([]Run, 0, len(runs))
 	for _, r := range runs {
-		r.Text = cleanText(r.Text)
-		if r.Text == "" || sideways(r) || r.X1 < r.X0 || r.Y1 <= r.Y0 {
+		text := cleanText(r.Text)
+		if text == "" || !sane(r) || sideways(r) {
 			continue
 		}
+		// A span that starts or ends with a space (pdf.js gives such)
+		// keeps one, so that the word boundary survives the join.
+		if startsSpace(r.Text) {
+			text = " " + text
+		}
+		if endsSpace(r.Text) {
+			text += " "
+		}
+		r.Text = text
 		sorted = append(sorted, r)
 	}
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].X0 < sorted[j].X0 })
@@ -138,16 +160,26 @@ func (f *fragment) finish() {
 	var b strings.Builder
 	prevX1 := 0.0
 	for i, r := range f.runs {
-		n := utf8.RuneCountInString(r.Text)
+		n := utf8.RuneCountInString(strings.TrimSpace(r.Text))
 		f.chars += n
 		if r.Bold {
 			f.bold += n
 		}
-		if i > 0 && r.X0-prevX1 > 0.12*runSize(r) && !strings.HasSuffix(b.String(), " ") {
+		if i > 0 && r.X0-prevX1 > 0.12*runSize(r) {
 			b.WriteByte(' ')
 		}
 		b.WriteString(r.Text)
 		prevX1 = math.Max(prevX1, r.X1)
 	}
 	f.text = collapseSpace(b.String())
+}
+
+func startsSpace(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsSpace(r)
+}
+
+func endsSpace(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return unicode.IsSpace(r)
 }

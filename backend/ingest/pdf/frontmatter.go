@@ -66,8 +66,10 @@ func (a *analysis) frontMatter() {
 				break
 			}
 		}
-		a.title = joinLines(title, a.vocab)
-		rest = front[start+len(title):]
+		if start >= 0 {
+			a.title = joinLines(title, a.vocab)
+			rest = front[start+len(title):]
+		}
 	}
 	for _, i := range rest {
 		l := a.lines[i]

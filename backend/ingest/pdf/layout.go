@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"unicode"
@@ -35,6 +36,9 @@ type analysis struct {
 	front    []*line // the first page's lines before the text starts
 	sideways []string
 	margins  map[int]segMargins
+	// indenting tells whether paragraphs start with an indented line
+	// (rather than with space above).
+	indenting bool
 }
 
 // segMargins are a segment's text edges: where its lines usually start
@@ -48,7 +52,12 @@ type segMargins struct{ left, right float64 }
 // first page. It fails with ErrNoTextLayer when there is no text at all,
 // ErrUnreadableText when the text does not map to characters and
 // ErrNothingReadable when nothing is left.
-func Layout(raw *Raw) (*blocks.Doc, error) {
+func Layout(raw *Raw) (doc *blocks.Doc, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			doc, err = nil, fmt.Errorf("%w: %v", errLayoutFailed, r)
+		}
+	}()
 	if raw == nil || !hasText(raw) {
 		return nil, ErrNoTextLayer
 	}
@@ -64,7 +73,7 @@ func Layout(raw *Raw) (*blocks.Doc, error) {
 	a.frontMatter()
 	a.findTables()
 	a.findHeadings()
-	doc := &blocks.Doc{Title: a.docTitle(), Blocks: a.build()}
+	doc = &blocks.Doc{Title: a.docTitle(), Blocks: a.build()}
 	if len(doc.Blocks) == 0 {
 		return nil, ErrNothingReadable
 	}
@@ -186,6 +195,14 @@ func (a *analysis) measure() {
 		m.left = left
 		a.margins[seg] = m
 	}
+	starts := 0
+	for i := 1; i < len(a.lines); i++ {
+		p, l := a.lines[i-1], a.lines[i]
+		if p.seg == l.seg && a.bodySized(l) && a.indented(l) && endsSentence(p.text) {
+			starts++
+		}
+	}
+	a.indenting = starts >= 3
 }
 
 func (a *analysis) bodySized(l *line) bool {
