@@ -17,8 +17,8 @@ var (
 	// CMBX12, CMB10, CMSSBX10, ECBX1000.
 	boldName = regexp.MustCompile(`(?i)bold|black|heavy|demi|-medi$|-bd$|^(cm|ec|tc|lm|sf)(bx|b\d|ssbx)`)
 	// italicName matches italic and slanted faces: Times-Italic,
-	// NimbusRomNo9L-ReguItal, CMTI10, CMSL10, CMBXTI10.
-	italicName = regexp.MustCompile(`(?i)ital|oblique|-it$|^(cm|ec|lm)(ti|sl|bxti|bi)`)
+	// NimbusRomNo9L-ReguItal, CMTI10, CMSL10, CMMI10 (maths), CMBXTI10.
+	italicName = regexp.MustCompile(`(?i)ital|oblique|-it$|^(cm|ec|lm)(ti|sl|mi|bxti|bi)`)
 )
 
 // fontName strips the subset prefix ("ABCDEF+") from a font's name.

@@ -14,8 +14,8 @@ var (
 	// affiliation matches lines that name a place of work, not a person.
 	affiliation = regexp.MustCompile(`(?i)\b(universit\w*|institut\w*|department|dept|school|college|laborator\w*|labs?|research|inc|ltd|llc|gmbh|corporation|corp|cent(er|re)|faculty|academy|hospital|foundation)\b|@|https?:|www\.`)
 	// nameToken is one word of a person's name: "Ada", "O'Neil",
-	// "Jean-Luc", an initial "H." or "J.-P.".
-	nameToken = regexp.MustCompile(`^(\p{Lu}[\p{Ll}'’\-]*\p{Ll}|\p{Lu}\.(-?\p{Lu}\.)*)$`)
+	// "Jean-Luc", "McGranaghan", an initial "H." or "J.-P.".
+	nameToken = regexp.MustCompile(`^(\p{Lu}\p{Ll}*(\p{Lu}\p{Ll}+)?(['’\-]\p{Lu}?\p{Ll}+)*|\p{Lu}\.(-?\p{Lu}\.)*)$`)
 	// nameParticles may stand in lower case inside a name.
 	nameParticles = map[string]bool{"van": true, "von": true, "der": true, "den": true, "de": true, "del": true, "della": true, "di": true, "da": true, "du": true, "le": true, "la": true, "dos": true, "bin": true, "al": true}
 	// authorSplit separates the names of an author line.

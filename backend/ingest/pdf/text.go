@@ -89,7 +89,10 @@ func joinBreak(b *strings.Builder, next string, vocab vocabulary) {
 	}
 	head := lastWord(s[:len(s)-1])
 	tail := firstWord(next)
-	if dehyphenate(head, tail, vocab) {
+	switch {
+	case head == "":
+		b.WriteByte(' ') // a dash standing alone, not a word's hyphen
+	case dehyphenate(head, tail, vocab):
 		b.Reset()
 		b.WriteString(s[:len(s)-1])
 	}
