@@ -16,11 +16,11 @@ type line struct {
 	x0, y0, x1, y1 float64
 	// left and right are the edges of the column (or page) the line is
 	// set in: a justified line of prose reaches both.
-	left, right    float64
-	size           float64
-	chars          int
-	bold           int
-	text           string
+	left, right float64
+	size        float64
+	chars       int
+	bold        int
+	text        string
 }
 
 func newLine(page, seg int, cells []*fragment, left, right float64) *line {

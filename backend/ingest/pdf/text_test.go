@@ -30,7 +30,7 @@ func TestJoinLinesUndoesOnlyTheHyphensOfBrokenWords(t *testing.T) {
 	}{
 		{[]string{"the retrie-", "val of text"}, "the retrieval of text"},
 		{[]string{"state-of-", "the-art methods"}, "state-of-the-art methods"},
-		{[]string{"a trade-", "off we make"}, "a trade-off we make"},// the document writes it with a hyphen
+		{[]string{"a trade-", "off we make"}, "a trade-off we make"}, // the document writes it with a hyphen
 
 		{[]string{"the Euro-", "Asian pact"}, "the Euro-Asian pact"},
 		{[]string{"pages 10-", "20 of it"}, "pages 10-20 of it"},
