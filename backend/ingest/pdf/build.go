@@ -178,7 +178,7 @@ func (a *analysis) breaks(p, l *line) bool {
 		return !a.resumes(p, l)
 	}
 	em := a.em()
-	if l.size > 1.1*p.size || p.size > 1.1*l.size {
+	if l.size > 1.1*p.size || p.size > 1.1*l.size || runIn(p, l) {
 		return true
 	}
 	if l.y0-p.y1 > a.lineGap+0.6*em || l.y0-p.y1 < -0.5*p.height() {
@@ -196,6 +196,9 @@ func (a *analysis) breaks(p, l *line) bool {
 // line that is not goes on; elsewhere the paragraph goes on when its
 // sentence does.
 func (a *analysis) resumes(p, l *line) bool {
+	if runIn(p, l) {
+		return false
+	}
 	if a.indenting && a.bodySized(p) && a.bodySized(l) {
 		return !a.indented(l)
 	}

@@ -5,8 +5,11 @@ import (
 	"sort"
 )
 
-// gutter is the empty vertical strip between the two columns of a page.
-type gutter struct{ x0, x1 float64 }
+// gutter is the empty vertical strip between the two columns of a page
+// (x0 to x1), and where the columns' lines of text usually end on its
+// left (leftEnd) and start on its right (rightStart): a table cell or a
+// figure's label may reach a little further into the strip than text.
+type gutter struct{ x0, x1, leftEnd, rightStart float64 }
 
 func (g gutter) mid() float64 { return (g.x0 + g.x1) / 2 }
 
@@ -61,7 +64,29 @@ func findGutter(frags []*fragment, width float64) (gutter, bool) {
 	if !columnText(frags, leftEdge, g.x0) || !columnText(frags, g.x1, rightEdge) {
 		return gutter{}, false
 	}
+	// The columns' inner edges are where their lines of text end and
+	// start; a table cell may reach a little further.
+	g.leftEnd = commonEdge(frags, leftEdge, bestX, func(f *fragment) float64 { return f.x1 }, g.x0)
+	g.rightStart = commonEdge(frags, bestX, rightEdge, func(f *fragment) float64 { return f.x0 }, g.x1)
 	return g, true
+}
+
+// commonEdge is the most common edge (to half a point, by characters) of
+// the wide fragments between from and to, or fallback when there are none.
+func commonEdge(frags []*fragment, from, to float64, edge func(*fragment) float64, fallback float64) float64 {
+	counts := map[float64]int{}
+	best, bestN := fallback, 0
+	for _, f := range frags {
+		if f.x0 < from-1 || f.x1 > to+1 || f.width() < 0.5*(to-from) {
+			continue
+		}
+		e := math.Round(edge(f)*2) / 2
+		counts[e] += f.chars
+		if counts[e] > bestN {
+			best, bestN = e, counts[e]
+		}
+	}
+	return best
 }
 
 func columnText(frags []*fragment, from, to float64) bool {
@@ -147,10 +172,10 @@ func readingOrder(page int, frags []*fragment, width float64, next int) ([]*line
 				}
 			}
 			if len(l) > 0 {
-				left = append(left, newLine(page, next, l, leftEdge, g.x0))
+				left = append(left, newLine(page, next, l, leftEdge, g.leftEnd))
 			}
 			if len(r) > 0 {
-				right = append(right, newLine(page, next+1, r, g.x1, rightEdge))
+				right = append(right, newLine(page, next+1, r, g.rightStart, rightEdge))
 			}
 		}
 		out = append(out, left...)
@@ -175,27 +200,32 @@ func fullWidthRows(rs []*row, g gutter) []bool {
 	}
 	for i, r := range rs {
 		var l, rr int
-		short := true
+		// short: no fragment is a full line of a column; edges: none is a
+		// long stretch of text that reaches the gutter (the end of a
+		// justified line on the left, the start of one on the right).
+		short, edges := true, false
 		for _, f := range r.frags {
 			switch {
 			case f.x1 <= g.mid():
 				l++
 				short = short && f.width() < 0.85*(g.x0-leftEdge)
+				edges = edges || math.Abs(f.x1-g.leftEnd) < 1.5 && f.width() > 0.5*(g.x0-leftEdge)
 			case f.x0 >= g.mid():
 				rr++
 				short = short && f.width() < 0.85*(rightEdge-g.x1)
+				edges = edges || math.Abs(f.x0-g.rightStart) < 1.5 && f.width() > 0.5*(rightEdge-g.x1)
 			default:
 				full[i] = true
 			}
 		}
-		tableish[i] = l > 0 && rr > 0 && l+rr >= 3 && short
+		tableish[i] = l > 0 && rr > 0 && l+rr >= 3 && short && !edges
 	}
 	near := func(i, j int) bool {
 		a, b := rs[min(i, j)], rs[max(i, j)]
 		return b.y0-a.y1 < 1.5*(a.y1-a.y0)
 	}
 	for i := 1; i < len(rs); i++ {
-		if tableish[i] && tableish[i-1] && near(i-1, i) && cellsAlign(rs[i-1], rs[i], g) {
+		if tableish[i] && tableish[i-1] && near(i-1, i) && cellsAlign(rs[i-1], rs[i], g, leftEdge) {
 			full[i], full[i-1] = true, true
 		}
 	}
@@ -228,9 +258,14 @@ func fullWidthRows(rs []*row, g gutter) []bool {
 }
 
 // cellsAlign tells whether two rows have a cell edge in common on each
-// side of the gutter.
-func cellsAlign(a, b *row, g gutter) bool {
+// side of the gutter, other than the columns' own left edges (which
+// every line of column text shares).
+func cellsAlign(a, b *row, g gutter, leftEdge float64) bool {
 	aligned := func(left bool) bool {
+		edge := g.rightStart
+		if left {
+			edge = leftEdge
+		}
 		for _, f := range a.frags {
 			if (f.x1 <= g.mid()) != left {
 				continue
@@ -239,7 +274,8 @@ func cellsAlign(a, b *row, g gutter) bool {
 				if (h.x1 <= g.mid()) != left {
 					continue
 				}
-				if math.Abs(f.x0-h.x0) < 2 || math.Abs(f.x1-h.x1) < 2 || math.Abs(f.x0+f.x1-h.x0-h.x1) < 4 {
+				starts := math.Abs(f.x0-h.x0) < 2 && math.Abs(f.x0-edge) >= 1.5
+				if starts || math.Abs(f.x1-h.x1) < 2 || math.Abs(f.x0+f.x1-h.x0-h.x1) < 4 {
 					return true
 				}
 			}

@@ -34,6 +34,7 @@ func (a *analysis) findHeadings() {
 			candidates[i] = n
 		}
 	}
+	a.dropParagraphLines(candidates)
 	a.mergeWrapped(candidates)
 	if matched := a.applyOutline(); len(matched) > 0 {
 		a.keepNumbered(candidates, matched)
@@ -68,6 +69,28 @@ func (a *analysis) headingCandidate(l *line) (numbered, bool) {
 		return n, true
 	}
 	return numbered{}, false
+}
+
+// dropParagraphLines drops the candidates that go on from the line above:
+// the last lines of a paragraph set in bold, say, where the line above
+// has the same style, sits at the usual line distance and is no heading.
+func (a *analysis) dropParagraphLines(candidates map[int]numbered) {
+	var drop []int
+	for i := range candidates {
+		if i == 0 {
+			continue
+		}
+		p, l := a.lines[i-1], a.lines[i]
+		if _, heading := candidates[i-1]; heading || a.roles[i-1] != roleBody {
+			continue
+		}
+		if p.seg == l.seg && styleOf(p) == styleOf(l) && l.y0-p.y1 <= a.lineGap+0.3*a.em() {
+			drop = append(drop, i)
+		}
+	}
+	for _, i := range drop {
+		delete(candidates, i)
+	}
 }
 
 // mergeWrapped joins a heading that wraps onto a second line of the same
@@ -160,9 +183,10 @@ func (a *analysis) levelByNumbers(candidates map[int]numbered) {
 	}
 }
 
-// keepNumbered adds to the outline's headings the numbered candidates it
-// does not list (an outline of sections only, say), at their numbers'
-// depth, and the candidates set like an outline heading, at its level.
+// keepNumbered adds to the outline's headings the candidates it does not
+// list: those set like an outline heading, at its level; the canonical
+// ones (an outline rarely lists the abstract), at level 1; the numbered
+// ones (an outline of sections only, say), at their numbers' depth.
 func (a *analysis) keepNumbered(candidates map[int]numbered, matched map[int]bool) {
 	styleLevel := map[headingStyle]int{}
 	for i := range matched {
@@ -174,6 +198,8 @@ func (a *analysis) keepNumbered(candidates map[int]numbered, matched map[int]boo
 		}
 		if l, ok := styleLevel[styleOf(a.lines[i])]; ok {
 			a.roles[i], a.levels[i] = roleHeading, l
+		} else if canonicalHeading.MatchString(n.title) {
+			a.roles[i], a.levels[i] = roleHeading, 1
 		} else if n.depth > 0 && (a.lines[i].isBold() || a.lines[i].size >= 1.12*a.body) {
 			a.roles[i], a.levels[i] = roleHeading, n.depth
 		}

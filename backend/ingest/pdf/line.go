@@ -40,12 +40,35 @@ func newLine(page, seg int, cells []*fragment, left, right float64) *line {
 	return l
 }
 
-// isBold tells whether most of the line is set bold.
-func (l *line) isBold() bool { return l.bold*10 >= l.chars*6 }
+// isBold tells whether the line is set bold, all but a stray character
+// or two (a run-in heading, bold words and then plain text, is not).
+func (l *line) isBold() bool { return l.bold*20 >= l.chars*17 }
 
 func (l *line) height() float64 { return l.y1 - l.y0 }
 
 // justified tells whether the line spans its column from edge to edge.
 func (l *line) justified() bool {
 	return math.Abs(l.x0-l.left) < 1.5 && math.Abs(l.x1-l.right) < 1.5
+}
+
+// runIn tells whether l starts with a run-in heading ("Setup. We ran
+// …"): bold words, then another face, the bold part ending in a stop or
+// following a finished sentence (not a bold word hyphenated across the
+// line break). p is the line before, nil for none.
+func runIn(p, l *line) bool {
+	if l.isBold() || p != nil && strings.HasSuffix(p.text, "-") {
+		return false
+	}
+	var lead strings.Builder
+	for _, r := range l.cells[0].runs {
+		if !r.Bold {
+			break
+		}
+		lead.WriteString(r.Text)
+	}
+	head := strings.TrimSpace(lead.String())
+	if head == "" {
+		return false
+	}
+	return strings.ContainsAny(head[len(head)-1:], ".:") || strings.HasSuffix(head, "—") || p == nil || endsSentence(p.text)
 }
