@@ -40,9 +40,13 @@ func newLine(page, seg int, cells []*fragment, left, right float64) *line {
 	return l
 }
 
-// isBold tells whether the line is set bold, all but a stray character
-// or two (a run-in heading, bold words and then plain text, is not).
-func (l *line) isBold() bool { return l.bold*20 >= l.chars*17 }
+// isBold tells whether the line is set bold: all but a stray character
+// or two, from its first word to its last (a run-in heading, bold words
+// and then plain text, is not).
+func (l *line) isBold() bool {
+	first, last := l.cells[0].runs, l.cells[len(l.cells)-1].runs
+	return l.bold*20 >= l.chars*17 && len(first) > 0 && first[0].Bold && last[len(last)-1].Bold
+}
 
 func (l *line) height() float64 { return l.y1 - l.y0 }
 
