@@ -174,16 +174,16 @@ func extract(inst pdfium.Pdfium, data []byte, o options) (*Raw, error) {
 		Title:  metaText(inst, doc.Document, "Title"),
 		Author: metaText(inst, doc.Document, "Author"),
 	}
-	heights := make([]float64, count.PageCount)
+	tops := make([]float64, count.PageCount)
 	for i := range count.PageCount {
-		page, err := readPage(inst, doc.Document, i)
+		page, top, err := readPage(inst, doc.Document, i)
 		if err != nil {
 			return nil, fmt.Errorf("%w (page %d: %v)", ErrDamaged, i+1, err)
 		}
-		heights[i] = page.Height
+		tops[i] = top
 		raw.Pages = append(raw.Pages, page)
 	}
-	raw.Outline = readOutline(inst, doc.Document, heights)
+	raw.Outline = readOutline(inst, doc.Document, tops)
 	if !hasText(raw) {
 		return nil, ErrNoTextLayer
 	}

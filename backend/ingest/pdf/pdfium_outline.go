@@ -17,9 +17,10 @@ const (
 	maxOutlineDepth = 12
 )
 
-// readOutline walks the bookmarks depth first. heights are the pages'
-// heights, to turn a destination's y (bottom-left origin) into Raw's.
-func readOutline(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, heights []float64) []OutlineItem {
+// readOutline walks the bookmarks depth first. tops are the pages' top
+// edges in PDF space, to turn a destination's y (bottom-left origin) into
+// Raw's.
+func readOutline(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, tops []float64) []OutlineItem {
 	var items []OutlineItem
 	var walk func(parent *references.FPDF_BOOKMARK, level int)
 	walk = func(parent *references.FPDF_BOOKMARK, level int) {
@@ -32,7 +33,7 @@ func readOutline(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, heights []flo
 		}
 		mark := *first.Bookmark
 		for len(items) < maxOutlineItems {
-			items = append(items, outlineItem(inst, doc, mark, level, heights))
+			items = append(items, outlineItem(inst, doc, mark, level, tops))
 			walk(&mark, level+1)
 			next, err := inst.FPDFBookmark_GetNextSibling(&requests.FPDFBookmark_GetNextSibling{Document: doc, Bookmark: mark})
 			if err != nil || next.Bookmark == nil {
@@ -45,7 +46,7 @@ func readOutline(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, heights []flo
 	return items
 }
 
-func outlineItem(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, mark references.FPDF_BOOKMARK, level int, heights []float64) OutlineItem {
+func outlineItem(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, mark references.FPDF_BOOKMARK, level int, tops []float64) OutlineItem {
 	item := OutlineItem{Level: level, Y: -1}
 	if title, err := inst.FPDFBookmark_GetTitle(&requests.FPDFBookmark_GetTitle{Bookmark: mark}); err == nil {
 		item.Title = strings.TrimSpace(title.Title)
@@ -55,13 +56,13 @@ func outlineItem(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, mark referenc
 		return item
 	}
 	index, err := inst.FPDFDest_GetDestPageIndex(&requests.FPDFDest_GetDestPageIndex{Document: doc, Dest: *dest})
-	if err != nil || index.Index < 0 || index.Index >= len(heights) {
+	if err != nil || index.Index < 0 || index.Index >= len(tops) {
 		return item
 	}
 	item.Page = index.Index + 1
 	loc, err := inst.FPDFDest_GetLocationInPage(&requests.FPDFDest_GetLocationInPage{Dest: *dest})
 	if err == nil && loc.Y != nil {
-		item.Y = max(0, heights[index.Index]-float64(*loc.Y))
+		item.Y = max(0, tops[index.Index]-float64(*loc.Y))
 	}
 	return item
 }

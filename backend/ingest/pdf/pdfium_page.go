@@ -20,42 +20,43 @@ const runGap = 0.6
 
 // readPage turns one page's characters into runs: pdfium gives every
 // glyph with its box; glyphs on one line in one font with no wide gap
-// between them make a run.
-func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int) (Page, error) {
+// between them make a run. It also gives the page's top edge in PDF
+// space (y grows upwards there), which Raw's coordinates count down from.
+func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int) (page Page, top float64, err error) {
 	loaded, err := inst.FPDF_LoadPage(&requests.FPDF_LoadPage{Document: doc, Index: index})
 	if err != nil {
-		return Page{}, err
+		return Page{}, 0, err
 	}
 	defer func() { _, _ = inst.FPDF_ClosePage(&requests.FPDF_ClosePage{Page: loaded.Page}) }()
 	ref := requests.Page{ByReference: &loaded.Page}
 	box, err := inst.FPDF_GetPageBoundingBox(&requests.FPDF_GetPageBoundingBox{Page: ref})
 	if err != nil {
-		return Page{}, err
+		return Page{}, 0, err
 	}
 	left, top := float64(box.Rect.Left), float64(box.Rect.Top)
-	page := Page{
+	page = Page{
 		Number: index + 1,
 		Width:  float64(box.Rect.Right - box.Rect.Left),
 		Height: float64(box.Rect.Top - box.Rect.Bottom),
 	}
 	text, err := inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: ref})
 	if err != nil {
-		return Page{}, err
+		return Page{}, 0, err
 	}
 	defer func() { _, _ = inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: text.TextPage}) }()
 	count, err := inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: text.TextPage})
 	if err != nil {
-		return Page{}, err
+		return Page{}, 0, err
 	}
 	b := runBuilder{inst: inst, text: text.TextPage, left: left, top: top}
 	for i := range count.Count {
 		if err := b.add(i); err != nil {
-			return Page{}, err
+			return Page{}, 0, err
 		}
 	}
 	b.flush()
 	page.Runs = b.runs
-	return page, nil
+	return page, top, nil
 }
 
 // runBuilder collects the glyphs of a page into runs.
