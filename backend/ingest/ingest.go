@@ -259,6 +259,19 @@ func Parse(key, path, collection string, data []byte, opts Options) ([]Document,
 	if err := checkSize(path, data, opts); err != nil {
 		return nil, err
 	}
+	if len(data) == 0 {
+		return nil, &FileError{path, "file is empty: there is nothing to ingest"}
+	}
+	switch format {
+	case FormatBibTeX:
+		return parseBibTeX(key, path, collection, data)
+	case FormatPDF, FormatHTML, FormatDOCX, FormatEPUB, FormatNotebook, FormatTable:
+		doc := Document{Key: key, Path: path, Collection: collection, Format: format, Hash: HashBytes(data), Bytes: len(data)}
+		if err := parseConverted(&doc, data); err != nil {
+			return nil, err
+		}
+		return finish(doc)
+	}
 	text, err := decodeText(path, data)
 	if err != nil {
 		return nil, err
@@ -278,11 +291,16 @@ func Parse(key, path, collection string, data []byte, opts Options) ([]Document,
 		doc.Sections = splitText(path, text)
 		titleSections(doc.Sections)
 	}
+	return finish(doc)
+}
+
+// finish checks a parsed document has something to index and names it.
+func finish(doc Document) ([]Document, error) {
 	if doc.Title == "" {
-		doc.Title = filepath.Base(path)
+		doc.Title = filepath.Base(doc.Path)
 	}
 	if len(doc.Sections) == 0 {
-		return nil, &FileError{path, "has no text to index, only headings or markup"}
+		return nil, &FileError{doc.Path, "has no text to index, only headings or markup"}
 	}
 	return []Document{doc}, nil
 }

@@ -60,7 +60,8 @@ func Cite(d *Document, n *ContentNode) string {
 			b.WriteString(" §" + h)
 		}
 	case "bibtex":
-		b.WriteString(path)
+		file, _, _ := strings.Cut(path, "#") // an entry's path is "refs.bib#key"
+		b.WriteString(file)
 		if anchor == "" {
 			anchor = d.Meta.BibKey
 		}

@@ -82,6 +82,11 @@ type fontInfo struct {
 	rotated      bool
 }
 
+// corkLigatures are the ligatures at codes 0x1B–0x1F of TeX's Cork (T1)
+// font encoding — ff, fi, fl, ffi, ffl — as their presentation forms, which
+// cleanText spells out.
+var corkLigatures = [5]rune{'\uFB00', '\uFB01', '\uFB02', '\uFB03', '\uFB04'}
+
 func (b *runBuilder) add(i int) error {
 	u, err := b.inst.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: b.text, Index: i})
 	if err != nil {
@@ -96,6 +101,10 @@ func (b *runBuilder) add(i int) error {
 		r = '-'
 	case r == 0 || r == 0xFFFE || r == 0xFFFF:
 		r = unicode.ReplacementChar // a glyph that maps to no character
+	case r >= 0x1B && r <= 0x1F:
+		// A TeX font in the Cork (T1) encoding without a ToUnicode map:
+		// pdfium passes the code, and these are its ligature slots.
+		r = corkLigatures[r-0x1B]
 	case unicode.IsSpace(r):
 		b.space = true
 		return nil
