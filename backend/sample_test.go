@@ -26,25 +26,33 @@ func TestSampleLibraryIngestsIntoAFreshWorkspace(t *testing.T) {
 			require.NoError(t, err)
 			defer wb.Close()
 
-			files := sample.Files()
+			files, papers := sample.Files(), sample.Papers()
 			rep, err := wb.IngestSample(ctx, IngestOptions{})
 			require.NoError(t, err)
 			assert.Empty(t, rep.Errors)
-			assert.Equal(t, len(files), rep.Files)
-			assert.Equal(t, len(files), rep.Added)
+			assert.Empty(t, rep.Warnings)
+			assert.Equal(t, len(files)+len(papers), rep.Files)
+			const bibEntries = 5 // papers/references.bib
+			assert.Equal(t, len(files)+1+bibEntries, rep.Added, "every note, the paper, every entry of the bibliography")
 
 			docs, err := wb.Documents(ctx)
 			require.NoError(t, err)
 			var got []string
+			byPath := map[string]string{}
 			for _, d := range docs {
 				assert.Equal(t, sample.Collection, d.Collection, d.Path)
-				assert.Greater(t, d.Nodes, 1, "%s is split into its sections", d.Path)
+				if d.Format != "bibtex" {
+					assert.Greater(t, d.Nodes, 1, "%s is split into its sections", d.Path)
+				}
 				got = append(got, d.Path)
+				byPath[d.Path] = d.ID
 			}
 			var want []string
 			for _, f := range files {
 				want = append(want, f.Name)
 			}
+			want = append(want, "papers/budgeted-context.pdf", "papers/references.bib#cormack2009rrf", "papers/references.bib#karpukhin2020dpr",
+				"papers/references.bib#lewis2020rag", "papers/references.bib#robertson2009bm25", "papers/references.bib#weaver2024budgeted")
 			assert.ElementsMatch(t, want, got)
 
 			g, err := wb.Graph(ctx)
@@ -56,6 +64,27 @@ func TestSampleLibraryIngestsIntoAFreshWorkspace(t *testing.T) {
 				}
 			}
 			assert.GreaterOrEqual(t, links, len(files), "the notes' relative links become edges")
+			paper, entry := byPath["papers/budgeted-context.pdf"], byPath["papers/references.bib#weaver2024budgeted"]
+			docOf := map[string]string{}
+			for _, n := range g.Nodes {
+				docOf[n.ID] = n.Document
+			}
+			joined := false
+			for _, e := range g.Edges {
+				// (the view draws a link to a document to its first section)
+				if e.Kind == "links" && (docOf[e.Target] == paper && docOf[e.Source] == entry || docOf[e.Target] == entry && docOf[e.Source] == paper) {
+					joined = true
+				}
+			}
+			assert.True(t, joined, "the paper and its BibTeX entry are linked (same arXiv id)")
+
+			pq, err := wb.Query(ctx, QueryRequest{Question: "What is the stopping rule, and what is the relevance cut?", Budget: 1200, NoTouch: true})
+			require.NoError(t, err)
+			var cites []string
+			for _, c := range pq.LoadedCandidates() {
+				cites = append(cites, c.Cite)
+			}
+			assert.Contains(t, cites, "papers/budgeted-context.pdf p. 1 §3.2", "the stopping rule is cited by page and section")
 
 			res, err := wb.Query(ctx, QueryRequest{Question: "How is the loadable token budget calculated from the context window?", Budget: 1200, NoTouch: true})
 			require.NoError(t, err)
@@ -75,7 +104,7 @@ func TestSampleLibraryIngestsIntoAFreshWorkspace(t *testing.T) {
 			again, err := wb.IngestSample(ctx, IngestOptions{})
 			require.NoError(t, err)
 			assert.Zero(t, again.Added, "a second click adds nothing")
-			assert.Equal(t, len(files), again.Unchanged)
+			assert.Equal(t, len(files)+1+bibEntries, again.Unchanged)
 		})
 	}
 }

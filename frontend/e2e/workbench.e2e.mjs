@@ -15,7 +15,7 @@
 // and sees the loaded set change, and copies the prompt. Prints "N passed,
 // M failed" and exits non-zero on a failure.
 import { chromium } from 'playwright-core';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,6 +25,15 @@ const out = resolve(process.env.LOOM_E2E_OUT ?? join(here, '../../build/bin/e2e'
 const docs = resolve(process.env.LOOM_E2E_DOCS ?? join(here, '../../testdata/fixture/notes'));
 // The notes the engine embeds as its sample library (backend/sample).
 const sampleNotes = readdirSync(join(here, '../../backend/sample/notes')).filter((f) => f.endsWith('.md'));
+// …and its paper (a PDF) with the bibliography listing it: a document for
+// the PDF and one for every entry of the .bib.
+const samplePapers = join(here, '../../backend/sample/papers');
+const sampleDocs =
+  sampleNotes.length +
+  readdirSync(samplePapers).filter((f) => f.endsWith('.pdf')).length +
+  readdirSync(samplePapers)
+    .filter((f) => f.endsWith('.bib'))
+    .reduce((n, f) => n + (readFileSync(join(samplePapers, f), 'utf8').match(/^@\w+\{/gm) ?? []).length, 0);
 mkdirSync(out, { recursive: true });
 
 let passed = 0;
@@ -54,20 +63,22 @@ try {
   await page.waitForSelector('[data-testid="drop-zone"]', { timeout: 60_000 });
   check('the page shows the drop zone', true);
 
-  // The empty library offers a sample library: one click brings its notes.
+  // The empty library offers a sample library: one click brings its notes,
+  // its paper (read from the PDF: pdfium on the desktop, pdf.js in the web
+  // edition) and its bibliography.
   const trySample = page.locator('[data-testid="try-sample"]');
   await trySample.waitFor({ timeout: 30_000 });
   await page.screenshot({ path: join(out, 'empty.png') });
   await trySample.click();
   await page.waitForFunction(
     (n) => document.querySelectorAll('[data-testid="document-list"] [data-testid="document-item"]').length >= n,
-    sampleNotes.length,
+    sampleDocs,
     { timeout: 60_000 },
   );
   const sampleCount = await page.locator('[data-testid="document-list"] [data-testid="document-item"]').count();
   check(
-    `the sample library's ${sampleNotes.length} notes arrive in the collection "sample"`,
-    sampleCount === sampleNotes.length && (await page.locator('[data-testid="collection-item"][data-name="sample"]').count()) === 1,
+    `the sample library's ${sampleDocs} documents (notes, the paper, the bibliography's entries) arrive in the collection "sample"`,
+    sampleCount === sampleDocs && (await page.locator('[data-testid="collection-item"][data-name="sample"]').count()) === 1,
     `${sampleCount} documents`,
   );
   check('the sample offer goes once the library has documents', (await trySample.count()) === 0);
