@@ -274,13 +274,16 @@ func TestIngestPathsGraphNodeAndQuery(t *testing.T) {
 }
 
 // The empty library's "Try a sample library" calls IngestSample: the same
-// progress events and report as any ingest, and the notes in the library.
+// progress events and report as any ingest, and the notes, the paper and
+// the bibliography's entries in the library.
 func TestIngestSampleFillsAnEmptyLibrary(t *testing.T) {
 	app, shell := realApp(t, "")
 	res, err := app.IngestSample()
 	require.NoError(t, err)
 	assert.Empty(t, res.Errors)
-	assert.Equal(t, len(sample.Files()), res.Added)
+	files := len(sample.Files()) + len(sample.Papers())
+	const docs = 8 + 1 + 5 // notes, the paper, the entries of references.bib
+	assert.Equal(t, docs, res.Added)
 	assert.NotEmpty(t, res.Job)
 
 	events := shell.eventsNamed(EventIngestProgress)
@@ -288,12 +291,12 @@ func TestIngestSampleFillsAnEmptyLibrary(t *testing.T) {
 	last := events[len(events)-1].(IngestProgress)
 	assert.True(t, last.Finished)
 	assert.Equal(t, res.Job, last.Job)
-	assert.Equal(t, len(sample.Files()), last.FilesDone)
+	assert.Equal(t, files, last.FilesDone)
 
-	docs, err := app.Documents()
+	list, err := app.Documents()
 	require.NoError(t, err)
-	require.Len(t, docs, len(sample.Files()))
-	for _, d := range docs {
+	require.Len(t, list, docs)
+	for _, d := range list {
 		assert.Equal(t, sample.Collection, d.Collection)
 	}
 }

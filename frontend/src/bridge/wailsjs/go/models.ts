@@ -330,6 +330,7 @@ export namespace library {
 	export interface Upload {
 	    name: string;
 	    text: string;
+	    data?: number[];
 	}
 
 }
