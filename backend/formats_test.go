@@ -1,0 +1,102 @@
+package backend
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// copyInto copies files (paths relative to this package) into dir.
+func copyInto(t *testing.T, dir string, files ...string) {
+	t.Helper()
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644))
+	}
+}
+
+// Everything a researcher brings goes in through the real engine: papers,
+// web pages, Word, EPUB, notebooks, tables, BibTeX, source files. Bad files
+// — encrypted, scanned, truncated, a renamed zip of garbage, a PDF over the
+// size limit — are each an error naming the file and the problem, and cost
+// the rest of the batch nothing; what was stored before is kept.
+func TestEveryFormatGoesInAndBadFilesLoseNothing(t *testing.T) {
+	ctx := context.Background()
+	lib := t.TempDir()
+	copyInto(t, lib,
+		"ingest/pdf/testdata/twocolumn.pdf", "ingest/pdf/testdata/report.pdf",
+		"ingest/pdf/testdata/encrypted.pdf", "ingest/pdf/testdata/scanned.pdf",
+		"sample/papers/budgeted-context.pdf", "sample/papers/references.bib",
+		"ingest/convert/testdata/saved-page.html", "ingest/convert/testdata/report.docx",
+		"ingest/convert/testdata/book.epub", "ingest/convert/testdata/tokens.ipynb",
+		"ingest/convert/testdata/measures.csv", "workbench.go")
+	pdfBytes, err := os.ReadFile("ingest/pdf/testdata/twocolumn.pdf")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(lib, "truncated.pdf"), pdfBytes[:len(pdfBytes)/3], 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(lib, "garbage.docx"), []byte("PK\x03\x04 this is no zip at all, only a renamed file of garbage"), 0o644))
+	huge := filepath.Join(lib, "huge.pdf")
+	f, err := os.Create(huge)
+	require.NoError(t, err)
+	require.NoError(t, f.Truncate(200<<20)) // 200 MB, sparse: over the limit before a byte is read
+	require.NoError(t, f.Close())
+	require.NoError(t, os.WriteFile(filepath.Join(lib, "photo.png"), []byte("\x89PNG\r\n\x1a\n"), 0o644))
+
+	wb, err := Open(ctx, t.TempDir(), WithEmbedder(testEmbedder(t)), WithClock(func() time.Time { return fixedNow }))
+	require.NoError(t, err)
+	defer wb.Close()
+	// What was stored before the bad batch must survive it.
+	_, err = wb.Ingest(ctx, []string{"../testdata/fixture/notes"}, IngestOptions{})
+	require.NoError(t, err)
+	before, err := wb.Stats(ctx)
+	require.NoError(t, err)
+
+	rep, err := wb.Ingest(ctx, []string{lib}, IngestOptions{})
+	require.NoError(t, err)
+	problems := map[string]string{}
+	for _, e := range rep.Errors {
+		msg := e.Error()
+		for _, name := range []string{"encrypted.pdf", "scanned.pdf", "truncated.pdf", "garbage.docx", "huge.pdf"} {
+			if strings.Contains(msg, name) {
+				problems[name] = msg
+			}
+		}
+	}
+	assert.Len(t, rep.Errors, 5, "%v", rep.Errors)
+	assert.Contains(t, problems["encrypted.pdf"], "is encrypted")
+	assert.Contains(t, problems["scanned.pdf"], "has no text layer")
+	assert.Contains(t, problems["truncated.pdf"], "truncated.pdf: ")
+	assert.Contains(t, problems["garbage.docx"], "zip")
+	assert.Contains(t, problems["huge.pdf"], "too large")
+	require.Len(t, rep.Skipped, 1)
+	assert.Contains(t, rep.Skipped[0].String(), "photo.png: skipped: ")
+
+	docs, err := wb.Documents(ctx)
+	require.NoError(t, err)
+	formats := map[string]int{}
+	for _, d := range docs {
+		formats[d.Format]++
+	}
+	assert.Equal(t, map[string]int{"markdown": 2, "text": 1, "pdf": 3, "bibtex": 5, "html": 1, "docx": 1, "epub": 1,
+		"notebook": 1, "table": 1, "code": 1}, formats)
+	after, err := wb.Stats(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, before.Documents+14, after.Documents, "the fixture's documents are all still there")
+
+	// A paper's sections are cited by page and section.
+	res, err := wb.Query(ctx, QueryRequest{Question: "What is the stopping rule, and what is the relevance cut?", Budget: 1500, NoTouch: true})
+	require.NoError(t, err)
+	found := false
+	for _, c := range res.LoadedCandidates() {
+		if strings.HasPrefix(c.Cite, "budgeted-context.pdf p. ") {
+			found = true
+		}
+	}
+	assert.True(t, found, "a loaded section of the paper is cited by page")
+}
