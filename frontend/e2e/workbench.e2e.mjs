@@ -92,6 +92,20 @@ try {
   await page.waitForSelector('[data-testid="graph-view"][data-settled="yes"]', { timeout: 60_000 });
   await page.screenshot({ path: join(out, 'sample.png') });
 
+  // The sample's paper: a question about it is answered from its pages, and
+  // the candidates cite it by page and section (docs/desktop.png).
+  await page.fill('[aria-label="Filter documents"]', 'papers/');
+  await page.fill('[data-testid="query-input"]', 'What is the stopping rule, and what is the relevance cut?');
+  await page.click('[data-testid="query-submit"]');
+  await page.waitForFunction(() => /budgeted-context\.pdf p\. 1 §3\.2/.test(document.querySelector('[data-testid="manifest"]')?.textContent ?? ''), null, {
+    timeout: 30_000,
+  });
+  const paperManifest = (await page.locator('[data-testid="manifest"]').textContent()) ?? '';
+  check('a question about the paper cites it by page and section', /budgeted-context\.pdf p\. 1 §3\.2/.test(paperManifest), paperManifest.slice(0, 400));
+  await page.waitForSelector('[data-testid="graph-view"][data-settled="yes"]', { timeout: 60_000 });
+  await page.screenshot({ path: join(out, 'papers.png') });
+  await page.fill('[aria-label="Filter documents"]', '');
+
   // Ingest through the file input.
   const files = readdirSync(docs)
     .filter((f) => /\.(md|markdown|txt)$/.test(f))
