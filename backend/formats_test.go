@@ -26,8 +26,8 @@ func copyInto(t *testing.T, dir string, files ...string) {
 
 // Everything a researcher brings goes in through the real engine: papers,
 // web pages, Word, EPUB, notebooks, tables, BibTeX, source files. Bad files
-// — encrypted, scanned, truncated, a renamed zip of garbage, a PDF over the
-// size limit — are each an error naming the file and the problem, and cost
+// — encrypted, scanned, truncated, a renamed zip of garbage, a 200 MB PDF, a
+// 50 MB web page — are each an error naming the file and the problem, and cost
 // the rest of the batch nothing; what was stored before is kept.
 func TestEveryFormatGoesInAndBadFilesLoseNothing(t *testing.T) {
 	ctx := context.Background()
@@ -43,11 +43,12 @@ func TestEveryFormatGoesInAndBadFilesLoseNothing(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(lib, "truncated.pdf"), pdfBytes[:len(pdfBytes)/3], 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(lib, "garbage.docx"), []byte("PK\x03\x04 this is no zip at all, only a renamed file of garbage"), 0o644))
-	huge := filepath.Join(lib, "huge.pdf")
-	f, err := os.Create(huge)
-	require.NoError(t, err)
-	require.NoError(t, f.Truncate(200<<20)) // 200 MB, sparse: over the limit before a byte is read
-	require.NoError(t, f.Close())
+	for name, size := range map[string]int64{"huge.pdf": 200 << 20, "huge.html": 50 << 20} {
+		f, err := os.Create(filepath.Join(lib, name))
+		require.NoError(t, err)
+		require.NoError(t, f.Truncate(size)) // sparse: over the limit before a byte is read
+		require.NoError(t, f.Close())
+	}
 	require.NoError(t, os.WriteFile(filepath.Join(lib, "photo.png"), []byte("\x89PNG\r\n\x1a\n"), 0o644))
 
 	wb, err := Open(ctx, t.TempDir(), WithEmbedder(testEmbedder(t)), WithClock(func() time.Time { return fixedNow }))
@@ -64,18 +65,19 @@ func TestEveryFormatGoesInAndBadFilesLoseNothing(t *testing.T) {
 	problems := map[string]string{}
 	for _, e := range rep.Errors {
 		msg := e.Error()
-		for _, name := range []string{"encrypted.pdf", "scanned.pdf", "truncated.pdf", "garbage.docx", "huge.pdf"} {
+		for _, name := range []string{"encrypted.pdf", "scanned.pdf", "truncated.pdf", "garbage.docx", "huge.pdf", "huge.html"} {
 			if strings.Contains(msg, name) {
 				problems[name] = msg
 			}
 		}
 	}
-	assert.Len(t, rep.Errors, 5, "%v", rep.Errors)
+	assert.Len(t, rep.Errors, 6, "%v", rep.Errors)
 	assert.Contains(t, problems["encrypted.pdf"], "is encrypted")
 	assert.Contains(t, problems["scanned.pdf"], "has no text layer")
 	assert.Contains(t, problems["truncated.pdf"], "truncated.pdf: ")
 	assert.Contains(t, problems["garbage.docx"], "zip")
 	assert.Contains(t, problems["huge.pdf"], "too large")
+	assert.Contains(t, problems["huge.html"], "too large")
 	require.Len(t, rep.Skipped, 1)
 	assert.Contains(t, rep.Skipped[0].String(), "photo.png: skipped: ")
 
