@@ -25,42 +25,54 @@ type Options struct {
 
 // QueryReport is one query's outcome.
 type QueryReport struct {
-	ID              string   `json:"id"`
-	Query           string   `json:"query"`
-	Precision       float64  `json:"precision"`
-	Recall          float64  `json:"recall"`
-	F1              float64  `json:"f1"`
-	StrictPrecision float64  `json:"strict_precision"`
-	StrictRecall    float64  `json:"strict_recall"`
-	TokensLoaded    int      `json:"tokens_loaded"`
-	WholeFileTokens int      `json:"whole_file_tokens"`
-	TokenRatio      float64  `json:"token_ratio"`
-	NDCG10          float64  `json:"ndcg@10"`
-	Recall100       float64  `json:"recall@100"`
-	MRR10           float64  `json:"mrr@10"`
-	Ms              float64  `json:"ms"`
-	Loaded          []string `json:"loaded"`
-	Missed          []string `json:"missed,omitempty"`
+	ID              string  `json:"id"`
+	Query           string  `json:"query"`
+	Precision       float64 `json:"precision"`
+	Recall          float64 `json:"recall"`
+	F1              float64 `json:"f1"`
+	StrictPrecision float64 `json:"strict_precision"`
+	StrictRecall    float64 `json:"strict_recall"`
+	TokensLoaded    int     `json:"tokens_loaded"`
+	WholeFileTokens int     `json:"whole_file_tokens"`
+	TokenRatio      float64 `json:"token_ratio"`
+	// FrameTokens is what the context spends besides the nodes' text: the
+	// manifest, the catalog, the block headers and separators.
+	FrameTokens int `json:"frame_tokens"`
+	// FrameShare is FrameTokens over the budget.
+	FrameShare float64 `json:"frame_share"`
+	// TokenRatioFramed is TokenRatio with the frame counted as loaded.
+	TokenRatioFramed float64  `json:"token_ratio_framed"`
+	NDCG10           float64  `json:"ndcg@10"`
+	Recall100        float64  `json:"recall@100"`
+	MRR10            float64  `json:"mrr@10"`
+	Ms               float64  `json:"ms"`
+	Loaded           []string `json:"loaded"`
+	Missed           []string `json:"missed,omitempty"`
 }
 
 // Report aggregates a run: means over queries, latency percentiles.
 type Report struct {
-	Strategy        string        `json:"strategy"`
-	Budget          int           `json:"budget"`
-	Queries         int           `json:"queries"`
-	Precision       float64       `json:"precision"`
-	Recall          float64       `json:"recall"`
-	F1              float64       `json:"f1"`
-	StrictPrecision float64       `json:"strict_precision"`
-	StrictRecall    float64       `json:"strict_recall"`
-	TokenRatio      float64       `json:"token_ratio"`
-	TokensLoaded    float64       `json:"tokens_loaded"`
-	NDCG10          float64       `json:"ndcg@10"`
-	Recall100       float64       `json:"recall@100"`
-	MRR10           float64       `json:"mrr@10"`
-	P50             float64       `json:"p50_ms"`
-	P99             float64       `json:"p99_ms"`
-	PerQuery        []QueryReport `json:"per_query,omitempty"`
+	Strategy        string  `json:"strategy"`
+	Budget          int     `json:"budget"`
+	Queries         int     `json:"queries"`
+	Precision       float64 `json:"precision"`
+	Recall          float64 `json:"recall"`
+	F1              float64 `json:"f1"`
+	StrictPrecision float64 `json:"strict_precision"`
+	StrictRecall    float64 `json:"strict_recall"`
+	TokenRatio      float64 `json:"token_ratio"`
+	TokensLoaded    float64 `json:"tokens_loaded"`
+	// FrameTokens, FrameShare and TokenRatioFramed are the per-query means
+	// (see QueryReport).
+	FrameTokens      float64       `json:"frame_tokens"`
+	FrameShare       float64       `json:"frame_share"`
+	TokenRatioFramed float64       `json:"token_ratio_framed"`
+	NDCG10           float64       `json:"ndcg@10"`
+	Recall100        float64       `json:"recall@100"`
+	MRR10            float64       `json:"mrr@10"`
+	P50              float64       `json:"p50_ms"`
+	P99              float64       `json:"p99_ms"`
+	PerQuery         []QueryReport `json:"per_query,omitempty"`
 }
 
 // Run asks every query of the workspace (without touching access times)
@@ -128,8 +140,11 @@ func Run(ctx context.Context, wb *backend.Workbench, qs []Query, o Options) (*Re
 		for f := range files {
 			qr.WholeFileTokens += wb.FileTokens(f)
 		}
+		qr.FrameTokens = res.Split.Manifest + res.Split.Catalog
+		qr.FrameShare = float64(qr.FrameTokens) / float64(o.Budget)
 		if qr.WholeFileTokens > 0 {
 			qr.TokenRatio = float64(qr.TokensLoaded) / float64(qr.WholeFileTokens)
+			qr.TokenRatioFramed = float64(qr.TokensLoaded+qr.FrameTokens) / float64(qr.WholeFileTokens)
 		}
 		for ref := range q.Relevant {
 			hit := false
@@ -159,6 +174,9 @@ func Run(ctx context.Context, wb *backend.Workbench, qs []Query, o Options) (*Re
 		rep.StrictRecall += qr.StrictRecall / n
 		rep.TokenRatio += qr.TokenRatio / n
 		rep.TokensLoaded += float64(qr.TokensLoaded) / n
+		rep.FrameTokens += float64(qr.FrameTokens) / n
+		rep.FrameShare += qr.FrameShare / n
+		rep.TokenRatioFramed += qr.TokenRatioFramed / n
 		rep.NDCG10 += qr.NDCG10 / n
 		rep.Recall100 += qr.Recall100 / n
 		rep.MRR10 += qr.MRR10 / n

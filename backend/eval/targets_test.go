@@ -40,10 +40,18 @@ func TestSeedQueriesMeetTheTargets(t *testing.T) {
 
 	loom, err := Run(ctx, wb, qs, Options{Budget: 2000})
 	require.NoError(t, err)
-	t.Logf("loom: precision %.4f recall %.4f token ratio %.4f nDCG@10 %.4f", loom.Precision, loom.Recall, loom.TokenRatio, loom.NDCG10)
+	t.Logf("loom: precision %.4f recall %.4f token ratio %.4f (%.4f with the frame) nDCG@10 %.4f frame %.0f tokens (%.1f%%)",
+		loom.Precision, loom.Recall, loom.TokenRatio, loom.TokenRatioFramed, loom.NDCG10, loom.FrameTokens, 100*loom.FrameShare)
 	assert.GreaterOrEqual(t, loom.Recall, 0.85)
 	assert.GreaterOrEqual(t, loom.Precision, 0.50)
 	assert.LessOrEqual(t, loom.TokenRatio, 0.35)
+	// The frame (manifest, headers) is measured apart and counted in the
+	// framed ratio: present, and consistent with the parts it adds up.
+	for _, q := range loom.PerQuery {
+		assert.Positive(t, q.FrameTokens, q.ID)
+		assert.InDelta(t, float64(q.FrameTokens)/2000, q.FrameShare, 1e-9, q.ID)
+		assert.GreaterOrEqual(t, q.TokenRatioFramed, q.TokenRatio, q.ID)
+	}
 
 	top3, err := Run(ctx, wb, qs, Options{Budget: 2000, Strategy: "bm25", Top: 3})
 	require.NoError(t, err)

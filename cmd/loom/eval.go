@@ -103,7 +103,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return enc.Encode(rep)
 	}
 	fmt.Fprintf(stdout, "strategy %s · budget %d · %d queries\n", rep.Strategy, rep.Budget, rep.Queries)
-	fmt.Fprintf(stdout, "precision   %.3f  (strict %.3f)\nrecall      %.3f  (strict %.3f)\nf1          %.3f\ntoken ratio %.3f  (%.0f tokens loaded per query)\nnDCG@10     %.3f\nrecall@100  %.3f\nMRR@10      %.3f\nlatency     p50 %.2f ms · p99 %.2f ms\n",
-		rep.Precision, rep.StrictPrecision, rep.Recall, rep.StrictRecall, rep.F1, rep.TokenRatio, rep.TokensLoaded, rep.NDCG10, rep.Recall100, rep.MRR10, rep.P50, rep.P99)
+	fmt.Fprintf(stdout, "precision   %.3f  (strict %.3f)\nrecall      %.3f  (strict %.3f)\nf1          %.3f\ntoken ratio %.3f  (%.0f tokens loaded per query)\nframe       %.0f tokens per query, %.1f%% of the budget (token ratio %.3f with it)\nnDCG@10     %.3f\nrecall@100  %.3f\nMRR@10      %.3f\nlatency     p50 %.2f ms · p99 %.2f ms\n",
+		rep.Precision, rep.StrictPrecision, rep.Recall, rep.StrictRecall, rep.F1, rep.TokenRatio, rep.TokensLoaded, rep.FrameTokens, 100*rep.FrameShare, rep.TokenRatioFramed, rep.NDCG10, rep.Recall100, rep.MRR10, rep.P50, rep.P99)
 	return nil
 }
