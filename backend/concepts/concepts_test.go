@@ -174,3 +174,20 @@ func TestNamesSkipJunk(t *testing.T) {
 	assert.Equal(t, "Retry when busy.", Describe("```\nx := 1\n```\nRetry when busy."))
 	assert.Equal(t, "", Describe("| 1024 | 5.33 |\n| 1.95 | 17.20 |"))
 }
+
+func TestNameInFallsBackOutward(t *testing.T) {
+	assert.Equal(t, "Benchmarks", NameIn([]string{"Results", "Benchmarks", "Table 3"}, "Paper", "p.md", "| 1 | 2 |\n|---|---|\n| 3 | 4 |"))
+	assert.Equal(t, "Results", NameIn([]string{"Results", "1.2", "Table 3"}, "Paper", "p.md", "1024 5.33"))
+	assert.Equal(t, "Paper", NameIn(nil, "Paper", "p.md", "1024 5.33"))
+	assert.Equal(t, "bench results", NameIn(nil, "Table 3", "/data/bench_results.csv", "1024 5.33"))
+	assert.Equal(t, Untitled, NameIn(nil, "", "", "1024 5.33"))
+	assert.Equal(t, Untitled, NameIn(nil, "", "/x/2024-01.md", "1024 5.33"))
+	assert.Equal(t, "Latency", NameIn([]string{"Results", "Latency"}, "Paper", "p.md", "1024 5.33"))
+}
+
+func TestHeadingsKeepTheirWords(t *testing.T) {
+	assert.Equal(t, "Configuring loom.yaml", Name("Configuring loom.yaml", "x"))
+	assert.Equal(t, "Links", Name("Links https://example.com", "x"))
+	assert.Equal(t, "Tables and figures", Name("Tables and figures", "x"))
+	assert.Equal(t, "Untitled topic", Name("Table 3", "1 2 3"))
+}

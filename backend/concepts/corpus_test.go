@@ -63,6 +63,40 @@ func TestBadNamePredicate(t *testing.T) {
 	}
 }
 
+// Sections of tables, markup and code, ingested through the real engine,
+// found concepts with clean names (the reported junk: "1024 5.33 1.95
+// 17.20", "span class · div class").
+func TestJunkSectionConceptNamesAreClean(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"benchmark.md": "# Table 3\n\n| 1024 | 5.33 | 1.95 | 17.20 |\n|---|---|---|---|\n| 2048 | 6.10 | 2.01 | 18.40 |\n",
+		"widget.md":    "# 1.2.3\n\n<div class=\"x\"><span class=\"y\">&nbsp;</span></div>\n<span class=\"a\"></span><div class=\"b\"></div>\n",
+		"snippet.md":   "# Listing 4\n\n```python\nfoo_bar(x=1)\nvalue = compute_all(1e-3)\n```\n\nSee https://example.com/a/b and /usr/local/bin/loom.\n",
+	}
+	for name, text := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+	}
+	ctx := context.Background()
+	wb, err := backend.Open(ctx, t.TempDir())
+	require.NoError(t, err)
+	defer wb.Close()
+	rep, err := wb.Ingest(ctx, []string{dir}, backend.IngestOptions{})
+	require.NoError(t, err)
+	require.Empty(t, rep.Errors)
+	g, err := wb.Graph(ctx)
+	require.NoError(t, err)
+	var names []string
+	for _, n := range g.Nodes {
+		if n.Kind == "concept" {
+			names = append(names, n.Label)
+			require.Empty(t, badName(n.Label), n.Label)
+			require.NotContains(t, n.Label, "Table 3")
+		}
+	}
+	t.Logf("%d concepts: %q", len(names), names)
+	require.ElementsMatch(t, []string{"benchmark", "widget", "snippet"}, names, "junk headings and text: named by the file")
+}
+
 // The concept names of the reference documents and of SciFact, ingested
 // through the real engine into fresh workspaces: none has no letters or a
 // markup token. Skips without ../shared; SciFact (~10 s) skips with -short.

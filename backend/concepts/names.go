@@ -1,6 +1,7 @@
 package concepts
 
 import (
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -26,7 +27,7 @@ func KeyPhrases(text string, n int) []string {
 	markup := htmlTag.MatchString(text) || htmlEntity.MatchString(text)
 	for _, line := range proseLines(text, true) {
 		for _, field := range strings.Fields(line) {
-			if junkField(field) {
+			if junkField(field, true) {
 				flush()
 				continue
 			}
@@ -141,10 +142,37 @@ func Name(heading, text string, fallbacks ...string) string {
 	return Untitled
 }
 
+// NameIn names the concept founded by a section: Name of its innermost
+// heading and text, falling back to the outer headings, innermost first,
+// then to the document's title, then to its file name.
+func NameIn(headingPath []string, title, path, text string) string {
+	heading := ""
+	var fallbacks []string
+	if len(headingPath) > 0 {
+		heading = headingPath[len(headingPath)-1]
+		for i := len(headingPath) - 2; i >= 0; i-- {
+			fallbacks = append(fallbacks, headingPath[i])
+		}
+	}
+	stem := filepath.Base(filepath.ToSlash(path))
+	stem = strings.TrimSuffix(stem, filepath.Ext(stem))
+	stem = strings.Join(strings.FieldsFunc(stem, func(r rune) bool { return r == '-' || r == '_' || r == '.' }), " ")
+	return Name(heading, text, append(fallbacks, title, stem)...)
+}
+
 // cleanHeading is the heading without numbering, markdown and markup, or ""
 // when what is left is not a name: no letters, too long, a bare caption
 // ("Table 3", "Figure 2b"), or code.
 func cleanHeading(h string) string {
+	if h = headingWords(h); len(h) > 60 {
+		return ""
+	}
+	return h
+}
+
+// headingWords is the cleaned heading, whatever its length, or "" when it
+// has no words a person would use.
+func headingWords(h string) string {
 	h = htmlTag.ReplaceAllString(h, " ")
 	h = htmlEntity.ReplaceAllString(h, " ")
 	h = mdLink.ReplaceAllString(h, "$1")
@@ -152,14 +180,16 @@ func cleanHeading(h string) string {
 	h = strings.Join(strings.Fields(h), " ")
 	h = strings.TrimLeft(h, "#0123456789.)( ")
 	h = strings.TrimSpace(strings.TrimRight(h, ":;,-–— "))
-	if h == "" || len(h) > 60 || !strings.ContainsFunc(h, unicode.IsLetter) || strings.ContainsAny(h, "<>|{}[]=\\") {
+	if h == "" || !strings.ContainsFunc(h, unicode.IsLetter) || strings.ContainsAny(h, "<>|{}[]=\\") {
 		return ""
 	}
 	caption := true
+	var kept []string
 	for _, f := range strings.Fields(h) {
-		if junkField(f) {
-			return ""
+		if junkField(f, false) {
+			continue // a URL or code in a heading goes; a file name stays
 		}
+		kept = append(kept, f)
 		lw := strings.ToLower(strings.Trim(f, ".:,;()"))
 		if strings.ContainsFunc(lw, unicode.IsLetter) && !captionWords[lw] && !(len(lw) <= 2 && strings.ContainsFunc(lw, unicode.IsDigit)) {
 			caption = false
@@ -168,7 +198,7 @@ func cleanHeading(h string) string {
 	if caption {
 		return ""
 	}
-	return h
+	return strings.TrimSpace(strings.TrimRight(strings.Join(kept, " "), ":;,-–— "))
 }
 
 // personWords is the first n words of the text a person would use, or "".
@@ -178,7 +208,7 @@ func personWords(text string, n int) string {
 	for _, line := range proseLines(text, true) {
 		for _, f := range strings.Fields(line) {
 			w := strings.Trim(f, ".,;:!?\"'()*_“”‘’")
-			if junkField(f) || !personWord(strings.ToLower(w)) && !stopWords[strings.ToLower(w)] || markup && markupWords[strings.ToLower(w)] ||
+			if junkField(f, true) || !personWord(strings.ToLower(w)) && !stopWords[strings.ToLower(w)] || markup && markupWords[strings.ToLower(w)] ||
 				strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' }) {
 				continue
 			}
@@ -220,8 +250,8 @@ func proseLines(text string, phrases bool) []string {
 			inFence = !inFence
 			continue
 		}
-		if inFence || tableRule.MatchString(t) {
-			continue // fenced code, table rules
+		if inFence || tableRule.MatchString(t) || phrases && atxHeading.MatchString(t) && headingWords(t) == "" {
+			continue // fenced code, table rules; junk headings ("# Table 3")
 		}
 		out = append(out, inlineCode.ReplaceAllString(t, code))
 	}
@@ -234,6 +264,7 @@ var (
 	htmlEntity  = regexp.MustCompile(`&(#[0-9]+|#x[0-9a-fA-F]+|[a-zA-Z]{2,8});`)
 	mdLink      = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
 	inlineCode  = regexp.MustCompile("`([^`\n]*)`")
+	atxHeading  = regexp.MustCompile(`^#{1,6}(\s|$)`)
 	tableRule   = regexp.MustCompile(`^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?$|^[-=*_]{3,}$`)
 	sciNumber   = regexp.MustCompile(`^[0-9]*\.?[0-9]+e[+-]?[0-9]+$`)
 	unitNumber  = regexp.MustCompile(`^[0-9]+([.,][0-9]+)?(x|k|m|g|kg|mg|ug|µg|ml|mm|cm|km|ms|ns|us|µs|h|hr|hrs|min|px|pt|em|kb|mb|gb|tb|hz|khz|mhz|ghz|kda|bp|kb|nm|mm|mol|mmol|fps)$`)
@@ -241,9 +272,9 @@ var (
 )
 
 // junkField says whether a whitespace-separated field is not prose: a URL,
-// a path, an e-mail address, or code (identifiers with underscores or
-// dots, calls, assignments, operators).
-func junkField(f string) bool {
+// a path, an e-mail address, or code (identifiers with underscores, calls,
+// assignments, operators); strict, also dotted names (os.Open, loom.yaml).
+func junkField(f string, strict bool) bool {
 	f = strings.Trim(f, ".,;:!?\"'“”‘’")
 	switch {
 	case f == "":
@@ -262,7 +293,7 @@ func junkField(f string) bool {
 		return true
 	}
 	// dotted identifiers and file names: os.Open, config.yaml
-	if i := strings.IndexByte(f, '.'); i > 0 && i < len(f)-1 && !strings.ContainsFunc(f, unicode.IsSpace) {
+	if i := strings.IndexByte(f, '.'); strict && i > 0 && i < len(f)-1 && !strings.ContainsFunc(f, unicode.IsSpace) {
 		a, b := f[:i], f[i+1:]
 		if strings.ContainsFunc(a, unicode.IsLetter) && strings.ContainsFunc(b, unicode.IsLetter) && !strings.Contains(b, ".") {
 			return true
