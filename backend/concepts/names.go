@@ -232,9 +232,9 @@ func personWords(text string, n int) string {
 // proseLines is the text's lines without code fences and their content,
 // table rules, HTML comments, tags and entities, and markdown link targets.
 // For names (phrases), a tag or an inline code span breaks a phrase; for
-// descriptions (prose), a tag is a space and inline code loses its ticks.
+// descriptions (prose), a tag is a space and inline code stays as written.
 func proseLines(text string, phrases bool) []string {
-	tag, code := " ", "$1"
+	tag, code := " ", "$0"
 	if phrases {
 		tag, code = " , ", " , "
 	}
