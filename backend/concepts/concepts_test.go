@@ -191,3 +191,8 @@ func TestHeadingsKeepTheirWords(t *testing.T) {
 	assert.Equal(t, "Tables and figures", Name("Tables and figures", "x"))
 	assert.Equal(t, "Untitled topic", Name("Table 3", "1 2 3"))
 }
+
+func TestShortWordsOfIdeographicScripts(t *testing.T) {
+	assert.Equal(t, "知识 · 图谱", Name("", "知识，图谱。"))
+	assert.Contains(t, Name("", "Body mass index &amp; nothing else"), "body mass index", "prose words stay when the text has an entity")
+}

@@ -240,7 +240,7 @@ func proseLines(text string, phrases bool) []string {
 	}
 	text = htmlComment.ReplaceAllString(text, " ")
 	text = htmlTag.ReplaceAllString(text, tag)
-	text = htmlEntity.ReplaceAllString(text, " ")
+	text = htmlEntity.ReplaceAllString(text, tag)
 	text = mdLink.ReplaceAllString(text, "$1")
 	var out []string
 	inFence := false
@@ -306,7 +306,7 @@ func junkField(f string, strict bool) bool {
 // name: at least three characters, a letter, not a stop word, not a number
 // in disguise (1e-3, 0xff, 100ms) or a long identifier.
 func personWord(w string) bool {
-	if utf8.RuneCountInString(w) < 3 || stopWords[w] || !strings.ContainsFunc(w, unicode.IsLetter) {
+	if utf8.RuneCountInString(w) < 3 && !strings.ContainsFunc(w, ideograph) || stopWords[w] || !strings.ContainsFunc(w, unicode.IsLetter) {
 		return false
 	}
 	if sciNumber.MatchString(w) || hexNumber.MatchString(w) && strings.ContainsFunc(w, unicode.IsDigit) {
@@ -325,18 +325,24 @@ func personWord(w string) bool {
 	return !unitNumber.MatchString(w) && !(digits > 4 && digits > letters)
 }
 
+// ideograph says whether a rune is of a script whose words are short:
+// Han, kana, Hangul.
+func ideograph(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
+
 // captionWords are the words of headings that only number a thing.
 var captionWords = map[string]bool{"table": true, "tab": true, "figure": true, "fig": true, "section": true, "sec": true,
 	"chapter": true, "appendix": true, "part": true, "listing": true, "example": true, "step": true, "page": true,
 	"item": true, "eq": true, "equation": true, "box": true, "exhibit": true, "supplementary": true, "untitled": true, "no": true}
 
-// markupWords are HTML tag, attribute and entity words; they are dropped
-// from the key phrases of a text that contains markup.
+// markupWords are HTML tag, attribute and entity words that are not prose;
+// they are dropped from the key phrases of a text that contains markup (the
+// tags themselves are gone by then; these come from escaped markup).
 var markupWords = func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields(`span div class href src style td tr th br nbsp amp quot lt gt img alt width height align
-valign colspan rowspan cellpadding cellspacing border table tbody thead tfoot ul ol li dl dt dd pre code font color bgcolor
-id rel target onclick script html head body meta link title strong em sup sub hr iframe svg path xmlns px rgb rgba`) {
+	for _, w := range strings.Fields(`span div class href src style td tr th br nbsp amp quot lt gt img alt colspan rowspan
+cellpadding cellspacing valign bgcolor tbody thead tfoot ul ol li dl dt dd onclick xmlns px rgb rgba iframe svg`) {
 		m[w] = true
 	}
 	return m
