@@ -286,7 +286,7 @@ func junkField(f string, strict bool) bool {
 		return true
 	case strings.Contains(f, "@") && strings.Contains(f, "."):
 		return true
-	case strings.Contains(f, "_") && strings.Trim(f, "_*") == strings.Trim(strings.Trim(f, "_"), "*") && strings.Contains(strings.Trim(f, "_*"), "_"):
+	case strings.Contains(strings.Trim(f, "_*"), "_"):
 		return true // snake_case (but not _emphasis_)
 	case strings.Contains(f, "()") || strings.Contains(f, "=") || strings.Contains(f, "::") || strings.Contains(f, "->") ||
 		strings.Contains(f, "=>") || strings.ContainsAny(f, "{};$"):
