@@ -6,7 +6,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -106,4 +108,91 @@ func TestNearestIsTheSortedPrefix(t *testing.T) {
 	if got := NewLinker(4, 0.7).Nearest([]float32{1, 0, 0, 0}, 3); got != nil {
 		t.Fatalf("empty linker: %v", got)
 	}
+}
+
+// Names and descriptions a person would use: the reported junk and
+// realistic sections of tables, markup and code give words, never
+// numbers, markup, code or an empty name.
+func TestNamesSkipJunk(t *testing.T) {
+	for _, c := range []struct {
+		what, heading, text string
+		want                string   // exact name, when set
+		has                 []string // words the name must contain
+		not                 []string // tokens it must not contain
+	}{
+		{what: "numbers from a table", text: "1024 5.33 1.95 17.20\n2048 6.10 2.01 18.40", want: Untitled, not: []string{"1024", "5.33"}},
+		{what: "numbers fall back to the document", text: "1024 5.33 1.95 17.20", want: "Benchmark Results"},
+		{what: "markdown table of numbers", heading: "Table 3",
+			text: "| batch | latency ms | throughput |\n|---|---|---|\n| 1024 | 5.33 | 1.95 |\n| 2048 | 17.20 | 3.1e-3 |\n\nLatency grows with the batch size while throughput saturates.",
+			has:  []string{"latency"}, not: []string{"|", "---", "1024", "5.33", "17.20", "Table 3", "e-3"}},
+		{what: "HTML fragment", text: `<div class="note"><span class="hl">Gradient clipping</span> keeps <a href="https://x.org/a">training</a> stable&nbsp;in deep recurrent networks.</div>`,
+			has: []string{"gradient clipping"}, not: []string{"span", "div", "class", "href", "nbsp", "https", "x.org"}},
+		{what: "HTML words only", text: `<span class="a"></span><div class="b"><br/></div>&amp;&nbsp;`, want: Untitled},
+		{what: "escaped markup words", text: "span class div class span class td nbsp\n<td>&nbsp;</td>", want: Untitled},
+		{what: "code block", heading: "",
+			text: "Retry with exponential backoff when the server is busy.\n\n```go\nfor i := 0; i < n; i++ {\n\terr = do_request(ctx, x=1)\n}\n```\n\nCall `do_request()` from os.Open paths like /usr/local/bin/loom.",
+			has:  []string{"exponential backoff"}, not: []string{"do_request", "ctx", "x=1", "os.open", "/usr", "err"}},
+		{what: "code only", text: "```\nfoo_bar(1, 2)\nx = 1e-3\n```\n`baz_qux()`", want: Untitled},
+		{what: "URLs and paths", text: "See https://example.com/docs/index.html and ./scripts/run.sh or www.example.org.", want: Untitled},
+		{what: "markdown syntax", text: "**Sparse retrieval** with [BM25 ranking](https://en.wikipedia.org/wiki/Okapi_BM25) beats *dense* ones ~~sometimes~~.",
+			has: []string{"sparse retrieval"}, not: []string{"*", "[", "(", "wikipedia", "okapi_bm25"}},
+		{what: "numbered caption heading", heading: "1.2.3", text: "Vitamin D supplementation reduces fracture risk in elderly women.", has: []string{"fracture risk"}},
+		{what: "figure caption heading", heading: "Figure 2b:", text: "Mean patch area decreased in the ring road zone.", has: []string{"mean patch area"}},
+		{what: "heading with markup", heading: "**Sparse** `retrieval` <em>wins</em>", text: "x", want: "Sparse retrieval wins"},
+		{what: "heading with words and a number", heading: "Alternative 3: Full RAG", text: "x", want: "Alternative 3: Full RAG"},
+		{what: "short and stop words only", text: "it is as of to an a 1 2 3", want: Untitled},
+		{what: "empty", text: "", want: Untitled},
+		{what: "empty with a junk fallback first", text: "", want: "Design Notes"},
+	} {
+		t.Run(c.what, func(t *testing.T) {
+			var fallbacks []string
+			switch c.what {
+			case "numbers fall back to the document":
+				fallbacks = []string{"Table 3", "Benchmark Results"}
+			case "empty with a junk fallback first":
+				fallbacks = []string{"", "1.2", "Design Notes"}
+			}
+			name := Name(c.heading, c.text, fallbacks...)
+			assert.True(t, strings.ContainsFunc(name, unicode.IsLetter), "name %q has letters", name)
+			if c.want != "" {
+				assert.Equal(t, c.want, name)
+			}
+			for _, h := range c.has {
+				assert.Contains(t, strings.ToLower(name), h)
+			}
+			for _, n := range c.not {
+				assert.NotContains(t, strings.ToLower(name), strings.ToLower(n))
+			}
+			d := Describe(c.text)
+			for _, n := range []string{"<", "&nbsp;", "```", "|", "x=1"} {
+				assert.NotContains(t, d, n, "description %q", d)
+			}
+		})
+	}
+	assert.Equal(t, "Latency grows with the batch size while throughput saturates.", Describe("| a | b |\n|---|---|\n| 1 | 2 |\n\nLatency grows with the batch size while throughput saturates."))
+	assert.Equal(t, "Gradient clipping keeps training stable in deep recurrent networks.", Describe(`<div class="note"><span>Gradient clipping</span> keeps <a href="https://x.org">training</a> stable&nbsp;in deep recurrent networks.</div>`))
+	assert.Equal(t, "Retry when busy.", Describe("```\nx := 1\n```\nRetry when busy."))
+	assert.Equal(t, "", Describe("| 1024 | 5.33 |\n| 1.95 | 17.20 |"))
+}
+
+func TestNameInFallsBackOutward(t *testing.T) {
+	assert.Equal(t, "Benchmarks", NameIn([]string{"Results", "Benchmarks", "Table 3"}, "Paper", "p.md", "| 1 | 2 |\n|---|---|\n| 3 | 4 |"))
+	assert.Equal(t, "Results", NameIn([]string{"Results", "1.2", "Table 3"}, "Paper", "p.md", "1024 5.33"))
+	assert.Equal(t, "Paper", NameIn(nil, "Paper", "p.md", "1024 5.33"))
+	assert.Equal(t, "bench results", NameIn(nil, "Table 3", "/data/bench_results.csv", "1024 5.33"))
+	assert.Equal(t, Untitled, NameIn(nil, "", "", "1024 5.33"))
+	assert.Equal(t, Untitled, NameIn(nil, "", "/x/2024-01.md", "1024 5.33"))
+	assert.Equal(t, "Latency", NameIn([]string{"Results", "Latency"}, "Paper", "p.md", "1024 5.33"))
+}
+
+func TestHeadingsKeepTheirWords(t *testing.T) {
+	assert.Equal(t, "Configuring loom.yaml", Name("Configuring loom.yaml", "x"))
+	assert.Equal(t, "Links", Name("Links https://example.com", "x"))
+	assert.Equal(t, "Tables and figures", Name("Tables and figures", "x"))
+	assert.Equal(t, "Untitled topic", Name("Table 3", "1 2 3"))
+}
+
+func TestShortWordsOfIdeographicScripts(t *testing.T) {
+	assert.Equal(t, "知识 · 图谱", Name("", "知识，图谱。"))
+	assert.Contains(t, Name("", "Body mass index &amp; nothing else"), "body mass index", "prose words stay when the text has an entity")
 }

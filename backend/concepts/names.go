@@ -1,15 +1,20 @@
 package concepts
 
 import (
+	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // KeyPhrases extracts up to n key phrases with RAKE (rapid automatic keyword
 // extraction): candidate phrases are runs of words between stop words and
 // punctuation; a word scores its degree over its frequency; a phrase, the
-// sum of its words. Markdown markup and code fences are ignored.
+// sum of its words. Only words a person would use take part: code fences,
+// HTML tags and entities, markdown syntax, table rules, URLs, paths,
+// code-like tokens and tokens without letters all break phrases.
 func KeyPhrases(text string, n int) []string {
 	var phrases [][]string
 	var cur []string
@@ -19,42 +24,39 @@ func KeyPhrases(text string, n int) []string {
 		}
 		cur = nil
 	}
-	inFence := false
-	for _, line := range strings.Split(text, "\n") {
-		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			inFence = !inFence
-			flush()
-			continue
-		}
-		if inFence || strings.HasPrefix(t, "|--") || strings.HasPrefix(t, "---") {
-			continue
-		}
-		word := strings.Builder{}
-		endWord := func() {
-			if word.Len() == 0 {
-				return
-			}
-			w := strings.ToLower(word.String())
-			word.Reset()
-			if stopWords[w] || len(w) < 3 || isNumber(w) {
+	markup := htmlTag.MatchString(text) || htmlEntity.MatchString(text)
+	for _, line := range proseLines(text, true) {
+		for _, field := range strings.Fields(line) {
+			if junkField(field, true) {
 				flush()
-				return
+				continue
 			}
-			cur = append(cur, w)
-		}
-		for _, r := range line {
-			switch {
-			case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' && word.Len() > 0:
-				word.WriteRune(r)
-			case r == ' ' || r == '\t' || r == '\'' || r == '’':
-				endWord()
-			default: // punctuation ends a phrase
-				endWord()
-				flush()
+			word := strings.Builder{}
+			endWord := func() {
+				if word.Len() == 0 {
+					return
+				}
+				w := strings.Trim(strings.ToLower(word.String()), "-")
+				word.Reset()
+				if !personWord(w) || markup && markupWords[w] {
+					flush()
+					return
+				}
+				cur = append(cur, w)
 			}
+			for _, r := range field {
+				switch {
+				case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' && word.Len() > 0:
+					word.WriteRune(r)
+				case r == '\'' || r == '’':
+					endWord()
+				default: // punctuation ends a phrase
+					endWord()
+					flush()
+				}
+			}
+			endWord()
 		}
-		endWord()
 		flush()
 	}
 	freq := map[string]float64{}
@@ -112,31 +114,255 @@ func KeyPhrases(text string, n int) []string {
 	return out
 }
 
-// Name makes a readable concept name from its founding text: the two best
-// key phrases, or the heading when there is one.
-func Name(heading, text string) string {
-	if h := strings.TrimSpace(strings.TrimLeft(heading, "#0123456789. ")); h != "" && len(h) <= 60 {
+// Untitled is the name of a concept whose text, heading and document offer
+// no words a person would use.
+const Untitled = "Untitled topic"
+
+// Name makes a readable concept name from its founding text: the heading
+// when it has words a person would use ("Table 3" and "1.2.3" do not),
+// else the two best key phrases of the text, else the first few words of
+// the text that survive the same cleaning, else the first usable fallback
+// (outer headings, the document's title), else Untitled. The name always
+// has letters and never shows markup, code, URLs or bare numbers.
+func Name(heading, text string, fallbacks ...string) string {
+	if h := cleanHeading(heading); h != "" {
 		return h
 	}
-	ps := KeyPhrases(text, 2)
-	if len(ps) == 0 {
-		return firstWords(text, 6)
+	if ps := KeyPhrases(text, 2); len(ps) > 0 {
+		return strings.Join(ps, " · ")
 	}
-	return strings.Join(ps, " · ")
+	if w := personWords(text, 6); w != "" {
+		return w
+	}
+	for _, f := range fallbacks {
+		if h := cleanHeading(f); h != "" {
+			return h
+		}
+	}
+	return Untitled
 }
 
-// Describe is a one-sentence description: the first sentence of the text
-// (after headings), at most 160 characters.
-func Describe(text string) string {
-	var body []string
+// NameIn names the concept founded by a section: Name of its innermost
+// heading and text, falling back to the outer headings, innermost first,
+// then to the document's title, then to its file name.
+func NameIn(headingPath []string, title, path, text string) string {
+	heading := ""
+	var fallbacks []string
+	if len(headingPath) > 0 {
+		heading = headingPath[len(headingPath)-1]
+		for i := len(headingPath) - 2; i >= 0; i-- {
+			fallbacks = append(fallbacks, headingPath[i])
+		}
+	}
+	stem := filepath.Base(filepath.ToSlash(path))
+	stem = strings.TrimSuffix(stem, filepath.Ext(stem))
+	stem = strings.Join(strings.FieldsFunc(stem, func(r rune) bool { return r == '-' || r == '_' || r == '.' }), " ")
+	return Name(heading, text, append(fallbacks, title, stem)...)
+}
+
+// cleanHeading is the heading without numbering, markdown and markup, or ""
+// when what is left is not a name: no letters, too long, a bare caption
+// ("Table 3", "Figure 2b"), or code.
+func cleanHeading(h string) string {
+	if h = headingWords(h); len(h) > 60 {
+		return ""
+	}
+	return h
+}
+
+// headingWords is the cleaned heading, whatever its length, or "" when it
+// has no words a person would use.
+func headingWords(h string) string {
+	h = htmlTag.ReplaceAllString(h, " ")
+	h = htmlEntity.ReplaceAllString(h, " ")
+	h = mdLink.ReplaceAllString(h, "$1")
+	h = strings.NewReplacer("**", "", "__", "", "`", "", "*", "").Replace(h)
+	h = strings.Join(strings.Fields(h), " ")
+	h = strings.TrimLeft(h, "#0123456789.)( ")
+	h = strings.TrimSpace(strings.TrimRight(h, ":;,-–— "))
+	if h == "" || !strings.ContainsFunc(h, unicode.IsLetter) || strings.ContainsAny(h, "<>|{}[]=\\") {
+		return ""
+	}
+	caption := true
+	var kept []string
+	for _, f := range strings.Fields(h) {
+		if junkField(f, false) {
+			continue // a URL or code in a heading goes; a file name stays
+		}
+		kept = append(kept, f)
+		lw := strings.ToLower(strings.Trim(f, ".:,;()"))
+		if strings.ContainsFunc(lw, unicode.IsLetter) && !captionWords[lw] && !(len(lw) <= 2 && strings.ContainsFunc(lw, unicode.IsDigit)) {
+			caption = false
+		}
+	}
+	if caption {
+		return ""
+	}
+	return strings.TrimSpace(strings.TrimRight(strings.Join(kept, " "), ":;,-–— "))
+}
+
+// personWords is the first n words of the text a person would use, or "".
+func personWords(text string, n int) string {
+	markup := htmlTag.MatchString(text) || htmlEntity.MatchString(text)
+	var out []string
+	for _, line := range proseLines(text, true) {
+		for _, f := range strings.Fields(line) {
+			w := strings.Trim(f, ".,;:!?\"'()*_“”‘’")
+			if junkField(f, true) || !personWord(strings.ToLower(w)) && !stopWords[strings.ToLower(w)] || markup && markupWords[strings.ToLower(w)] ||
+				strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' }) {
+				continue
+			}
+			out = append(out, w)
+			if len(out) == n {
+				break
+			}
+		}
+		if len(out) == n {
+			break
+		}
+	}
+	for _, w := range out { // a name of stop words alone is no name
+		if !stopWords[strings.ToLower(w)] {
+			return strings.Join(out, " ")
+		}
+	}
+	return ""
+}
+
+// proseLines is the text's lines without code fences and their content,
+// table rules, HTML comments, tags and entities, and markdown link targets.
+// For names (phrases), a tag or an inline code span breaks a phrase; for
+// descriptions (prose), a tag is a space and inline code stays as written.
+func proseLines(text string, phrases bool) []string {
+	tag, code := " ", "$0"
+	if phrases {
+		tag, code = " , ", " , "
+	}
+	text = htmlComment.ReplaceAllString(text, " ")
+	text = htmlTag.ReplaceAllString(text, tag)
+	text = htmlEntity.ReplaceAllString(text, tag)
+	text = mdLink.ReplaceAllString(text, "$1")
+	var out []string
+	inFence := false
 	for _, line := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(line)
-		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "---") {
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			inFence = !inFence
+			continue
+		}
+		if inFence || tableRule.MatchString(t) || phrases && atxHeading.MatchString(t) && headingWords(t) == "" {
+			continue // fenced code, table rules; junk headings ("# Table 3")
+		}
+		out = append(out, inlineCode.ReplaceAllString(t, code))
+	}
+	return out
+}
+
+var (
+	htmlTag     = regexp.MustCompile(`</?[a-zA-Z][a-zA-Z0-9-]*(\s[^<>]*)?/?>`)
+	htmlComment = regexp.MustCompile(`(?s)<!--.*?-->`)
+	htmlEntity  = regexp.MustCompile(`&(#[0-9]+|#x[0-9a-fA-F]+|[a-zA-Z]{2,8});`)
+	mdLink      = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
+	inlineCode  = regexp.MustCompile("`([^`\n]*)`")
+	atxHeading  = regexp.MustCompile(`^#{1,6}(\s|$)`)
+	tableRule   = regexp.MustCompile(`^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?$|^[-=*_]{3,}$`)
+	sciNumber   = regexp.MustCompile(`^[0-9]*\.?[0-9]+e[+-]?[0-9]+$`)
+	unitNumber  = regexp.MustCompile(`^[0-9]+([.,][0-9]+)?(x|k|m|g|kg|mg|ug|µg|ml|mm|cm|km|ms|ns|us|µs|h|hr|hrs|min|px|pt|em|kb|mb|gb|tb|hz|khz|mhz|ghz|kda|bp|kb|nm|mm|mol|mmol|fps)$`)
+	hexNumber   = regexp.MustCompile(`^(0x[0-9a-f]+|[0-9a-f]{7,})$`) // 0xff, commit hashes
+)
+
+// junkField says whether a whitespace-separated field is not prose: a URL,
+// a path, an e-mail address, or code (identifiers with underscores, calls,
+// assignments, operators); strict, also dotted names (os.Open, loom.yaml).
+func junkField(f string, strict bool) bool {
+	f = strings.Trim(f, ".,;:!?\"'“”‘’")
+	switch {
+	case f == "":
+		return false
+	case strings.Contains(f, "://") || strings.HasPrefix(strings.ToLower(f), "www."):
+		return true
+	case strings.HasPrefix(f, "/") && strings.Count(f, "/") >= 2, strings.HasPrefix(f, "~/"), strings.HasPrefix(f, "./"),
+		strings.HasPrefix(f, "../"), strings.Contains(f, "\\") && strings.ContainsFunc(f, unicode.IsLetter):
+		return true
+	case strings.Contains(f, "@") && strings.Contains(f, "."):
+		return true
+	case strings.Contains(strings.Trim(f, "_*"), "_"):
+		return true // snake_case (but not _emphasis_)
+	case strings.Contains(f, "()") || strings.Contains(f, "=") || strings.Contains(f, "::") || strings.Contains(f, "->") ||
+		strings.Contains(f, "=>") || strings.ContainsAny(f, "{};$"):
+		return true
+	}
+	// dotted identifiers and file names: os.Open, config.yaml
+	if i := strings.IndexByte(f, '.'); strict && i > 0 && i < len(f)-1 && !strings.ContainsFunc(f, unicode.IsSpace) {
+		a, b := f[:i], f[i+1:]
+		if strings.ContainsFunc(a, unicode.IsLetter) && strings.ContainsFunc(b, unicode.IsLetter) && !strings.Contains(b, ".") {
+			return true
+		}
+	}
+	return false
+}
+
+// personWord says whether a lower-case token can be part of a concept
+// name: at least three characters, a letter, not a stop word, not a number
+// in disguise (1e-3, 0xff, 100ms) or a long identifier.
+func personWord(w string) bool {
+	if utf8.RuneCountInString(w) < 3 && !strings.ContainsFunc(w, ideograph) || stopWords[w] || !strings.ContainsFunc(w, unicode.IsLetter) {
+		return false
+	}
+	if sciNumber.MatchString(w) || hexNumber.MatchString(w) && strings.ContainsFunc(w, unicode.IsDigit) {
+		return false
+	}
+	letters, digits := 0, 0
+	for _, r := range w {
+		if unicode.IsLetter(r) {
+			letters++
+		} else if unicode.IsDigit(r) {
+			digits++
+		}
+	}
+	// gene and cell names (h19, p16, 4q25) are words; quantities (100ms,
+	// 5mg) and identifiers (nct00479375) are not
+	return !unitNumber.MatchString(w) && !(digits > 4 && digits > letters)
+}
+
+// ideograph says whether a rune is of a script whose words are short:
+// Han, kana, Hangul.
+func ideograph(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
+
+// captionWords are the words of headings that only number a thing.
+var captionWords = map[string]bool{"table": true, "tab": true, "figure": true, "fig": true, "section": true, "sec": true,
+	"chapter": true, "appendix": true, "part": true, "listing": true, "example": true, "step": true, "page": true,
+	"item": true, "eq": true, "equation": true, "box": true, "exhibit": true, "supplementary": true, "untitled": true, "no": true}
+
+// markupWords are HTML tag, attribute and entity words that are not prose;
+// they are dropped from the key phrases of a text that contains markup (the
+// tags themselves are gone by then; these come from escaped markup).
+var markupWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`span div class href src style td tr th br nbsp amp quot lt gt img alt colspan rowspan
+cellpadding cellspacing valign bgcolor tbody thead tfoot ul ol li dl dt dd onclick xmlns px rgb rgba iframe svg`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// Describe is a one-sentence description: the first sentence of the text
+// (after headings; without code, tables, HTML markup and link targets), at
+// most 160 characters; "" when the text has no prose with letters.
+func Describe(text string) string {
+	var body []string
+	for _, t := range proseLines(text, false) {
+		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "---") {
 			continue
 		}
 		body = append(body, strings.TrimLeft(t, "-*> "))
 	}
-	s := strings.Join(body, " ")
+	s := strings.Join(strings.Fields(strings.Join(body, " ")), " ")
+	if !strings.ContainsFunc(s, unicode.IsLetter) {
+		return ""
+	}
 	for i, r := range s {
 		if (r == '.' || r == '?' || r == '!') && (i+1 == len(s) || s[i+1] == ' ') && i > 20 {
 			s = s[:i+1]
@@ -147,27 +373,13 @@ func Describe(text string) string {
 		cut := strings.LastIndexByte(s[:157], ' ')
 		if cut < 80 {
 			cut = 157
+			for !utf8.RuneStart(s[cut]) {
+				cut--
+			}
 		}
 		s = s[:cut] + "…"
 	}
 	return s
-}
-
-func firstWords(s string, n int) string {
-	f := strings.Fields(s)
-	if len(f) > n {
-		f = f[:n]
-	}
-	return strings.Join(f, " ")
-}
-
-func isNumber(w string) bool {
-	for _, r := range w {
-		if !unicode.IsDigit(r) && r != '.' && r != '-' {
-			return false
-		}
-	}
-	return true
 }
 
 var stopWords = func() map[string]bool {

@@ -378,7 +378,7 @@ func (w *Library) linkWith(ix *index.Graph, b *batch, pd preparedDoc, now time.T
 		matches, best := ix.Linker.Link(vec)
 		if len(matches) == 0 {
 			c := model.Concept{ID: "c-" + model.ShortHash(w.ws.EmbedderNow().ID(), n.ID), Created: now, Seed: n.ID,
-				Name: concepts.Name(model.LastHeading(sec.HeadingPath), pd.texts[j]), Description: concepts.Describe(pd.texts[j])}
+				Name: concepts.NameIn(sec.HeadingPath, pd.doc.Title, pd.doc.Path, pd.texts[j]), Description: concepts.Describe(pd.texts[j])}
 			if best.ID != "" {
 				n.NearMiss, n.NearMissSim = best.ID, round3(best.Sim)
 			}

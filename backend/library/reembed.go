@@ -75,11 +75,15 @@ func (w *Library) reembedLocked(ctx context.Context, e embed.Embedder) error {
 	about := map[string][]model.Edge{}
 	for i, id := range ids {
 		n := ix.Nodes[id]
+		title, path := "", ""
+		if d := ix.Docs[n.DocID]; d != nil {
+			title, path = d.Title, d.Path
+		}
 		matches, best := linker.Link(vecs[i])
 		n.NearMiss, n.NearMissSim = "", 0
 		if len(matches) == 0 {
 			c := model.Concept{ID: "c-" + model.ShortHash(e.ID(), n.ID), Created: now, Seed: n.ID,
-				Name: concepts.Name(model.LastHeading(n.HeadingPath), texts[i]), Description: concepts.Describe(texts[i])}
+				Name: concepts.NameIn(n.HeadingPath, title, path, texts[i]), Description: concepts.Describe(texts[i])}
 			if best.ID != "" {
 				n.NearMiss, n.NearMissSim = best.ID, round3(best.Sim)
 			}
