@@ -104,7 +104,16 @@ func (e Extractive) Summarize(ctx context.Context, text string, level Level, max
 		out = e.summary(d, maxTokens)
 	case len(d.code) > 0:
 		out = e.codeLines(d, level, maxTokens)
-	default: // only HTML, rules, a heading or the like: the words as they are
+	case d.heading != "":
+		// A heading is no summary of what is under it: the words under it
+		// as they are (HTML, say), the heading only when nothing is.
+		_, rest, _ := strings.Cut(strings.TrimSpace(text), "\n")
+		if words := strings.Join(strings.Fields(rest), " "); words != "" {
+			out = truncate(e.Count, words, maxTokens)
+		} else {
+			out = truncate(e.Count, d.heading, maxTokens)
+		}
+	default: // only HTML, rules or the like: the words as they are
 		out = truncate(e.Count, strings.Join(strings.Fields(text), " "), maxTokens)
 	}
 	out = noTrailingColon(e.Count, out, maxTokens)
@@ -166,7 +175,7 @@ func combine[T any](d document, central []float64, heading, query []T, words [][
 		if wordCount(u.text) < fragmentWords || len(words[i]) < 2 {
 			s -= fragmentPenalty
 		}
-		if u.kind == sentence && definition.MatchString(u.text) {
+		if defines(u) {
 			s += definitionBonus
 		}
 		s -= nestedPenalty*float64(u.depth) + codePenalty*u.codeShare
@@ -301,8 +310,8 @@ func standsAlone(d document, i int) bool {
 // coveredBy reports whether a list item or table row is already named by
 // the gist of a chosen unit, so that taking it would only repeat that.
 func coveredBy(u unit, units []unit, chosen []int) bool {
-	if u.kind != listItem && u.kind != tableRow {
-		return false
+	if u.kind != listItem && u.kind != tableRow || len(strings.Fields(strings.Trim(u.text, "| "))) > gistWords {
+		return false // the gist names it only in part
 	}
 	lead := itemLead(u.text)
 	if u.kind == tableRow {
@@ -456,9 +465,6 @@ func (e Extractive) essence(d document, maxTokens int) string {
 	scores := e.scores(d)
 	for i, u := range d.units {
 		scores[i] += essenceBonus(u)
-		if i == 0 {
-			scores[i] += firstBonus
-		}
 		if !standsAlone(d, i) {
 			scores[i] -= 10 // only when nothing else is left
 		}
@@ -472,13 +478,17 @@ func (e Extractive) essence(d document, maxTokens int) string {
 		close = append(close, i)
 	}
 	head := essenceHeading(d.heading)
-	for _, i := range close {
-		for _, text := range shortened(d.units[i]) {
-			if head != "" {
+	if head != "" {
+		for _, i := range close {
+			for _, text := range shortened(d.units[i]) {
 				if line := head + ": " + text; e.Count(line) <= maxTokens {
 					return line
 				}
 			}
+		}
+	}
+	for _, i := range close {
+		for _, text := range shortened(d.units[i]) {
 			if e.Count(text) <= maxTokens {
 				return text
 			}
@@ -498,12 +508,10 @@ func (e Extractive) essence(d document, maxTokens int) string {
 // Essence weights: a section's point is most often a sentence that defines
 // or states ("X is …", "X consists of …"); a table row is one entry of
 // many, a list item one step or member.
-// A definition earns definitionBonus in every score; in an essence the
-// first unit earns firstBonus more and a row, an item or a table's gist
-// loses its penalty.
+// A definition earns definitionBonus in every score; in an essence a row,
+// an item or a table's gist loses its penalty.
 const (
 	definitionBonus = 0.2
-	firstBonus      = 0.2
 	rowPenalty      = 0.5
 	gistPenalty     = 0.5
 	itemPenalty     = 0.15
@@ -512,6 +520,18 @@ const (
 // definition matches a sentence that says what its subject is or does as
 // a whole, within its first few words.
 var definition = regexp.MustCompile(`^(\S+\s+){0,7}?(is|are|means|refers to|consists of|contains|holds|defines|describes|represents|proposes|provides|validates?|needs?|should be|must be)\s`)
+
+// defines reports whether u is a sentence that states what its subject is,
+// a subject named and not referred to ("They are …" restates).
+func defines(u unit) bool {
+	if u.kind != sentence || !definition.MatchString(u.text) {
+		return false
+	}
+	first, _, _ := strings.Cut(u.text, " ")
+	return !pronouns[strings.ToLower(first)]
+}
+
+var pronouns = map[string]bool{"it": true, "they": true, "this": true, "these": true, "that": true, "those": true, "he": true, "she": true, "we": true}
 
 // essenceBonus adjusts a unit's summary score for the essence.
 func essenceBonus(u unit) float64 {

@@ -117,6 +117,15 @@ func assertExtracted(t *testing.T, src, out string) {
 	plain := squeeze(src)
 	at := 0
 	for _, line := range strings.Split(out, "\n") {
+		line, gist := splitGist(line)
+		for _, item := range gist {
+			if item = squeeze(strings.TrimSuffix(item, "…")); !strings.Contains(plain, item) {
+				t.Errorf("gist item %q is not in the source", item)
+			}
+		}
+		if line == "" {
+			continue
+		}
 		for _, sent := range sentencesOf(strings.TrimPrefix(line, "- ")) {
 			piece := squeeze(strings.TrimSuffix(sent, "…"))
 			k := strings.Index(plain[at:], piece)
@@ -127,6 +136,33 @@ func assertExtracted(t *testing.T, src, out string) {
 			at += k + len(piece)
 		}
 	}
+}
+
+// splitGist parts a line that ends with the gist of a list or table
+// ("lead-in: a; b; c", "Table of x, y: a; b") into its lead-in (with its
+// colon; "" for a table's) and the gist's items, each of which begins an
+// item, a row's cell or a code line of the source.
+func splitGist(line string) (string, []string) {
+	if rest, ok := strings.CutPrefix(line, "Table of "); ok {
+		head, rows, _ := strings.Cut(rest, ": ")
+		return "", append(strings.Split(head, ", "), strings.Split(rows, "; ")...)
+	}
+	k := strings.Index(line, ": ")
+	for k >= 0 && !strings.Contains(line[k:], "; ") && !strings.HasPrefix(line[k+2:], "`") {
+		next := strings.Index(line[k+2:], ": ")
+		if next < 0 {
+			return line, nil
+		}
+		k += 2 + next
+	}
+	if k < 0 {
+		return line, nil
+	}
+	items := strings.Split(line[k+2:], "; ")
+	for i, it := range items {
+		items[i] = strings.Trim(it, "`")
+	}
+	return line[:k+1], items
 }
 
 // squeeze drops white space and emphasis markers.
@@ -258,7 +294,7 @@ func TestExtractiveErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := tt.e.Summarize(ctx, tt.text, tt.level, tt.maxTokens)
 			require.Error(t, err)
-			assert.Contains(t, err.Error(), "summarise with extractive/v1: ")
+			assert.Contains(t, err.Error(), "summarise with extractive/v2: ")
 			assert.Contains(t, err.Error(), tt.want)
 		})
 	}

@@ -310,7 +310,7 @@ func joinGist(leads []string) string {
 
 // itemLead is what a list item is called: its label when it has one
 // ("Natural growth: As Loom is built…" gives "Natural growth"), else its
-// first words.
+// first sentence when that is short, else its first words.
 func itemLead(s string) string {
 	for _, sep := range []string{": ", " — ", " – ", " - ", " → "} {
 		if k := strings.Index(s, sep); k > 0 {
@@ -318,6 +318,9 @@ func itemLead(s string) string {
 				return label
 			}
 		}
+	}
+	if k := strings.Index(s, ". "); k > 0 && len(strings.Fields(s[:k])) <= gistWords {
+		return s[:k] // a short first sentence
 	}
 	return firstWords(strings.TrimRight(s, ".:"), gistWords)
 }
