@@ -116,6 +116,14 @@ func (d *document) readBlock(n ast.Node, source []byte) {
 			} else {
 				sents = sents[:k]
 			}
+		} else if k >= 0 && announces(sents[k]) {
+			// "The following capabilities are out of scope." before a
+			// list is a lead-in too, ended with a full stop.
+			if gist := gistOf(v.NextSibling(), source); gist != "" && !strings.HasPrefix(gist, "`") {
+				sents[k] = strings.TrimSuffix(sents[k], ".") + ":"
+				at = len(sents[k]) + 1
+				sents[k] += " " + gist
+			}
 		}
 		for i, sent := range sents {
 			u := unit{text: sent, kind: sentence, opensBlock: i == 0, codeShare: codeShare(sent)}
@@ -206,6 +214,12 @@ func (d *document) readListItem(item *ast.ListItem, source []byte) {
 // introduces reports whether a sentence or item is a lead-in that ends on
 // a colon ("The engine follows a tiered strategy:").
 func introduces(s string) bool { return strings.HasSuffix(strings.TrimSpace(s), ":") }
+
+// announces reports whether a sentence that ends with a full stop still
+// announces what follows it ("The following items require testing.").
+func announces(s string) bool {
+	return strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "..") && strings.Contains(strings.ToLower(s), "the following ")
+}
 
 // Limits of a gist: how many items or rows it names, and how many words of
 // each.
