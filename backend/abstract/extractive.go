@@ -19,15 +19,26 @@ import (
 // "x"); code spans stay; fenced code is left out unless the text is nothing
 // but code, in which case its first lines are the summary.
 //
+// Nothing ends on a colon or is only a header: a lead-in that ends with
+// ":" (or says "the following") carries the gist of what it announces —
+// a list's items by their labels or first words, a table's first cells,
+// code's first line ("Levels depend on: Available budget; Belief
+// importance") — and goes when it announces only more prose; a table's
+// header row is replaced by its gist ("Table of Signal, Weight: Hop
+// Distance; Staleness"); a unit that only repeats the heading is never
+// taken; a heading is the summary only of a text that has nothing else.
+//
 // Each sentence is scored by its centrality (the sum of its term-frequency
 // cosines with every other sentence, a TextRank without iterations), plus a
 // bonus for leading the text or its paragraph, for sharing words with the
-// heading and with Query, less penalties for a fragment of a few words, for
-// a nested list item and for text in code spans. A summary takes sentences
+// heading and with Query and for a sentence that defines ("X is …"), less
+// penalties for a fragment of a few words, for a nested list item and for
+// text in code spans. A summary takes sentences
 // best first, skipping any that would overflow maxTokens, and prints them in
-// source order. An essence is one of the best sentences that fits whole,
-// after the heading when it fits with it ("Heading: sentence"), else the
-// best one cut short with "…".
+// source order; a gist that does not fit may with fewer items. An essence
+// is one of the best sentences that fits whole, favouring definitions over
+// list items and table rows, after the heading when it fits with it
+// ("Heading: sentence"), else the best one cut short with "…".
 type Extractive struct {
 	// Count measures maxTokens; required.
 	Count Counter
