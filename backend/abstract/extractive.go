@@ -119,19 +119,39 @@ func (e Extractive) Summarize(ctx context.Context, text string, level Level, max
 		// A heading is no summary of what is under it: the words under it
 		// as they are (HTML, say), the heading only when nothing is.
 		_, rest, _ := strings.Cut(strings.TrimSpace(text), "\n")
-		if words := strings.Join(strings.Fields(rest), " "); words != "" {
+		if words := wordsOf(rest); words != "" {
 			out = truncate(e.Count, words, maxTokens)
 		} else {
 			out = truncate(e.Count, d.heading, maxTokens)
 		}
 	default: // only HTML, rules or the like: the words as they are
-		out = truncate(e.Count, strings.Join(strings.Fields(text), " "), maxTokens)
+		words := wordsOf(text)
+		if words == "" {
+			words = strings.Join(strings.Fields(text), " ")
+		}
+		out = truncate(e.Count, words, maxTokens)
 	}
 	out = noTrailingColon(e.Count, out, maxTokens)
 	if out == "" {
 		return "", fmt.Errorf("summarise with %s: not one character of the text fits in %d tokens", ExtractiveID, maxTokens)
 	}
 	return out, nil
+}
+
+// htmlTag is an HTML tag or comment, left out of a text's words.
+var htmlTag = regexp.MustCompile(`<!--[\s\S]*?-->|</?[A-Za-z][^<>]*>`)
+
+// wordsOf returns the words of a text that has no sentences (HTML, rules):
+// its tags and rules gone, its white space collapsed; "" when nothing is
+// left.
+func wordsOf(text string) string {
+	var words []string
+	for _, w := range strings.Fields(htmlTag.ReplaceAllString(text, " ")) {
+		if strings.Trim(w, "-*_=|") != "" {
+			words = append(words, w)
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // scores rates every unit of d; higher is more worth keeping.

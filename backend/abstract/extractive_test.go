@@ -342,3 +342,38 @@ func TestExtractiveConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestExtractiveNeverOnlyTheHeading: a section whose body has no sentence
+// (an HTML table, say) is summarised by its words, not by its heading;
+// the heading is the answer only when nothing else is there.
+func TestExtractiveNeverOnlyTheHeading(t *testing.T) {
+	count := tokens.Default().Count
+	e := Extractive{Count: count}
+	src := "## Aliases\n\n<table><tr><td>loom q</td><td>loom query</td></tr><tr><td>loom a</td><td>loom ask</td></tr></table>\n"
+	for _, level := range []Level{Summary, Essence} {
+		got, err := e.Summarize(context.Background(), src, level, Target(level, count(src)))
+		require.NoError(t, err)
+		assert.NotEqual(t, "Aliases", got, level)
+		assert.True(t, strings.HasPrefix(got, "loom q"), "%s: %q", level, got)
+		assert.NotContains(t, got, "<", level)
+	}
+	got, err := e.Summarize(context.Background(), "## Aliases\n\n<!-- none yet -->\n", Essence, 10)
+	require.NoError(t, err)
+	assert.Equal(t, "Aliases", got, "nothing but the heading has words")
+}
+
+// TestExtractiveLeadIns: a lead-in ending on a colon never ends a summary
+// or an essence; it carries the gist of the list or table it announces.
+func TestExtractiveLeadIns(t *testing.T) {
+	count := tokens.Default().Count
+	e := Extractive{Count: count}
+	src := "## Adaptive\n\nThe system chooses a level for every node, weighing three things at once. It chooses based on:\n\n- Available budget, after the manifest and the reserved output\n- Belief importance, from the utility score\n- Redundancy with other selections already made\n"
+	for _, level := range []Level{Summary, Essence} {
+		got, err := e.Summarize(context.Background(), src, level, 24)
+		require.NoError(t, err)
+		assert.False(t, strings.HasSuffix(strings.TrimSuffix(got, "…"), ":"), "%s ends on a colon: %q", level, got)
+	}
+	got, err := e.Summarize(context.Background(), src, Summary, 40)
+	require.NoError(t, err)
+	assert.Contains(t, got, "It chooses based on: Available budget, after the manifest…; Belief importance, from the utility…; Redundancy with other selections already…")
+}
