@@ -584,7 +584,7 @@ func shortened(u unit) []string {
 	if u.gistAt <= 0 || u.gistAt > len(u.text) {
 		return out
 	}
-	lead, items := u.text[:u.gistAt], strings.Split(u.text[u.gistAt:], "; ")
+	lead, items := u.text[:u.gistAt], strings.Split(strings.TrimSuffix(u.text[u.gistAt:], "."), "; ")
 	for k := len(items) - 1; k >= 1; k-- {
 		out = append(out, lead+strings.TrimSuffix(strings.Join(items[:k], "; "), ellipsis)+ellipsis)
 	}

@@ -125,6 +125,9 @@ func (d *document) readBlock(n ast.Node, source []byte) {
 				sents[k] += " " + gist
 			}
 		}
+		if k := len(sents) - 1; at > 0 && !strings.HasSuffix(sents[k], ellipsis) {
+			sents[k] += "." // the gist ends the sentence its lead-in began
+		}
 		for i, sent := range sents {
 			u := unit{text: sent, kind: sentence, opensBlock: i == 0, codeShare: codeShare(sent)}
 			if i == len(sents)-1 {

@@ -54,7 +54,7 @@ func TestReadMarkdown(t *testing.T) {
 			name: "list items are whole units, nested ones deeper; a lead-in takes their first words",
 			src:  "Steps:\n\n- First item. It has two sentences.\n  continued line\n  - nested *item*\n- Second item\n\n1. ordered one",
 			units: []u{
-				{text: "Steps: First item; Second item", kind: sentence},
+				{text: "Steps: First item; Second item.", kind: sentence},
 				{text: "First item. It has two sentences. continued line", kind: listItem},
 				{text: "nested item", kind: listItem, depth: 1},
 				{text: "Second item", kind: listItem},
@@ -73,7 +73,7 @@ func TestReadMarkdown(t *testing.T) {
 		{
 			name:  "fenced code goes to code, not units",
 			src:   "Example:\n\n```go\nfunc main() {\n\tprintln(\"hi. There\")  \n}\n```\n\n> Quoted text.",
-			units: []u{{text: "Example: `func main()`", kind: sentence}, {text: "Quoted text.", kind: sentence}},
+			units: []u{{text: "Example: `func main()`.", kind: sentence}, {text: "Quoted text.", kind: sentence}},
 			code:  []string{"func main() {", "\tprintln(\"hi. There\")", "}"},
 		},
 		{
@@ -91,7 +91,7 @@ func TestReadMarkdown(t *testing.T) {
 			name: "a list item's label is its lead",
 			src:  "Ways:\n\n- **Speculative loading** - pre-fetch likely-needed context\n- Natural growth: the dataset grows as Loom is built\n",
 			units: []u{
-				{text: "Ways: Speculative loading; Natural growth", kind: sentence},
+				{text: "Ways: Speculative loading; Natural growth.", kind: sentence},
 				{text: "Speculative loading - pre-fetch likely-needed context", kind: listItem},
 				{text: "Natural growth: the dataset grows as Loom is built", kind: listItem},
 			},
