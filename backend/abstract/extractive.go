@@ -19,15 +19,26 @@ import (
 // "x"); code spans stay; fenced code is left out unless the text is nothing
 // but code, in which case its first lines are the summary.
 //
+// Nothing ends on a colon or is only a header: a lead-in that ends with
+// ":" (or says "the following") carries the gist of what it announces —
+// a list's items by their labels or first words, a table's first cells,
+// code's first line ("Levels depend on: Available budget; Belief
+// importance") — and goes when it announces only more prose; a table's
+// header row is replaced by its gist ("Table of Signal, Weight: Hop
+// Distance; Staleness"); a unit that only repeats the heading is never
+// taken; a heading is the summary only of a text that has nothing else.
+//
 // Each sentence is scored by its centrality (the sum of its term-frequency
 // cosines with every other sentence, a TextRank without iterations), plus a
 // bonus for leading the text or its paragraph, for sharing words with the
-// heading and with Query, less penalties for a fragment of a few words, for
-// a nested list item and for text in code spans. A summary takes sentences
+// heading and with Query and for a sentence that defines ("X is …"), less
+// penalties for a fragment of a few words, for a nested list item and for
+// text in code spans. A summary takes sentences
 // best first, skipping any that would overflow maxTokens, and prints them in
-// source order. An essence is one of the best sentences that fits whole,
-// after the heading when it fits with it ("Heading: sentence"), else the
-// best one cut short with "…".
+// source order; a gist that does not fit may with fewer items. An essence
+// is one of the best sentences that fits whole, favouring definitions over
+// list items and table rows, after the heading when it fits with it
+// ("Heading: sentence"), else the best one cut short with "…".
 type Extractive struct {
 	// Count measures maxTokens; required.
 	Count Counter
@@ -45,7 +56,7 @@ var _ Summarizer = Extractive{}
 
 // ExtractiveID is the ID of Extractive. Its version changes whenever the
 // same input would give a different summary, so cached ones are remade.
-const ExtractiveID = "extractive/v1"
+const ExtractiveID = "extractive/v2"
 
 // Weights of the sentence score besides centrality, which runs from 0 to 1.
 var (
@@ -72,7 +83,7 @@ const (
 	joinSlack = 2
 )
 
-// ID returns "extractive/v1".
+// ID returns "extractive/v2".
 func (Extractive) ID() string { return ExtractiveID }
 
 // Summarize returns the summary or essence of text in at most maxTokens
@@ -105,14 +116,42 @@ func (e Extractive) Summarize(ctx context.Context, text string, level Level, max
 	case len(d.code) > 0:
 		out = e.codeLines(d, level, maxTokens)
 	case d.heading != "":
-		out = truncate(e.Count, d.heading, maxTokens)
+		// A heading is no summary of what is under it: the words under it
+		// as they are (HTML, say), the heading only when nothing is.
+		_, rest, _ := strings.Cut(strings.TrimSpace(text), "\n")
+		if words := wordsOf(rest); words != "" {
+			out = truncate(e.Count, words, maxTokens)
+		} else {
+			out = truncate(e.Count, d.heading, maxTokens)
+		}
 	default: // only HTML, rules or the like: the words as they are
-		out = truncate(e.Count, strings.Join(strings.Fields(text), " "), maxTokens)
+		words := wordsOf(text)
+		if words == "" {
+			words = strings.Join(strings.Fields(text), " ")
+		}
+		out = truncate(e.Count, words, maxTokens)
 	}
+	out = noTrailingColon(e.Count, out, maxTokens)
 	if out == "" {
 		return "", fmt.Errorf("summarise with %s: not one character of the text fits in %d tokens", ExtractiveID, maxTokens)
 	}
 	return out, nil
+}
+
+// htmlTag is an HTML tag or comment, left out of a text's words.
+var htmlTag = regexp.MustCompile(`<!--[\s\S]*?-->|</?[A-Za-z][^<>]*>`)
+
+// wordsOf returns the words of a text that has no sentences (HTML, rules):
+// its tags and rules gone, its white space collapsed; "" when nothing is
+// left.
+func wordsOf(text string) string {
+	var words []string
+	for _, w := range strings.Fields(htmlTag.ReplaceAllString(text, " ")) {
+		if strings.Trim(w, "-*_=|") != "" {
+			words = append(words, w)
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // scores rates every unit of d; higher is more worth keeping.
@@ -126,7 +165,7 @@ func (e Extractive) scores(d document) []float64 {
 	vocab := vocabulary{ids: make(map[string]int32, size/10), all: make([]int32, 0, size/6)}
 	words := make([][]int32, len(d.units))
 	for i, u := range d.units {
-		words[i] = vocab.termIDs(u.text)
+		words[i] = vocab.termIDs(u.scored())
 	}
 	heading, query := vocab.termIDs(d.heading), vocab.termIDs(e.Query)
 	return combine(d, centrality(vectorsOf(words)), heading, query, words, overlap)
@@ -166,6 +205,9 @@ func combine[T any](d document, central []float64, heading, query []T, words [][
 		s += headingWeight*overlap(heading, words[i]) + queryWeight*overlap(query, words[i])
 		if wordCount(u.text) < fragmentWords || len(words[i]) < 2 {
 			s -= fragmentPenalty
+		}
+		if defines(u) {
+			s += definitionBonus
 		}
 		s -= nestedPenalty*float64(u.depth) + codePenalty*u.codeShare
 		scores[i] = s
@@ -240,28 +282,109 @@ func ranked(scores []float64) []int {
 func (e Extractive) summary(d document, maxTokens int) string {
 	scores := e.scores(d)
 	order := ranked(scores)
-	m := newMeasure(e.Count, d.units, e.Additive)
+	// A unit with a gist that does not fit may still fit with fewer of
+	// its items: units is d's, with such a unit shortened in place.
+	units := d.units
+	m := newMeasure(e.Count, units, e.Additive)
 	var chosen []int
 	used := 0
 	for _, i := range order {
 		if len(chosen) > 0 && scores[i] <= 0 {
 			break // fragments only pad a summary that has something
 		}
-		if m.over(i, maxTokens+joinSlack-used) {
+		if !standsAlone(d, i) || coveredBy(d.units[i], units, chosen) {
 			continue
 		}
 		at, _ := slices.BinarySearch(chosen, i)
 		candidate := slices.Insert(slices.Clone(chosen), at, i)
-		n := m.rendered(candidate)
-		if n > maxTokens {
-			continue
+		variants := shortened(d.units[i])
+		for k, text := range variants {
+			if k > 0 {
+				if k == 1 {
+					units = slices.Clone(units)
+					m.units = units
+				}
+				units[i].text = text
+				m.counts[i] = [4]int{-1, -1, -1, -1}
+			}
+			if m.over(i, maxTokens+joinSlack-used) {
+				continue
+			}
+			if n := m.rendered(candidate); n <= maxTokens {
+				chosen, used = candidate, n
+				break
+			}
 		}
-		chosen, used = candidate, n
+		if len(variants) > 1 && !slices.Contains(chosen, i) {
+			units[i].text = d.units[i].text
+			m.counts[i] = [4]int{-1, -1, -1, -1}
+		}
 	}
 	if len(chosen) == 0 {
-		return truncate(e.Count, d.units[order[0]].piece(), maxTokens)
+		return truncate(e.Count, d.units[firstStanding(d, order)].piece(), maxTokens)
 	}
-	return render(d.units, chosen)
+	return render(units, chosen)
+}
+
+// standsAlone reports whether unit i may be a summary's or essence's
+// last word: not a lead-in that lost what it announces, not only the
+// heading again.
+func standsAlone(d document, i int) bool {
+	text := strings.TrimSpace(d.units[i].text)
+	if introduces(text) {
+		return false
+	}
+	bare := strings.ToLower(strings.TrimRight(text, ".:…"))
+	return d.heading == "" || bare != strings.ToLower(d.heading) && bare != strings.ToLower(essenceHeading(d.heading))
+}
+
+// coveredBy reports whether a list item or table row is already named by
+// the gist of a chosen unit, so that taking it would only repeat that.
+func coveredBy(u unit, units []unit, chosen []int) bool {
+	if u.kind != listItem && u.kind != tableRow || len(strings.Fields(strings.Trim(u.text, "| "))) > gistWords {
+		return false // the gist names it only in part
+	}
+	lead := itemLead(u.text)
+	if u.kind == tableRow {
+		lead = strings.TrimSpace(strings.Split(strings.Trim(u.text, "| "), " | ")[0])
+	}
+	lead = strings.TrimSuffix(lead, ellipsis)
+	if wordCount(lead) == 0 {
+		return false
+	}
+	for _, c := range chosen {
+		if g := units[c]; g.gistAt > 0 && g.gistAt <= len(g.text) && strings.Contains(g.text[g.gistAt:], lead) {
+			return true
+		}
+	}
+	return false
+}
+
+// firstStanding is the first of order that stands alone, else order[0].
+func firstStanding(d document, order []int) int {
+	for _, i := range order {
+		if standsAlone(d, i) {
+			return i
+		}
+	}
+	return order[0]
+}
+
+// noTrailingColon ends a result that still ends on a colon (a text that is
+// nothing but a lead-in) with "…" instead, or without it when that does
+// not fit.
+func noTrailingColon(count Counter, out string, maxTokens int) string {
+	if !strings.HasSuffix(out, ":") {
+		return out
+	}
+	trimmed := strings.TrimRight(out, ": ")
+	if trimmed == "" {
+		return out
+	}
+	if with := trimmed + ellipsis; count(with) <= maxTokens {
+		return with
+	}
+	return trimmed
 }
 
 // measure counts the tokens of renders of a document's units without
@@ -371,6 +494,12 @@ func render(units []unit, chosen []int) string {
 // the best that fits whole alone, else the best one cut short with "…".
 func (e Extractive) essence(d document, maxTokens int) string {
 	scores := e.scores(d)
+	for i, u := range d.units {
+		scores[i] += essenceBonus(u)
+		if !standsAlone(d, i) {
+			scores[i] -= 10 // only when nothing else is left
+		}
+	}
 	order := ranked(scores)
 	var close []int
 	for _, i := range order {
@@ -382,14 +511,18 @@ func (e Extractive) essence(d document, maxTokens int) string {
 	head := essenceHeading(d.heading)
 	if head != "" {
 		for _, i := range close {
-			if line := head + ": " + d.units[i].text; e.Count(line) <= maxTokens {
-				return line
+			for _, text := range shortened(d.units[i]) {
+				if line := head + ": " + text; e.Count(line) <= maxTokens {
+					return line
+				}
 			}
 		}
 	}
 	for _, i := range close {
-		if line := d.units[i].text; e.Count(line) <= maxTokens {
-			return line
+		for _, text := range shortened(d.units[i]) {
+			if e.Count(text) <= maxTokens {
+				return text
+			}
 		}
 	}
 	best := d.units[order[0]].text
@@ -401,6 +534,61 @@ func (e Extractive) essence(d document, maxTokens int) string {
 		}
 	}
 	return truncate(e.Count, best, maxTokens)
+}
+
+// Essence weights: a section's point is most often a sentence that defines
+// or states ("X is …", "X consists of …"); a table row is one entry of
+// many, a list item one step or member.
+// A definition earns definitionBonus in every score; in an essence a row,
+// an item or a table's gist loses its penalty.
+const (
+	definitionBonus = 0.2
+	rowPenalty      = 0.5
+	gistPenalty     = 0.5
+	itemPenalty     = 0.15
+)
+
+// definition matches a sentence that says what its subject is or does as
+// a whole, within its first few words.
+var definition = regexp.MustCompile(`^(\S+\s+){0,7}?(is|are|means|refers to|consists of|contains|holds|defines|describes|represents|proposes|provides|validates?|needs?|should be|must be)\s`)
+
+// defines reports whether u is a sentence that states what its subject is,
+// a subject named and not referred to ("They are …" restates).
+func defines(u unit) bool {
+	if u.kind != sentence || !definition.MatchString(u.text) {
+		return false
+	}
+	first, _, _ := strings.Cut(u.text, " ")
+	return !pronouns[strings.ToLower(first)]
+}
+
+var pronouns = map[string]bool{"it": true, "they": true, "this": true, "these": true, "that": true, "those": true, "he": true, "she": true, "we": true}
+
+// essenceBonus adjusts a unit's summary score for the essence.
+func essenceBonus(u unit) float64 {
+	switch u.kind {
+	case tableRow:
+		return -rowPenalty
+	case tableGist:
+		return -gistPenalty
+	case listItem:
+		return -itemPenalty * float64(1+u.depth)
+	}
+	return 0
+}
+
+// shortened returns a unit's text and, when it carries a gist, the text
+// with the gist cut to fewer items ("lead-in: a; b…"), longest first.
+func shortened(u unit) []string {
+	out := []string{u.text}
+	if u.gistAt <= 0 || u.gistAt > len(u.text) {
+		return out
+	}
+	lead, items := u.text[:u.gistAt], strings.Split(strings.TrimSuffix(u.text[u.gistAt:], "."), "; ")
+	for k := len(items) - 1; k >= 1; k-- {
+		out = append(out, lead+strings.TrimSuffix(strings.Join(items[:k], "; "), ellipsis)+ellipsis)
+	}
+	return out
 }
 
 // sectionNumber is a heading's leading number, as in "6.2 Loading Decision

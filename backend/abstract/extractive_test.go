@@ -117,6 +117,15 @@ func assertExtracted(t *testing.T, src, out string) {
 	plain := squeeze(src)
 	at := 0
 	for _, line := range strings.Split(out, "\n") {
+		line, gist := splitGist(line)
+		for _, item := range gist {
+			if item = squeeze(strings.TrimSuffix(item, "…")); !strings.Contains(plain, item) {
+				t.Errorf("gist item %q is not in the source", item)
+			}
+		}
+		if line == "" {
+			continue
+		}
 		for _, sent := range sentencesOf(strings.TrimPrefix(line, "- ")) {
 			piece := squeeze(strings.TrimSuffix(sent, "…"))
 			k := strings.Index(plain[at:], piece)
@@ -127,6 +136,33 @@ func assertExtracted(t *testing.T, src, out string) {
 			at += k + len(piece)
 		}
 	}
+}
+
+// splitGist parts a line that ends with the gist of a list or table
+// ("lead-in: a; b; c", "Table of x, y: a; b") into its lead-in (with its
+// colon; "" for a table's) and the gist's items, each of which begins an
+// item, a row's cell or a code line of the source.
+func splitGist(line string) (string, []string) {
+	if rest, ok := strings.CutPrefix(line, "Table of "); ok {
+		head, rows, _ := strings.Cut(rest, ": ")
+		return "", append(strings.Split(head, ", "), strings.Split(rows, "; ")...)
+	}
+	k := strings.Index(line, ": ")
+	for k >= 0 && !strings.Contains(line[k:], "; ") && !strings.HasPrefix(line[k+2:], "`") {
+		next := strings.Index(line[k+2:], ": ")
+		if next < 0 {
+			return line, nil
+		}
+		k += 2 + next
+	}
+	if k < 0 {
+		return line, nil
+	}
+	items := strings.Split(line[k+2:], "; ")
+	for i, it := range items {
+		items[i] = strings.Trim(it, "`")
+	}
+	return line[:k+1], items
 }
 
 // squeeze drops white space and emphasis markers.
@@ -258,7 +294,7 @@ func TestExtractiveErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := tt.e.Summarize(ctx, tt.text, tt.level, tt.maxTokens)
 			require.Error(t, err)
-			assert.Contains(t, err.Error(), "summarise with extractive/v1: ")
+			assert.Contains(t, err.Error(), "summarise with extractive/v2: ")
 			assert.Contains(t, err.Error(), tt.want)
 		})
 	}
@@ -305,4 +341,39 @@ func TestExtractiveConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestExtractiveNeverOnlyTheHeading: a section whose body has no sentence
+// (an HTML table, say) is summarised by its words, not by its heading;
+// the heading is the answer only when nothing else is there.
+func TestExtractiveNeverOnlyTheHeading(t *testing.T) {
+	count := tokens.Default().Count
+	e := Extractive{Count: count}
+	src := "## Aliases\n\n<table><tr><td>loom q</td><td>loom query</td></tr><tr><td>loom a</td><td>loom ask</td></tr></table>\n"
+	for _, level := range []Level{Summary, Essence} {
+		got, err := e.Summarize(context.Background(), src, level, Target(level, count(src)))
+		require.NoError(t, err)
+		assert.NotEqual(t, "Aliases", got, level)
+		assert.True(t, strings.HasPrefix(got, "loom q"), "%s: %q", level, got)
+		assert.NotContains(t, got, "<", level)
+	}
+	got, err := e.Summarize(context.Background(), "## Aliases\n\n<!-- none yet -->\n", Essence, 10)
+	require.NoError(t, err)
+	assert.Equal(t, "Aliases", got, "nothing but the heading has words")
+}
+
+// TestExtractiveLeadIns: a lead-in ending on a colon never ends a summary
+// or an essence; it carries the gist of the list or table it announces.
+func TestExtractiveLeadIns(t *testing.T) {
+	count := tokens.Default().Count
+	e := Extractive{Count: count}
+	src := "## Adaptive\n\nThe system chooses a level for every node, weighing three things at once. It chooses based on:\n\n- Available budget, after the manifest and the reserved output\n- Belief importance, from the utility score\n- Redundancy with other selections already made\n"
+	for _, level := range []Level{Summary, Essence} {
+		got, err := e.Summarize(context.Background(), src, level, 24)
+		require.NoError(t, err)
+		assert.False(t, strings.HasSuffix(strings.TrimSuffix(got, "…"), ":"), "%s ends on a colon: %q", level, got)
+	}
+	got, err := e.Summarize(context.Background(), src, Summary, 40)
+	require.NoError(t, err)
+	assert.Contains(t, got, "It chooses based on: Available budget, after the manifest…; Belief importance, from the utility…; Redundancy with other selections already…")
 }

@@ -27,6 +27,9 @@ const (
 	listItem
 	// tableRow is a whole table row, rendered on its own line as "| a | b |".
 	tableRow
+	// tableGist says what a table enumerates, in place of its header row:
+	// "Table of <header cells>: <first cells of its rows>", on its own line.
+	tableGist
 )
 
 // unit is the smallest piece of text a summary takes or leaves whole.
@@ -41,12 +44,25 @@ type unit struct {
 	depth int
 	// codeShare is the share of the text's bytes in code spans.
 	codeShare float64
+	// gistAt is where the gist of an announced list, table or code starts
+	// in text (its items separated by "; "), 0 when there is none.
+	gistAt int
 }
 
 // piece returns the unit as it appears in a summary.
 func (u unit) piece() string {
 	if u.kind == listItem {
 		return "- " + u.text
+	}
+	return u.text
+}
+
+// scored is the text a unit is scored by: all of it, but for a lead-in
+// whose gist is a line of code, which says what the code is and not what
+// the section says.
+func (u unit) scored() string {
+	if u.gistAt > 0 && u.gistAt < len(u.text) && u.text[u.gistAt] == '`' {
+		return u.text[:u.gistAt]
 	}
 	return u.text
 }
@@ -89,8 +105,35 @@ func (d *document) readBlock(n ast.Node, source []byte) {
 	case *ast.Heading, *ast.HTMLBlock, *ast.ThematicBreak:
 	case *ast.Paragraph, *ast.TextBlock:
 		s, code := inlineText(v, source)
-		for i, sent := range splitSentences(s, code) {
-			d.units = append(d.units, unit{text: sent, kind: sentence, opensBlock: i == 0, codeShare: codeShare(sent)})
+		sents := splitSentences(s, code)
+		at := 0
+		if k := len(sents) - 1; k >= 0 && introduces(sents[k]) {
+			// A lead-in says nothing without what it announces: it takes
+			// the gist of the list, table or code that follows, or goes.
+			if gist := gistOf(v.NextSibling(), source); gist != "" {
+				at = len(sents[k]) + 1
+				sents[k] += " " + gist
+			} else {
+				sents = sents[:k]
+			}
+		} else if k >= 0 && announces(sents[k]) {
+			// "The following capabilities are out of scope." before a
+			// list is a lead-in too, ended with a full stop.
+			if gist := gistOf(v.NextSibling(), source); gist != "" && !strings.HasPrefix(gist, "`") {
+				sents[k] = strings.TrimSuffix(sents[k], ".") + ":"
+				at = len(sents[k]) + 1
+				sents[k] += " " + gist
+			}
+		}
+		if k := len(sents) - 1; at > 0 && !strings.HasSuffix(sents[k], ellipsis) {
+			sents[k] += "." // the gist ends the sentence its lead-in began
+		}
+		for i, sent := range sents {
+			u := unit{text: sent, kind: sentence, opensBlock: i == 0, codeShare: codeShare(sent)}
+			if i == len(sents)-1 {
+				u.gistAt = at
+			}
+			d.units = append(d.units, u)
 		}
 	case *ast.ListItem:
 		d.readListItem(v, source)
@@ -102,12 +145,19 @@ func (d *document) readBlock(n ast.Node, source []byte) {
 		}
 	case *east.Table:
 		opens := true
-		for row := v.FirstChild(); row != nil; row = row.NextSibling() {
-			var cells []string
-			for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
-				s, _ := inlineText(cell, source)
-				cells = append(cells, s)
+		if gist := tableGistOf(v, source); gist != "" {
+			at := 0
+			if k := strings.Index(gist, ": "); k >= 0 {
+				at = k + 2
 			}
+			d.units = append(d.units, unit{text: gist, kind: tableGist, opensBlock: true, codeShare: codeShare(gist), gistAt: at})
+			opens = false
+		}
+		for row := v.FirstChild(); row != nil; row = row.NextSibling() {
+			if _, header := row.(*east.TableHeader); header {
+				continue // a header row alone says nothing: the gist has it
+			}
+			cells := rowCells(row, source)
 			if strings.TrimSpace(strings.Join(cells, "")) == "" {
 				continue
 			}
@@ -141,8 +191,19 @@ func (d *document) readListItem(item *ast.ListItem, source []byte) {
 				depth++
 			}
 		}
-		text := strings.Join(parts, " ")
-		d.units = append(d.units, unit{text: text, kind: listItem, opensBlock: true, depth: max(depth, 0), codeShare: codeShare(text)})
+		text, at := strings.Join(parts, " "), 0
+		if introduces(text) {
+			for c := item.FirstChild(); c != nil; c = c.NextSibling() {
+				if _, ok := c.(*ast.List); ok {
+					if gist := gistOf(c, source); gist != "" {
+						at = len(text) + 1
+						text += " " + gist
+					}
+					break
+				}
+			}
+		}
+		d.units = append(d.units, unit{text: text, kind: listItem, opensBlock: true, depth: max(depth, 0), codeShare: codeShare(text), gistAt: at})
 	}
 	for c := item.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c.(type) {
@@ -151,6 +212,143 @@ func (d *document) readListItem(item *ast.ListItem, source []byte) {
 			d.readBlock(c, source)
 		}
 	}
+}
+
+// introduces reports whether a sentence or item is a lead-in that ends on
+// a colon ("The engine follows a tiered strategy:").
+func introduces(s string) bool { return strings.HasSuffix(strings.TrimSpace(s), ":") }
+
+// announces reports whether a sentence that ends with a full stop still
+// announces what follows it ("The following items require testing.").
+func announces(s string) bool {
+	return strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "..") && strings.Contains(strings.ToLower(s), "the following ")
+}
+
+// Limits of a gist: how many items or rows it names, and how many words of
+// each.
+const (
+	gistItems = 6
+	gistWords = 5
+)
+
+// gistOf condenses the block a lead-in announces: a list to its items'
+// first words ("Available budget; Belief importance; …"), a table to the
+// first cells of its rows, code to its first line. "" for anything else.
+func gistOf(n ast.Node, source []byte) string {
+	switch v := n.(type) {
+	case *ast.List:
+		var leads []string
+		for item := v.FirstChild(); item != nil; item = item.NextSibling() {
+			for c := item.FirstChild(); c != nil; c = c.NextSibling() {
+				if _, ok := c.(*ast.Paragraph); !ok {
+					if _, ok := c.(*ast.TextBlock); !ok {
+						continue
+					}
+				}
+				if s, _ := inlineText(c, source); s != "" {
+					leads = append(leads, itemLead(s))
+				}
+				break
+			}
+		}
+		return joinGist(leads)
+	case *east.Table:
+		return joinGist(firstCells(v, source))
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		lines := v.Lines()
+		for i := 0; i < lines.Len(); i++ {
+			seg := lines.At(i)
+			line := strings.TrimRight(strings.TrimSpace(string(seg.Value(source))), " {([")
+			if line != "" && !strings.Contains(line, "`") {
+				return "`" + line + "`"
+			}
+		}
+	}
+	return ""
+}
+
+// tableGistOf says what a table enumerates: "Table of Signal, Weight: Hop
+// Distance; Staleness". "" for a table without a header row.
+func tableGistOf(t *east.Table, source []byte) string {
+	head, ok := t.FirstChild().(*east.TableHeader)
+	if !ok {
+		return ""
+	}
+	var cells []string
+	for _, c := range rowCells(head, source) {
+		if c = strings.TrimSpace(c); c != "" {
+			cells = append(cells, c)
+		}
+	}
+	if len(cells) == 0 {
+		return ""
+	}
+	gist := "Table of " + strings.Join(cells, ", ")
+	if rows := joinGist(firstCells(t, source)); rows != "" {
+		gist += ": " + rows
+	}
+	return gist
+}
+
+// firstCells returns the first non-empty cell of each body row, shortened.
+func firstCells(t *east.Table, source []byte) []string {
+	var out []string
+	for row := t.FirstChild(); row != nil; row = row.NextSibling() {
+		if _, header := row.(*east.TableHeader); header {
+			continue
+		}
+		for _, c := range rowCells(row, source) {
+			if c = strings.TrimSpace(c); c != "" {
+				out = append(out, firstWords(c, gistWords))
+				break
+			}
+		}
+	}
+	return out
+}
+
+func rowCells(row ast.Node, source []byte) []string {
+	var cells []string
+	for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
+		s, _ := inlineText(cell, source)
+		cells = append(cells, s)
+	}
+	return cells
+}
+
+// joinGist joins at most gistItems leads with "; ", ending with "…" when
+// there were more.
+func joinGist(leads []string) string {
+	if len(leads) > gistItems {
+		leads = append(leads[:gistItems:gistItems], "…")
+	}
+	return strings.Join(leads, "; ")
+}
+
+// itemLead is what a list item is called: its label when it has one
+// ("Natural growth: As Loom is built…" gives "Natural growth"), else its
+// first sentence when that is short, else its first words.
+func itemLead(s string) string {
+	for _, sep := range []string{": ", " — ", " – ", " - ", " → "} {
+		if k := strings.Index(s, sep); k > 0 {
+			if label := strings.TrimSpace(s[:k]); wordCount(label) > 0 && len(strings.Fields(label)) <= gistWords {
+				return label
+			}
+		}
+	}
+	if k := strings.Index(s, ". "); k > 0 && len(strings.Fields(s[:k])) <= gistWords {
+		return s[:k] // a short first sentence
+	}
+	return firstWords(strings.TrimRight(s, ".:"), gistWords)
+}
+
+// firstWords returns the first n words of s, with "…" when it cut.
+func firstWords(s string, n int) string {
+	f := strings.Fields(s)
+	if len(f) <= n {
+		return strings.Join(f, " ")
+	}
+	return strings.TrimRight(strings.Join(f[:n], " "), ",;:–—-(") + "…"
 }
 
 // span is a byte range [start, end) of a string.
@@ -372,7 +570,11 @@ func readPlain(src string) (document, bool) {
 		if para.Len() == 0 {
 			return
 		}
-		for i, sent := range splitSentences(collapseSpaces(para.String()), nil) {
+		sents := splitSentences(collapseSpaces(para.String()), nil)
+		if k := len(sents) - 1; k >= 0 && introduces(sents[k]) {
+			sents = sents[:k] // it announces a paragraph, not a list: as goldmark's reading drops it
+		}
+		for i, sent := range sents {
 			d.units = append(d.units, unit{text: sent, kind: sentence, opensBlock: i == 0, codeShare: codeShare(sent)})
 		}
 		para.Reset()

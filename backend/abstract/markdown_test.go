@@ -51,10 +51,10 @@ func TestReadMarkdown(t *testing.T) {
 			units:   []u{{text: "Intro sentence here.", kind: sentence}, {text: "Body sentence.", kind: sentence}},
 		},
 		{
-			name: "list items are whole units, nested ones deeper",
+			name: "list items are whole units, nested ones deeper; a lead-in takes their first words",
 			src:  "Steps:\n\n- First item. It has two sentences.\n  continued line\n  - nested *item*\n- Second item\n\n1. ordered one",
 			units: []u{
-				{text: "Steps:", kind: sentence},
+				{text: "Steps: First item; Second item.", kind: sentence},
 				{text: "First item. It has two sentences. continued line", kind: listItem},
 				{text: "nested item", kind: listItem, depth: 1},
 				{text: "Second item", kind: listItem},
@@ -62,10 +62,10 @@ func TestReadMarkdown(t *testing.T) {
 			},
 		},
 		{
-			name: "table rows are units, the delimiter row is not",
+			name: "table rows are units, the header row is the table's gist, the delimiter row is nothing",
 			src:  "|Signal |Weight|\n|-------|------|\n|**Hop Distance** |High |\n| `x` | |\n",
 			units: []u{
-				{text: "| Signal | Weight |", kind: tableRow},
+				{text: "Table of Signal, Weight: Hop Distance; `x`", kind: tableGist},
 				{text: "| Hop Distance | High |", kind: tableRow},
 				{text: "| `x` |  |", kind: tableRow},
 			},
@@ -73,8 +73,28 @@ func TestReadMarkdown(t *testing.T) {
 		{
 			name:  "fenced code goes to code, not units",
 			src:   "Example:\n\n```go\nfunc main() {\n\tprintln(\"hi. There\")  \n}\n```\n\n> Quoted text.",
-			units: []u{{text: "Example:", kind: sentence}, {text: "Quoted text.", kind: sentence}},
+			units: []u{{text: "Example: `func main()`.", kind: sentence}, {text: "Quoted text.", kind: sentence}},
 			code:  []string{"func main() {", "\tprintln(\"hi. There\")", "}"},
+		},
+		{
+			name: "a lead-in that announces nothing goes; a list item's takes its sub-items",
+			src:  "First part. It ends:\n\nAnother paragraph.\n\n- Storage:\n  - disk files\n  - a **JSONL** index\n",
+			units: []u{
+				{text: "First part.", kind: sentence},
+				{text: "Another paragraph.", kind: sentence},
+				{text: "Storage: disk files; a JSONL index", kind: listItem},
+				{text: "disk files", kind: listItem, depth: 1},
+				{text: "a JSONL index", kind: listItem, depth: 1},
+			},
+		},
+		{
+			name: "a list item's label is its lead",
+			src:  "Ways:\n\n- **Speculative loading** - pre-fetch likely-needed context\n- Natural growth: the dataset grows as Loom is built\n",
+			units: []u{
+				{text: "Ways: Speculative loading; Natural growth.", kind: sentence},
+				{text: "Speculative loading - pre-fetch likely-needed context", kind: listItem},
+				{text: "Natural growth: the dataset grows as Loom is built", kind: listItem},
+			},
 		},
 		{
 			name:  "HTML and rules are dropped",

@@ -116,7 +116,7 @@ func stringScores(e Extractive, d document) []float64 {
 	words := make([][]string, len(d.units))
 	vectors := make([]termVector, len(d.units))
 	for i, u := range d.units {
-		words[i] = terms(u.text)
+		words[i] = terms(u.scored())
 		vectors[i] = vector(words[i])
 	}
 	return combine(d, centrality(vectors), terms(d.heading), terms(e.Query), words, overlap)

@@ -238,7 +238,7 @@ func TestOllamaSummaryFailures(t *testing.T) {
 			assert.ErrorIs(t, err, abstract.ErrFellBack)
 			assert.Equal(t, tt.code, errs.CodeOf(err), "the cause stays visible")
 			assert.Equal(t, abstract.ExtractiveID, abstract.MadeBy(s, err))
-			assert.Contains(t, err.Error(), "(summarised with extractive/v1 instead)")
+			assert.Contains(t, err.Error(), "(summarised with "+abstract.ExtractiveID+" instead)")
 		})
 	}
 }
