@@ -11,8 +11,8 @@ import (
 // tensorInfo is one entry of a safetensors header: its element type, its
 // shape and where its bytes lie, relative to the end of the header.
 type tensorInfo struct {
-	DType   string  `json:"dtype"`
-	Shape   []int   `json:"shape"`
+	DType   string   `json:"dtype"`
+	Shape   []int    `json:"shape"`
 	Offsets [2]int64 `json:"data_offsets"`
 }
 
