@@ -284,18 +284,35 @@ func matmul(out, x, w, bias []float32, n, in, outDim int) {
 		for i := lo; i < hi; i++ {
 			o := out[i*outDim : (i+1)*outDim]
 			copy(o, bias)
-			xi := x[i*in : (i+1)*in]
-			for k, a := range xi {
-				if a == 0 {
-					continue
-				}
-				wk := w[k*outDim : (k+1)*outDim]
-				for j := range o {
-					o[j] += a * wk[j]
-				}
-			}
+			matvec(o, x[i*in:(i+1)*in], w)
 		}
 	})
+}
+
+// matvec adds xi ([in]) times w ([in][len(o)]) to o, four rows of w at a
+// time so that each element of o is loaded and stored once per four.
+func matvec(o, xi, w []float32) {
+	m := len(o)
+	k := 0
+	for ; k+4 <= len(xi); k += 4 {
+		a0, a1, a2, a3 := xi[k], xi[k+1], xi[k+2], xi[k+3]
+		w0 := w[k*m : k*m+m]
+		w1 := w[(k+1)*m : (k+1)*m+m]
+		w2 := w[(k+2)*m : (k+2)*m+m]
+		w3 := w[(k+3)*m : (k+3)*m+m]
+		w0, w1, w2, w3 = w0[:len(o)], w1[:len(o)], w2[:len(o)], w3[:len(o)]
+		for j := range o {
+			o[j] += a0*w0[j] + a1*w1[j] + a2*w2[j] + a3*w3[j]
+		}
+	}
+	for ; k < len(xi); k++ {
+		a := xi[k]
+		wk := w[k*m : k*m+m]
+		wk = wk[:len(o)]
+		for j := range o {
+			o[j] += a * wk[j]
+		}
+	}
 }
 
 // layerNorm normalises each of x's n rows of width dim to mean 0 and
