@@ -278,28 +278,45 @@ func (m *model) attention(ctx, qkv, scores []float32, n int) {
 }
 
 // matmul sets out ([n][outDim]) to x ([n][in]) times w ([in][outDim]) plus
-// bias, row by row, the rows split among workers when there are many.
+// bias, the rows split among workers when there are many. Each worker walks
+// w in tiles of tileK×tileJ that stay in cache while every one of its rows
+// uses them, instead of streaming all of w once per row.
 func matmul(out, x, w, bias []float32, n, in, outDim int) {
 	parallelFor(n, 4, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			o := out[i*outDim : (i+1)*outDim]
-			copy(o, bias)
-			matvec(o, x[i*in:(i+1)*in], w)
+			copy(out[i*outDim:(i+1)*outDim], bias)
+		}
+		for j0 := 0; j0 < outDim; j0 += tileJ {
+			j1 := min(j0+tileJ, outDim)
+			for k0 := 0; k0 < in; k0 += tileK {
+				k1 := min(k0+tileK, in)
+				wt := w[k0*outDim+j0:]
+				for i := lo; i < hi; i++ {
+					matvec(out[i*outDim+j0:i*outDim+j1], x[i*in+k0:i*in+k1], wt, outDim)
+				}
+			}
 		}
 	})
 }
 
-// matvec adds xi ([in]) times w ([in][len(o)]) to o, four rows of w at a
-// time so that each element of o is loaded and stored once per four.
-func matvec(o, xi, w []float32) {
+// Tile sizes of matmul: a 64×256 float32 tile of w is 64 KiB.
+const (
+	tileK = 64
+	tileJ = 256
+)
+
+// matvec adds xi times w to o, where row k of w starts at w[k*stride] and
+// only its first len(o) entries are used; it takes four rows of w at a time
+// so that each element of o is loaded and stored once per four.
+func matvec(o, xi, w []float32, stride int) {
 	m := len(o)
 	k := 0
 	for ; k+4 <= len(xi); k += 4 {
 		a0, a1, a2, a3 := xi[k], xi[k+1], xi[k+2], xi[k+3]
-		w0 := w[k*m : k*m+m]
-		w1 := w[(k+1)*m : (k+1)*m+m]
-		w2 := w[(k+2)*m : (k+2)*m+m]
-		w3 := w[(k+3)*m : (k+3)*m+m]
+		w0 := w[k*stride : k*stride+m]
+		w1 := w[(k+1)*stride : (k+1)*stride+m]
+		w2 := w[(k+2)*stride : (k+2)*stride+m]
+		w3 := w[(k+3)*stride : (k+3)*stride+m]
 		w0, w1, w2, w3 = w0[:len(o)], w1[:len(o)], w2[:len(o)], w3[:len(o)]
 		for j := range o {
 			o[j] += a0*w0[j] + a1*w1[j] + a2*w2[j] + a3*w3[j]
@@ -307,7 +324,7 @@ func matvec(o, xi, w []float32) {
 	}
 	for ; k < len(xi); k++ {
 		a := xi[k]
-		wk := w[k*m : k*m+m]
+		wk := w[k*stride : k*stride+m]
 		wk = wk[:len(o)]
 		for j := range o {
 			o[j] += a * wk[j]
