@@ -291,7 +291,12 @@ func matmul(out, x, w, bias []float32, n, in, outDim int) {
 			for k0 := 0; k0 < in; k0 += tileK {
 				k1 := min(k0+tileK, in)
 				wt := w[k0*outDim+j0:]
-				for i := lo; i < hi; i++ {
+				i := lo
+				for ; i+2 <= hi; i += 2 {
+					matvec2(out[i*outDim+j0:i*outDim+j1], out[(i+1)*outDim+j0:(i+1)*outDim+j1],
+						x[i*in+k0:i*in+k1], x[(i+1)*in+k0:(i+1)*in+k1], wt, outDim)
+				}
+				if i < hi {
 					matvec(out[i*outDim+j0:i*outDim+j1], x[i*in+k0:i*in+k1], wt, outDim)
 				}
 			}
@@ -329,6 +334,31 @@ func matvec(o, xi, w []float32, stride int) {
 		for j := range o {
 			o[j] += a * wk[j]
 		}
+	}
+}
+
+// matvec2 is matvec for two rows at once, o += xi·w and p += yi·w, so
+// that each element of w loaded serves both.
+func matvec2(o, p, xi, yi, w []float32, stride int) {
+	m := len(o)
+	p = p[:m]
+	yi = yi[:len(xi)]
+	k := 0
+	for ; k+2 <= len(xi); k += 2 {
+		a0, a1 := xi[k], xi[k+1]
+		b0, b1 := yi[k], yi[k+1]
+		w0 := w[k*stride : k*stride+m]
+		w1 := w[(k+1)*stride : (k+1)*stride+m]
+		w0, w1 = w0[:len(o)], w1[:len(o)]
+		for j := range o {
+			u, v := w0[j], w1[j]
+			o[j] += a0*u + a1*v
+			p[j] += b0*u + b1*v
+		}
+	}
+	if k < len(xi) {
+		matvec(o, xi[k:], w[k*stride:], stride)
+		matvec(p, yi[k:], w[k*stride:], stride)
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 )
 
 // tinyConfig is a BERT small enough to check against a naive reference.
-var tinyConfig = Config{Hidden: 8, Layers: 2, Heads: 2, Intermediate: 12, Vocab: 16, MaxPositions: 300, TypeVocab: 2, LayerNormEps: 1e-12, HiddenAct: "gelu"}
+var tinyConfig = Config{Hidden: 8, Layers: 2, Heads: 2, Intermediate: 13, Vocab: 16, MaxPositions: 300, TypeVocab: 2, LayerNormEps: 1e-12, HiddenAct: "gelu"}
 
 // tinyWeights makes random tensors of the checkpoint's names and [out, in]
 // shapes for cfg, with an optional name prefix.
