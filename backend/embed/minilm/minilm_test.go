@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -98,6 +99,47 @@ func TestLoadErrorsNameTheFile(t *testing.T) {
 		_, err := Load(dir)
 		if err == nil || !strings.Contains(err.Error(), c.file) {
 			t.Errorf("%s %q: err = %v, want one naming the file", c.file, c.content, err)
+		}
+	}
+}
+
+// TestEncoderConcurrent encodes from several goroutines at once (run with
+// -race): every result must equal the serial one.
+func TestEncoderConcurrent(t *testing.T) {
+	e, err := Load(tinyFiles(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{"hello", strings.Repeat("hello worlds. ", 40), "world hello", ""}
+	want, err := e.Encode(texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		go func() {
+			for r := 0; r < 5; r++ {
+				got, err := e.Encode(texts)
+				if err == nil {
+					for i := range got {
+						for j := range got[i] {
+							if got[i][j] != want[i][j] {
+								err = fmt.Errorf("text %d dim %d: %g, serial %g", i, j, got[i][j], want[i][j])
+							}
+						}
+					}
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
 		}
 	}
 }

@@ -131,6 +131,24 @@ func (st *safetensors) float32s(name string, shape ...int) ([]float32, error) {
 	return nil, fmt.Errorf("safetensors: tensor %s has dtype %s, which this package does not decode", name, ti.DType)
 }
 
+// halfs returns the raw bits of the F16 tensor called name, checking that
+// its shape is shape; the slice is a copy, not a view of the file.
+func (st *safetensors) halfs(name string, shape ...int) ([]uint16, error) {
+	ti, ok := st.tensors[name]
+	if !ok {
+		return nil, fmt.Errorf("safetensors: no tensor %s", name)
+	}
+	if ti.DType != "F16" || !sameShape(ti.Shape, shape) {
+		return nil, fmt.Errorf("safetensors: tensor %s is %s%v, want F16%v", name, ti.DType, ti.Shape, shape)
+	}
+	b := st.data[ti.Offsets[0]:ti.Offsets[1]]
+	out := make([]uint16, len(b)/2)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint16(b[2*i:])
+	}
+	return out, nil
+}
+
 func sameShape(a, b []int) bool {
 	if len(a) != len(b) {
 		return false
