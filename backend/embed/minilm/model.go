@@ -163,7 +163,7 @@ type scratch struct {
 func (m *model) scratch(n int) *scratch {
 	s, _ := m.pool.Get().(*scratch)
 	H, I := m.cfg.Hidden, m.cfg.Intermediate
-	if s == nil || len(s.h) < n*H {
+	if s == nil || len(s.h) < n*H || len(s.scores) < workers()*n {
 		s = &scratch{
 			h: make([]float32, n*H), tmp: make([]float32, n*H), ctx: make([]float32, n*H),
 			qkv: make([]float32, n*3*H), ffn: make([]float32, n*I),
@@ -257,7 +257,12 @@ func (m *model) attention(ctx, qkv, scores []float32, n int) {
 	next := 0
 	parallelFor(n*nh, 64, func(lo, hi int) {
 		mu.Lock()
-		sc := scores[next*n : (next+1)*n]
+		var sc []float32
+		if (next+1)*n <= len(scores) {
+			sc = scores[next*n : (next+1)*n]
+		} else { // GOMAXPROCS grew since the scratch was made
+			sc = make([]float32, n)
+		}
 		next++
 		mu.Unlock()
 		for item := lo; item < hi; item++ {
@@ -330,23 +335,22 @@ const (
 )
 
 // matvec adds xi times w to o, where row k of w starts at w[k*stride] and
-// only its first len(o) entries are used; it takes four rows of w at a time
-// so that each element of o is loaded and stored once per four.
+// only its first len(o) entries are used. It sums in the same order as
+// matvec2, two rows of w at a time, so that a row's result does not depend
+// on how rows were split among workers or paired.
 func matvec(o, xi, w []float32, stride int) {
 	m := len(o)
 	k := 0
-	for ; k+4 <= len(xi); k += 4 {
-		a0, a1, a2, a3 := xi[k], xi[k+1], xi[k+2], xi[k+3]
+	for ; k+2 <= len(xi); k += 2 {
+		a0, a1 := xi[k], xi[k+1]
 		w0 := w[k*stride : k*stride+m]
 		w1 := w[(k+1)*stride : (k+1)*stride+m]
-		w2 := w[(k+2)*stride : (k+2)*stride+m]
-		w3 := w[(k+3)*stride : (k+3)*stride+m]
-		w0, w1, w2, w3 = w0[:len(o)], w1[:len(o)], w2[:len(o)], w3[:len(o)]
+		w0, w1 = w0[:len(o)], w1[:len(o)]
 		for j := range o {
-			o[j] += a0*w0[j] + a1*w1[j] + a2*w2[j] + a3*w3[j]
+			o[j] += a0*w0[j] + a1*w1[j]
 		}
 	}
-	for ; k < len(xi); k++ {
+	if k < len(xi) {
 		a := xi[k]
 		wk := w[k*stride : k*stride+m]
 		wk = wk[:len(o)]

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -288,5 +289,37 @@ func TestForwardErrors(t *testing.T) {
 	}
 	if _, err := m.forward(make([]int32, tinyConfig.MaxPositions+1)); err == nil {
 		t.Error("too many tokens: no error")
+	}
+}
+
+// TestForwardDeterministic checks that the vector does not depend on the
+// number of workers (native GOMAXPROCS versus 1 in a browser).
+func TestForwardDeterministic(t *testing.T) {
+	st, _ := parseSafetensors(encodeSafetensors(tinyWeights(tinyConfig, "", 5), "F32"))
+	m, err := loadModel(st, tinyConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]int32, 101)
+	for i := range ids {
+		ids[i] = int32(i % tinyConfig.Vocab)
+	}
+	var ref []float32
+	for _, procs := range []int{1, 2, 3, 8} {
+		old := runtime.GOMAXPROCS(procs)
+		got, err := m.forward(ids)
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ref == nil {
+			ref = got
+			continue
+		}
+		for j := range ref {
+			if got[j] != ref[j] {
+				t.Fatalf("GOMAXPROCS %d: dim %d = %g, with 1: %g", procs, j, got[j], ref[j])
+			}
+		}
 	}
 }
