@@ -9,7 +9,8 @@ import (
 // TestCandleReference compares Encode with an independent implementation
 // (candle's BERT and Hugging Face tokenizers, see testdata/README.md) on
 // texts that exercise accents, CJK, kana and Hangul, emoji, symbols,
-// control characters, a word over 100 characters and truncation at 256
+// control characters, Greek, Turkish, ß and ligatures, combining marks, a
+// word over 100 characters and truncation at 256
 // tokens. A tokenization difference shows as a cosine well below 1.
 func TestCandleReference(t *testing.T) {
 	e := realEncoder(t)
