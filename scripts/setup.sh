@@ -90,4 +90,7 @@ else
 	step "scripts/embeddings.sh is not there yet; skipping the offline embedding table"
 fi
 
+# --- sentence encoder weights (all-MiniLM-L6-v2; backend/embed/minilm) ----
+bash scripts/minilm.sh
+
 step "done"
