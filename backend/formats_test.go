@@ -104,3 +104,30 @@ func TestEveryFormatGoesInAndBadFilesLoseNothing(t *testing.T) {
 	}
 	assert.True(t, found, "a loaded section of the paper is cited by page")
 }
+
+// A .bib edited to drop an entry loses that entry's document on the next
+// ingest; the entries it still holds stay as they were.
+func TestReingestedBibliographyDropsTheEntriesItNoLongerHolds(t *testing.T) {
+	ctx := context.Background()
+	lib := t.TempDir()
+	bib := filepath.Join(lib, "refs.bib")
+	a := "@article{a2020,\n  title = {Attention over long documents in retrieval},\n  year = {2020}\n}\n"
+	b := "@article{b2021,\n  title = {Budgets for context windows of language models},\n  year = {2021}\n}\n"
+	require.NoError(t, os.WriteFile(bib, []byte(a+"\n"+b), 0o644))
+	wb, err := Open(ctx, t.TempDir(), WithEmbedder(testEmbedder(t)), WithClock(func() time.Time { return fixedNow }))
+	require.NoError(t, err)
+	defer wb.Close()
+	rep, err := wb.Ingest(ctx, []string{lib}, IngestOptions{})
+	require.NoError(t, err)
+	require.Equal(t, 2, rep.Added)
+
+	require.NoError(t, os.WriteFile(bib, []byte(a), 0o644))
+	rep, err = wb.Ingest(ctx, []string{lib}, IngestOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, 1, rep.Removed, "b2021 is gone from the file")
+	assert.Equal(t, 1, rep.Unchanged, "a2020 is as it was")
+	docs, err := wb.Documents(ctx)
+	require.NoError(t, err)
+	require.Len(t, docs, 1)
+	assert.Equal(t, "refs.bib#a2020", docs[0].Path)
+}

@@ -52,8 +52,12 @@ func parseConverted(doc *Document, data []byte) error {
 		doc.Title = title
 	}
 	doc.Meta = conv.Meta
-	for _, t := range meta.Tags {
-		doc.Meta.Tags = appendNew(doc.Meta.Tags, t)
+	if len(meta.Tags) > 0 {
+		var tags tagSet
+		for _, t := range append(doc.Meta.Tags, meta.Tags...) {
+			tags.add(t)
+		}
+		doc.Meta.Tags = tags.tags
 	}
 	return nil
 }
@@ -144,12 +148,3 @@ func (l lineIndex) end(n int) int {
 // problemOf is an error's message as a problem sentence (converters write
 // them so, for the caller to put the file name in front).
 func problemOf(err error) string { return strings.TrimSpace(err.Error()) }
-
-func appendNew(list []string, s string) []string {
-	for _, x := range list {
-		if strings.EqualFold(x, s) {
-			return list
-		}
-	}
-	return append(list, s)
-}

@@ -3,10 +3,10 @@ package library
 import (
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/ingest"
+	"github.com/loomwork/loom/backend/ingest/bibtex"
 	"github.com/loomwork/loom/backend/model"
 )
 
@@ -32,7 +32,7 @@ func samePaperLinks(ix *index.Graph, d *model.Document) []string {
 	if !paperFormat(d.Format) {
 		return nil
 	}
-	title := normalizeTitle(d.Title)
+	title := bibtex.NormalizeTitle(d.Title)
 	var byID, byTitle []string
 	for id, o := range ix.Docs {
 		if id == d.ID || o.Format == d.Format || !paperFormat(o.Format) {
@@ -41,33 +41,13 @@ func samePaperLinks(ix *index.Graph, d *model.Document) []string {
 		switch {
 		case d.Meta.DOI != "" && d.Meta.DOI == o.Meta.DOI, d.Meta.ArXiv != "" && d.Meta.ArXiv == o.Meta.ArXiv:
 			byID = append(byID, id)
-		case len(title) >= minTitleMatch && title == normalizeTitle(o.Title):
+		case len(title) >= minTitleMatch && title == bibtex.NormalizeTitle(o.Title):
 			byTitle = append(byTitle, id)
 		}
 	}
 	slices.Sort(byID)
 	slices.Sort(byTitle)
 	return append(byID, byTitle...)
-}
-
-// normalizeTitle keeps a title's letters and digits, lower-cased, with
-// single spaces between words, so "Attention Is All You Need." and
-// "attention is all you need" compare equal.
-func normalizeTitle(s string) string {
-	var b strings.Builder
-	space := false
-	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if space && b.Len() > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteRune(r)
-			space = false
-		} else {
-			space = true
-		}
-	}
-	return b.String()
 }
 
 // recordFormat reports whether a file of the format holds many documents,
