@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -17,21 +18,7 @@ func cmdDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var ws workspaceFlags
 	ws.register(fs)
 	format := fs.String("format", "text", "text or json")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return usageErr("doctor: unexpected %q (the workspace is given with --workspace)", pos[0])
-	}
-	if *format != "text" && *format != "json" {
-		return usageErr("doctor: --format must be text or json, not %q", *format)
-	}
-	cfg, err := ws.config(stderr)
-	if err != nil {
-		return err
-	}
-	dir, err := cfg.Folder()
+	_, dir, err := workspaceOnly("doctor", fs, args, &ws, format, stderr)
 	if err != nil {
 		return err
 	}
@@ -60,21 +47,7 @@ func cmdRepair(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	out := fs.String("out", "", "where a salvaged workspace goes when the graph store cannot be mended in place (default: the workspace's folder + .repaired)")
 	replace := fs.Bool("replace", false, "put a salvaged workspace in the damaged one's place, keeping the damaged one as <folder>.damaged-N")
 	format := fs.String("format", "text", "text or json")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return usageErr("repair: unexpected %q (the workspace is given with --workspace)", pos[0])
-	}
-	if *format != "text" && *format != "json" {
-		return usageErr("repair: --format must be text or json, not %q", *format)
-	}
-	cfg, err := ws.config(stderr)
-	if err != nil {
-		return err
-	}
-	dir, err := cfg.Folder()
+	cfg, dir, err := workspaceOnly("repair", fs, args, &ws, format, stderr)
 	if err != nil {
 		return err
 	}
@@ -145,4 +118,29 @@ func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// workspaceOnly parses the flags of a command that takes no arguments
+// besides its workspace (doctor, repair) and --format, and finds the
+// workspace's folder.
+func workspaceOnly(name string, fs *flag.FlagSet, args []string, ws *workspaceFlags, format *string, stderr io.Writer) (backend.Config, string, error) {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return backend.Config{}, "", err
+	}
+	if len(pos) > 0 {
+		return backend.Config{}, "", usageErr("%s: unexpected %q (the workspace is given with --workspace)", name, pos[0])
+	}
+	if *format != "text" && *format != "json" {
+		return backend.Config{}, "", usageErr("%s: --format must be text or json, not %q", name, *format)
+	}
+	cfg, err := ws.config(stderr)
+	if err != nil {
+		return backend.Config{}, "", err
+	}
+	dir, err := cfg.Folder()
+	if err != nil {
+		return backend.Config{}, "", err
+	}
+	return cfg, dir, nil
 }
