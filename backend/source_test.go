@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -55,10 +56,14 @@ func TestAQuestionCitesItsSourcesAsAPersonFindsThem(t *testing.T) {
 		assert.Regexp(t, ` L\d+(–\d+)?$`, c.Cite, "a note's section is cited with its lines")
 	}
 	for _, c := range loaded {
-		assert.Contains(t, res.Prompt, "["+c.ID+"] "+c.Title+" — "+c.Cite+"\n", "the block header: id, title, cite")
-		assert.Contains(t, res.Manifest, " | cite: "+c.Cite+"]", "the manifest names where each loaded node comes from")
+		require.NotEmpty(t, c.ShortID)
+		assert.True(t, strings.HasPrefix(c.ID, c.ShortID), "%s shortens %s", c.ShortID, c.ID)
+		_, lines, _ := strings.Cut(c.Cite, " ")
+		assert.Regexp(t, `\n\[`+regexp.QuoteMeta(c.ShortID)+`\] [^\n]* · `+regexp.QuoteMeta(lines)+`\n`, res.Prompt, "the block header: id, title, lines")
+		assert.Equal(t, 1, strings.Count(res.Prompt, c.ShortID), "%s is written once", c.ShortID)
+		assert.NotContains(t, res.Manifest, c.Title, "the manifest does not repeat a loaded node")
 	}
-	assert.Contains(t, res.Prompt, "each block's header gives its source (file, page, lines)")
+	assert.Contains(t, res.Prompt, "each block's header gives its source (file, section, lines or pages)")
 }
 
 func TestSourceShowsTheDocumentOfANodeInOrder(t *testing.T) {

@@ -344,14 +344,14 @@ func firstDocument(t *testing.T, app *App) string {
 
 // The questions the page's tests ask, at the budgets they use: the page's
 // default (4096), budgets that load fewer of the nodes that are relevant
-// (three, then one at 150, none at 60), one too small for the manifest,
+// (three at 300, two at 120, one at 90, none at 60), one too small for the manifest,
 // and a question with no words.
 var goldenQuestions = []struct {
 	question string
 	budgets  []int
 }{
 	{"How does staleness decay?", []int{4096, 2000}},
-	{"How are concept nodes and content nodes linked?", []int{4096, 2000, 300, 150, 120, 60, 20}},
+	{"How are concept nodes and content nodes linked?", []int{4096, 2000, 300, 120, 90, 60, 20}},
 	{"?!", []int{4096}},
 }
 
@@ -411,9 +411,19 @@ var goldenModels = []struct {
 	window int
 }{{"llama3.2:3b", 8192}, {"qwen2.5:7b", 32768}}
 
-// nodeID is a node id of the workspace (the system prompt's example is
-// shorter).
-var nodeID = regexp.MustCompile(`\bn-[0-9a-f]{16}\b`)
+// nodeID is a node id as the prompt writes it (shortened to a unique
+// prefix); the system prompt's example is not one.
+var nodeID = regexp.MustCompile(`\bn-[0-9a-f]{6,16}\b`)
+
+// firstNodeID is the first node id of the workspace in a prompt.
+func firstNodeID(prompt string) string {
+	for _, id := range nodeID.FindAllString(prompt, -1) {
+		if id != "n-1a2b3c" {
+			return id
+		}
+	}
+	return ""
+}
 
 func newGoldenOllama(t *testing.T) *goldenOllama {
 	o := &goldenOllama{}
@@ -448,7 +458,7 @@ func (o *goldenOllama) chat(s *ollamatest.Stream) {
 		s.Done("stop", 700, 12)
 		return
 	}
-	cite := "[" + nodeID.FindString(req.Messages[0].Content) + "]"
+	cite := "[" + firstNodeID(req.Messages[0].Content) + "]"
 	pieces := []string{"Staleness ", "decays exponentially ", "with time since the last access " + cite + "."}
 	var soFar strings.Builder
 	for i, piece := range pieces {

@@ -3,36 +3,74 @@ package assemble
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/loomwork/loom/backend/errs"
 )
 
-// Manifest renders the header of seed §6.3, each node's line followed by
-// where it comes from (its cite, when it has one):
+// The frame is what the context spends besides the nodes' text: the
+// manifest and one header per block. Each node's reference is written once,
+// in its block's header; the manifest says how much of the relevant context
+// is here and names what relevant context is not, so the model can ask for
+// it:
 //
-//	[Context loaded: 3 of 7 relevant nodes]
-//	[Node: OAuth token analysis | relevance: 0.92 | source: output | cite: auth.md#tokens L4–19]
-//	[Additional context available but not loaded: 4 nodes]
-func Manifest(loaded []*Candidate, relevant, notLoaded int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "[Context loaded: %d of %d relevant nodes]\n", len(loaded), max(relevant, len(loaded)))
-	for _, c := range loaded {
-		b.WriteString(manifestLine(c, c.Score))
-		b.WriteByte('\n')
-	}
-	fmt.Fprintf(&b, "[Additional context available but not loaded: %d nodes]", notLoaded)
-	return b.String()
+//	[Context loaded: 3 of 7 relevant nodes, 1480 tokens]
+//	[Relevant, not loaded: [n-77aa01] 2.1 Split (320 tokens); [n-9c0d12] Levels (140 tokens); and 2 more]
+//
+//	loom-concept.md:
+//	[n-1a2b3c] 5. Ranking Signals · L60–75 · summary
+//	…
+//
+//	[n-4d5e6f] notes/staleness.md › Decay · L3–12
+//	…
+//
+// Blocks are grouped by document (documents in the order of their best
+// block, blocks in load order); a document with one block names it in the
+// block's own header. Node ids are written as their shortest prefix of at
+// least ShortIDHex hex digits that no other candidate of the question
+// shares (the tools and the page resolve a unique prefix).
+
+// ManifestListed is how many relevant nodes that were not loaded the
+// manifest names; the rest are counted.
+const ManifestListed = 5
+
+// ShortIDHex is the fewest hex digits a node id is shortened to.
+const ShortIDHex = 6
+
+// Manifest renders the manifest: how many of the relevant nodes were
+// loaded and at what cost, and the best of those that were not (named by
+// id, title and size), the rest counted.
+func Manifest(loaded []*Candidate, relevant int, notLoaded []*Candidate) string {
+	return manifest(loaded, relevant, notLoaded, ManifestListed)
 }
 
-// manifestLine is a loaded node's line of the manifest at a relevance
-// (Assemble charges each node its line at 0.00, which counts the same).
-func manifestLine(c *Candidate, relevance float64) string {
-	line := fmt.Sprintf("[Node: %s | relevance: %.2f | source: %s", Clean(c.Title), relevance, c.Source)
-	if c.Cite != "" {
-		line += " | cite: " + Clean(c.Cite)
+// manifest is Manifest naming at most listed nodes.
+func manifest(loaded []*Candidate, relevant int, notLoaded []*Candidate, listed int) string {
+	var b strings.Builder
+	used := 0
+	for _, c := range loaded {
+		used += c.LoadedTokens
 	}
-	return line + "]"
+	total := max(relevant, len(loaded)+len(notLoaded))
+	fmt.Fprintf(&b, "[Context loaded: %d of %d relevant nodes, %d tokens]", len(loaded), total, used)
+	if len(notLoaded) > 0 && listed <= 0 {
+		fmt.Fprintf(&b, "\n[Relevant, not loaded: %d more]", len(notLoaded))
+	} else if len(notLoaded) > 0 {
+		b.WriteString("\n[Relevant, not loaded: ")
+		for i, c := range notLoaded[:min(len(notLoaded), listed)] {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			fmt.Fprintf(&b, "[%s] %s (%d tokens)", c.short(), Clean(ownTitle(c)), c.Tokens)
+		}
+		if more := len(notLoaded) - listed; more > 0 {
+			fmt.Fprintf(&b, "; and %d more", more)
+		}
+		b.WriteString("]")
+	}
+	return b.String()
 }
 
 // Clean keeps a title from breaking the manifest's one-line brackets.
@@ -40,20 +78,97 @@ func Clean(s string) string { return cleaner.Replace(strings.TrimSpace(s)) }
 
 var cleaner = strings.NewReplacer("\n", " ", "\r", " ", "|", "/", "[", "(", "]", ")")
 
-// BlockHeader introduces one loaded node in the context: its id first
-// (what the model cites, and what the expand tool takes), its title, its
-// source as a person finds it (the cite, else the reference) and its
-// level:
-//
-//	[n-1a2b3c4d] notes/budget.md › Split — notes/budget.md#split L3–12
-func BlockHeader(c *Candidate) string {
-	src := c.Ref
-	if c.Cite != "" {
-		src = c.Cite
+// short is the id the prompt writes (ShortID when Assemble set one).
+func (c *Candidate) short() string {
+	if c.ShortID != "" {
+		return c.ShortID
 	}
-	h := fmt.Sprintf("[%s] %s — %s", c.ID, Clean(c.Title), src)
+	return c.ID
+}
+
+// ownTitle is the node's title without its document's path in front
+// ("loom-concept.md › 5. Ranking" → "5. Ranking").
+func ownTitle(c *Candidate) string {
+	if c.Document != "" {
+		if rest, ok := strings.CutPrefix(c.Title, c.Document+" › "); ok && rest != "" {
+			return rest
+		}
+	}
+	return c.Title
+}
+
+// location is where in its document the node is, as its cite says beyond
+// the document's path and what the title already says: "L60–75",
+// "p. 4–5" (the § of a paper's section is in its title). With no document
+// it is the whole cite (or the reference).
+func location(c *Candidate) string {
+	cite := c.Cite
+	if cite == "" {
+		cite = c.Ref
+	}
+	if c.Document == "" {
+		return cite
+	}
+	rest, ok := strings.CutPrefix(cite, c.Document)
+	if !ok {
+		if path, _, _ := strings.Cut(c.Document, "#"); path != c.Document {
+			rest, ok = strings.CutPrefix(cite, path) // a BibTeX entry's document is "refs.bib#key"
+		}
+		if !ok {
+			return cite
+		}
+	}
+	var parts []string
+	title := ownTitle(c)
+	for _, f := range splitLocation(rest) {
+		switch {
+		case strings.HasPrefix(f, "#"): // the anchor: the title says it
+		case strings.HasPrefix(f, "§") && strings.Contains(title, strings.TrimPrefix(f, "§")):
+		default:
+			parts = append(parts, f)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// splitLocation splits what follows the path in a cite into its parts:
+// "#anchor", "L3–12", "p. 4–5", "§3.2 Title words", "@key".
+func splitLocation(s string) []string {
+	var out []string
+	for _, w := range strings.Fields(s) {
+		switch {
+		case len(out) > 0 && out[len(out)-1] == "p.":
+			out[len(out)-1] += " " + w
+		case len(out) > 0 && strings.HasPrefix(out[len(out)-1], "§") && !strings.HasPrefix(w, "L") && !strings.HasPrefix(w, "p."):
+			out[len(out)-1] += " " + w
+		default:
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// BlockHeader introduces one loaded node on a line of its own: its id
+// (what the model cites, and what the expand tool takes), its title with
+// its document's path, where in the document it is, and its level when
+// that is not the full text:
+//
+//	[n-1a2b3c] notes/budget.md › Split · L3–12 · summary
+func BlockHeader(c *Candidate) string { return header(c, true) }
+
+// header is BlockHeader, with the document's path left out of the title
+// when withDoc is false (the block sits under its document's line).
+func header(c *Candidate, withDoc bool) string {
+	title := Clean(ownTitle(c))
+	if withDoc {
+		title = Clean(c.Title)
+	}
+	h := "[" + c.short() + "] " + title
+	if loc := location(c); loc != "" {
+		h += " · " + loc
+	}
 	if c.Level != "" && c.Level != Detailed {
-		h += " (" + string(c.Level) + ")"
+		h += " · " + string(c.Level)
 	}
 	return h
 }
@@ -64,28 +179,120 @@ type Block struct {
 	Text      string
 }
 
-// ContextText joins the manifest, the catalog (may be "") and the blocks.
+// docLine opens a group of blocks of one document.
+func docLine(doc string) string { return Clean(doc) + ":" }
+
+// ContextText joins the manifest, the catalog (may be "") and the blocks,
+// grouped by document (see the package's frame comment).
 func ContextText(manifest, catalog string, blocks []Block) string {
-	headers := make([]string, len(blocks))
-	size := len(manifest) + 2 + len(catalog)
-	for i, bl := range blocks {
-		headers[i] = BlockHeader(bl.Candidate)
-		size += 3 + len(headers[i]) + len(bl.Text)
-	}
 	var b strings.Builder
-	b.Grow(size) // one allocation: the context is ~16 KB at a budget of 4,000
+	b.Grow(len(manifest) + 2 + len(catalog) + 16*1024)
 	b.WriteString(manifest)
 	if catalog != "" {
 		b.WriteString("\n\n")
 		b.WriteString(catalog)
 	}
-	for i, bl := range blocks {
-		b.WriteString("\n\n")
-		b.WriteString(headers[i])
-		b.WriteString("\n")
-		b.WriteString(strings.TrimSpace(bl.Text))
+	for _, g := range groupBlocks(blocks) {
+		grouped := len(g) > 1
+		if grouped {
+			b.WriteString("\n\n")
+			b.WriteString(docLine(g[0].Candidate.Document))
+		}
+		for i, bl := range g {
+			if !grouped || i > 0 {
+				b.WriteString("\n\n")
+			} else {
+				b.WriteString("\n")
+			}
+			b.WriteString(header(bl.Candidate, !grouped))
+			b.WriteString("\n")
+			b.WriteString(strings.TrimSpace(bl.Text))
+		}
 	}
 	return b.String()
+}
+
+// groupBlocks puts blocks of one document together: documents in the order
+// of their first block, blocks in their own order. Blocks with no document
+// stand alone.
+func groupBlocks(blocks []Block) [][]Block {
+	var groups [][]Block
+	at := map[string]int{}
+	for _, bl := range blocks {
+		doc := bl.Candidate.Document
+		if i, ok := at[doc]; ok && doc != "" {
+			groups[i] = append(groups[i], bl)
+			continue
+		}
+		at[doc] = len(groups)
+		groups = append(groups, []Block{bl})
+	}
+	return groups
+}
+
+// frameTokens is what the blocks' headers, document lines and separators
+// take, counted part by part (an upper bound of their count in the whole).
+func frameTokens(count Counter, blocks []Block) int {
+	n := 0
+	for _, g := range groupBlocks(blocks) {
+		grouped := len(g) > 1
+		if grouped {
+			n += count(docLine(g[0].Candidate.Document)) + 2
+		}
+		for _, bl := range g {
+			n += count(header(bl.Candidate, !grouped)) + 3
+		}
+	}
+	return n
+}
+
+// ShortIDs gives every candidate its ShortID: the shortest prefix of its
+// id, of at least ShortIDHex hex digits, that no other candidate's id
+// starts with.
+func ShortIDs(cands []*Candidate) {
+	ids := make([]string, len(cands))
+	for i, c := range cands {
+		ids[i] = c.ID
+	}
+	sorted := append([]string(nil), ids...)
+	slices.Sort(sorted)
+	for _, c := range cands {
+		c.ShortID = shortestUnique(c.ID, sorted)
+	}
+}
+
+// shortestUnique is id cut to the fewest characters (at least the "n-"
+// prefix and ShortIDHex digits) that no other id of sorted starts with.
+func shortestUnique(id string, sorted []string) string {
+	dash := strings.IndexByte(id, '-')
+	n := dash + 1 + ShortIDHex
+	if dash < 0 || n >= len(id) {
+		return id
+	}
+	lo := sort.SearchStrings(sorted, id)
+	hi := lo
+	for hi < len(sorted) && sorted[hi] == id {
+		hi++ // the same node twice is one id
+	}
+	need := n
+	for _, j := range []int{lo - 1, hi} {
+		if j < 0 || j >= len(sorted) {
+			continue
+		}
+		need = max(need, commonPrefix(id, sorted[j])+1)
+	}
+	if need >= len(id) {
+		return id
+	}
+	return id[:need]
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }
 
 // QuestionText is how the question closes the prompt.
@@ -117,28 +324,9 @@ func countLines(count Counter, s string) int {
 		if i > 0 {
 			n++
 		}
-		n += count(sameCount(line))
+		n += count(line)
 	}
 	return n
-}
-
-// sameCount rewrites a manifest node line's relevance ("0.92") as "0.00":
-// every value %.2f prints in [0, 1] is three tokens, so the count is the
-// same and a memoising counter recognises the line from query to query.
-func sameCount(line string) string {
-	const key = " | relevance: "
-	if !strings.HasPrefix(line, "[Node: ") {
-		return line
-	}
-	i := strings.LastIndex(line, key)
-	if i < 0 || len(line) < i+len(key)+4 {
-		return line
-	}
-	v := line[i+len(key) : i+len(key)+4]
-	if (v[0] != '0' && v[0] != '1') || v[1] != '.' || v[2] < '0' || v[2] > '9' || v[3] < '0' || v[3] > '9' {
-		return line
-	}
-	return line[:i+len(key)] + "0.00" + line[i+len(key)+4:]
 }
 
 // TextFunc returns a loaded candidate's text at level l. It may make the
@@ -188,21 +376,31 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 			upper = append(upper, c)
 		}
 	}
-	// Each node costs its text plus its block header and manifest line;
-	// the ones beyond what could load are charged the largest of those.
+	// Each node costs its text plus its block header; the ones beyond what
+	// could load are charged the largest of those.
+	ShortIDs(cands)
 	most := 0
 	inUpper := make(map[*Candidate]bool, len(upper))
 	for _, c := range upper {
-		c.Overhead = count(BlockHeader(c)) + count(manifestLine(c, 0)) + 6
+		c.Overhead = count(BlockHeader(c)) + 3
 		most = max(most, c.Overhead)
 		inUpper[c] = true
 	}
 	for _, c := range cands {
 		if (c.Relevant || c.Pinned) && !inUpper[c] {
-			c.Overhead = max(most, 48)
+			c.Overhead = max(most, 24)
 		}
 	}
-	frame := count(Manifest(nil, relevant, relevant)) + 8
+	// The manifest: its counts, and the best relevant nodes as if none of
+	// them loaded (an upper bound of the list it names); it names fewer when
+	// that would take more than a tenth of the context.
+	listed, frame := ManifestListed, 0
+	for ; ; listed-- {
+		frame = count(manifest(nil, relevant, upper[:min(len(upper), listed)], listed)) + 8
+		if listed == 0 || frame <= split.Context/10 {
+			break
+		}
+	}
 	loadable := split.Context - frame
 	if loadable < 0 {
 		return nil, errUsage("the context budget of %d tokens is smaller than the manifest (%d tokens): raise the budget", split.Context, frame)
@@ -237,7 +435,7 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 		for _, c := range sel.Loaded {
 			sel.Used += c.LoadedTokens
 		}
-		manifest := Manifest(sel.Loaded, sel.Relevant, sel.NotLoaded)
+		manifest := manifest(sel.Loaded, sel.Relevant, notLoaded(cands), listed)
 		// Counting the whole context is the query's largest cost, so add
 		// up its parts: each block's size is known, and a part counted
 		// alone never takes fewer tokens than inside the whole, since parts
@@ -245,9 +443,9 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 		// may only join the punctuation before it). The sum is an upper
 		// bound; the whole is counted only when the bound is over budget.
 		m := countLines(count, manifest)
-		total := m
+		total := m + frameTokens(count, blocks)
 		for _, bl := range blocks {
-			total += count(BlockHeader(bl.Candidate)) + bl.Candidate.LoadedTokens + 3
+			total += bl.Candidate.LoadedTokens
 		}
 		if total > split.Context {
 			total = count(ContextText(manifest, "", blocks))
@@ -291,6 +489,18 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 		}
 		return a, nil
 	}
+}
+
+// notLoaded lists the relevant (or pinned) candidates that did not load,
+// best first.
+func notLoaded(cands []*Candidate) []*Candidate {
+	var out []*Candidate
+	for _, c := range cands {
+		if (c.Relevant || c.Pinned) && !c.Loaded && c.Unavailable == "" {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // usageError is a bad request (as opposed to a failure).

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,48 +15,40 @@ import (
 	"github.com/loomwork/loom/internal/golden"
 )
 
-// seedManifest is the example of seed §6.3 (loom-concept.md), byte for byte.
-const seedManifest = `[Context loaded: 3 of 7 relevant nodes]
-[Node: OAuth token analysis | relevance: 0.92 | source: output]
-[Node: Auth error logs summary | relevance: 0.85 | source: analysis]
-[Node: API endpoint docs | relevance: 0.81 | source: input]
-[Additional context available but not loaded: 4 nodes]`
-
-func seedLoaded() []*Candidate {
-	return []*Candidate{
-		{ID: "n-1", Title: "OAuth token analysis", Score: 0.92, Source: "output"},
-		{ID: "n-2", Title: "Auth error logs summary", Score: 0.85, Source: "analysis"},
-		{ID: "n-3", Title: "API endpoint docs", Score: 0.81, Source: "input"},
-	}
-}
-
 func TestManifest(t *testing.T) {
-	t.Run("the seed example renders byte for byte", func(t *testing.T) {
-		assert.Equal(t, seedManifest, Manifest(seedLoaded(), 7, 4))
+	loaded := []*Candidate{
+		{ID: "n-1", Title: "OAuth token analysis", LoadedTokens: 300},
+		{ID: "n-2", Title: "Auth error logs summary", LoadedTokens: 120},
+	}
+	left := []*Candidate{
+		{ID: "n-3", ShortID: "n-3", Document: "api.md", Title: "api.md › Endpoints", Tokens: 410},
+		{ID: "n-4", Title: "Token [draft] | v2", Tokens: 90},
+	}
+	t.Run("the counts, the tokens, and what was left out by id, title and size", func(t *testing.T) {
+		assert.Equal(t, "[Context loaded: 2 of 7 relevant nodes, 420 tokens]\n"+
+			"[Relevant, not loaded: [n-3] Endpoints (410 tokens); [n-4] Token (draft) / v2 (90 tokens)]", Manifest(loaded, 7, left))
 	})
-	t.Run("the seed example is the one in the concept document", func(t *testing.T) {
-		doc, err := os.ReadFile("/work/shared/reference/loom-concept.md")
-		if err != nil {
-			t.Skip("the concept document is not here:", err)
-		}
-		assert.Contains(t, string(doc), "```\n"+seedManifest+"\n```")
-	})
-	t.Run("nothing loaded still says how much exists", func(t *testing.T) {
-		assert.Equal(t, "[Context loaded: 0 of 5 relevant nodes]\n[Additional context available but not loaded: 5 nodes]", Manifest(nil, 5, 5))
+	t.Run("everything relevant loaded: one line", func(t *testing.T) {
+		assert.Equal(t, "[Context loaded: 2 of 2 relevant nodes, 420 tokens]", Manifest(loaded, 2, nil))
 	})
 	t.Run("nothing relevant renders zero of zero", func(t *testing.T) {
-		assert.Equal(t, "[Context loaded: 0 of 0 relevant nodes]\n[Additional context available but not loaded: 0 nodes]", Manifest(nil, 0, 0))
+		assert.Equal(t, "[Context loaded: 0 of 0 relevant nodes, 0 tokens]", Manifest(nil, 0, nil))
 	})
-	t.Run("never fewer relevant nodes than loaded ones are claimed", func(t *testing.T) {
-		assert.True(t, strings.HasPrefix(Manifest(seedLoaded(), 1, 0), "[Context loaded: 3 of 3 relevant nodes]\n"))
+	t.Run("never fewer relevant nodes than loaded and left out are claimed", func(t *testing.T) {
+		assert.True(t, strings.HasPrefix(Manifest(loaded, 1, left), "[Context loaded: 2 of 4 relevant nodes"))
 	})
-	t.Run("relevance is rounded to two decimals", func(t *testing.T) {
-		m := Manifest([]*Candidate{{Title: "T", Score: 0.456, Source: "input"}, {Title: "U", Score: 1, Source: "output"}}, 2, 0)
-		assert.Contains(t, m, "[Node: T | relevance: 0.46 | source: input]")
-		assert.Contains(t, m, "[Node: U | relevance: 1.00 | source: output]")
+	t.Run("at most ManifestListed are named, the rest counted: never a line per node", func(t *testing.T) {
+		var many []*Candidate
+		for i := range 12 {
+			many = append(many, &Candidate{ID: fmt.Sprintf("n-%02d", i), Title: "T", Tokens: 10})
+		}
+		m := Manifest(nil, 12, many)
+		assert.Equal(t, 2, strings.Count(m, "\n")+1, "two lines whatever the count: %q", m)
+		assert.Equal(t, ManifestListed, strings.Count(m, "(10 tokens)"))
+		assert.True(t, strings.HasSuffix(m, "; and 7 more]"), m)
 	})
 	t.Run("the manifest has no trailing newline", func(t *testing.T) {
-		assert.False(t, strings.HasSuffix(Manifest(seedLoaded(), 7, 4), "\n"))
+		assert.False(t, strings.HasSuffix(Manifest(loaded, 7, left), "\n"))
 	})
 }
 
@@ -76,36 +67,69 @@ func TestTitlesAreCleaned(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := &Candidate{ID: "n-1", Ref: "doc.md#x", Title: tt.title, Score: 0.5, Source: "input"}
-			m := Manifest([]*Candidate{c}, 1, 0)
-			lines := strings.Split(m, "\n")
-			require.Len(t, lines, 3, "one line per loaded node: %q", m)
-			assert.Equal(t, "[Node: "+tt.want+" | relevance: 0.50 | source: input]", lines[1])
-			assert.Equal(t, 3, strings.Count(lines[1], "|")-strings.Count(tt.want, "|")+1)
-			assert.Equal(t, "[n-1] "+tt.want+" — doc.md#x", BlockHeader(c))
+			c := &Candidate{ID: "n-1", Ref: "doc.md#x", Title: tt.title, Score: 0.5, Source: "input", Tokens: 5}
+			assert.Equal(t, "[n-1] "+tt.want+" · doc.md#x", BlockHeader(c))
+			assert.Equal(t, "[Context loaded: 0 of 1 relevant nodes, 0 tokens]\n[Relevant, not loaded: [n-1] "+tt.want+" (5 tokens)]", Manifest(nil, 1, []*Candidate{c}))
 		})
 	}
 }
 
-func TestNodesAreCitedInTheManifestAndTheirHeaders(t *testing.T) {
-	c := &Candidate{ID: "n-1a2b", Ref: "papers/flash.pdf#tiling", Cite: "papers/flash.pdf p. 4–5 §3.2.1", Title: "papers/flash.pdf › 3.2.1 Tiling", Score: 0.92, Source: "input"}
-	assert.Equal(t, "[n-1a2b] papers/flash.pdf › 3.2.1 Tiling — papers/flash.pdf p. 4–5 §3.2.1", BlockHeader(c), "the id first, then the cite in place of the reference")
-	lines := strings.Split(Manifest([]*Candidate{c}, 1, 0), "\n")
-	assert.Equal(t, "[Node: papers/flash.pdf › 3.2.1 Tiling | relevance: 0.92 | source: input | cite: papers/flash.pdf p. 4–5 §3.2.1]", lines[1])
-
-	c.Cite = "web/[draft] | guide.html §Set\nup"
-	line := Manifest([]*Candidate{c}, 1, 0)
-	assert.Contains(t, line, "| cite: web/(draft) / guide.html §Set up]", "a cite cannot break the manifest's brackets")
-	node := strings.Split(line, "\n")[1]
-	assert.Equal(t, 3, strings.Count(node, "|"), "nor add a field")
-	assert.Contains(t, sameCount(node), "| relevance: 0.00 | source: input |", "a memoising counter still sees past the relevance")
+func TestEachReferenceIsWrittenOnce(t *testing.T) {
+	tests := []struct {
+		name string
+		c    Candidate
+		want string
+	}{
+		{"markdown: the title says the section, the cite adds the lines",
+			Candidate{ID: "n-1a2b", Document: "notes/a.md", Ref: "notes/a.md#split", Cite: "notes/a.md#split L3–12", Title: "notes/a.md › Split"},
+			"[n-1a2b] notes/a.md › Split · L3–12"},
+		{"a paper: the pages (its section number is in the title)",
+			Candidate{ID: "n-1a2b", Document: "papers/flash.pdf", Ref: "papers/flash.pdf#tiling", Cite: "papers/flash.pdf p. 4–5 §3.2.1", Title: "papers/flash.pdf › 3.2.1 Tiling"},
+			"[n-1a2b] papers/flash.pdf › 3.2.1 Tiling · p. 4–5"},
+		{"a web page: its section is the title's",
+			Candidate{ID: "n-1a2b", Document: "web/guide.html", Ref: "web/guide.html#set-up", Cite: "web/guide.html §Set up", Title: "web/guide.html › Set up"},
+			"[n-1a2b] web/guide.html › Set up"},
+		{"a BibTeX entry: the key and lines stay",
+			Candidate{ID: "n-1a2b", Document: "refs.bib#dao2022", Ref: "refs.bib#dao2022", Cite: "refs.bib @dao2022 L120–131", Title: "FlashAttention"},
+			"[n-1a2b] FlashAttention · @dao2022 L120–131"},
+		{"no document: the whole cite",
+			Candidate{ID: "n-1a2b", Ref: "12345", Title: "A claim"},
+			"[n-1a2b] A claim · 12345"},
+		{"a shortened id is the one written",
+			Candidate{ID: "n-1a2b3c4d5e6f7a8b", ShortID: "n-1a2b3c", Document: "a.md", Ref: "a.md", Cite: "a.md L1–4", Title: "a.md", Level: Summary},
+			"[n-1a2b3c] a.md · L1–4 · summary"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, BlockHeader(&tt.c))
+		})
+	}
 }
 
-func TestOverheadIsTheHeaderAndManifestLineExactly(t *testing.T) {
+func TestShortIDs(t *testing.T) {
+	cs := []*Candidate{{ID: "n-1a2b3c4d00000000"}, {ID: "n-1a2b3c4e00000000"}, {ID: "n-ffff000000000000"}, {ID: "n-1a2b3c4d00000000"}, {ID: "c-12"}}
+	ShortIDs(cs)
+	assert.Equal(t, "n-1a2b3c4d", cs[0].ShortID, "one digit past what its neighbour shares")
+	assert.Equal(t, "n-1a2b3c4e", cs[1].ShortID)
+	assert.Equal(t, "n-ffff00", cs[2].ShortID, "at least ShortIDHex digits")
+	assert.Equal(t, "n-1a2b3c4d", cs[3].ShortID, "the same node twice is one id")
+	assert.Equal(t, "c-12", cs[4].ShortID, "an id shorter than the least prefix stays whole")
+	for _, c := range cs {
+		n := 0
+		for _, o := range cs {
+			if strings.HasPrefix(o.ID, c.ShortID) && o.ID != c.ID {
+				n++
+			}
+		}
+		assert.Zero(t, n, "%s is unique", c.ShortID)
+	}
+}
+
+func TestOverheadIsTheHeaderExactly(t *testing.T) {
 	count := tokens.Default().Count
 	cs := []*Candidate{
-		{ID: "n-1", Ref: "a.md#x", Cite: "a.md#x L1–40", Title: "a.md › X", Tokens: 40, Score: 0.9, Relevant: true, Source: "input"},
-		{ID: "n-2", Ref: "p.pdf#y", Cite: "p.pdf p. 4–5 §3.2.1", Title: "p.pdf › 3.2.1 Tiling", Tokens: 50, Score: 0.8, Relevant: true, Source: "input"},
+		{ID: "n-1", Ref: "a.md#x", Cite: "a.md#x L1–40", Document: "a.md", Title: "a.md › X", Tokens: 40, Score: 0.9, Relevant: true, Source: "input"},
+		{ID: "n-2", Ref: "p.pdf#y", Cite: "p.pdf p. 4–5 §3.2.1", Document: "p.pdf", Title: "p.pdf › 3.2.1 Tiling", Tokens: 50, Score: 0.8, Relevant: true, Source: "input"},
 		{ID: "n-3", Ref: "b.md", Title: "b.md", Tokens: 30, Score: 0.7, Relevant: true, Source: "output"},
 	}
 	split, err := PlanSplit(SplitRequest{Budget: 2000, System: 10, Question: 5, Reserve: 0.3})
@@ -114,29 +138,11 @@ func TestOverheadIsTheHeaderAndManifestLineExactly(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, a.Blocks, 3)
 	for _, c := range cs {
-		assert.Equal(t, count(BlockHeader(c))+count(manifestLine(c, c.Score))+6, c.Overhead, "%s: its header %q and line", c.ID, BlockHeader(c))
-		assert.Contains(t, a.Manifest, manifestLine(c, c.Score))
+		assert.Equal(t, count(BlockHeader(c))+3, c.Overhead, "%s: its header %q", c.ID, BlockHeader(c))
 		assert.Contains(t, a.Prompt, BlockHeader(c)+"\n")
+		assert.NotContains(t, a.Manifest, c.Title, "a loaded node is named by its block, not again in the manifest")
 	}
-}
-
-func TestBlockHeader(t *testing.T) {
-	tests := []struct {
-		name  string
-		level Level
-		want  string
-	}{
-		{"an undecided level has no suffix", "", "[n-9] Title — a.md#b"},
-		{"the full text has no suffix", Detailed, "[n-9] Title — a.md#b"},
-		{"a summary is marked", Summary, "[n-9] Title — a.md#b (summary)"},
-		{"an essence is marked", Essence, "[n-9] Title — a.md#b (essence)"},
-		{"chunks are marked", Chunks, "[n-9] Title — a.md#b (chunks)"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, BlockHeader(&Candidate{ID: "n-9", Title: "Title", Ref: "a.md#b", Level: tt.level}))
-		})
-	}
+	assert.Equal(t, "[Context loaded: 3 of 3 relevant nodes, 120 tokens]", a.Manifest)
 }
 
 func TestContextTextAndPrompt(t *testing.T) {
@@ -144,10 +150,20 @@ func TestContextTextAndPrompt(t *testing.T) {
 	b := &Candidate{ID: "n-2", Title: "B", Ref: "b.md#s", Level: Summary}
 	blocks := []Block{{a, "  alpha text \n"}, {b, "beta"}}
 	t.Run("blocks follow the manifest, each under its header, trimmed", func(t *testing.T) {
-		assert.Equal(t, "M\n\n[n-1] A — a.md\nalpha text\n\n[n-2] B — b.md#s (summary)\nbeta", ContextText("M", "", blocks))
+		assert.Equal(t, "M\n\n[n-1] A · a.md\nalpha text\n\n[n-2] B · b.md#s · summary\nbeta", ContextText("M", "", blocks))
 	})
 	t.Run("the catalog sits between the manifest and the blocks", func(t *testing.T) {
-		assert.Equal(t, "M\n\nCAT\n\n[n-1] A — a.md\nalpha text\n\n[n-2] B — b.md#s (summary)\nbeta", ContextText("M", "CAT", blocks))
+		assert.Equal(t, "M\n\nCAT\n\n[n-1] A · a.md\nalpha text\n\n[n-2] B · b.md#s · summary\nbeta", ContextText("M", "CAT", blocks))
+	})
+	t.Run("blocks of one document sit under its path, in their order", func(t *testing.T) {
+		x1 := &Candidate{ID: "n-1", Document: "x.md", Title: "x.md › One", Ref: "x.md#one", Cite: "x.md#one L1–3"}
+		y := &Candidate{ID: "n-2", Document: "y.md", Title: "y.md › Why", Ref: "y.md#why", Cite: "y.md#why L9"}
+		x2 := &Candidate{ID: "n-3", Document: "x.md", Title: "x.md › Two", Ref: "x.md#two", Cite: "x.md#two L7–8"}
+		got := ContextText("M", "", []Block{{x1, "one"}, {y, "why"}, {x2, "two"}})
+		assert.Equal(t, "M\n\nx.md:\n[n-1] One · L1–3\none\n\n[n-3] Two · L7–8\ntwo\n\n[n-2] y.md › Why · L9\nwhy", got)
+		count := tokens.Default().Count
+		assert.GreaterOrEqual(t, frameTokens(count, []Block{{x1, ""}, {y, ""}, {x2, ""}}), count(got)-count("M")-count("one")-count("why")-count("two"),
+			"frameTokens bounds what the headers take")
 	})
 	t.Run("the prompt is system, context and question", func(t *testing.T) {
 		assert.Equal(t, "SYS\n\nCTX\n\nQuestion: why?", Prompt("SYS", "CTX", "  why?\n"))
@@ -287,7 +303,12 @@ func TestAssembleRefusals(t *testing.T) {
 func TestAssembleSeedExample(t *testing.T) {
 	count := counter(t)
 	var cs []*Candidate
-	for i, c := range seedLoaded() {
+	seed := []*Candidate{
+		{ID: "n-1", Title: "OAuth token analysis", Score: 0.92, Source: "output"},
+		{ID: "n-2", Title: "Auth error logs summary", Score: 0.85, Source: "analysis"},
+		{ID: "n-3", Title: "API endpoint docs", Score: 0.81, Source: "input"},
+	}
+	for i, c := range seed {
 		c.Ref, c.Relevant, c.Tokens = fmt.Sprintf("auth.md#part-%d", i+1), true, 300
 		cs = append(cs, c)
 	}
@@ -300,11 +321,13 @@ func TestAssembleSeedExample(t *testing.T) {
 	a, err := Assemble(cs, split, SelectOptions{Level: Detailed, Oversize: 1}, "SYSTEM", "Why do tokens expire?", "", count, fakeText(count))
 	require.NoError(t, err)
 
-	assert.Equal(t, seedManifest, a.Manifest, "three of seven fit; four are listed as not loaded")
+	const manifest = "[Context loaded: 3 of 7 relevant nodes, 900 tokens]\n" +
+		"[Relevant, not loaded: [n-4] Section n-4 (300 tokens); [n-5] Section n-5 (300 tokens); [n-6] Section n-6 (300 tokens); [n-7] Section n-7 (300 tokens)]"
+	assert.Equal(t, manifest, a.Manifest, "three of seven fit; four are named as not loaded")
 	assert.Equal(t, BranchByScore, a.Selection.Branch)
 	assert.LessOrEqual(t, count(a.Context), split.Context)
 	assert.Equal(t, 900, a.Split.Loaded)
-	assert.True(t, strings.HasPrefix(a.Prompt, "SYSTEM\n\n"+seedManifest+"\n\n[n-1] OAuth token analysis — auth.md#part-1\n<<n-1@detailed>>"))
+	assert.True(t, strings.HasPrefix(a.Prompt, "SYSTEM\n\n"+manifest+"\n\n[n-1] OAuth token analysis · auth.md#part-1\n<<n-1@detailed>>"))
 	assert.True(t, strings.HasSuffix(a.Prompt, "\n\nQuestion: Why do tokens expire?"))
 
 	golden.Equal(t, filepath.Join("testdata", "seed-prompt.golden"), []byte(a.Prompt))
@@ -443,12 +466,17 @@ func TestAssembleNeverOverflows(t *testing.T) {
 			require.True(t, strings.HasPrefix(a.Prompt, system+"\n\n"+a.Manifest+"\n\n"),
 				"the manifest is the first thing after the system prompt")
 			require.True(t, strings.HasSuffix(a.Prompt, "\n\nQuestion: What now?"))
-			require.Equal(t, Manifest(a.Selection.Loaded, a.Selection.Relevant, a.Selection.NotLoaded), a.Manifest)
+			var forms []string // naming fewer of those left out when room is short
+			for k := range ManifestListed + 1 {
+				forms = append(forms, manifest(a.Selection.Loaded, a.Selection.Relevant, notLoaded(cs), k))
+			}
+			require.Contains(t, forms, a.Manifest)
 			require.Len(t, a.Blocks, len(a.Selection.Loaded))
 			loaded := 0
 			for k, bl := range a.Blocks {
 				require.Same(t, a.Selection.Loaded[k], bl.Candidate)
-				require.Contains(t, a.Prompt, BlockHeader(bl.Candidate)+"\n"+strings.TrimSpace(bl.Text), "%s is not in the prompt", bl.Candidate.ID)
+				require.Contains(t, a.Prompt, "\n["+bl.Candidate.short()+"] ", "%s has its header", bl.Candidate.ID)
+				require.Contains(t, a.Prompt, "\n"+strings.TrimSpace(bl.Text), "%s is not in the prompt", bl.Candidate.ID)
 				require.True(t, bl.Candidate.Relevant || bl.Candidate.Pinned)
 				loaded += bl.Candidate.LoadedTokens
 			}
@@ -462,14 +490,4 @@ func TestAssembleNeverOverflows(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestSameCountKeepsTheTokenCount(t *testing.T) {
-	count := tokens.Default().Count
-	for _, v := range []float64{0, 0.01, 0.09, 0.1, 0.5, 0.92, 0.99, 1} {
-		line := fmt.Sprintf("[Node: notes.md › Budget | relevance: %.2f | source: input]", v)
-		assert.Equal(t, count(line), count(sameCount(line)), line)
-		assert.Contains(t, sameCount(line), "relevance: 0.00")
-	}
-	assert.Equal(t, "[Context loaded: 1 of 2 relevant nodes]", sameCount("[Context loaded: 1 of 2 relevant nodes]"))
 }

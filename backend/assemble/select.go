@@ -10,8 +10,11 @@ import (
 // Candidate is one content node considered for a question: what the engine
 // knows about it, its signals and score, and what the selector decided.
 type Candidate struct {
-	ID  string `json:"id"`
-	Ref string `json:"reference"`
+	ID string `json:"id"`
+	// ShortID is how the prompt writes ID: its shortest prefix no other
+	// candidate of the question shares (set by Assemble; see ShortIDs).
+	ShortID string `json:"short_id,omitempty"`
+	Ref     string `json:"reference"`
 	// Cite is the reference a person can follow outside Loom (model.Cite:
 	// the file and its lines, pages or section); the prompt names the
 	// node's source by it. "" falls back to Ref.
@@ -54,7 +57,7 @@ type Candidate struct {
 	// Vec is the node's unit vector (novelty); not serialised.
 	Vec []float32 `json:"-"`
 	// Overhead is what loading costs beyond the text: its block header and
-	// manifest line (set by Assemble).
+	// separators (set by Assemble).
 	Overhead int `json:"-"`
 }
 

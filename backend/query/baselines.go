@@ -47,7 +47,8 @@ func (w *Pipeline) wholeFile(ranked []*assemble.Candidate, split assemble.Split,
 			used += m.Tokens
 		}
 	}
-	manifest := assemble.Manifest(loaded, len(loaded), 0)
+	assemble.ShortIDs(out)
+	manifest := assemble.Manifest(loaded, len(loaded), nil)
 	ctxText := assemble.ContextText(manifest, "", blocks)
 	sp := split
 	sp.Loaded, sp.Manifest = used, count(manifest)

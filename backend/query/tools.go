@@ -82,10 +82,11 @@ func (w *Pipeline) Expand(ctx context.Context, nodeID, level string) (chat.ToolR
 	if err != nil {
 		return chat.ToolResult{}, err
 	}
-	n := r.Graph.Nodes[nodeID]
-	if n == nil {
-		return chat.ToolResult{}, fmt.Errorf("no node %q", nodeID)
+	n, err := resolveNode(r.Graph, nodeID)
+	if err != nil {
+		return chat.ToolResult{}, err
 	}
+	nodeID = n.ID
 	if level == "" {
 		level = "detailed"
 	}
@@ -169,10 +170,11 @@ func (w *Pipeline) GetWindow(ctx context.Context, nodeID string, center, radius 
 	if err != nil {
 		return chat.ToolResult{}, err
 	}
-	n := ix.Nodes[nodeID]
-	if n == nil {
-		return chat.ToolResult{}, fmt.Errorf("no node %q", nodeID)
+	n, err := resolveNode(ix, nodeID)
+	if err != nil {
+		return chat.ToolResult{}, err
 	}
+	nodeID = n.ID
 	if radius <= 0 {
 		radius = 20
 	}
@@ -314,4 +316,37 @@ func citeOr(g *index.Graph, n *model.ContentNode) string {
 		return c
 	}
 	return n.Ref
+}
+
+// resolveNode finds a node by its id or by a prefix of it that no other
+// node shares (the prompt writes ids shortened: assemble.ShortIDs). A
+// prefix several nodes share is an error naming them.
+func resolveNode(g *index.Graph, raw string) (*model.ContentNode, error) {
+	raw = strings.Trim(strings.TrimSpace(raw), "[]")
+	if n := g.Nodes[raw]; n != nil {
+		return n, nil
+	}
+	const minPrefix = len("n-") + 4
+	if len(raw) < minPrefix || !strings.HasPrefix(raw, "n-") {
+		return nil, fmt.Errorf("no node %q", raw)
+	}
+	var matches []string
+	for id := range g.Nodes {
+		if strings.HasPrefix(id, raw) {
+			matches = append(matches, id)
+		}
+	}
+	switch len(matches) {
+	case 0:
+		return nil, fmt.Errorf("no node %q", raw)
+	case 1:
+		return g.Nodes[matches[0]], nil
+	}
+	slices.Sort(matches)
+	lines := make([]string, 0, min(len(matches), 8))
+	for _, id := range matches[:min(len(matches), 8)] {
+		n := g.Nodes[id]
+		lines = append(lines, fmt.Sprintf("[%s] %s", id, nodeTitle(g.Docs[n.DocID], n)))
+	}
+	return nil, fmt.Errorf("%q is the start of %d node ids; give one in full: %s", raw, len(matches), strings.Join(lines, "; "))
 }

@@ -87,7 +87,7 @@ try {
   await page.waitForFunction(() => document.querySelector('[data-testid="manifest"]')?.textContent?.includes('[Context loaded:'), null, {
     timeout: 30_000,
   });
-  const sampleManifest = (await page.locator('[data-testid="manifest"]').textContent()) ?? '';
+  const sampleManifest = (await page.locator('.manifest-view').textContent()) ?? '';
   check('a question about the sample loads its note on context windows', /context-windows\.md/.test(sampleManifest), sampleManifest.slice(0, 300));
   await page.waitForSelector('[data-testid="graph-view"][data-settled="yes"]', { timeout: 60_000 });
   await page.screenshot({ path: join(out, 'sample.png') });
@@ -97,10 +97,10 @@ try {
   await page.fill('[aria-label="Filter documents"]', 'papers/');
   await page.fill('[data-testid="query-input"]', 'What is the stopping rule, and what is the relevance cut?');
   await page.click('[data-testid="query-submit"]');
-  await page.waitForFunction(() => /budgeted-context\.pdf p\. 1 §3\.2/.test(document.querySelector('[data-testid="manifest"]')?.textContent ?? ''), null, {
+  await page.waitForFunction(() => /budgeted-context\.pdf p\. 1 §3\.2/.test(document.querySelector('[data-testid="manifest-sources"]')?.textContent ?? ''), null, {
     timeout: 30_000,
   });
-  const paperManifest = (await page.locator('[data-testid="manifest"]').textContent()) ?? '';
+  const paperManifest = (await page.locator('[data-testid="manifest-sources"]').textContent()) ?? '';
   check('a question about the paper cites it by page and section', /budgeted-context\.pdf p\. 1 §3\.2/.test(paperManifest), paperManifest.slice(0, 400));
   await page.waitForSelector('[data-testid="graph-view"][data-settled="yes"]', { timeout: 60_000 });
   await page.screenshot({ path: join(out, 'papers.png') });

@@ -151,6 +151,11 @@ export type Rejection = ErrorPayload;
  */
 export interface Candidate {
   id: string;
+  /**
+   * ShortID is how the prompt writes ID: its shortest prefix no other
+   * candidate of the question shares (set by Assemble; see ShortIDs).
+   */
+  short_id?: string;
   reference: string;
   /**
    * Cite is the reference a person can follow outside Loom (model.Cite:

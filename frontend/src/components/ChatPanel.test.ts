@@ -10,7 +10,10 @@ import type { ChatTurn } from '../bridge/types';
 const question = golden.chats.answer.args.question;
 
 /** An answer as the page shows it: each node id it cites replaced by that node's cite. */
-const shown = (turn: ChatTurn) => Object.entries(turn.cites ?? {}).reduce((text, [id, cite]) => text.replaceAll(id, cite), turn.answer);
+// The answer as the page shows it: each id the model wrote (whole or the
+// prompt's shortened form) replaced by its cite.
+const shown = (turn: ChatTurn) =>
+  Object.entries(turn.cites ?? {}).reduce((text, [id, cite]) => text.replace(/\bn-[0-9a-f]{4,16}\b/g, (m) => (id.startsWith(m) ? cite : m)), turn.answer);
 
 async function setup() {
   const wb = new FakeWorkbench({ library: 'notes' });

@@ -4,7 +4,7 @@ import ManifestView from './ManifestView.svelte';
 
 describe('ManifestView', () => {
   it('shows the manifest exactly as the model sees it', () => {
-    const manifest = '[Context loaded: 3 of 7 relevant nodes]\n[Node: OAuth token analysis | relevance: 0.92 | source: output]\n  indented <b>not html</b>\n[Additional context available but not loaded: 4 nodes]';
+    const manifest = '[Context loaded: 3 of 7 relevant nodes, 820 tokens]\n  indented <b>not html</b>\n[Relevant, not loaded: [n-3f2a00] OAuth token analysis (410 tokens); and 3 more]';
     render(ManifestView, { manifest });
     const pre = screen.getByTestId('manifest');
     expect(pre.tagName).toBe('PRE');

@@ -13,9 +13,12 @@ describe('ExportStore', () => {
     const ex = new ExportStore(wb, { feedbackMs: 1000 });
     expect(await ex.copyPrompt(result)).toBe(true);
     expect(wb.copied).toEqual([result.prompt]);
-    // Its sources read outside Loom: each block names its file and lines after its id.
-    for (const c of result.candidates.filter((c) => c.loaded)) expect(wb.copied[0]).toContain(`[${c.id}] ${c.title} — ${c.cite}\n`);
-    expect(wb.copied[0]).toMatch(/ — staleness\.txt L\d+–\d+\n/);
+    // Its sources read outside Loom: each block names its file and lines after its (shortened) id.
+    for (const c of result.candidates.filter((c) => c.loaded)) {
+      expect(c.id.startsWith(c.short_id ?? '-')).toBe(true);
+      expect(wb.copied[0]).toContain(`[${c.short_id}] ${c.title} · ${c.cite!.split(' ').pop()}\n`);
+    }
+    expect(wb.copied[0]).toMatch(/staleness\.txt › [^\n]* · L\d+–\d+\n/);
     expect(ex.copied).toBe(true);
     await vi.advanceTimersByTimeAsync(999);
     expect(ex.copied).toBe(true);
