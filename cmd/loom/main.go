@@ -42,7 +42,7 @@ Usage:
   loom chat   [--workspace DIR] [--model M] [--window N] [-m QUESTION] [--conversation ID] [--list] [--show-prompt]
   loom collection [--workspace DIR] list | add NAME DOC... | remove NAME DOC...
   loom models [--ollama-url URL]                   installed Ollama models: window, tools, embeddings
-  loom eval   [--workspace DIR] (--queries FILE.jsonl | --beir DIR [--split test]) [--budget N] [--strategy S] [--format text|json]
+  loom eval   [--workspace DIR] (--queries FILE.jsonl | --beir DIR [--split test] | --corpus DIR ...) [--budget N] [--strategy S] [--compare S,S|none] [--format text|json]
   loom bench  [--nodes N[,N…]] [--dims offline|768|both] [--queries Q] [--format text|json]
   loom doctor [--workspace DIR] [--format text|json]      check every part of a workspace; writes nothing
   loom repair [--workspace DIR] [--out DIR] [--replace]    mend what doctor found; salvage a damaged graph

@@ -103,8 +103,47 @@ func TestEvalReferenceQueries(t *testing.T) {
 	}
 	out, _, err := runCLI(t, "eval", "--workspace", ws, "--embedder", "offline", "--queries", qfile)
 	require.NoError(t, err)
-	assert.Contains(t, out, "precision")
+	for _, s := range []string{"loom", "bm25", "hybrid", "whole-file"} {
+		assert.Regexp(t, `\n  `+s+` +\d\.\d{3} `, out, "a text report sets Loom beside the baselines")
+	}
 	assert.Contains(t, out, "token ratio")
+	assert.Regexp(t, `loom − bm25 +precision [+-]\d\.\d{3} ± \d\.\d{3}`, out, "with the paired difference")
+
+	out, _, err = runCLI(t, "eval", "--workspace", ws, "--embedder", "offline", "--queries", qfile, "--compare", "none")
+	require.NoError(t, err)
+	assert.Contains(t, out, "strategy loom · budget 2000 · 2 queries")
+	assert.NotContains(t, out, "bm25")
+
+	out, _, err = runCLI(t, "eval", "--workspace", ws, "--embedder", "offline", "--queries", qfile, "--compare", "bm25", "--format", "json")
+	require.NoError(t, err)
+	var cmp []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &cmp))
+	require.Len(t, cmp, 1)
+	assert.Len(t, cmp[0]["reports"], 2)
+	assert.Len(t, cmp[0]["paired"], 5)
+
+	_, _, err = runCLI(t, "eval", "--workspace", ws, "--embedder", "offline", "--queries", qfile, "--compare", "bm26")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `unknown strategy "bm26"`)
+}
+
+func TestEvalCorpusFolders(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"one", "two"} {
+		docs := filepath.Join(dir, name, "docs")
+		require.NoError(t, os.MkdirAll(docs, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(docs, "notes.md"), []byte("# Decay\n\nStaleness decays exponentially with a half-life.\n\n# Budget\n\nThe window minus the reservation is the budget.\n"), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name, "queries.jsonl"), []byte(`{"id":"a","query":"half-life of staleness","relevant":["notes.md#decay"]}`+"\n"), 0o644))
+	}
+	out, errOut, err := runCLI(t, "eval", "--embedder", "offline", "--corpus", filepath.Join(dir, "one"), "--corpus", filepath.Join(dir, "two"), "--budget", "600")
+	require.NoError(t, err, errOut)
+	assert.Contains(t, out, "one · budget 600 · 1 queries")
+	assert.Contains(t, out, "two · budget 600 · 1 queries")
+	assert.Equal(t, 2, strings.Count(errOut, "ingesting "), "each corpus in a workspace of its own")
+
+	_, _, err = runCLI(t, "eval", "--embedder", "offline", "--corpus", t.TempDir())
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "needs queries.jsonl and a docs/ folder")
 }
 
 func TestEvalBEIR(t *testing.T) {
