@@ -30,7 +30,7 @@ func TestPairMatchesQueriesByID(t *testing.T) {
 func TestWriteTableMarksDifferencesBeyondTwoStandardErrors(t *testing.T) {
 	c := &Comparison{Corpus: "notes", Budget: 2000, Queries: 3,
 		Reports: []*Report{{Strategy: "loom", Precision: 0.6}, {Strategy: "bm25", Precision: 0.2}},
-		Paired: []Paired{{A: "loom", B: "bm25", Metric: "precision", Mean: 0.4, SE: 0.1}, {A: "loom", B: "bm25", Metric: "recall", Mean: -0.05, SE: 0.04}}}
+		Paired:  []Paired{{A: "loom", B: "bm25", Metric: "precision", Mean: 0.4, SE: 0.1}, {A: "loom", B: "bm25", Metric: "recall", Mean: -0.05, SE: 0.04}}}
 	var b bytes.Buffer
 	c.WriteTable(&b)
 	out := b.String()
