@@ -223,6 +223,9 @@ func (s *Server) bound(next mcp.MethodHandler) mcp.MethodHandler {
 					res, err = nil, perr
 				}
 			}
+			if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
+				plainArgumentError(r, call.Name)
+			}
 			call.NodeIDs, call.Cites, call.Tokens, call.Trimmed = inf.nodeIDs, inf.cites, inf.tokens, inf.trimmed
 			s.record(req, call, res, err, start)
 		}()
@@ -301,6 +304,20 @@ func errorResult(err error) *mcp.CallToolResult {
 	r := &mcp.CallToolResult{}
 	r.SetError(err)
 	return r
+}
+
+// plainArgumentError rewords the SDK's schema validation failure
+// ("validating \"arguments\": validating root: …") as bad arguments of
+// the tool.
+func plainArgumentError(r *mcp.CallToolResult, tool string) {
+	for _, c := range r.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			if rest, ok := strings.CutPrefix(t.Text, `validating "arguments": `); ok {
+				rest = strings.TrimPrefix(rest, "validating root: ")
+				t.Text = fmt.Sprintf("bad arguments for %s: %s (see the tool's input schema)", tool, rest)
+			}
+		}
+	}
 }
 
 // resultText is the text of a result's content.

@@ -334,7 +334,11 @@ func reasoning(res *backend.QueryResult, budget, condensed int) string {
 	case assemble.BranchNothing:
 		fmt.Fprintf(&b, "Nothing in the workspace passed the relevance cut for this topic (purpose %s).", res.Purpose)
 	case assemble.BranchAllFit:
-		fmt.Fprintf(&b, "All %d relevant sections fit the %d-token budget, so all were loaded (purpose %s).", res.Relevant, budget, res.Purpose)
+		if res.Relevant == 1 {
+			fmt.Fprintf(&b, "The one relevant section fit the %d-token budget and was loaded (purpose %s).", budget, res.Purpose)
+		} else {
+			fmt.Fprintf(&b, "All %d relevant sections fit the %d-token budget, so all were loaded (purpose %s).", res.Relevant, budget, res.Purpose)
+		}
 	default:
 		fmt.Fprintf(&b, "%d relevant sections did not all fit the %d-token budget: loaded %d by descending score (purpose %s, ranking by relevance, graph distance, recency, size, provenance, trust and novelty)", res.Relevant, budget, res.Loaded, res.Purpose)
 		if condensed > 0 {
