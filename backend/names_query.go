@@ -26,6 +26,17 @@ const (
 	StrategyHybrid    = query.StrategyHybrid
 )
 
+// The modes SearchContext searches in (query.SearchModes).
+const (
+	SearchHybrid   = query.SearchHybrid
+	SearchKeyword  = query.SearchKeyword
+	SearchSemantic = query.SearchSemantic
+	SearchRegex    = query.SearchRegex
+)
+
+// SearchModes lists them in a stable order.
+var SearchModes = query.SearchModes
+
 // MaxQuestionBytes bounds a question.
 const MaxQuestionBytes = query.MaxQuestionBytes
 

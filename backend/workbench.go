@@ -89,6 +89,12 @@ func (w *Workbench) FileTokens(path string) int { return w.query.FileTokens(path
 // expand, get_window, catalog).
 func (w *Workbench) Tools() chat.Tools { return w.query }
 
+// SearchContext is the search_context tool in one of SearchModes
+// (hybrid, keyword, semantic, regex; "" is hybrid, what chat uses).
+func (w *Workbench) SearchContext(ctx context.Context, query, scope string, limit int, mode string) (chat.ToolResult, error) {
+	return w.query.SearchMode(ctx, query, scope, limit, mode)
+}
+
 // Ingest reads files and folders into the workspace (backend/library).
 func (w *Workbench) Ingest(ctx context.Context, paths []string, opts IngestOptions) (*IngestReport, error) {
 	return w.lib.Ingest(ctx, paths, opts)
@@ -150,6 +156,12 @@ func (w *Workbench) Source(ctx context.Context, nodeID string) (*SourceView, err
 	return w.lib.Source(ctx, nodeID)
 }
 
+// DocumentSource is Source for a document by its id, focused on its first
+// section.
+func (w *Workbench) DocumentSource(ctx context.Context, docID string) (*SourceView, error) {
+	return w.lib.DocumentSource(ctx, docID)
+}
+
 // Locate is where a content node's text is: its file and its pages or
 // lines.
 func (w *Workbench) Locate(ctx context.Context, nodeID string) (*Location, error) {
@@ -179,6 +191,10 @@ func (w *Workbench) Conversation(id string) (*Conversation, error) { return w.co
 
 // Audit reads the audit log of tool calls.
 func (w *Workbench) Audit() ([]AuditRecord, error) { return w.conv.Audit() }
+
+// RecordToolCalls appends tool calls made outside a chat (by an MCP
+// client: Source "mcp") to the audit log.
+func (w *Workbench) RecordToolCalls(records ...AuditRecord) error { return w.conv.Record(records...) }
 
 // LoadCalibration reads the workspace's token calibration into c.
 func (w *Workbench) LoadCalibration(c *chat.Calibration) error { return w.conv.LoadCalibration(c) }

@@ -415,12 +415,33 @@ func writeJSONAtomic(path string, v any) error {
 	return storage.WriteFileAtomic(path, append(b, '\n'))
 }
 
-// AuditRecord is one line of audit.jsonl: a tool call made in a turn.
+// AuditRecord is one line of audit.jsonl: a tool call made in a turn, or
+// made by another program (Source says which: "mcp" for an MCP client,
+// "" for Loom's own chat).
 type AuditRecord struct {
 	Time         time.Time     `json:"time"`
 	Conversation string        `json:"conversation"`
 	Turn         string        `json:"turn"`
 	Call         chat.ToolCall `json:"call"`
+	// Source is who called: "" (a chat turn) or "mcp".
+	Source string `json:"source,omitempty"`
+	// Client names the program that called through MCP, as it introduced
+	// itself ("claude-desktop 1.2"), and Session its session.
+	Client  string `json:"client,omitempty"`
+	Session string `json:"session,omitempty"`
+}
+
+// Record appends tool calls made outside a chat turn to audit.jsonl.
+func (w *Conversations) Record(records ...AuditRecord) error {
+	if len(records) == 0 {
+		return nil
+	}
+	if err := w.ws.Writable("keep the audit log"); err != nil {
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.appendAudit(records)
 }
 
 // audit appends a turn's tool calls to audit.jsonl.
@@ -428,16 +449,25 @@ func (w *Conversations) audit(convID string, t ChatTurn) error {
 	if len(t.Tools) == 0 {
 		return nil
 	}
+	records := make([]AuditRecord, len(t.Tools))
+	for i, c := range t.Tools {
+		records[i] = AuditRecord{Time: t.Answered, Conversation: convID, Turn: t.ID, Call: c}
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	return w.appendAudit(records)
+}
+
+// appendAudit appends records to audit.jsonl (w.mu held).
+func (w *Conversations) appendAudit(records []AuditRecord) error {
 	f, err := os.OpenFile(filepath.Join(w.ws.Dir(), "audit.jsonl"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return fmt.Errorf("audit log: %w", err)
 	}
 	bw := bufio.NewWriter(f)
 	enc := json.NewEncoder(bw)
-	for _, c := range t.Tools {
-		if err := enc.Encode(AuditRecord{Time: t.Answered, Conversation: convID, Turn: t.ID, Call: c}); err != nil {
+	for _, r := range records {
+		if err := enc.Encode(r); err != nil {
 			f.Close()
 			return err
 		}

@@ -165,6 +165,34 @@ func (w *Library) Source(ctx context.Context, nodeID string) (*SourceView, error
 	return v, nil
 }
 
+// DocumentSource is Source for a document, by its id: the view focuses on
+// its first section. An unknown id is not_found; a document with no
+// section to show (all of it unreadable at ingest) is not_found too.
+func (w *Library) DocumentSource(ctx context.Context, docID string) (*SourceView, error) {
+	w.ws.Lock()
+	ix, err := w.ws.Index(ctx)
+	if err != nil {
+		w.ws.Unlock()
+		return nil, err
+	}
+	if ix.Docs[docID] == nil {
+		w.ws.Unlock()
+		return nil, fmt.Errorf("document %s: %w in this workspace", docID, ErrNotFound)
+	}
+	first := ""
+	best := 0
+	for _, id := range ix.DocNodes[docID] {
+		if m := ix.Nodes[id]; m != nil && index.Searchable(m) && (first == "" || m.Ordinal < best) {
+			first, best = id, m.Ordinal
+		}
+	}
+	w.ws.Unlock()
+	if first == "" {
+		return nil, fmt.Errorf("the sections of document %s: %w in this workspace", docID, ErrNotFound)
+	}
+	return w.Source(ctx, first)
+}
+
 // Locate is where a content node's text is: its document's file and the
 // pages or lines of the node (for an analysis node, of the section it
 // condenses). An unknown id is not_found.

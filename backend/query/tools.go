@@ -23,6 +23,13 @@ var _ chat.Tools = (*Pipeline)(nil)
 // SearchContext runs the hybrid search (no graph signals, no budget: the
 // chat loop budgets tool results) and returns the best nodes' text.
 func (w *Pipeline) SearchContext(ctx context.Context, query, scope string, limit int) (chat.ToolResult, error) {
+	return w.searchRanked(ctx, query, scope, limit, StrategyHybrid)
+}
+
+// searchRanked is SearchContext with the ranking of strategy: hybrid
+// (keyword and vectors fused, what chat uses), bm25 (keyword alone: only
+// sections holding a query term) or vector (embeddings alone).
+func (w *Pipeline) searchRanked(ctx context.Context, query, scope string, limit int, strategy Strategy) (chat.ToolResult, error) {
 	q, err := CheckQuestion(query)
 	if err != nil {
 		return chat.ToolResult{}, err
@@ -47,13 +54,16 @@ func (w *Pipeline) SearchContext(ctx context.Context, query, scope string, limit
 	if err != nil {
 		return chat.ToolResult{}, fmt.Errorf("embed the search: %w", err)
 	}
-	p := newPool(w, r, q, qv[0], QueryRequest{Scope: scope, Candidates: limit}, StrategyHybrid, w.ws.RankingConfig())
+	p := newPool(w, r, q, qv[0], QueryRequest{Scope: scope, Candidates: limit}, strategy, w.ws.RankingConfig())
 	defer p.release()
 	var b strings.Builder
 	var ids []string
 	for _, s := range p.slots {
 		if len(ids) >= limit {
 			break
+		}
+		if strategy == StrategyBM25 && !(p.kw[s] > 0) {
+			continue // keyword search: a section without a query term is no hit
 		}
 		n := r.Graph.Nodes[r.IDs[s]]
 		text, err := w.ws.Content(n.ContentHash)

@@ -4,6 +4,7 @@
 //
 //	loom ingest  [--workspace DIR] PATH...
 //	loom graph   [--workspace DIR] stats [--format text|json] | export [--out FILE] [--content] | import FILE
+//	loom mcp     [--workspace DIR] [--http 127.0.0.1:PORT] [--allow-ingest]
 package main
 
 import (
@@ -44,6 +45,8 @@ Usage:
   loom models [--ollama-url URL]                   installed Ollama models: window, tools, embeddings
   loom eval   [--workspace DIR] (--queries FILE.jsonl | --beir DIR [--split test] | --corpus DIR ...) [--budget N] [--strategy S] [--compare S,S|none] [--format text|json]
   loom bench  [--nodes N[,N…]] [--dims offline|768|both] [--queries Q] [--format text|json]
+  loom mcp    [--workspace DIR] [--http 127.0.0.1:PORT] [--allow-ingest [--allow-root DIR]...]
+                                                   serve the workspace to MCP clients (stdio by default)
   loom doctor [--workspace DIR] [--format text|json]      check every part of a workspace; writes nothing
   loom repair [--workspace DIR] [--out DIR] [--replace]    mend what doctor found; salvage a damaged graph
 
@@ -99,6 +102,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdModels(ctx, args[1:], stdout, stderr)
 	case "bench":
 		return cmdBench(ctx, args[1:], stdout, stderr)
+	case "mcp":
+		return cmdMCP(ctx, args[1:], stdout, stderr)
 	case "doctor":
 		return cmdDoctor(ctx, args[1:], stdout, stderr)
 	case "repair":
