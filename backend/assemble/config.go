@@ -92,7 +92,11 @@ type Config struct {
 	// relevance at least MinSemantic. Only relevant nodes are loaded —
 	// minimum relevant context means knowing where to stop.
 	RelevanceCut float64 `json:"relevance_cut"`
-	MinSemantic  float64 `json:"min_semantic"`
+	// BackgroundCut: a relevant candidate also stands out of the
+	// question's background (see Rank): its score is at least background +
+	// BackgroundCut × (best − background). 0 turns it off.
+	BackgroundCut float64 `json:"background_cut"`
+	MinSemantic   float64 `json:"min_semantic"`
 	// SemanticCut: a relevant candidate's semantic relevance is also at
 	// least SemanticCut × the best candidate's.
 	SemanticCut float64 `json:"semantic_cut"`
@@ -108,7 +112,8 @@ type Config struct {
 	// question well ("Abstraction Levels") makes its subsections — its
 	// body — relevant too.
 	Inherit float64 `json:"inherit"`
-	// MaxRelevant caps the relevant set (the rest count as not relevant).
+	// MaxRelevant caps the relevant set (the rest count as not relevant);
+	// 0, the default, sets no cap: the budget is the limit.
 	MaxRelevant int `json:"max_relevant"`
 	// Provenance scores by node kind (input, output, analysis).
 	Provenance map[string]float64 `json:"provenance"`
@@ -166,11 +171,12 @@ func DefaultConfig() Config {
 		BM25K1:        0.9,
 		BM25B:         0.75,
 		PhraseWeight:  0.4,
-		RelevanceCut:  0.69,
+		RelevanceCut:  0.65,
 		SemanticCut:   0.5,
 		Inherit:       0.8,
 		MinSemantic:   0.2,
-		MaxRelevant:   24,
+		MaxRelevant:   0,
+		BackgroundCut: 0.35,
 		Provenance:    map[string]float64{"input": 0.5, "output": 0.8, "analysis": 1.0},
 		DefaultTrust:  1.0,
 		OutputReserve: 0.30,
@@ -226,6 +232,7 @@ func (c Config) Validate() error {
 	}
 	in01("keyword_weight", c.KeywordWeight)
 	in01("relevance_cut", c.RelevanceCut)
+	in01("background_cut", c.BackgroundCut)
 	in01("min_semantic", c.MinSemantic)
 	in01("semantic_cut", c.SemanticCut)
 	in01("inherit", c.Inherit)

@@ -115,6 +115,16 @@ type Selection struct {
 
 // Rank scores candidates, marks the relevant ones and sorts by score
 // (descending; ties by reference then id, so runs are reproducible).
+//
+// The stopping rule: a candidate is relevant when its score is at least
+// RelevanceCut × the best, and stands out of the background — at least
+// Background(cands) + BackgroundCut × (best − background) — and its semantic
+// relevance passes MinSemantic and SemanticCut. The background is what an
+// unrelated section scores for this question: the median score of the
+// candidates ranked BackgroundFrom to BackgroundTo. A question that one
+// section answers has a steep curve and a low background; one that a whole
+// chapter answers has many sections near the best: the cut follows each
+// curve instead of a fixed share or count. MaxRelevant (0: none) caps the set.
 func Rank(cands []*Candidate, w Weights, cfg Config) {
 	best, bestSem := 0.0, 0.0
 	for _, c := range cands {
@@ -131,15 +141,46 @@ func Rank(cands []*Candidate, w Weights, cfg Config) {
 		}
 		return cands[i].ID < cands[j].ID
 	})
+	cut := cfg.RelevanceCut * best
+	if cfg.BackgroundCut > 0 {
+		bg := Background(cands)
+		cut = math.Max(cut, bg+cfg.BackgroundCut*(best-bg))
+	}
 	n := 0
 	for _, c := range cands {
-		c.Relevant = best > 0 && c.Score >= cfg.RelevanceCut*best && c.Signals[Semantic] >= cfg.MinSemantic &&
+		c.Relevant = best > 0 && c.Score >= cut && c.Signals[Semantic] >= cfg.MinSemantic &&
 			c.Signals[Semantic] >= cfg.SemanticCut*bestSem &&
 			(cfg.MaxRelevant <= 0 || n < cfg.MaxRelevant)
 		if c.Relevant {
 			n++
 		}
 	}
+}
+
+// The background is taken from the candidates ranked BackgroundFrom to
+// BackgroundTo (1-based, inclusive of the first).
+const (
+	BackgroundFrom = 11
+	BackgroundTo   = 40
+)
+
+// Background is the median score of the ranked candidates BackgroundFrom
+// to BackgroundTo (fewer when the pool is smaller), 0 when there are fewer
+// than BackgroundFrom: with so few candidates there is no background.
+func Background(ranked []*Candidate) float64 {
+	if len(ranked) < BackgroundFrom {
+		return 0
+	}
+	tail := ranked[BackgroundFrom-1 : min(len(ranked), BackgroundTo)]
+	s := make([]float64, len(tail))
+	for i, c := range tail {
+		s[i] = c.Score
+	}
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // SelectOptions are the knobs of one selection.

@@ -729,6 +729,45 @@ func TestRank(t *testing.T) {
 			assert.Equal(t, tt.want, got)
 		})
 	}
+	t.Run("the background cut follows the curve: a steep one keeps its head, a flat one keeps more", func(t *testing.T) {
+		// 40 candidates: a head of scores, then a background of 0.5.
+		curve := func(head ...float64) []*Candidate {
+			var cs []*Candidate
+			for i := range 40 {
+				sem := 0.5
+				if i < len(head) {
+					sem = head[i]
+				}
+				cs = append(cs, &Candidate{ID: fmt.Sprintf("n%02d", i), Ref: fmt.Sprintf("r%02d", i), Signals: Signals{Semantic: sem}})
+			}
+			return cs
+		}
+		relevant := func(cs []*Candidate) int {
+			n := 0
+			for _, c := range cs {
+				if c.Relevant {
+					n++
+				}
+			}
+			return n
+		}
+		cfg := Config{RelevanceCut: 0.5, BackgroundCut: 0.35}
+		sem := Weights{Semantic: 1}
+		steep := curve(1, 0.75, 0.7, 0.6, 0.55)
+		Rank(steep, sem, cfg)
+		assert.InDelta(t, 0.5, Background(steep), 1e-9)
+		assert.Equal(t, 3, relevant(steep), "the cut is 0.5 + 0.35 × 0.5 = 0.675: 1, 0.75 and 0.7 stand out; 0.6 and 0.55 do not")
+		flat := curve(1, 0.97, 0.95, 0.93, 0.9, 0.9, 0.88)
+		Rank(flat, sem, cfg)
+		assert.Equal(t, 7, relevant(flat), "every section near the best is relevant, however many")
+		without := curve(1, 0.75, 0.7, 0.6, 0.55)
+		Rank(without, sem, Config{RelevanceCut: 0.5})
+		assert.Equal(t, 40, relevant(without), "the share of the best alone keeps the whole background")
+	})
+	t.Run("with fewer candidates than BackgroundFrom there is no background", func(t *testing.T) {
+		cs := []*Candidate{{ID: "a", Ref: "a", Score: 1}, {ID: "b", Ref: "b", Score: 0.2}}
+		assert.Zero(t, Background(cs))
+	})
 	t.Run("a candidate that is relevant by its score but not by the cap is not counted against the cap", func(t *testing.T) {
 		cs := []*Candidate{
 			{ID: "a", Ref: "a", Signals: Signals{Semantic: 1, Hop: 1}},

@@ -2,6 +2,7 @@ export namespace assemble {
 	
 	export interface Candidate {
 	    id: string;
+	    short_id?: string;
 	    reference: string;
 	    cite?: string;
 	    ancestors?: string[];
