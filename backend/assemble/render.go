@@ -16,8 +16,8 @@ import (
 // is here and names what relevant context is not, so the model can ask for
 // it:
 //
-//	[Context loaded: 3 of 7 relevant nodes, 1480 tokens]
-//	[Relevant, not loaded: [n-77aa01] 2.1 Split (320 tokens); [n-9c0d12] Levels (140 tokens); and 2 more]
+//	[Context loaded: 3 of 7 relevant nodes]
+//	[Additional context available but not loaded: 4 nodes — [n-77aa01] 2.1 Split (320 tokens); [n-9c0d12] Levels (140 tokens); and 2 more]
 //
 //	loom-concept.md:
 //	[n-1a2b3c] 5. Ranking Signals · L60–75 · summary
@@ -39,9 +39,11 @@ const ManifestListed = 5
 // ShortIDHex is the fewest hex digits a node id is shortened to.
 const ShortIDHex = 6
 
-// Manifest renders the manifest: how many of the relevant nodes were
-// loaded and at what cost, and the best of those that were not (named by
-// id, title and size), the rest counted.
+// Manifest renders the manifest in the seed's two bracketed lines (§6.3):
+// how many of the relevant nodes were loaded, and how many were not — the
+// best of those named by id, title and size, the rest counted. The seed's
+// line per loaded node is left out: each loaded node is named once, by its
+// block's header.
 func Manifest(loaded []*Candidate, relevant int, notLoaded []*Candidate) string {
 	return manifest(loaded, relevant, notLoaded, ManifestListed)
 }
@@ -49,16 +51,11 @@ func Manifest(loaded []*Candidate, relevant int, notLoaded []*Candidate) string 
 // manifest is Manifest naming at most listed nodes.
 func manifest(loaded []*Candidate, relevant int, notLoaded []*Candidate, listed int) string {
 	var b strings.Builder
-	used := 0
-	for _, c := range loaded {
-		used += c.LoadedTokens
-	}
 	total := max(relevant, len(loaded)+len(notLoaded))
-	fmt.Fprintf(&b, "[Context loaded: %d of %d relevant nodes, %d tokens]", len(loaded), total, used)
-	if len(notLoaded) > 0 && listed <= 0 {
-		fmt.Fprintf(&b, "\n[Relevant, not loaded: %d more]", len(notLoaded))
-	} else if len(notLoaded) > 0 {
-		b.WriteString("\n[Relevant, not loaded: ")
+	fmt.Fprintf(&b, "[Context loaded: %d of %d relevant nodes]\n", len(loaded), total)
+	fmt.Fprintf(&b, "[Additional context available but not loaded: %d nodes", len(notLoaded))
+	if len(notLoaded) > 0 && listed > 0 {
+		b.WriteString(" — ")
 		for i, c := range notLoaded[:min(len(notLoaded), listed)] {
 			if i > 0 {
 				b.WriteString("; ")
@@ -68,8 +65,8 @@ func manifest(loaded []*Candidate, relevant int, notLoaded []*Candidate, listed 
 		if more := len(notLoaded) - listed; more > 0 {
 			fmt.Fprintf(&b, "; and %d more", more)
 		}
-		b.WriteString("]")
 	}
+	b.WriteString("]")
 	return b.String()
 }
 

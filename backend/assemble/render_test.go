@@ -25,14 +25,14 @@ func TestManifest(t *testing.T) {
 		{ID: "n-4", Title: "Token [draft] | v2", Tokens: 90},
 	}
 	t.Run("the counts, the tokens, and what was left out by id, title and size", func(t *testing.T) {
-		assert.Equal(t, "[Context loaded: 2 of 7 relevant nodes, 420 tokens]\n"+
-			"[Relevant, not loaded: [n-3] Endpoints (410 tokens); [n-4] Token (draft) / v2 (90 tokens)]", Manifest(loaded, 7, left))
+		assert.Equal(t, "[Context loaded: 2 of 7 relevant nodes]\n"+
+			"[Additional context available but not loaded: 2 nodes — [n-3] Endpoints (410 tokens); [n-4] Token (draft) / v2 (90 tokens)]", Manifest(loaded, 7, left))
 	})
-	t.Run("everything relevant loaded: one line", func(t *testing.T) {
-		assert.Equal(t, "[Context loaded: 2 of 2 relevant nodes, 420 tokens]", Manifest(loaded, 2, nil))
+	t.Run("everything relevant loaded", func(t *testing.T) {
+		assert.Equal(t, "[Context loaded: 2 of 2 relevant nodes]\n[Additional context available but not loaded: 0 nodes]", Manifest(loaded, 2, nil))
 	})
 	t.Run("nothing relevant renders zero of zero", func(t *testing.T) {
-		assert.Equal(t, "[Context loaded: 0 of 0 relevant nodes, 0 tokens]", Manifest(nil, 0, nil))
+		assert.Equal(t, "[Context loaded: 0 of 0 relevant nodes]\n[Additional context available but not loaded: 0 nodes]", Manifest(nil, 0, nil))
 	})
 	t.Run("never fewer relevant nodes than loaded and left out are claimed", func(t *testing.T) {
 		assert.True(t, strings.HasPrefix(Manifest(loaded, 1, left), "[Context loaded: 2 of 4 relevant nodes"))
@@ -46,6 +46,7 @@ func TestManifest(t *testing.T) {
 		assert.Equal(t, 2, strings.Count(m, "\n")+1, "two lines whatever the count: %q", m)
 		assert.Equal(t, ManifestListed, strings.Count(m, "(10 tokens)"))
 		assert.True(t, strings.HasSuffix(m, "; and 7 more]"), m)
+		assert.Equal(t, "[Context loaded: 0 of 12 relevant nodes]\n[Additional context available but not loaded: 12 nodes]", manifest(nil, 12, many, 0), "room for none: counted only")
 	})
 	t.Run("the manifest has no trailing newline", func(t *testing.T) {
 		assert.False(t, strings.HasSuffix(Manifest(loaded, 7, left), "\n"))
@@ -69,7 +70,7 @@ func TestTitlesAreCleaned(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := &Candidate{ID: "n-1", Ref: "doc.md#x", Title: tt.title, Score: 0.5, Source: "input", Tokens: 5}
 			assert.Equal(t, "[n-1] "+tt.want+" · doc.md#x", BlockHeader(c))
-			assert.Equal(t, "[Context loaded: 0 of 1 relevant nodes, 0 tokens]\n[Relevant, not loaded: [n-1] "+tt.want+" (5 tokens)]", Manifest(nil, 1, []*Candidate{c}))
+			assert.Equal(t, "[Context loaded: 0 of 1 relevant nodes]\n[Additional context available but not loaded: 1 nodes — [n-1] "+tt.want+" (5 tokens)]", Manifest(nil, 1, []*Candidate{c}))
 		})
 	}
 }
@@ -142,7 +143,7 @@ func TestOverheadIsTheHeaderExactly(t *testing.T) {
 		assert.Contains(t, a.Prompt, BlockHeader(c)+"\n")
 		assert.NotContains(t, a.Manifest, c.Title, "a loaded node is named by its block, not again in the manifest")
 	}
-	assert.Equal(t, "[Context loaded: 3 of 3 relevant nodes, 120 tokens]", a.Manifest)
+	assert.Equal(t, "[Context loaded: 3 of 3 relevant nodes]\n[Additional context available but not loaded: 0 nodes]", a.Manifest)
 }
 
 func TestContextTextAndPrompt(t *testing.T) {
@@ -321,8 +322,8 @@ func TestAssembleSeedExample(t *testing.T) {
 	a, err := Assemble(cs, split, SelectOptions{Level: Detailed, Oversize: 1}, "SYSTEM", "Why do tokens expire?", "", count, fakeText(count))
 	require.NoError(t, err)
 
-	const manifest = "[Context loaded: 3 of 7 relevant nodes, 900 tokens]\n" +
-		"[Relevant, not loaded: [n-4] Section n-4 (300 tokens); [n-5] Section n-5 (300 tokens); [n-6] Section n-6 (300 tokens); [n-7] Section n-7 (300 tokens)]"
+	const manifest = "[Context loaded: 3 of 7 relevant nodes]\n" +
+		"[Additional context available but not loaded: 4 nodes — [n-4] Section n-4 (300 tokens); [n-5] Section n-5 (300 tokens); [n-6] Section n-6 (300 tokens); [n-7] Section n-7 (300 tokens)]"
 	assert.Equal(t, manifest, a.Manifest, "three of seven fit; four are named as not loaded")
 	assert.Equal(t, BranchByScore, a.Selection.Branch)
 	assert.LessOrEqual(t, count(a.Context), split.Context)

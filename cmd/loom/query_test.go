@@ -26,6 +26,7 @@ func TestQueryPrintsThePrompt(t *testing.T) {
 	out, errOut, err := runCLI(t, "query", "--workspace", ws, "--embedder", "offline", "--budget", "800", "How does staleness decay?")
 	require.NoError(t, err)
 	assert.Contains(t, out, "[Context loaded: ")
+	assert.Contains(t, out, "[Additional context available but not loaded: ")
 	assert.Contains(t, out, "staleness.txt")
 	assert.True(t, strings.HasSuffix(strings.TrimSpace(out), "Question: How does staleness decay?"))
 	assert.Regexp(t, `\n\[n-[0-9a-f]{6,16}\] staleness\.txt › [^\n]* · L1–4\n`, out, "a block names its source as a person finds it")
