@@ -36,6 +36,19 @@ import (
 // manifest names; the rest are counted.
 const ManifestListed = 5
 
+// ListedWords is how many words of a left-out node's title the manifest
+// names it by (its id fetches the rest).
+const ListedWords = 6
+
+// clipWords keeps the first n words of s, marking a cut with "…".
+func clipWords(s string, n int) string {
+	f := strings.Fields(s)
+	if len(f) <= n {
+		return s
+	}
+	return strings.Join(f[:n], " ") + "…"
+}
+
 // ShortIDHex is the fewest hex digits a node id is shortened to.
 const ShortIDHex = 6
 
@@ -60,7 +73,7 @@ func manifest(loaded []*Candidate, relevant int, notLoaded []*Candidate, listed 
 			if i > 0 {
 				b.WriteString("; ")
 			}
-			fmt.Fprintf(&b, "[%s] %s (%d tokens)", c.short(), Clean(ownTitle(c)), c.Tokens)
+			fmt.Fprintf(&b, "[%s] %s (%d tokens)", c.short(), clipWords(Clean(ownTitle(c)), ListedWords), c.Tokens)
 		}
 		if more := len(notLoaded) - listed; more > 0 {
 			fmt.Fprintf(&b, "; and %d more", more)

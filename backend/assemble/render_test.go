@@ -48,6 +48,10 @@ func TestManifest(t *testing.T) {
 		assert.True(t, strings.HasSuffix(m, "; and 7 more]"), m)
 		assert.Equal(t, "[Context loaded: 0 of 12 relevant nodes]\n[Additional context available but not loaded: 12 nodes]", manifest(nil, 12, many, 0), "room for none: counted only")
 	})
+	t.Run("a long title is named by its first words", func(t *testing.T) {
+		long := &Candidate{ID: "n-5", Title: "Effects of vitamin D supplementation on the risk of fractures in older adults", Tokens: 300}
+		assert.Contains(t, Manifest(nil, 1, []*Candidate{long}), "[n-5] Effects of vitamin D supplementation on… (300 tokens)")
+	})
 	t.Run("the manifest has no trailing newline", func(t *testing.T) {
 		assert.False(t, strings.HasSuffix(Manifest(loaded, 7, left), "\n"))
 	})
