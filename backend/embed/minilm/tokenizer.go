@@ -24,6 +24,7 @@ const MaxTokens = 256
 // WordPiece, with [CLS] before and [SEP] after.
 type Tokenizer struct {
 	vocab        map[string]int32
+	unkTok       string
 	unk          int32
 	cls, sep     int32
 	prefix       string
@@ -81,7 +82,7 @@ func NewTokenizer(vocab map[string]int32, unk, prefix string, maxWordChars int) 
 	if maxWordChars <= 0 {
 		maxWordChars = 100
 	}
-	t := &Tokenizer{vocab: vocab, prefix: prefix, maxWordChars: maxWordChars}
+	t := &Tokenizer{vocab: vocab, unkTok: unk, prefix: prefix, maxWordChars: maxWordChars}
 	for _, s := range []struct {
 		tok string
 		id  *int32
@@ -112,6 +113,13 @@ func (t *Tokenizer) Vocab() []string {
 		}
 	}
 	return out
+}
+
+// Settings returns what NewTokenizer was given besides the vocabulary: the
+// unknown token, the continuation prefix and the longest word in
+// characters.
+func (t *Tokenizer) Settings() (unk, prefix string, maxWordChars int) {
+	return t.unkTok, t.prefix, t.maxWordChars
 }
 
 // Special returns the ids of [UNK], [CLS] and [SEP].
