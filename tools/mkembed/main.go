@@ -53,7 +53,10 @@ func main() {
 	log.Printf("loaded %s in %v; %d threads", source, time.Since(start).Round(time.Millisecond), runtime.GOMAXPROCS(0))
 
 	last := time.Now()
+	// At 256 dimensions this is offline.ID; other sizes get IDs of their own.
+	id := fmt.Sprintf("offline/minilm-l6-m2v-%d", *dims)
 	b, stats, err := offline.Distil(ctx, enc, offline.DistilOptions{
+		ID:     id,
 		Source: source,
 		Dims:   *dims,
 		Batch:  *batch,
@@ -66,9 +69,6 @@ func main() {
 	})
 	if err != nil {
 		log.Fatal(err)
-	}
-	if *dims != 256 {
-		log.Printf("note: the table's ID is still %s; rename it before using it beside the default", offline.ID)
 	}
 	// Check it reads back before it replaces anything.
 	if _, err := offline.FromBytes(b); err != nil {
@@ -93,8 +93,8 @@ func main() {
 		os.Remove(tmp.Name())
 		log.Fatal(err)
 	}
-	log.Printf("wrote %s: %d bytes, %d dims keep %.1f%% of the variance, int8 rows at mean cosine %.5f (min %.5f) to their floats, in %v",
-		*out, stats.Bytes, *dims, 100*stats.Variance, stats.MeanQuantCosine, stats.MinQuantCosine, time.Since(start).Round(time.Second))
+	log.Printf("wrote %s (%s): %d bytes, %d dims keep %.1f%% of the variance, int8 rows at mean cosine %.5f (min %.5f) to their floats, in %v",
+		*out, id, stats.Bytes, *dims, 100*stats.Variance, stats.MeanQuantCosine, stats.MinQuantCosine, time.Since(start).Round(time.Second))
 }
 
 func sha256File(path string) (string, error) {

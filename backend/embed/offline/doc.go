@@ -31,8 +31,8 @@
 // 256 principal components (95% of the variance), and each is weighted
 // a/(a+p) with a = 1e-4 and p from Zipf's law on the token's rank in the
 // vocabulary (BERT's vocabulary lists characters first, then words and
-// pieces in roughly descending frequency: "the" weighs about 0.5,
-// "insulin" about 0.9). Rows are stored as int8 with one scale each (mean
+// pieces in roughly descending frequency: "." weighs 0.015, "the" 0.5,
+// "protein" 0.8, "insulin" 0.95). Rows are stored as int8 with one scale each (mean
 // cosine to the floats 0.99994) in an 8.3 MB file described in table.go,
 // whose header carries the embedder's ID and the weights' sha256.
 //
