@@ -106,7 +106,7 @@ test-web-e2e:
 # each test binary with Go's go_js_wasm_exec (needs node on PATH). The
 # offline embedding table is read from its file (make setup fetches it).
 WASM_EXEC := $(shell go env GOROOT)/lib/wasm/go_js_wasm_exec
-WASM_TEST_PKGS ?= ./backend/ ./backend/ingest/pdf/ ./backend/ingest/convert/ ./backend/ingest/bibtex/ ./backend/query/ ./backend/storage/ ./backend/index/ ./backend/workspace/ ./backend/conversation/ ./backend/assemble/ ./backend/vectors/ ./backend/mapfile/ ./graphdb/ ./cmd/loom-web/
+WASM_TEST_PKGS ?= ./backend/ ./backend/embed/offline/ ./backend/ingest/pdf/ ./backend/ingest/convert/ ./backend/ingest/bibtex/ ./backend/query/ ./backend/storage/ ./backend/index/ ./backend/workspace/ ./backend/conversation/ ./backend/assemble/ ./backend/vectors/ ./backend/mapfile/ ./graphdb/ ./cmd/loom-web/
 
 .PHONY: test-wasm
 ## test-wasm: build the engine for GOOS=js GOARCH=wasm and run its tests under node
@@ -120,7 +120,7 @@ test-wasm:
 # server, any sub-path). assets.json names each big file's size and hash, so
 # the page shows download progress and its cache knows a new build.
 WEB_OUT := build/web
-WEB_TABLE := backend/embed/offline/table/glove-100d.bin
+WEB_TABLE := backend/embed/offline/table/minilm-l6-m2v-256.bin
 
 .PHONY: web
 ## web: the web edition, a static site in build/web (serve it: python3 -m http.server -d build/web 8080)

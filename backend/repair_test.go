@@ -115,7 +115,7 @@ func TestDoctorFindsDamageAndRepairMendsItInPlace(t *testing.T) {
 			_, err = f.Write([]byte("\x40\x00half a record"))
 			require.NoError(t, err)
 			require.NoError(t, f.Close())
-		}, "vectors offline_glove-6b-100d-sif", false},
+		}, "vectors offline_minilm-l6-m2v-256", false},
 		{"missing vectors", func(t *testing.T, dir, _ string) {
 			logs, _ := filepath.Glob(filepath.Join(dir, "vectors", "*.vec"))
 			require.NotEmpty(t, logs)

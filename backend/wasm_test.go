@@ -32,7 +32,7 @@ var testEmb struct {
 
 // tableEmbedder is the offline embedder read from its table file, as the
 // browser edition will fetch it (the WebAssembly build does not embed the
-// table); nil when scripts/embeddings.sh has not fetched it.
+// table); nil when scripts/embeddings.sh has not built it.
 func tableEmbedder(t testing.TB) embed.Embedder {
 	t.Helper()
 	testEmb.once.Do(func() {

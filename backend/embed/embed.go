@@ -1,8 +1,8 @@
 // Package embed turns text into vectors. Every vector Loom stores records the
 // Embedder that made it (its ID), so a workspace can tell when it must re-embed.
 //
-// The offline embedder (GloVe word vectors with SIF weighting, no network at
-// all) lives beside this file; any embedding model a local Ollama serves comes
+// The offline embedder (a static table distilled from the sentence encoder
+// all-MiniLM-L6-v2, no network at all) lives beside this file; any embedding model a local Ollama serves comes
 // from the Ollama adapter (backend/ollama), as a Remote. Select picks Ollama
 // when it answers and has the model, and the offline embedder otherwise.
 package embed
@@ -14,7 +14,7 @@ import (
 
 // Embedder maps texts to unit-length vectors of a fixed dimension.
 type Embedder interface {
-	// ID names the embedder and its model, e.g. "offline/glove-6b-100d-sif"
+	// ID names the embedder and its model, e.g. "offline/minilm-l6-m2v-256"
 	// or "ollama/nomic-embed-text". Vectors from different IDs never mix.
 	ID() string
 	// Dim is the length of every vector Embed returns.

@@ -213,8 +213,8 @@ func TestSelectWithoutOllama(t *testing.T) {
 func TestSelectUsesTheBuiltInOfflineEmbedderByDefault(t *testing.T) {
 	e, choice, err := embed.Select(context.Background(), embed.SelectOptions{Mode: embed.ModeOffline})
 	require.NoError(t, err, "the offline table must be generated first")
-	assert.Equal(t, "offline/glove-6b-100d-sif", e.ID())
-	assert.Equal(t, 100, e.Dim())
+	assert.Equal(t, "offline/minilm-l6-m2v-256", e.ID())
+	assert.Equal(t, 256, e.Dim())
 	assert.Equal(t, embed.ModeOffline, choice.Mode)
 }
 
@@ -238,7 +238,7 @@ func TestConceptThreshold(t *testing.T) {
 	}{
 		{"ollama/nomic-embed-text", 0.8},
 		{"ollama/all-minilm", 0.8},
-		{"offline/glove-6b-100d-sif", embed.OfflineConceptThreshold},
+		{"offline/minilm-l6-m2v-256", embed.OfflineConceptThreshold},
 		{"something/else", 0.8},
 	}
 	for _, tc := range cases {

@@ -243,7 +243,7 @@ func (p *pool) addSeed(id string, sim float64) {
 
 // semantic is a slot's hybrid relevance: keyword and vector evidence, each
 // normalised to the query's best (the vector part above the workspace's
-// mean cosine, which embedders like GloVe put well above 0), as computed
+// mean cosine, which static embedders put well above 0), as computed
 // for every slot in newPool.
 func (p *pool) semantic(s int32) float64 {
 	p.exactify(s)

@@ -2,13 +2,13 @@ package synth
 
 // topicWords holds the vocabulary, one topic a line: 3,000 common English
 // words in 100 topics of 30. The words are the 3,000 most frequent in
-// GloVe 6B's vocabulary (the offline embedder's table, frequency ranks 150
-// to 3,448) that are 4–12 lower-case letters and not stop words, names of
-// days or months, or very common verbs; the topics are a balanced k-means
-// (cosine, 100 centres, 30 iterations, capacity 30 each) over their GloVe
-// vectors, so the words of a line are near each other in meaning (ports and
-// storms, banks and loans) and the offline embedder sees topics too, not
-// only keyword search. Within a line, words run roughly from most to least
+// GloVe 6B's vocabulary (frequency ranks 150 to 3,448; GloVe was the
+// offline embedder's table before it was distilled from MiniLM) that are
+// 4–12 lower-case letters and not stop words, names of days or months, or
+// very common verbs; the topics are a balanced k-means (cosine, 100
+// centres, 30 iterations, capacity 30 each) over their GloVe vectors, so the
+// words of a line are near each other in meaning (ports and storms, banks
+// and loans) and an embedder sees topics too, not only keyword search. Within a line, words run roughly from most to least
 // frequent.
 const topicWords = `
 island coast pacific port zone weather gulf relief storm islands climate atlantic disaster mine ocean hurricane resort waters earthquake fishing tourist remote tropical formation quake coastal caribbean peninsula delta alert

@@ -140,7 +140,7 @@ const (
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench", stderr)
 	nodes := fs.String("nodes", "1000,10000,50000", fmt.Sprintf("content-node counts of the synthetic workspaces, comma-separated, each %d to %d", synth.MinSections, maxBenchNodes))
-	dims := fs.String("dims", "both", "embedders: offline (GloVe, 100-d), 768 (synthetic random-768, standing in for an Ollama model) or both")
+	dims := fs.String("dims", "both", "embedders: offline (all-MiniLM-L6-v2 distilled to a static table, 256-d), 768 (synthetic random-768, standing in for an Ollama model) or both")
 	var bf benchFlags
 	fs.IntVar(&bf.queries, "queries", 200, fmt.Sprintf("questions per workspace, 1 to %d", maxBenchQueries))
 	fs.StringVar(&bf.format, "format", "text", "text or json")

@@ -76,7 +76,7 @@ func TestBenchJSON(t *testing.T) {
 		assert.Positive(t, m.HeapAfterOpenMiB)
 		assert.Positive(t, m.MaxRSSMiB)
 	}
-	assert.Equal(t, map[string]int{"offline/glove-6b-100d-sif": 100, "synthetic/random-768": 768}, dims)
+	assert.Equal(t, map[string]int{"offline/minilm-l6-m2v-256": 256, "synthetic/random-768": 768}, dims)
 }
 
 func TestBenchUsage(t *testing.T) {
@@ -119,7 +119,7 @@ func TestBenchDirStartsEachRunFromTheIngest(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &first))
 	require.Len(t, first.Runs, 1)
 	assert.False(t, first.Runs[0].Reused)
-	run := filepath.Join(dir, "n1000-seed1-offline_glove-6b-100d-sif")
+	run := filepath.Join(dir, "n1000-seed1-offline_minilm-l6-m2v-256")
 	ingested, afterFirst := packSize(filepath.Join(run, "ws.ingested")), packSize(filepath.Join(run, "ws"))
 	require.Greater(t, afterFirst, ingested, "the queries made summaries")
 

@@ -31,8 +31,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-
-	"github.com/loomwork/loom/backend/embed"
 )
 
 // Files Load reads from its directory.
@@ -114,6 +112,24 @@ func (e *Encoder) Dim() int { return e.model.cfg.Hidden }
 // Tokenizer is the encoder's tokenizer.
 func (e *Encoder) Tokenizer() *Tokenizer { return e.tok }
 
+// Hidden runs the encoder over a batch of token sequences of seq tokens
+// each, laid end to end in ids (so len(ids) is a multiple of seq), each
+// encoded on its own as Encode encodes one text, and returns their last
+// hidden states, row-major [len(ids)][Dim()], before any pooling. A row
+// does not depend on the other sequences in the batch: MeanPool over a
+// sequence's rows, L2-normalised, is exactly what Encode returns for a text
+// that tokenises to that sequence. Batching many short sequences keeps the
+// weights in cache across them, which is what makes distilling a static
+// table (backend/embed/static) fast.
+func (e *Encoder) Hidden(ids []int32, seq int) ([]float32, error) {
+	s, h, err := e.model.hidden(ids, seq)
+	if err != nil {
+		return nil, fmt.Errorf("minilm: %w", err)
+	}
+	defer e.model.pool.Put(s)
+	return append([]float32(nil), h...), nil
+}
+
 // Encode returns one L2-normalised vector per text, in order. Each text is
 // cut to MaxTokens tokens; an empty text is encoded as [CLS] [SEP].
 func (e *Encoder) Encode(texts []string) ([][]float32, error) {
@@ -146,5 +162,3 @@ func (Embedder) ID() string { return ID }
 func (e Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	return e.encode(ctx, texts)
 }
-
-var _ embed.Embedder = Embedder{}

