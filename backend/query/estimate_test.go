@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/loomwork/loom/backend/synth"
+	"github.com/loomwork/loom/backend/workspace"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -23,11 +24,14 @@ func TestEstimatedPoolRanksExactly(t *testing.T) {
 	ctx := context.Background()
 	corpus, exactDir := t.TempDir(), filepath.Join(t.TempDir(), "ws")
 	require.NoError(t, synth.Generate(corpus, 1500, 3))
-	ingestInto(t, exactDir, corpus)
+	// The quantised scan serves vectors of at most search.SketchMinDim
+	// dimensions: the offline embedder cut to its first 96.
+	small := narrowOffline(t, 96)
+	ingestWith(t, exactDir, []workspace.Option{small}, corpus)
 	estDir := filepath.Join(t.TempDir(), "ws")
 	require.NoError(t, os.CopyFS(estDir, os.DirFS(exactDir)))
 
-	exact, est := openPipeline(t, exactDir), openPipeline(t, estDir)
+	exact, est := openPipeline(t, exactDir, small), openPipeline(t, estDir, small)
 	re, err := exact.ws.Search(ctx)
 	require.NoError(t, err)
 	r, err := est.ws.Search(ctx)
