@@ -36,6 +36,10 @@ import (
 // manifest names; the rest are counted.
 const ManifestListed = 5
 
+// HeaderWords is the most words of a title a block header writes (a
+// title is a name, not the text: some are whole paragraphs).
+const HeaderWords = 16
+
 // ListedWords is how many words of a left-out node's title the manifest
 // names it by (its id fetches the rest).
 const ListedWords = 6
@@ -173,6 +177,7 @@ func header(c *Candidate, withDoc bool) string {
 	if withDoc {
 		title = Clean(c.Title)
 	}
+	title = clipWords(title, HeaderWords)
 	h := "[" + c.short() + "] " + title
 	if loc := location(c); loc != "" {
 		h += " · " + loc
