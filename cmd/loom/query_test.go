@@ -187,10 +187,25 @@ func TestPinPersistsAndLoadsFirst(t *testing.T) {
 		} `json:"candidates"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &res))
-	id := ""
+	// A graphs.md section that did not load: taken from the graph (with the
+	// offline embedder it may not even be a candidate of this question).
+	loaded := map[string]bool{}
 	for _, c := range res.Candidates {
-		if !c.Loaded && strings.HasPrefix(c.Ref, "graphs.md") {
-			id = c.ID
+		loaded[c.ID] = c.Loaded
+	}
+	exported, _, err := runCLI(t, "graph", "export", "--workspace", ws)
+	require.NoError(t, err)
+	var g struct {
+		Content []struct {
+			ID  string `json:"id"`
+			Ref string `json:"reference"`
+		} `json:"content_nodes"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(exported), &g))
+	id := ""
+	for _, n := range g.Content {
+		if !loaded[n.ID] && strings.HasPrefix(n.Ref, "graphs.md") {
+			id = n.ID
 			break
 		}
 	}
