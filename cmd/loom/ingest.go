@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/loomwork/loom/backend"
+	"github.com/loomwork/loom/backend/watch"
 )
 
 func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -18,6 +19,9 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	prune := fs.Bool("prune", false, "also remove documents whose files were deleted from the given folders")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	batch := fs.Int("batch", backend.DefaultBatchQuads, "commit every this many quads (each document commits whole either way)")
+	watching := fs.Bool("watch", false, "then keep the workspace in step with the paths until interrupted, as loom watch does (implies --prune)")
+	var wo watchOptions
+	wo.register(fs)
 	paths, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -27,6 +31,10 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *batch < 1 || *batch > 1<<24 {
 		return usageErr("ingest: --batch %d must be between 1 and %d quads", *batch, 1<<24)
+	}
+	if *watching {
+		wo.quiet, wo.batch = watch.DefaultQuiet, *batch
+		return watchPaths(ctx, &ws, paths, wo, stdout, stderr)
 	}
 	wb, err := ws.open(ctx, stderr)
 	if err != nil {

@@ -3,6 +3,7 @@
 // the desktop app and never imports Wails.
 //
 //	loom ingest  [--workspace DIR] PATH...
+//	loom watch   [--workspace DIR] [--rescan 5m] [--quiet 500ms] PATH...
 //	loom graph   [--workspace DIR] stats [--format text|json] | export [--out FILE] [--content] | import FILE
 //	loom mcp     [--workspace DIR] [--http 127.0.0.1:PORT] [--allow-ingest]
 package main
@@ -34,7 +35,9 @@ func usageErr(format string, args ...any) error {
 const usage = `loom — a local-first knowledge workbench
 
 Usage:
-  loom ingest [--workspace DIR] [--prune] [--embedder auto|offline|ollama] PATH...
+  loom ingest [--workspace DIR] [--prune] [--watch] [--embedder auto|offline|ollama] PATH...
+  loom watch  [--workspace DIR] [--rescan 5m] [--quiet 500ms] PATH...
+                                                   ingest, then re-ingest what changes in the folders until interrupted
   loom graph  [--workspace DIR] stats [--format text|json]
   loom graph  [--workspace DIR] export [--out FILE] [--content]
   loom graph  [--workspace DIR] import FILE
@@ -86,6 +89,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch args[0] {
 	case "ingest":
 		return cmdIngest(ctx, args[1:], stdout, stderr)
+	case "watch":
+		return cmdWatch(ctx, args[1:], stdout, stderr)
 	case "graph":
 		return cmdGraph(ctx, args[1:], stdout, stderr)
 	case "query":
