@@ -12,6 +12,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
+	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/bind"
 )
 
@@ -22,6 +23,8 @@ var assets embed.FS
 var icon []byte
 
 func main() {
+	// A CLI refused the workspace names who holds it.
+	storage.Holder = "the Loom desktop app"
 	app := bind.NewApp(wailsShell{})
 	err := wails.Run(&options.App{
 		Title:            "Loom",

@@ -88,10 +88,11 @@ func OpenGraph(dir string, kind GraphKind, readOnly bool) (*graphdb.Store, error
 	case err == nil:
 		if !readOnly {
 			graphdb.SweepUnfinished(gdir)
+			writeHolder(dir, time.Now())
 		}
 		return s, nil
 	case errors.Is(err, graphdb.ErrInUse):
-		return nil, ErrInUse
+		return nil, inUse(dir)
 	case errors.Is(err, graphdb.ErrNoGraph), errors.As(err, &unfinished):
 		if what := WorkspaceData(dir); what != "" {
 			if unfinished != nil {

@@ -296,6 +296,10 @@ const (
 func busyCause(err error) (ReadOnlyCause, string) {
 	switch {
 	case errors.Is(err, storage.ErrInUse):
+		var held *storage.InUseError
+		if errors.As(err, &held) {
+			return ReadOnlyInUse, "another Loom process is using it (" + held.Holder + ")"
+		}
 		return ReadOnlyInUse, "another Loom process is using it"
 	case errors.Is(err, graphdb.ErrReadOnlyFS), errors.Is(err, syscall.EROFS):
 		return ReadOnlyFileSystem, "its folder is on a read-only file system"
@@ -366,7 +370,7 @@ func openReadOnly(ctx context.Context, dir string, cfg config, cause ReadOnlyCau
 	case errors.Is(err, storage.ErrInUse):
 		ix, known := index.LoadGraphCache(w.IndexCachePath(), index.AnyGeneration)
 		if ix == nil {
-			return nil, fmt.Errorf("open workspace %s: %w, and it has no saved index to read meanwhile (try again once that process has finished its ingest or closed)", dir, storage.ErrInUse)
+			return nil, fmt.Errorf("open workspace %s: %w, and it has no saved index to read meanwhile (try again once that process has finished its ingest or closed)", dir, err)
 		}
 		w.store, w.meta, w.saved, w.savedConcepts = graphdb.OpenMemory(), ix.Saved, ix, known
 		w.readOnly = why + "; reading the index it saved last"
