@@ -79,6 +79,9 @@ var timingCounts = []struct {
 	with string
 }{
 	{regexp.MustCompile(`\b\d+ pages read\b`), "N pages read"},
+	// The workspace's holder (storage.HolderFile): this test process, its
+	// pid and when it opened the workspace.
+	{regexp.MustCompile(`[^,()—:"\s][^,()—:"]*, pid \d+, since \d{4}-\d\d-\d\d \d\d:\d\d`), "the Loom desktop app, pid 4242, since 2026-01-02 15:04"},
 }
 
 // file writes (-update) or compares name.json with v as the page gets it.

@@ -504,7 +504,7 @@ func copyWorkspaceFiles(dir, out string) (int, error) {
 				return fs.SkipDir
 			}
 			return nil
-		case rel == "index.cache" || rel == "search.cache" || strings.HasSuffix(rel, ".tmp") ||
+		case rel == "index.cache" || rel == "search.cache" || rel == storage.HolderFile || strings.HasSuffix(rel, ".tmp") ||
 			strings.HasSuffix(rel, ".rows") || strings.HasSuffix(rel, ".sketch"):
 			return nil
 		}

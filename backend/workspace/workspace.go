@@ -298,7 +298,7 @@ func busyCause(err error) (ReadOnlyCause, string) {
 	case errors.Is(err, storage.ErrInUse):
 		var held *storage.InUseError
 		if errors.As(err, &held) {
-			return ReadOnlyInUse, "another Loom process is using it (" + held.Holder + ")"
+			return ReadOnlyInUse, "another Loom process is using it: " + held.Holder
 		}
 		return ReadOnlyInUse, "another Loom process is using it"
 	case errors.Is(err, graphdb.ErrReadOnlyFS), errors.Is(err, syscall.EROFS):
