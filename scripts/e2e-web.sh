@@ -13,7 +13,9 @@
 # pages, runs in reading order, fonts, outline, the refusals; a PDF and a
 # folder picked in the page reaching the engine) and
 # frontend/e2e/cite.e2e.mjs (citations in the results and in a chat answer
-# from a fake Ollama open the source viewer at the cited passage).
+# from a fake Ollama open the source viewer at the cited passage), and
+# frontend/e2e/mcp.e2e.mjs (an independent MCP client, the TypeScript SDK
+# from npm, drives `loom mcp` over stdio and Streamable HTTP).
 #
 # Environment:
 #   LOOM_E2E_OUT    screenshots (default build/bin/e2e-web)
@@ -55,4 +57,6 @@ LOOM_E2E_URL="$url" LOOM_E2E_OUT="$out" node frontend/e2e/workbench.e2e.mjs || s
 LOOM_E2E_URL="$url" LOOM_E2E_OUT="$out" node frontend/e2e/web-extra.e2e.mjs || status=1
 LOOM_E2E_URL="$url" LOOM_E2E_OUT="$out" node frontend/e2e/web-pdf.e2e.mjs || status=1
 LOOM_E2E_URL="$url" LOOM_E2E_OUT="$out" node frontend/e2e/cite.e2e.mjs || status=1
+go build -o build/bin/loom-mcp-e2e ./cmd/loom
+node frontend/e2e/mcp.e2e.mjs "$PWD/build/bin/loom-mcp-e2e" || status=1
 exit $status
