@@ -133,6 +133,17 @@ type App struct {
 	openErr error
 
 	jobs jobs
+
+	// mcpMu guards the MCP server (mcp.go): mcpOn is the setting, mcpRun
+	// the server while it listens, mcpProblem why it does not while on;
+	// mcpAddr is where it listens ("": 127.0.0.1:7337, else a free port).
+	// Taken after benchMu, never before.
+	mcpMu      sync.Mutex
+	mcpOn      bool
+	mcpRun     *mcpRun
+	mcpProblem string
+	mcpAddr    string
+
 	// web: the page runs the engine itself (WebAssembly); Ollama is then
 	// reached by the browser, which CORS may refuse.
 	web bool
@@ -233,6 +244,9 @@ func (a *App) Startup(ctx context.Context) {
 			return
 		}
 		a.dir = dir
+		if !a.web {
+			a.mcpSetting()
+		}
 		a.openLocked(ctx)
 	})
 }

@@ -201,19 +201,22 @@ func (a *App) openLocked(ctx context.Context) {
 		// The engine's error names the workspace; scripts/e2e-desktop.sh
 		// waits for "did not open it" (or "opened workspace") in the log.
 		a.shell.LogError(ctx, fmt.Sprintf("%v; Loom did not open it", err))
+		a.mcpOpened()
 		return
 	}
 	a.bench, a.openErr = bench, nil
 	if st, err := bench.Stats(ctx); err == nil && st.ReadOnly != "" {
 		a.shell.LogInfo(ctx, "opened workspace "+a.dir+" read-only: "+st.ReadOnly)
-		return
+	} else {
+		a.shell.LogInfo(ctx, "opened workspace "+a.dir)
 	}
-	a.shell.LogInfo(ctx, "opened workspace "+a.dir)
+	a.mcpOpened()
 }
 
 // closeLocked closes the open workspace, if any. Callers hold benchMu's
 // write lock.
 func (a *App) closeLocked(ctx context.Context) {
+	a.mcpClosing() // before the workspace it serves closes
 	if a.bench == nil {
 		return
 	}

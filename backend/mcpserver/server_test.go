@@ -306,3 +306,13 @@ func TestMCPCheckLoopback(t *testing.T) {
 	assert.False(t, mcpserver.LocalOrigin("null"))
 	assert.False(t, mcpserver.LocalOrigin("http://localhost.evil.example"))
 }
+
+func TestMCPClientConfigs(t *testing.T) {
+	var h map[string]map[string]map[string]any
+	require.NoError(t, json.Unmarshal([]byte(mcpserver.HTTPConfig("http://127.0.0.1:7337/mcp", "loom_T")), &h))
+	assert.Equal(t, map[string]any{"type": "http", "url": "http://127.0.0.1:7337/mcp",
+		"headers": map[string]any{"Authorization": "Bearer loom_T"}}, h["mcpServers"]["loom"])
+	var s map[string]map[string]map[string]any
+	require.NoError(t, json.Unmarshal([]byte(mcpserver.StdioConfig("loom", "/ws")), &s))
+	assert.Equal(t, map[string]any{"command": "loom", "args": []any{"mcp", "--workspace", "/ws"}}, s["mcpServers"]["loom"])
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -73,6 +72,7 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		*allowIngest = false
 	}
 	if wb.ReadOnlyReason() != "" {
+		fmt.Fprintln(stderr, "loom mcp: serving read-only; if the Loom desktop app holds this workspace, it can serve MCP itself while it is open (Settings → MCP: \"Serve this workspace to MCP clients\")")
 		fmt.Fprintln(stderr, "loom mcp: the audit log cannot be written while the workspace is read-only: calls are logged here instead")
 	}
 	s, err := mcpserver.New(wb, mcpserver.Options{AllowIngest: *allowIngest, Roots: roots, Timeout: *timeout, Version: version(), Log: stderr})
@@ -112,7 +112,7 @@ func serveHTTP(ctx context.Context, s *mcpserver.Server, dir, addr string, stder
 	if !kept {
 		where = "for this run only: the workspace folder cannot be written"
 	}
-	fmt.Fprintf(stderr, "loom mcp: serving %s\nloom mcp: bearer token (%s): %s\nloom mcp: client entry (Claude Code, VS Code, Cursor…):\n%s\n", url, where, token, httpConfig(url, token))
+	fmt.Fprintf(stderr, "loom mcp: serving %s\nloom mcp: bearer token (%s): %s\nloom mcp: client entry (Claude Code, VS Code, Cursor…):\n%s\n", url, where, token, mcpserver.HTTPConfig(url, token))
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
@@ -150,7 +150,7 @@ func existingWorkspace(dir string) error {
 }
 
 // stdioConfig is the mcpServers entry a client starts this workspace's
-// server with.
+// server with: this very program.
 func stdioConfig(dir string) string {
 	exe, err := os.Executable()
 	if err != nil {
@@ -159,19 +159,7 @@ func stdioConfig(dir string) string {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	return indentJSON(map[string]any{"mcpServers": map[string]any{"loom": map[string]any{
-		"command": exe, "args": []string{"mcp", "--workspace", dir}}}})
-}
-
-// httpConfig is the mcpServers entry of a client that connects over HTTP.
-func httpConfig(url, token string) string {
-	return indentJSON(map[string]any{"mcpServers": map[string]any{"loom": map[string]any{
-		"type": "http", "url": url, "headers": map[string]string{"Authorization": "Bearer " + token}}}})
-}
-
-func indentJSON(v any) string {
-	b, _ := json.MarshalIndent(v, "", "  ")
-	return string(b)
+	return mcpserver.StdioConfig(exe, dir)
 }
 
 // version is the module version the binary was built from ("dev" from a

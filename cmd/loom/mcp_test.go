@@ -222,6 +222,7 @@ func TestMCPStdio(t *testing.T) {
 		require.NoError(t, cs.Close())
 		assert.Contains(t, stderr.String(), "read-only: another Loom process is using it")
 		assert.Contains(t, stderr.String(), "ingest is off: the workspace is open read-only")
+		assert.Contains(t, stderr.String(), "the Loom desktop app holds this workspace, it can serve MCP itself", "says the desktop app can serve it")
 		assert.Contains(t, stderr.String(), `loom mcp: audit: {`, "the calls are logged on stderr instead")
 	})
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { configure, cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
+import { configure, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import App from './App.svelte';
 import { FakeWorkbench, golden } from './bridge/fake';
 
@@ -192,6 +192,19 @@ describe('App', { timeout: 30_000 }, () => {
     await vi.waitFor(() => expect(wb.saved).toHaveLength(1), slow);
     expect(wb.saved[0].name).toBe('loom-how-does-staleness-decay.md');
     expect(wb.saved[0].text).toContain(prompt);
+  });
+
+  it('opens the settings from the top bar, where MCP is served from; Escape closes them', async () => {
+    const wb = await open(new FakeWorkbench({ edition: 'desktop', library: 'notes' }));
+    await fireEvent.click(screen.getByTestId('settings-button'));
+    const dialog = await screen.findByTestId('settings-dialog');
+    const toggle = (await within(dialog).findByTestId('mcp-toggle')) as HTMLInputElement;
+    await waitFor(() => expect(toggle.disabled).toBe(false));
+    await fireEvent.click(toggle);
+    await within(dialog).findByTestId('mcp-url', {}, slow);
+    expect(wb.mcpCalls).toEqual([true]);
+    await fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(screen.queryByTestId('settings-dialog')).toBeNull();
   });
 
   it('answers keyboard shortcuts: focus, run, chat toggle, help, pick files', async () => {

@@ -31,6 +31,7 @@ import {
   type GraphData,
   type IngestProgress,
   type IngestResult,
+  type MCPStatus,
   type NodeDetail,
   type Notice,
   type OllamaStatus,
@@ -352,6 +353,12 @@ export class FakeWorkbench implements Workbench {
 
   /** Desktop only, as the real bridges: the web edition has no system viewer. */
   openInSystemViewer?: (nodeID: string) => Promise<void>;
+  /** Desktop only, as the real bridges: the web edition cannot serve MCP. */
+  mcp?: () => Promise<MCPStatus>;
+  setMCP?: (on: boolean) => Promise<MCPStatus>;
+  /** Every setMCP call, in order; mcpOn is the setting. */
+  mcpCalls: boolean[] = [];
+  mcpOn = false;
 
   constructor(opts: { edition?: 'desktop' | 'web'; library?: Library } = {}) {
     this.edition = opts.edition ?? 'web';
@@ -361,7 +368,31 @@ export class FakeWorkbench implements Workbench {
         this.failIfAsked('openInSystemViewer');
         this.systemViewer.push(nodeID);
       };
+      this.mcp = async () => {
+        this.failIfAsked('mcp');
+        return this.mcpStatus();
+      };
+      this.setMCP = async (on: boolean) => {
+        this.failIfAsked('setMCP');
+        this.mcpCalls.push(on);
+        this.mcpOn = on;
+        return this.mcpStatus();
+      };
     }
+  }
+
+  /** The MCP server's status as bind.MCPStatus reports it (the shape the CLI's configs have). */
+  mcpStatus(): MCPStatus {
+    const dir = this.library.workspace.dir;
+    const stdio = { available: true, on: this.mcpOn, serving: false, read_only: false,
+      stdio_command: `loom mcp --workspace ${dir}`,
+      stdio_config: JSON.stringify({ mcpServers: { loom: { command: 'loom', args: ['mcp', '--workspace', dir] } } }, null, 2) };
+    if (!this.mcpOn) return stdio;
+    const url = 'http://127.0.0.1:7337/mcp';
+    const token = 'loom_FAKETOKENFAKETOKENFAKETOKENFAKE';
+    return { ...stdio, serving: true, url, token, token_file: `${dir}/mcp-token`,
+      tools: ['get_context', 'search_context', 'expand', 'get_window', 'catalog'],
+      http_config: JSON.stringify({ mcpServers: { loom: { type: 'http', url, headers: { Authorization: `Bearer ${token}` } } } }, null, 2) };
   }
 
   private use(library: Library) {

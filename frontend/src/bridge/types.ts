@@ -70,6 +70,11 @@ export interface App {
   IngestSample(): Promise<IngestResult>;
   /** IngestUploads ingests texts the page read itself (file input, HTML drop). */
   IngestUploads(files: Upload[]): Promise<IngestResult>;
+  /**
+   * MCPStatus says whether the workspace is served to MCP clients, where and
+   * with which token, and what a client's configuration is.
+   */
+  MCPStatus(): Promise<MCPStatus>;
   /** Node returns one node with its text, concepts and neighbours. */
   Node(id: string): Promise<NodeDetail>;
   /** Ollama reports whether Ollama is up at the configured URL and its models. */
@@ -117,6 +122,12 @@ export interface App {
   RepairWorkspace(): Promise<RepairReport>;
   /** SaveMarkdown asks where to save and writes text there; "" if cancelled. */
   SaveMarkdown(suggestedName: string, text: string): Promise<string>;
+  /**
+   * SetMCP turns serving MCP on or off, and remembers it for the next
+   * start. Turned on, the server starts at once on the open workspace (a
+   * failure to listen is the status's Problem, not an error).
+   */
+  SetMCP(on: boolean): Promise<MCPStatus>;
   /**
    * Stats counts what the open workspace holds and says which embedder it
    * uses and why (choosing it now when no question or ingest has yet).
@@ -648,6 +659,46 @@ export interface LostText {
    * again when needed).
    */
   summary?: boolean;
+}
+
+/** MCPStatus is the MCP server as the settings panel shows it. (bind.MCPStatus) */
+export interface MCPStatus {
+  /** Available is false in the web edition (Unavailable says why). */
+  available: boolean;
+  unavailable?: string;
+  /** On is the person's setting; Serving whether the server listens now. */
+  on: boolean;
+  serving: boolean;
+  /**
+   * Problem says why it does not serve while on (the workspace did not
+   * open, the address could not be listened on).
+   */
+  problem?: string;
+  /**
+   * URL is where clients connect (Streamable HTTP); Note says when it
+   * is not the default address (the default port was taken).
+   */
+  url?: string;
+  note?: string;
+  /**
+   * Token is the bearer token clients send; TokenFile where it is kept
+   * ("" when the folder cannot be written: it lasts this run only).
+   */
+  token?: string;
+  token_file?: string;
+  /** ReadOnly: the workspace is open read-only, so is the server. */
+  read_only: boolean;
+  /** Tools are the tools served. */
+  tools?: string[];
+  /**
+   * HTTPConfig is the client entry to paste for this server (URL and
+   * token); StdioCommand and StdioConfig the alternative, a client that
+   * starts `loom mcp` itself (then the app must be closed, or that
+   * server is read-only).
+   */
+  http_config?: string;
+  stdio_command?: string;
+  stdio_config?: string;
 }
 
 /** ModelInfo is a model the chat can use. (bind.ModelInfo) */

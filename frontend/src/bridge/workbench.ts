@@ -26,6 +26,7 @@ import {
   type GraphData,
   type IngestProgress,
   type IngestResult,
+  type MCPStatus,
   type NodeDetail,
   type Notice,
   type OllamaStatus,
@@ -143,6 +144,12 @@ export interface Workbench {
   exportWorkspace(): Promise<string>;
   /** Loads such a file into this workspace, which must be empty; resolves with what it then holds. */
   importWorkspace(text: string): Promise<Stats>;
+
+  // MCP (desktop only: a browser tab cannot listen for clients)
+  /** Whether the workspace is served to MCP clients, where, with which token, and the client configuration. */
+  mcp?(): Promise<MCPStatus>;
+  /** Turns serving MCP on or off (remembered for the next start). */
+  setMCP?(on: boolean): Promise<MCPStatus>;
 
   // Web edition
   /** How the engine's start goes (download, restore, start); cb is called at once with the state so far. */
@@ -283,6 +290,9 @@ export const desktopWorkbench: Workbench = {
 
   exportWorkspace: () => call((app) => app.ExportWorkspace()),
   importWorkspace: (text) => call((app) => app.ImportWorkspace(text)),
+
+  mcp: () => call((app) => app.MCPStatus()),
+  setMCP: (on) => call((app) => app.SetMCP(on)),
 };
 
 /**

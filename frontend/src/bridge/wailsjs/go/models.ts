@@ -85,6 +85,22 @@ export namespace bind {
 	    errors: FileProblem[];
 	    skipped: SkippedFile[];
 	}
+	export interface MCPStatus {
+	    available: boolean;
+	    unavailable?: string;
+	    on: boolean;
+	    serving: boolean;
+	    problem?: string;
+	    url?: string;
+	    note?: string;
+	    token?: string;
+	    token_file?: string;
+	    read_only: boolean;
+	    tools?: string[];
+	    http_config?: string;
+	    stdio_command?: string;
+	    stdio_config?: string;
+	}
 	export interface ModelInfo {
 	    name: string;
 	    context_length: number;

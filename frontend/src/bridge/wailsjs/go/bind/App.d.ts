@@ -37,6 +37,8 @@ export function IngestSample():Promise<bind.IngestResult>;
 
 export function IngestUploads(arg1:Array<library.Upload>):Promise<bind.IngestResult>;
 
+export function MCPStatus():Promise<bind.MCPStatus>;
+
 export function Node(arg1:string):Promise<library.NodeDetail>;
 
 export function Ollama():Promise<bind.OllamaStatus>;
@@ -60,6 +62,8 @@ export function Reopen():Promise<bind.WorkspaceState>;
 export function RepairWorkspace():Promise<doctor.RepairReport>;
 
 export function SaveMarkdown(arg1:string,arg2:string):Promise<string>;
+
+export function SetMCP(arg1:boolean):Promise<bind.MCPStatus>;
 
 export function Stats():Promise<workspace.Stats>;
 

@@ -62,6 +62,10 @@ export function IngestUploads(arg1) {
   return window['go']['bind']['App']['IngestUploads'](arg1);
 }
 
+export function MCPStatus() {
+  return window['go']['bind']['App']['MCPStatus']();
+}
+
 export function Node(arg1) {
   return window['go']['bind']['App']['Node'](arg1);
 }
@@ -108,6 +112,10 @@ export function RepairWorkspace() {
 
 export function SaveMarkdown(arg1, arg2) {
   return window['go']['bind']['App']['SaveMarkdown'](arg1, arg2);
+}
+
+export function SetMCP(arg1) {
+  return window['go']['bind']['App']['SetMCP'](arg1);
 }
 
 export function Stats() {
