@@ -204,6 +204,7 @@ func (a *App) openLocked(ctx context.Context) {
 		return
 	}
 	a.bench, a.openErr = bench, nil
+	defer a.startWatchesLocked(ctx)
 	if st, err := bench.Stats(ctx); err == nil && st.ReadOnly != "" {
 		a.shell.LogInfo(ctx, "opened workspace "+a.dir+" read-only: "+st.ReadOnly)
 		return
@@ -214,6 +215,7 @@ func (a *App) openLocked(ctx context.Context) {
 // closeLocked closes the open workspace, if any. Callers hold benchMu's
 // write lock.
 func (a *App) closeLocked(ctx context.Context) {
+	a.stopWatchesLocked()
 	if a.bench == nil {
 		return
 	}
