@@ -200,3 +200,23 @@ func TestWatchFolderRefusesWhatItCannotWatch(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, list)
 }
+
+// Beside another Loom process the workspace is read-only: its watched
+// folders are listed, in error, and not synced; no folder can be added.
+func TestWatchedFoldersWaitWhileTheWorkspaceIsReadOnly(t *testing.T) {
+	wsDir := t.TempDir()
+	notes := t.TempDir()
+	writeNote(t, filepath.Join(notes, "alpha.md"), "# Alpha\n\nStaleness of caches.\n")
+	holdWorkspace(t, wsDir, filepath.Join(notes, "alpha.md"))
+	require.NoError(t, writeWatched(wsDir, []string{notes}))
+
+	app, _ := watchedApp(t, wsDir)
+	list, err := app.WatchedFolders()
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	assert.Equal(t, FolderError, list[0].State)
+	assert.Contains(t, list[0].Error, "read-only")
+	assert.Equal(t, CodeReadOnly, pageCode(t, app.SyncFolder(notes)))
+	_, err = app.WatchFolder(t.TempDir())
+	assert.Equal(t, CodeReadOnly, pageCode(t, err))
+}
