@@ -34,6 +34,10 @@ func (wailsShell) OpenFiles(ctx context.Context, title string) ([]string, error)
 	})
 }
 
+func (wailsShell) OpenFolder(ctx context.Context, title string) (string, error) {
+	return runtime.OpenDirectoryDialog(ctx, runtime.OpenDialogOptions{Title: title})
+}
+
 func (wailsShell) SaveFile(ctx context.Context, title, defaultName string) (string, error) {
 	return runtime.SaveFileDialog(ctx, runtime.SaveDialogOptions{
 		Title:           title,

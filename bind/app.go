@@ -47,6 +47,8 @@ type Shell interface {
 	Emit(ctx context.Context, event string, data any)
 	// OpenFiles asks the person for files; nil when they cancel.
 	OpenFiles(ctx context.Context, title string) ([]string, error)
+	// OpenFolder asks the person for a folder; "" when they cancel.
+	OpenFolder(ctx context.Context, title string) (string, error)
 	// SaveFile asks where to save; "" when they cancel.
 	SaveFile(ctx context.Context, title, defaultName string) (string, error)
 	SetClipboard(ctx context.Context, text string) error
@@ -144,6 +146,9 @@ type App struct {
 	mcpProblem string
 	mcpAddr    string
 
+	// watches are the live folders (watch.go): started when the
+	// workspace opens for writing, stopped when it closes.
+	watches watches
 	// web: the page runs the engine itself (WebAssembly); Ollama is then
 	// reached by the browser, which CORS may refuse.
 	web bool
@@ -280,9 +285,12 @@ func (a *App) Shutdown(ctx context.Context) {
 		return
 	}
 	a.benchMu.Lock()
-	defer a.benchMu.Unlock()
 	a.closeLocked(ctx)
 	a.openErr = nil // calls now fail as closed, not with the last open's error
+	a.benchMu.Unlock()
+	// The watchers' syncs in flight end once they get the workspace and
+	// find it closed.
+	a.watches.running.Wait()
 }
 
 // WorkspaceDir is the folder of the workspace this window opened, or tried

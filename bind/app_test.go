@@ -92,6 +92,13 @@ func (s *fakeShell) OpenFiles(context.Context, string) ([]string, error) {
 	return s.pick, s.failDialogs
 }
 
+func (s *fakeShell) OpenFolder(context.Context, string) (string, error) {
+	if len(s.pick) == 0 {
+		return "", s.failDialogs
+	}
+	return s.pick[0], s.failDialogs
+}
+
 func (s *fakeShell) SaveFile(_ context.Context, _, name string) (string, error) {
 	if s.failDialogs != nil {
 		return "", s.failDialogs

@@ -43,6 +43,7 @@ var EventPayloads = map[string]any{
 	EventIngestProgress: IngestProgress{},
 	EventChatDelta:      ChatDelta{},
 	EventOllamaWait:     wait.Notice{},
+	EventWatchState:     WatchedFolder{},
 }
 
 // chatFlushEvery is how often streamed answer text is sent to the page: a

@@ -205,6 +205,7 @@ func (a *App) openLocked(ctx context.Context) {
 		return
 	}
 	a.bench, a.openErr = bench, nil
+	defer a.startWatchesLocked(ctx)
 	if st, err := bench.Stats(ctx); err == nil && st.ReadOnly != "" {
 		a.shell.LogInfo(ctx, "opened workspace "+a.dir+" read-only: "+st.ReadOnly)
 	} else {
@@ -217,6 +218,7 @@ func (a *App) openLocked(ctx context.Context) {
 // write lock.
 func (a *App) closeLocked(ctx context.Context) {
 	a.mcpClosing() // before the workspace it serves closes
+	a.stopWatchesLocked()
 	if a.bench == nil {
 		return
 	}

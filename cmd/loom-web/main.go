@@ -195,6 +195,10 @@ func (webShell) OpenFiles(context.Context, string) ([]string, error) {
 	return nil, errors.New("the web edition picks files in the page")
 }
 
+func (webShell) OpenFolder(context.Context, string) (string, error) {
+	return "", errors.New("the web edition cannot watch folders")
+}
+
 func (webShell) SaveFile(context.Context, string, string) (string, error) {
 	return "", errors.New("the web edition saves files in the page")
 }

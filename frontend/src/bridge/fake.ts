@@ -43,6 +43,7 @@ import {
   type SourceView,
   type Stats,
   type Upload,
+  type WatchedFolder,
   type WorkspaceState,
 } from './types';
 import chatJSON from './golden/chat.json';
@@ -360,6 +361,25 @@ export class FakeWorkbench implements Workbench {
   mcpCalls: boolean[] = [];
   mcpOn = false;
 
+  /** The watched folders (desktop): what watchedFolders answers; watchFolder and unwatchFolder change it. */
+  watched: WatchedFolder[] = [];
+  /** What pickFolder answers. */
+  pickedFolder = '';
+  /** The paths given to watchFolder, unwatchFolder and syncFolder, in order. */
+  watchCalls: string[] = [];
+  unwatchCalls: string[] = [];
+  syncCalls: string[] = [];
+  /** The time the fake's watch states carry. */
+  now = '2026-11-24T09:30:00Z';
+  private watchListeners = new Set<(f: WatchedFolder) => void>();
+  /** Live folders: desktop only, as the real bridges (the web edition cannot watch). */
+  pickFolder?: () => Promise<string>;
+  watchedFolders?: () => Promise<WatchedFolder[]>;
+  watchFolder?: (path: string) => Promise<WatchedFolder>;
+  unwatchFolder?: (path: string) => Promise<void>;
+  syncFolder?: (path: string) => Promise<void>;
+  onWatchState?: (cb: (f: WatchedFolder) => void) => () => void;
+
   constructor(opts: { edition?: 'desktop' | 'web'; library?: Library } = {}) {
     this.edition = opts.edition ?? 'web';
     this.library = structuredClone(workspaces[opts.library ?? 'empty']);
@@ -378,6 +398,45 @@ export class FakeWorkbench implements Workbench {
         this.mcpOn = on;
         return this.mcpStatus();
       };
+      this.pickFolder = async () => {
+        this.failIfAsked('pickFolder');
+        return this.pickedFolder;
+      };
+      this.watchedFolders = async () => {
+        this.failIfAsked('watchedFolders');
+        return structuredClone(this.watched);
+      };
+      this.watchFolder = async (path: string) => {
+        this.failIfAsked('watchFolder');
+        this.writable();
+        this.watchCalls.push(path);
+        let f = this.watched.find((w) => w.path === path);
+        if (!f) {
+          f = { path, state: 'watching', since: this.now, added: 0, changed: 0, removed: 0, unchanged: 0, errors: 0 };
+          this.watched.push(f);
+        }
+        // As the engine: the first sync starts at once, its states come as events.
+        void this.fakeSync(path);
+        return structuredClone(f);
+      };
+      this.unwatchFolder = async (path: string) => {
+        this.failIfAsked('unwatchFolder');
+        this.unwatchCalls.push(path);
+        const f = this.watched.find((w) => w.path === path);
+        if (!f) throw new WorkbenchError('not_found', `${path} is not watched.`);
+        this.watched = this.watched.filter((w) => w !== f);
+        this.emitWatchState({ ...f, state: 'stopped', since: this.now, error: undefined });
+      };
+      this.syncFolder = async (path: string) => {
+        this.failIfAsked('syncFolder');
+        this.syncCalls.push(path);
+        if (!this.watched.some((w) => w.path === path)) throw new WorkbenchError('not_found', `${path} is not watched.`);
+        void this.fakeSync(path);
+      };
+      this.onWatchState = (cb: (f: WatchedFolder) => void) => {
+        this.watchListeners.add(cb);
+        return () => this.watchListeners.delete(cb);
+      };
     }
   }
 
@@ -393,6 +452,17 @@ export class FakeWorkbench implements Workbench {
     return { ...stdio, serving: true, url, token, token_file: `${dir}/mcp-token`,
       tools: ['get_context', 'search_context', 'expand', 'get_window', 'catalog'],
       http_config: JSON.stringify({ mcpServers: { loom: { type: 'http', url, headers: { Authorization: `Bearer ${token}` } } } }, null, 2) };
+  }
+
+  /** A sync as the engine reports it: syncing, then synced with nothing changed. */
+  private async fakeSync(path: string) {
+    await this.step();
+    const f = this.watched.find((w) => w.path === path);
+    if (!f) return;
+    this.emitWatchState({ ...f, state: 'syncing', since: this.now });
+    await this.step();
+    if (!this.watched.some((w) => w.path === path)) return;
+    this.emitWatchState({ ...f, state: 'synced', since: this.now, last_sync: this.now, added: 0, changed: 0, removed: 0, unchanged: f.added + f.changed + f.unchanged, errors: 0, error: undefined });
   }
 
   private use(library: Library) {
@@ -428,6 +498,13 @@ export class FakeWorkbench implements Workbench {
   /** Sends a chat delta as the engine would. */
   emitChatDelta(d: ChatDelta) {
     for (const cb of this.chatListeners) cb(d);
+  }
+
+  /** Sends a watched folder's state as the engine does (and keeps it as watchedFolders' answer, unless stopped). */
+  emitWatchState(f: WatchedFolder) {
+    const i = this.watched.findIndex((w) => w.path === f.path);
+    if (f.state !== 'stopped' && i >= 0) this.watched[i] = structuredClone(f);
+    for (const cb of this.watchListeners) cb(structuredClone(f));
   }
 
   /** Sends an Ollama wait notice as the engine does while a question's model is described. */

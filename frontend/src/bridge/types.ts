@@ -94,6 +94,11 @@ export interface App {
   OpenSource(nodeID: string): Promise<SourceView>;
   /** PickFiles asks the person for files to ingest. */
   PickFiles(): Promise<string[]>;
+  /**
+   * PickFolder asks the person for a folder to add (and watch); "" when
+   * they cancel.
+   */
+  PickFolder(): Promise<string>;
   /** Pin pins or unpins nodes or documents (always loaded first). */
   Pin(ids: string[], pinned: boolean): Promise<void>;
   /**
@@ -134,6 +139,25 @@ export interface App {
    */
   Stats(): Promise<Stats>;
   /**
+   * SyncFolder syncs a watched folder now ("Sync now"); a folder that
+   * could not be watched (gone, say) is tried again. The result comes as
+   * watch:state events.
+   */
+  SyncFolder(path: string): Promise<void>;
+  /**
+   * UnwatchFolder stops watching a folder; its documents stay. The page
+   * hears a last watch:state, stopped.
+   */
+  UnwatchFolder(path: string): Promise<void>;
+  /**
+   * WatchFolder keeps a folder of the library in step with its files: it
+   * syncs it now (an ingest that skips what has not changed) and again each
+   * time its files change, until UnwatchFolder. The workspace remembers it.
+   */
+  WatchFolder(path: string): Promise<WatchedFolder>;
+  /** WatchedFolders lists the watched folders with their states. */
+  WatchedFolders(): Promise<WatchedFolder[]>;
+  /**
    * Workspace says which workspace is open and how; it fails with the open's
    * error when the workspace did not open (a damaged one's payload names the
    * damaged file).
@@ -151,6 +175,7 @@ export interface Events {
   'chat:delta': ChatDelta;
   'ingest:progress': IngestProgress;
   'ollama:wait': Notice;
+  'watch:state': WatchedFolder;
 }
 
 /** What a failed call rejects with (bind.ErrorPayload). */
@@ -512,6 +537,22 @@ export interface Finding {
   /** Repair says what `loom repair` does about it ("" when nothing). */
   repair?: string;
 }
+
+/** FolderState is what the watch of a folder is doing. (bind.FolderState) */
+export type FolderState =
+  | 'watching'
+  | 'syncing'
+  | 'synced'
+  | 'error'
+  | 'stopped';
+/** Every FolderState, in the order Go declares them. */
+export const FolderStates: readonly FolderState[] = [
+  'watching',
+  'syncing',
+  'synced',
+  'error',
+  'stopped',
+];
 
 /** GraphData is the whole graph for drawing. (library.GraphData) */
 export interface GraphData {
@@ -1134,6 +1175,25 @@ export interface Upload {
   name: string;
   text: string;
   data?: string;
+}
+
+/** WatchedFolder is one watched folder as the library's sidebar shows it. (bind.WatchedFolder) */
+export interface WatchedFolder {
+  path: string;
+  state: FolderState;
+  /** Since is when the state began. */
+  since: string;
+  /** LastSync is when the last sync finished (absent before the first). */
+  last_sync?: string;
+  /** What the last sync did, in files. */
+  added: number;
+  changed: number;
+  removed: number;
+  unchanged: number;
+  /** Errors counts the files the last sync could not read. */
+  errors: number;
+  /** Error is why the state is error. */
+  error?: string;
 }
 
 /**

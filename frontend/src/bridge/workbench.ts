@@ -37,6 +37,7 @@ import {
   type SourceView,
   type Stats,
   type Upload,
+  type WatchedFolder,
   type WorkspaceState,
 } from './types';
 import type { BootState } from '../web/protocol';
@@ -107,6 +108,20 @@ export interface Workbench {
   reingestDocument(id: string): Promise<IngestResult>;
   /** Pins or unpins nodes or documents (ids of either). */
   pin(ids: string[], pinned: boolean): Promise<void>;
+
+  // Live folders (desktop only: the web edition cannot watch the file system and leaves these out)
+  /** Asks the system for a folder (desktop dialog); "" when cancelled. */
+  pickFolder?(): Promise<string>;
+  /** The watched folders with their states. */
+  watchedFolders?(): Promise<WatchedFolder[]>;
+  /** Watches a folder: syncs it now and whenever its files change; the workspace remembers it. */
+  watchFolder?(path: string): Promise<WatchedFolder>;
+  /** Stops watching a folder (its documents stay); a last state, stopped, follows. */
+  unwatchFolder?(path: string): Promise<void>;
+  /** Syncs a watched folder now. */
+  syncFolder?(path: string): Promise<void>;
+  /** Each state change of a watched folder; returns the unsubscribe. */
+  onWatchState?(cb: (f: WatchedFolder) => void): () => void;
 
   // Graph
   graph(): Promise<GraphData>;
@@ -263,6 +278,13 @@ export const desktopWorkbench: Workbench = {
   removeDocument: (id) => call((app) => app.RemoveDocument(id)),
   reingestDocument: (id) => call((app) => app.ReingestDocument(id)),
   pin: (ids, pinned) => call((app) => app.Pin(ids, pinned)),
+
+  pickFolder: () => call((app) => app.PickFolder()),
+  watchedFolders: () => call((app) => app.WatchedFolders()),
+  watchFolder: (path) => call((app) => app.WatchFolder(path)),
+  unwatchFolder: (path) => call((app) => app.UnwatchFolder(path)),
+  syncFolder: (path) => call((app) => app.SyncFolder(path)),
+  onWatchState: (cb) => onEvent('watch:state', cb),
 
   graph: () => call((app) => app.Graph()),
   node: (id) => call((app) => app.Node(id)),

@@ -122,6 +122,20 @@ export namespace bind {
 	    message: string;
 	}
 	
+	export interface WatchedFolder {
+	    path: string;
+	    state: string;
+	    // Go type: time
+	    since: any;
+	    // Go type: time
+	    last_sync?: any;
+	    added: number;
+	    changed: number;
+	    removed: number;
+	    unchanged: number;
+	    errors: number;
+	    error?: string;
+	}
 	export interface WorkspaceState {
 	    dir: string;
 	    stats: workspace.Stats;

@@ -49,6 +49,8 @@ export function OpenSource(arg1:string):Promise<library.SourceView>;
 
 export function PickFiles():Promise<Array<string>>;
 
+export function PickFolder():Promise<string>;
+
 export function Pin(arg1:Array<string>,arg2:boolean):Promise<void>;
 
 export function Query(arg1:query.QueryRequest):Promise<query.QueryResult>;
@@ -66,6 +68,14 @@ export function SaveMarkdown(arg1:string,arg2:string):Promise<string>;
 export function SetMCP(arg1:boolean):Promise<bind.MCPStatus>;
 
 export function Stats():Promise<workspace.Stats>;
+
+export function SyncFolder(arg1:string):Promise<void>;
+
+export function UnwatchFolder(arg1:string):Promise<void>;
+
+export function WatchFolder(arg1:string):Promise<bind.WatchedFolder>;
+
+export function WatchedFolders():Promise<Array<bind.WatchedFolder>>;
 
 export function Workspace():Promise<bind.WorkspaceState>;
 

@@ -86,6 +86,10 @@ export function PickFiles() {
   return window['go']['bind']['App']['PickFiles']();
 }
 
+export function PickFolder() {
+  return window['go']['bind']['App']['PickFolder']();
+}
+
 export function Pin(arg1, arg2) {
   return window['go']['bind']['App']['Pin'](arg1, arg2);
 }
@@ -120,6 +124,22 @@ export function SetMCP(arg1) {
 
 export function Stats() {
   return window['go']['bind']['App']['Stats']();
+}
+
+export function SyncFolder(arg1) {
+  return window['go']['bind']['App']['SyncFolder'](arg1);
+}
+
+export function UnwatchFolder(arg1) {
+  return window['go']['bind']['App']['UnwatchFolder'](arg1);
+}
+
+export function WatchFolder(arg1) {
+  return window['go']['bind']['App']['WatchFolder'](arg1);
+}
+
+export function WatchedFolders() {
+  return window['go']['bind']['App']['WatchedFolders']();
 }
 
 export function Workspace() {

@@ -1,0 +1,222 @@
+package bind
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/loomwork/loom/backend/watch"
+)
+
+// watchedApp is a real App on a fresh workspace whose watchers settle
+// after a short quiet period and never rescan on their own.
+func watchedApp(t *testing.T, dir string) (*App, *fakeShell) {
+	t.Helper()
+	app, shell := realAppIn(t, dir, "", nil)
+	app.watches.opts = watch.Options{Quiet: 20 * time.Millisecond, Rescan: -1}
+	return app, shell
+}
+
+// folderStates are the watch:state events sent for path.
+func folderStates(events []event, path string) []WatchedFolder {
+	var out []WatchedFolder
+	for _, e := range events {
+		if e.name != EventWatchState {
+			continue
+		}
+		if f, ok := e.data.(WatchedFolder); ok && f.Path == path {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func countState(events []event, path string, state FolderState) int {
+	n := 0
+	for _, f := range folderStates(events, path) {
+		if f.State == state {
+			n++
+		}
+	}
+	return n
+}
+
+// sources are the files the library's documents come from, by base name.
+func sources(t *testing.T, app *App) []string {
+	t.Helper()
+	docs, err := app.Documents()
+	require.NoError(t, err)
+	var out []string
+	for _, d := range docs {
+		out = append(out, filepath.Base(d.Source))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// waitLibrary waits, sync by sync, until the library's documents come from
+// the files named: each check follows a synced (or failed) state of the
+// folder, never a sleep.
+func waitLibrary(t *testing.T, app *App, shell *fakeShell, path string, want ...string) {
+	t.Helper()
+	slices.Sort(want)
+	for {
+		shell.mu.Lock()
+		n := countState(shell.events, path, FolderSynced) + countState(shell.events, path, FolderError)
+		shell.mu.Unlock()
+		if slices.Equal(sources(t, app), want) {
+			return
+		}
+		shell.waitFor(t, "a sync of "+path, func(events []event) bool {
+			return countState(events, path, FolderSynced)+countState(events, path, FolderError) > n
+		})
+		if t.Failed() {
+			t.Fatalf("the library holds %v, want %v", sources(t, app), want)
+		}
+	}
+}
+
+func writeNote(t *testing.T, path, text string) {
+	t.Helper()
+	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+}
+
+func TestWatchFolderKeepsTheLibraryInStepThroughAddRenameDeleteAndReopen(t *testing.T) {
+	wsDir := t.TempDir()
+	notes := t.TempDir()
+	writeNote(t, filepath.Join(notes, "alpha.md"), "# Alpha\n\nStaleness of caches and how to bound it.\n")
+	app, shell := watchedApp(t, wsDir)
+
+	list, err := app.WatchedFolders()
+	require.NoError(t, err)
+	assert.Empty(t, list)
+
+	st, err := app.WatchFolder(notes)
+	require.NoError(t, err)
+	assert.Equal(t, notes, st.Path)
+	// The first sync ingests what is there.
+	waitLibrary(t, app, shell, notes, "alpha.md")
+
+	// A new file.
+	writeNote(t, filepath.Join(notes, "beta.md"), "# Beta\n\nRetrieval and reranking of passages.\n")
+	waitLibrary(t, app, shell, notes, "alpha.md", "beta.md")
+	shell.mu.Lock()
+	states := folderStates(shell.events, notes)
+	shell.mu.Unlock()
+	last := states[len(states)-1]
+	assert.Equal(t, FolderSynced, last.State)
+	assert.NotNil(t, last.LastSync)
+	assert.Empty(t, shell.wrongEvents)
+
+	// A rename, then a delete.
+	require.NoError(t, os.Rename(filepath.Join(notes, "beta.md"), filepath.Join(notes, "gamma.md")))
+	waitLibrary(t, app, shell, notes, "alpha.md", "gamma.md")
+	require.NoError(t, os.Remove(filepath.Join(notes, "alpha.md")))
+	waitLibrary(t, app, shell, notes, "gamma.md")
+
+	list, err = app.WatchedFolders()
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	assert.Equal(t, notes, list[0].Path)
+
+	// Sync now answers with a sync.
+	shell.mu.Lock()
+	before := countState(shell.events, notes, FolderSynced)
+	shell.mu.Unlock()
+	require.NoError(t, app.SyncFolder(notes))
+	shell.waitFor(t, "the sync asked for", func(events []event) bool { return countState(events, notes, FolderSynced) > before })
+
+	// The list survives reopening the workspace, and the watch goes on.
+	_, err = app.Reopen()
+	require.NoError(t, err)
+	list, err = app.WatchedFolders()
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	writeNote(t, filepath.Join(notes, "delta.md"), "# Delta\n\nEmbeddings drift when the model changes.\n")
+	waitLibrary(t, app, shell, notes, "delta.md", "gamma.md")
+
+	// Stop watching: a last state, stopped; the list is empty and stays
+	// so; the documents stay; nothing more syncs.
+	require.NoError(t, app.UnwatchFolder(notes))
+	shell.mu.Lock()
+	states = folderStates(shell.events, notes)
+	shell.mu.Unlock()
+	assert.Equal(t, FolderStopped, states[len(states)-1].State)
+	list, err = app.WatchedFolders()
+	require.NoError(t, err)
+	assert.Empty(t, list)
+	assert.Equal(t, CodeNotFound, pageCode(t, app.SyncFolder(notes)))
+	writeNote(t, filepath.Join(notes, "epsilon.md"), "# Epsilon\n\nNot watched any more.\n")
+	other := filepath.Join(t.TempDir(), "zeta.md")
+	writeNote(t, other, "# Zeta\n\nIngested by hand.\n")
+	_, err = app.IngestPaths([]string{other})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"delta.md", "gamma.md", "zeta.md"}, sources(t, app))
+	shell.mu.Lock()
+	assert.Len(t, folderStates(shell.events, notes), len(states), "no state after stopped")
+	shell.mu.Unlock()
+}
+
+func TestWatchedFoldersSurviveANewApp(t *testing.T) {
+	wsDir := t.TempDir()
+	notes := t.TempDir()
+	writeNote(t, filepath.Join(notes, "alpha.md"), "# Alpha\n\nStaleness of caches.\n")
+	app, shell := watchedApp(t, wsDir)
+	_, err := app.WatchFolder(notes)
+	require.NoError(t, err)
+	waitLibrary(t, app, shell, notes, "alpha.md")
+	app.Shutdown(context.Background())
+
+	// A file written while Loom was closed comes in with the first sync.
+	writeNote(t, filepath.Join(notes, "beta.md"), "# Beta\n\nWritten while Loom was closed.\n")
+	again, shell2 := realAppIn(t, wsDir, "", nil)
+	list, err := again.WatchedFolders()
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	assert.Equal(t, notes, list[0].Path)
+	waitLibrary(t, again, shell2, notes, "alpha.md", "beta.md")
+}
+
+func TestWatchFolderRefusesWhatItCannotWatch(t *testing.T) {
+	app, _ := watchedApp(t, t.TempDir())
+	_, err := app.WatchFolder(filepath.Join(t.TempDir(), "missing"))
+	assert.Equal(t, CodeNotFound, pageCode(t, err))
+	file := filepath.Join(t.TempDir(), "a.md")
+	writeNote(t, file, "# A\n")
+	_, err = app.WatchFolder(file)
+	assert.Equal(t, CodeInvalid, pageCode(t, err))
+	assert.Equal(t, CodeNotFound, pageCode(t, app.UnwatchFolder(t.TempDir())))
+
+	web := NewWebApp(&fakeShell{}, WebConfig{})
+	_, err = web.WatchFolder(t.TempDir())
+	assert.Equal(t, CodeInvalid, pageCode(t, err))
+	list, err := web.WatchedFolders()
+	require.NoError(t, err)
+	assert.Empty(t, list)
+}
+
+// Beside another Loom process the workspace is read-only: its watched
+// folders are listed, in error, and not synced; no folder can be added.
+func TestWatchedFoldersWaitWhileTheWorkspaceIsReadOnly(t *testing.T) {
+	wsDir := t.TempDir()
+	notes := t.TempDir()
+	writeNote(t, filepath.Join(notes, "alpha.md"), "# Alpha\n\nStaleness of caches.\n")
+	holdWorkspace(t, wsDir, filepath.Join(notes, "alpha.md"))
+	require.NoError(t, writeWatched(wsDir, []string{notes}))
+
+	app, _ := watchedApp(t, wsDir)
+	list, err := app.WatchedFolders()
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	assert.Equal(t, FolderError, list[0].State)
+	assert.Contains(t, list[0].Error, "read-only")
+	assert.Equal(t, CodeReadOnly, pageCode(t, app.SyncFolder(notes)))
+	_, err = app.WatchFolder(t.TempDir())
+	assert.Equal(t, CodeReadOnly, pageCode(t, err))
+}

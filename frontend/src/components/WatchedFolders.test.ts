@@ -1,0 +1,111 @@
+import { describe, expect, it, vi } from 'vitest';
+import { configure, fireEvent, render, screen, within } from '@testing-library/svelte';
+import LibraryPanel from './LibraryPanel.svelte';
+import { FakeWorkbench, golden } from '../bridge/fake';
+import type { WatchedFolder } from '../bridge/workbench';
+import { LibraryStore } from '../lib/stores/library.svelte';
+
+configure({ asyncUtilTimeout: 5000 });
+const slow = { timeout: 5000 };
+
+const notes = '/home/ada/notes';
+
+function folder(over: Partial<WatchedFolder> = {}): WatchedFolder {
+  return { path: notes, state: 'watching', since: '2026-11-24T09:30:00Z', added: 0, changed: 0, removed: 0, unchanged: 0, errors: 0, ...over };
+}
+
+async function setup(edition: 'desktop' | 'web', watched: WatchedFolder[] = []) {
+  const wb = new FakeWorkbench({ edition, library: 'notes' });
+  wb.watched = watched;
+  const library = new LibraryStore(wb);
+  library.start();
+  await library.refresh();
+  render(LibraryPanel, { library, workbench: wb, edition });
+  return { wb, library };
+}
+
+function row(path = notes) {
+  return screen.getAllByTestId('watched-folder').find((el) => el.dataset.path === path)!;
+}
+
+describe('WatchedFolders', { timeout: 30_000 }, () => {
+  it('web: offers no live folders', async () => {
+    const { wb } = await setup('web');
+    expect(wb.watchFolder).toBeUndefined();
+    expect(screen.queryByTestId('watched-folders')).toBeNull();
+    expect(screen.queryByTestId('add-folder')).toBeNull();
+  });
+
+  it('lists the watched folders and shows each state the engine pushes', async () => {
+    const { wb } = await setup('desktop', [folder()]);
+    await vi.waitFor(() => expect(screen.getAllByTestId('watched-folder')).toHaveLength(1), slow);
+    expect(within(row()).getByTestId('watch-state').textContent).toContain('watching');
+
+    wb.emitWatchState(folder({ state: 'syncing' }));
+    await vi.waitFor(() => expect(within(row()).getByTestId('watch-state').textContent).toContain('syncing…'), slow);
+    expect((within(row()).getByTestId('sync-folder') as HTMLButtonElement).disabled).toBe(true);
+
+    const at = new Date(Date.now() - 12_000).toISOString();
+    wb.emitWatchState(folder({ state: 'synced', last_sync: at, changed: 1, unchanged: 2 }));
+    await vi.waitFor(() => expect(row().dataset.state).toBe('synced'), slow);
+    expect(within(row()).getByTestId('watch-state').textContent).toMatch(/synced 1[2-9] s ago/);
+    expect(within(row()).getByTestId('watch-counts').textContent).toContain('1 changed, 0 added');
+
+    wb.emitWatchState(folder({ state: 'error', error: 'ingest: permission denied' }));
+    await vi.waitFor(() => expect(within(row()).getByTestId('watch-error').textContent).toBe('ingest: permission denied'), slow);
+    expect(within(row()).getByTestId('watch-state').textContent).toContain('error');
+  });
+
+  it('reads the library again after a sync that changed it', async () => {
+    const { wb } = await setup('desktop', [folder()]);
+    await vi.waitFor(() => expect(screen.getAllByTestId('watched-folder')).toHaveLength(1), slow);
+    const documents = vi.spyOn(wb, 'documents');
+    wb.emitWatchState(folder({ state: 'synced', last_sync: '2026-11-24T09:30:00Z', unchanged: 3 }));
+    wb.emitWatchState(folder({ state: 'synced', last_sync: '2026-11-24T09:30:00Z', added: 1 }));
+    await vi.waitFor(() => expect(documents).toHaveBeenCalledTimes(1), slow);
+  });
+
+  it('Sync now and Stop watching call the engine', async () => {
+    const { wb } = await setup('desktop', [folder(), folder({ path: '/home/ada/papers' })]);
+    await vi.waitFor(() => expect(screen.getAllByTestId('watched-folder')).toHaveLength(2), slow);
+
+    await fireEvent.click(within(row()).getByTestId('sync-folder'));
+    await vi.waitFor(() => expect(wb.syncCalls).toEqual([notes]), slow);
+    await vi.waitFor(() => expect(row().dataset.state).toBe('synced'), slow);
+
+    await fireEvent.click(within(row()).getByTestId('unwatch-folder'));
+    await vi.waitFor(() => expect(wb.unwatchCalls).toEqual([notes]), slow);
+    await vi.waitFor(() => expect(screen.getAllByTestId('watched-folder')).toHaveLength(1), slow);
+    expect(row('/home/ada/papers')).toBeTruthy();
+  });
+
+  it('Add folder… watches the folder picked, by default', async () => {
+    const { wb } = await setup('desktop');
+    wb.pickedFolder = notes;
+    expect((screen.getByTestId('watch-new-folder') as HTMLInputElement).checked).toBe(true);
+    await fireEvent.click(screen.getByTestId('add-folder'));
+    await vi.waitFor(() => expect(wb.watchCalls).toEqual([notes]), slow);
+    await vi.waitFor(() => expect(row().dataset.state).toBe('synced'), slow);
+    expect(wb.pathIngests).toEqual([]);
+  });
+
+  it('Add folder… without watching ingests it once', async () => {
+    const { wb } = await setup('desktop');
+    wb.pickedFolder = notes;
+    await fireEvent.click(screen.getByTestId('watch-new-folder'));
+    await fireEvent.click(screen.getByTestId('add-folder'));
+    await vi.waitFor(() => expect(wb.pathIngests).toEqual([[notes]]), slow);
+    expect(wb.watchCalls).toEqual([]);
+    expect(screen.queryAllByTestId('watched-folder')).toHaveLength(0);
+  });
+
+  it('a cancelled dialog adds nothing; a refusal is shown', async () => {
+    const { wb } = await setup('desktop');
+    await fireEvent.click(screen.getByTestId('add-folder'));
+    expect(wb.watchCalls).toEqual([]);
+    wb.pickedFolder = notes;
+    wb.readOnly = golden.readOnly;
+    await fireEvent.click(screen.getByTestId('add-folder'));
+    await vi.waitFor(() => expect(screen.getByTestId('watch-problem').textContent).toBe(golden.error('read_only').message), slow);
+  });
+});
