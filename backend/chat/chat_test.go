@@ -327,7 +327,23 @@ func TestChatTruncatedByTheWindow(t *testing.T) {
 	assert.Equal(t, "The first part of a long answer", res.Answer)
 	require.Len(t, res.Notes, 1)
 	assert.Contains(t, res.Notes[0], "cut off")
-	assert.Contains(t, res.Notes[0], "4096")
+	assert.Contains(t, res.Notes[0], "end of the model's window (num_ctx 4096)")
+}
+
+// Ollama says "length" too when the model's num_predict stops the answer
+// long before the window is full: the note says which limit it was.
+func TestChatTruncatedByTheOutputLimit(t *testing.T) {
+	_, c := newFake(t, func(s *ollamatest.Stream) {
+		s.Content("The first part of a long ", "answer")
+		s.Done("length", 300, 128)
+	})
+	res, err := c.Chat(context.Background(), chat.Turn{Model: "gemma:2b", Window: 4096, Question: "Tell me everything.", Count: words})
+	require.NoError(t, err)
+	assert.True(t, res.Truncated)
+	require.Len(t, res.Notes, 1)
+	assert.Contains(t, res.Notes[0], "cut off after 128 tokens by the model's output limit (num_predict")
+	assert.Contains(t, res.Notes[0], "428 of 4096 tokens used")
+	assert.NotContains(t, res.Notes[0], "end of the model's window")
 }
 
 func TestChatThinking(t *testing.T) {
@@ -462,7 +478,7 @@ func TestChatNotes(t *testing.T) {
 		_, c := newFake(t, func(s *ollamatest.Stream) {
 			s.Content("Let me")
 			s.ToolCalls(call("catalog", map[string]any{}))
-			s.Done("length", 300, 3000)
+			s.Done("length", 300, 3796)
 		})
 		tools := &fakeTools{}
 		res, err := c.Chat(context.Background(), chat.Turn{Model: "llama3.2", Window: 4096, Question: "q?", Tools: tools})

@@ -74,8 +74,9 @@ type Result struct {
 	PromptEvalCount       int `json:"prompt_eval_count"`
 	EvalCount             int `json:"eval_count"`
 	EstimatedPromptTokens int `json:"estimated_prompt_tokens"`
-	// Truncated says the reply was cut by the window (done_reason
-	// "length"); Notes then says so in a sentence.
+	// Truncated says the reply was cut off (done_reason "length"): by the
+	// window, or by the model's output limit (num_predict); Notes then says
+	// which in a sentence.
 	Truncated  bool   `json:"truncated,omitempty"`
 	DoneReason string `json:"done_reason,omitempty"`
 	// Rounds is the number of requests sent.
@@ -252,8 +253,17 @@ func (r *runner) run(ctx context.Context) error {
 		}
 		if rep.doneReason == "length" {
 			r.res.Truncated = true
-			r.note("The answer was cut off: it reached the end of the model's window (num_ctx %d). Ask for the rest, or give less context to leave more room for the answer.", r.t.Window)
-			r.ignoreCalls(rep.toolCalls, "not run: the reply was cut by the window")
+			// Ollama says "length" for both limits: the window filled
+			// (prompt and answer reach num_ctx), or the model's output limit
+			// (num_predict, from its Modelfile or options) stopped it first.
+			used := rep.metrics.PromptEvalCount + rep.metrics.EvalCount
+			if r.t.Window <= 0 || used == 0 || used >= r.t.Window-r.t.Window/50 {
+				r.note("The answer was cut off: it reached the end of the model's window (num_ctx %d). Ask for the rest, or give less context to leave more room for the answer.", r.t.Window)
+				r.ignoreCalls(rep.toolCalls, "not run: the reply was cut by the window")
+			} else {
+				r.note("The answer was cut off after %d tokens by the model's output limit (num_predict, set in its Modelfile or options), not by its window (%d of %d tokens used). Ask for the rest, or raise num_predict.", rep.metrics.EvalCount, used, r.t.Window)
+				r.ignoreCalls(rep.toolCalls, "not run: the reply was cut by the model's output limit")
+			}
 			return nil
 		}
 		if len(rep.toolCalls) == 0 {
