@@ -3,7 +3,8 @@
 # Debian packages (GTK + WebKitGTK 4.1 for the desktop shell, Xvfb and
 # ImageMagick for the desktop smoke test, Chromium for the browser tests),
 # the Wails CLI, the frontend's npm packages, the weights of the sentence
-# encoder all-MiniLM-L6-v2 and the offline embedding table distilled from them.
+# encoder all-MiniLM-L6-v2 and the offline embedding table distilled from them,
+# and Ollama built from source with a tiny model for the tests.
 #
 # Idempotent: it installs only what is missing, so a second run takes seconds.
 # Uses sudo only when not run as root. Network: Debian's apt, the Go module
@@ -89,5 +90,8 @@ bash scripts/minilm.sh
 
 # --- offline embedding table (distilled from those weights) ---------------
 bash scripts/embeddings.sh
+
+# --- a real Ollama and a tiny model for the tests (backend/ollama/real) ----
+bash scripts/ollama.sh
 
 step "done"
