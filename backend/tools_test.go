@@ -2,6 +2,7 @@ package backend
 
 import (
 	"context"
+	"github.com/loomwork/loom/backend/errs"
 	"strings"
 	"testing"
 
@@ -54,6 +55,14 @@ func TestToolsAnswerWithNodeIDs(t *testing.T) {
 	}
 	_, err = wb.query.Expand(ctx, "n-nosuch", "detailed")
 	require.Error(t, err)
+	assert.Equal(t, errs.NotFound, errs.CodeOf(err))
+	// The prompt writes ids shortened to a prefix no other node shares: the
+	// tools take it, in brackets or not.
+	short, err := wb.query.Expand(ctx, "["+id[:len("n-")+6]+"]", "detailed")
+	require.NoError(t, err)
+	assert.Equal(t, []string{id}, short.NodeIDs)
+	_, err = wb.query.Expand(ctx, "n-", "detailed")
+	assert.Equal(t, errs.NotFound, errs.CodeOf(err), "too short to be a prefix")
 	_, err = wb.query.Expand(ctx, id, "tiny")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "unknown level")

@@ -15,6 +15,7 @@ import (
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/errs"
 )
 
 // GetContextIn is get_context's input (context-query.md's ContextQuery).
@@ -480,8 +481,8 @@ func (s *Server) getWindow(ctx context.Context, _ *mcp.CallToolRequest, in Windo
 
 // unknownNode says what to do about an id the workspace does not have.
 func (s *Server) unknownNode(id string, err error) error {
-	if strings.HasPrefix(err.Error(), "no node ") {
-		return fmt.Errorf("no node %q in this workspace: use the node ids get_context, search_context or catalog return (like n-1a2b3c4d5e6f7a8b)", id)
+	if errs.CodeOf(err) == errs.NotFound {
+		return fmt.Errorf("no node %q in this workspace: use the node ids get_context, search_context or catalog return (like n-1a2b3c, or n-1a2b3c4d5e6f7a8b in full)", id)
 	}
 	return err
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/model"
 )
@@ -329,8 +330,9 @@ func citeOr(g *index.Graph, n *model.ContentNode) string {
 }
 
 // resolveNode finds a node by its id or by a prefix of it that no other
-// node shares (the prompt writes ids shortened: assemble.ShortIDs). A
-// prefix several nodes share is an error naming them.
+// node shares (the prompt writes ids shortened: assemble.ShortIDs). No such
+// node is errs.NotFound; a prefix several nodes share is errs.Invalid,
+// naming them.
 func resolveNode(g *index.Graph, raw string) (*model.ContentNode, error) {
 	raw = strings.Trim(strings.TrimSpace(raw), "[]")
 	if n := g.Nodes[raw]; n != nil {
@@ -338,7 +340,7 @@ func resolveNode(g *index.Graph, raw string) (*model.ContentNode, error) {
 	}
 	const minPrefix = len("n-") + 4
 	if len(raw) < minPrefix || !strings.HasPrefix(raw, "n-") {
-		return nil, fmt.Errorf("no node %q", raw)
+		return nil, errs.E(errs.NotFound, "no node %q", raw)
 	}
 	var matches []string
 	for id := range g.Nodes {
@@ -348,7 +350,7 @@ func resolveNode(g *index.Graph, raw string) (*model.ContentNode, error) {
 	}
 	switch len(matches) {
 	case 0:
-		return nil, fmt.Errorf("no node %q", raw)
+		return nil, errs.E(errs.NotFound, "no node %q", raw)
 	case 1:
 		return g.Nodes[matches[0]], nil
 	}
@@ -358,5 +360,5 @@ func resolveNode(g *index.Graph, raw string) (*model.ContentNode, error) {
 		n := g.Nodes[id]
 		lines = append(lines, fmt.Sprintf("[%s] %s", id, nodeTitle(g.Docs[n.DocID], n)))
 	}
-	return nil, fmt.Errorf("%q is the start of %d node ids; give one in full: %s", raw, len(matches), strings.Join(lines, "; "))
+	return nil, errs.E(errs.Invalid, "%q is the start of %d node ids; give one in full: %s", raw, len(matches), strings.Join(lines, "; "))
 }
