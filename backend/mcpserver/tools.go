@@ -422,22 +422,34 @@ func (s *Server) searchContext(ctx context.Context, _ *mcp.CallToolRequest, in S
 	if strings.TrimSpace(in.Query) == "" {
 		return nil, ToolOut{}, errors.New("query is empty: say what to look for")
 	}
-	var notes []string
-	limit := in.Limit
-	switch {
-	case limit == 0:
-		limit = chat.DefaultSearchLimit
-	case limit < 0:
-		return nil, ToolOut{}, fmt.Errorf("limit must be between 1 and %d, not %d", chat.MaxSearchLimit, limit)
-	case limit > chat.MaxSearchLimit:
-		notes = append(notes, fmt.Sprintf("limit %d was clamped to %d, the most one search returns", limit, chat.MaxSearchLimit))
-		limit = chat.MaxSearchLimit
+	limit, notes, err := bounded("limit", "", in.Limit, chat.DefaultSearchLimit, chat.MaxSearchLimit, "the most one search returns")
+	if err != nil {
+		return nil, ToolOut{}, err
 	}
 	r, err := s.wb.SearchContext(ctx, in.Query, scope(in.Scope), limit, in.Mode)
 	if err != nil {
 		return nil, ToolOut{}, s.failed(ctx, ToolSearchContext, err)
 	}
 	return s.toolOut(ctx, r, notes...)
+}
+
+// bounded reads a count argument: 0 means def, a negative one is an
+// error, one above most is clamped to most with a note saying so (and why,
+// when there is a reason).
+func bounded(name, unit string, v, def, most int, why string) (int, []string, error) {
+	switch {
+	case v == 0:
+		return def, nil, nil
+	case v < 0:
+		return 0, nil, fmt.Errorf("%s must be between 1 and %d%s, not %d", name, most, unit, v)
+	case v > most:
+		note := fmt.Sprintf("%s %d was clamped to %d%s", name, v, most, unit)
+		if why != "" {
+			note += ", " + why
+		}
+		return most, []string{note}, nil
+	}
+	return v, nil, nil
 }
 
 func (s *Server) expand(ctx context.Context, _ *mcp.CallToolRequest, in ExpandIn) (*mcp.CallToolResult, ToolOut, error) {
@@ -458,16 +470,9 @@ func (s *Server) getWindow(ctx context.Context, _ *mcp.CallToolRequest, in Windo
 	if err != nil {
 		return nil, ToolOut{}, err
 	}
-	var notes []string
-	radius := in.Radius
-	switch {
-	case radius == 0:
-		radius = chat.DefaultRadius
-	case radius < 0:
-		return nil, ToolOut{}, fmt.Errorf("radius must be between 1 and %d lines, not %d", chat.MaxRadius, radius)
-	case radius > chat.MaxRadius:
-		notes = append(notes, fmt.Sprintf("radius %d was clamped to %d lines", radius, chat.MaxRadius))
-		radius = chat.MaxRadius
+	radius, notes, err := bounded("radius", " lines", in.Radius, chat.DefaultRadius, chat.MaxRadius, "")
+	if err != nil {
+		return nil, ToolOut{}, err
 	}
 	if in.Offset > math.MaxInt32 || in.Offset < -math.MaxInt32 {
 		return nil, ToolOut{}, fmt.Errorf("offset %d is beyond any document", in.Offset)
