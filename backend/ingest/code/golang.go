@@ -1,0 +1,333 @@
+package code
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// goBuiltins are the universe scope's names: never references.
+var goBuiltins = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`bool byte complex64 complex128 error float32 float64 int int8
+		int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr any comparable
+		true false iota nil append cap clear close complex copy delete imag len make max min
+		new panic print println real recover`) {
+		goBuiltins[n] = true
+	}
+}
+
+// goFile is the state of reading one Go file.
+type goFile struct {
+	src   []byte
+	tf    *token.File
+	f     *File
+	pkgs  map[string]bool // import names usable as qualifiers
+	types map[string]int  // type name → index in f.Defs
+}
+
+// parseGo reads a Go file with go/parser; on syntax errors the partial AST
+// it returns is used.
+func parseGo(filename string, src []byte) *File {
+	fset := token.NewFileSet()
+	af, err := parser.ParseFile(fset, filename, src, parser.ParseComments|parser.SkipObjectResolution)
+	f := &File{Lang: Go}
+	if err != nil {
+		f.Partial = true
+		if list, ok := err.(scanner.ErrorList); ok {
+			for _, e := range list {
+				if len(f.Problems) == maxProblems {
+					break
+				}
+				f.Problems = append(f.Problems, problem(e.Pos.Line, e.Msg))
+			}
+		} else {
+			f.Problems = append(f.Problems, problem(1, err.Error()))
+		}
+	}
+	if af == nil {
+		return f
+	}
+	g := &goFile{src: src, tf: fset.File(af.Package), f: f, pkgs: map[string]bool{}, types: map[string]int{}}
+	if g.tf == nil { // no package clause was read
+		return f
+	}
+	if af.Name != nil {
+		f.Package = af.Name.Name
+	}
+	f.Doc = g.comment(af.Doc)
+	f.Generated = ast.IsGenerated(af)
+	for _, spec := range af.Imports {
+		g.importSpec(spec)
+	}
+	var methods []int // defs whose Parent is the receiver type
+	for _, decl := range af.Decls {
+		switch d := decl.(type) {
+		case *ast.FuncDecl:
+			if i := g.funcDecl(d); f.Defs[i].Kind == "method" {
+				methods = append(methods, i)
+			}
+		case *ast.GenDecl:
+			g.genDecl(d)
+		}
+	}
+	for _, i := range methods {
+		recv, _, _ := strings.Cut(f.Defs[i].Name, ".")
+		if p, ok := g.types[recv]; ok {
+			f.Defs[i].Parent = p
+		}
+	}
+	return f
+}
+
+// line is pos's 1-based line, ignoring //line directives.
+func (g *goFile) line(pos token.Pos) int {
+	if !pos.IsValid() || int(pos) < g.tf.Base() || int(pos) > g.tf.Base()+g.tf.Size() {
+		return 0
+	}
+	return g.tf.PositionFor(pos, false).Line
+}
+
+// offset is pos's byte offset in src, clamped to the file.
+func (g *goFile) offset(pos token.Pos) int {
+	return max(0, min(int(pos)-g.tf.Base(), len(g.src)))
+}
+
+// text is the source between two positions as written.
+func (g *goFile) text(from, to token.Pos) string {
+	return span(g.src, g.offset(from), g.offset(to))
+}
+
+func (g *goFile) node(n ast.Node) string { return g.text(n.Pos(), n.End()) }
+
+func (g *goFile) comment(c *ast.CommentGroup) string {
+	if c == nil {
+		return ""
+	}
+	return g.node(c)
+}
+
+func (g *goFile) importSpec(spec *ast.ImportSpec) {
+	p, err := strconv.Unquote(spec.Path.Value)
+	if err != nil {
+		p = strings.Trim(spec.Path.Value, "\"`")
+	}
+	imp := Import{Path: p, Line: g.line(spec.Pos())}
+	name := goPackageName(p)
+	if spec.Name != nil {
+		imp.Name = spec.Name.Name
+		name = spec.Name.Name
+	}
+	if name != "_" && name != "." && name != "" {
+		g.pkgs[name] = true
+	}
+	g.f.Imports = append(g.f.Imports, imp)
+}
+
+// goPackageName guesses the name an unaliased import binds: the path's last
+// element, less a major version element ("math/rand/v2" → "rand") or suffix
+// ("gopkg.in/yaml.v3" → "yaml") and a "go-" prefix or "-go" suffix.
+func goPackageName(p string) string {
+	base := path.Base(p)
+	if len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" && path.Dir(p) != "." {
+		base = path.Base(path.Dir(p))
+	}
+	if i := strings.Index(base, ".v"); i > 0 && strings.Trim(base[i+2:], "0123456789") == "" {
+		base = base[:i]
+	}
+	base = strings.TrimPrefix(base, "go-")
+	base = strings.TrimSuffix(base, "-go")
+	base = strings.TrimSuffix(base, ".go")
+	return base
+}
+
+// start is where a declaration begins, its doc comment included.
+func start(doc *ast.CommentGroup, pos token.Pos) token.Pos {
+	if doc != nil && doc.Pos() < pos {
+		return doc.Pos()
+	}
+	return pos
+}
+
+func (g *goFile) add(d Def) int {
+	g.f.Defs = append(g.f.Defs, d)
+	return len(g.f.Defs) - 1
+}
+
+func (g *goFile) funcDecl(d *ast.FuncDecl) int {
+	def := Def{
+		Kind:      "func",
+		Name:      d.Name.Name,
+		Doc:       g.comment(d.Doc),
+		LineStart: g.line(start(d.Doc, d.Pos())),
+		LineEnd:   g.line(d.End()),
+		Parent:    -1,
+		Exported:  ast.IsExported(d.Name.Name),
+	}
+	end := d.End()
+	if d.Body != nil {
+		end = d.Body.Lbrace
+	}
+	def.Signature = oneLine(g.text(d.Pos(), end))
+	if d.Recv != nil && len(d.Recv.List) > 0 {
+		def.Kind = "method"
+		def.Name = receiverType(d.Recv.List[0].Type) + "." + d.Name.Name
+	}
+	r := g.newRefs(d)
+	r.funcType(d.Type)
+	if d.Body != nil {
+		r.walk(d.Body)
+	}
+	def.Refs = r.set.refs
+	return g.add(def)
+}
+
+// receiverType is a receiver's base type name: "Library" for *Library,
+// List[T] and *List[K, V].
+func receiverType(e ast.Expr) string {
+	for {
+		switch t := e.(type) {
+		case *ast.StarExpr:
+			e = t.X
+		case *ast.ParenExpr:
+			e = t.X
+		case *ast.IndexExpr:
+			e = t.X
+		case *ast.IndexListExpr:
+			e = t.X
+		case *ast.Ident:
+			return t.Name
+		default:
+			return "?"
+		}
+	}
+}
+
+func (g *goFile) genDecl(d *ast.GenDecl) {
+	switch d.Tok {
+	case token.TYPE:
+		for _, s := range d.Specs {
+			if ts, ok := s.(*ast.TypeSpec); ok {
+				g.typeSpec(d, ts)
+			}
+		}
+	case token.CONST, token.VAR:
+		g.valueDecl(d)
+	}
+}
+
+func (g *goFile) typeSpec(d *ast.GenDecl, s *ast.TypeSpec) {
+	def := Def{
+		Kind:     "type",
+		Name:     s.Name.Name,
+		Parent:   -1,
+		Exported: ast.IsExported(s.Name.Name),
+	}
+	doc, from, to := s.Doc, s.Pos(), s.End()
+	if !d.Lparen.IsValid() { // type T …: the declaration is the spec
+		doc, from, to = d.Doc, d.Pos(), d.End()
+	} else if doc == nil && len(d.Specs) == 1 {
+		doc = d.Doc
+	}
+	def.Doc = g.comment(doc)
+	def.LineStart, def.LineEnd = g.line(start(doc, from)), g.line(to)
+	r := g.newRefs(nil)
+	if s.TypeParams != nil {
+		r.fields(s.TypeParams)
+	}
+	header := "type " + g.text(s.Name.Pos(), s.Type.Pos())
+	switch t := s.Type.(type) {
+	case *ast.StructType:
+		def.Kind = "struct"
+		def.Signature = oneLine(header + "struct")
+		for _, fl := range t.Fields.List {
+			if len(fl.Names) == 0 {
+				def.Bases = append(def.Bases, strings.TrimPrefix(g.node(fl.Type), "*"))
+			}
+		}
+		r.fields(t.Fields)
+	case *ast.InterfaceType:
+		def.Kind = "interface"
+		def.Signature = oneLine(header + "interface")
+		for _, fl := range t.Methods.List {
+			if len(fl.Names) > 0 {
+				for _, n := range fl.Names {
+					def.Methods = append(def.Methods, n.Name)
+				}
+				continue
+			}
+			switch fl.Type.(type) {
+			case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr, *ast.IndexListExpr:
+				def.Bases = append(def.Bases, g.node(fl.Type))
+			}
+		}
+		r.fields(t.Methods)
+	default:
+		def.Signature = oneLine("type " + g.text(s.Name.Pos(), s.End()))
+		r.typ(s.Type)
+	}
+	def.Refs = r.set.refs
+	i := g.add(def)
+	if _, dup := g.types[def.Name]; !dup {
+		g.types[def.Name] = i
+	}
+}
+
+// valueDecl makes one def of a const or var declaration, named by its first
+// name.
+func (g *goFile) valueDecl(d *ast.GenDecl) {
+	var first *ast.ValueSpec
+	for _, s := range d.Specs {
+		if vs, ok := s.(*ast.ValueSpec); ok && len(vs.Names) > 0 {
+			first = vs
+			break
+		}
+	}
+	if first == nil {
+		return
+	}
+	doc := d.Doc
+	if doc == nil && d.Lparen.IsValid() {
+		doc = first.Doc
+	}
+	def := Def{
+		Kind:      d.Tok.String(),
+		Name:      first.Names[0].Name,
+		Doc:       g.comment(doc),
+		LineStart: g.line(start(doc, d.Pos())),
+		LineEnd:   g.line(d.End()),
+		Parent:    -1,
+		Exported:  ast.IsExported(first.Names[0].Name),
+	}
+	if !d.Lparen.IsValid() {
+		def.Signature = oneLine(firstLine(g.node(d)))
+	} else {
+		specs := make([]string, 0, len(d.Specs))
+		for _, s := range d.Specs {
+			specs = append(specs, firstLine(g.node(s)))
+			if len(specs) > 8 {
+				specs = append(specs, "…")
+				break
+			}
+		}
+		def.Signature = oneLine(d.Tok.String() + " ( " + strings.Join(specs, "; ") + " )")
+	}
+	r := g.newRefs(nil)
+	for _, s := range d.Specs {
+		if vs, ok := s.(*ast.ValueSpec); ok {
+			if vs.Type != nil {
+				r.typ(vs.Type)
+			}
+			for _, v := range vs.Values {
+				r.walk(v)
+			}
+		}
+	}
+	def.Refs = r.set.refs
+	g.add(def)
+}
