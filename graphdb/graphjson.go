@@ -181,6 +181,11 @@ func (g *GraphJSON) Validate() error {
 		model.EdgeParent:  {"content node", "content node"},
 		model.EdgeDerived: {"content node", "content node"},
 		model.EdgeLinks:   {"content node", ""},
+		// The symbol graph's edges may point at a definition that is gone
+		// (its callers' edges outlive it until they are read again).
+		model.EdgeCalls:      {"content node", ""},
+		model.EdgeImports:    {"content node", ""},
+		model.EdgeImplements: {"content node", ""},
 	}
 	for _, e := range g.Edges {
 		want, ok := ends[e.Kind]

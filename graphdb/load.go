@@ -105,7 +105,7 @@ func (snap *Snapshot) addQuad(q quad.Quad, lost *Lost) {
 		}
 	case predHas:
 		snap.DocNodes[subj] = append(snap.DocNodes[subj], idOf(q.Object))
-	case predParent, predLinks, predDerivedFrom:
+	case predParent, predLinks, predDerivedFrom, predCalls, predImports, predImplements:
 		snap.Edges = append(snap.Edges, model.Edge{Kind: predEdge[q.Predicate.(quad.IRI)], From: subj, To: idOf(q.Object), Weight: 1})
 	}
 }

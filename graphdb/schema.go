@@ -23,6 +23,9 @@ const (
 	predParent      = quad.IRI("loom:parent")      // section → enclosing section
 	predLinks       = quad.IRI("loom:links")       // section → document it links to
 	predDerivedFrom = quad.IRI("loom:derivedFrom") // analysis node → its source
+	predCalls       = quad.IRI("loom:calls")       // definition → definition it calls or names
+	predImports     = quad.IRI("loom:imports")     // file node → file node it imports
+	predImplements  = quad.IRI("loom:implements")  // type → interface, trait or base it implements
 
 	typeDocument = quad.IRI("loom:Document")
 	typeContent  = quad.IRI("loom:Content")
@@ -40,11 +43,14 @@ func idOf(v quad.Value) string {
 }
 
 var edgePred = map[model.EdgeKind]quad.IRI{
-	model.EdgeAbout:   predAbout,
-	model.EdgeRelated: predRelated,
-	model.EdgeParent:  predParent,
-	model.EdgeLinks:   predLinks,
-	model.EdgeDerived: predDerivedFrom,
+	model.EdgeAbout:      predAbout,
+	model.EdgeRelated:    predRelated,
+	model.EdgeParent:     predParent,
+	model.EdgeLinks:      predLinks,
+	model.EdgeDerived:    predDerivedFrom,
+	model.EdgeCalls:      predCalls,
+	model.EdgeImports:    predImports,
+	model.EdgeImplements: predImplements,
 }
 
 var predEdge = func() map[quad.IRI]model.EdgeKind {

@@ -13,6 +13,11 @@ const (
 	Essence  Level = "essence"
 	Chunks   Level = "chunks"
 	Adaptive Level = "adaptive"
+	// Map is a map of the code the question touches instead of its text:
+	// files ranked by relevance and by how much other code uses them, each
+	// with the signatures of its key definitions, within the budget (like
+	// aider's repository map, chosen per question).
+	Map Level = "map"
 )
 
 // ParseLevel reads a level the person may ask for; "" is Adaptive.
@@ -20,8 +25,8 @@ func ParseLevel(s string) (Level, error) {
 	switch Level(s) {
 	case "":
 		return Adaptive, nil
-	case Detailed, Summary, Essence, Adaptive:
+	case Detailed, Summary, Essence, Adaptive, Map:
 		return Level(s), nil
 	}
-	return "", errUsage("unknown level %q (use detailed, summary, essence or adaptive)", s)
+	return "", errUsage("unknown level %q (use detailed, summary, essence, adaptive or map)", s)
 }

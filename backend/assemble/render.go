@@ -84,6 +84,15 @@ func manifest(loaded []*Candidate, relevant int, notLoaded []*Candidate, listed 
 		}
 	}
 	b.WriteString("]")
+	var stale []string
+	for _, c := range loaded {
+		if c.Stale != "" {
+			stale = append(stale, "["+c.short()+"] "+c.Stale)
+		}
+	}
+	if len(stale) > 0 {
+		fmt.Fprintf(&b, "\n[Stale: %d loaded nodes may be out of date, their files changed since indexing (re-ingest to refresh) — %s]", len(stale), strings.Join(stale, "; "))
+	}
 	return b.String()
 }
 
@@ -184,6 +193,9 @@ func header(c *Candidate, withDoc bool) string {
 	}
 	if c.Level != "" && c.Level != Detailed {
 		h += " · " + string(c.Level)
+	}
+	if c.Stale != "" {
+		h += " · STALE"
 	}
 	return h
 }

@@ -54,6 +54,10 @@ type Candidate struct {
 	// Assemble when fetching it failed with errs.Unavailable): such a node is
 	// never loaded, whatever its score.
 	Unavailable string `json:"unavailable,omitempty"`
+	// Stale says why a loaded node's text may be out of date: its source
+	// file changed since it was indexed (set while its text is fetched).
+	// The block's header and the manifest say so.
+	Stale string `json:"stale,omitempty"`
 	// Vec is the node's unit vector (novelty); not serialised.
 	Vec []float32 `json:"-"`
 	// Overhead is what loading costs beyond the text: its block header and
@@ -99,6 +103,8 @@ const (
 	BranchAllFit   Branch = "all-relevant-fit"
 	BranchByScore  Branch = "descending-score"
 	BranchAdaptive Branch = "adaptive-levels"
+	// BranchMap: the context is a map of the code (level map).
+	BranchMap Branch = "repository-map"
 )
 
 // Selection is what Select decided.

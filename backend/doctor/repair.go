@@ -438,7 +438,7 @@ func salvagedGraph(snap *graphdb.Snapshot, out string, rep *RepairReport) (*grap
 	}
 	dropped := 0
 	for _, e := range snap.Edges {
-		if !keep[e.From] || (e.Kind != model.EdgeLinks && !keep[e.To]) {
+		if !keep[e.From] || (e.Kind != model.EdgeLinks && !e.Kind.SymbolEdge() && !keep[e.To]) {
 			dropped++
 			continue
 		}
@@ -465,7 +465,7 @@ func salvagedGraph(snap *graphdb.Snapshot, out string, rep *RepairReport) (*grap
 	g.ConceptNodes = concepts
 	edges := g.Edges[:0]
 	for _, e := range g.Edges {
-		if keep[e.From] && (e.Kind == model.EdgeLinks || keep[e.To]) {
+		if keep[e.From] && (e.Kind == model.EdgeLinks || e.Kind.SymbolEdge() || keep[e.To]) {
 			edges = append(edges, e)
 		}
 	}

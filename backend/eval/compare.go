@@ -19,6 +19,9 @@ type Comparison struct {
 	Queries int       `json:"queries"`
 	Reports []*Report `json:"reports"`
 	Paired  []Paired  `json:"paired,omitempty"`
+	// Code: the corpus is source code, reported with file- and
+	// definition-level accuracy at 5.
+	Code bool `json:"code,omitempty"`
 }
 
 // Paired is the per-query difference A − B of one metric over the same
@@ -48,6 +51,10 @@ func metric(q QueryReport, name string) float64 {
 		return q.TokenRatioFramed
 	case "ndcg@10":
 		return q.NDCG10
+	case "file_acc@5":
+		return q.FileAcc5
+	case "def_acc@5":
+		return q.DefAcc5
 	}
 	panic("eval: no metric " + name)
 }
@@ -69,13 +76,36 @@ func Compare(ctx context.Context, wb *backend.Workbench, corpus string, qs []Que
 		c.Budget = rep.Budget
 		c.Reports = append(c.Reports, rep)
 	}
+	c.pairAll()
+	return c, nil
+}
+
+// CodeMetrics are the metrics paired besides PairedMetrics on a code
+// corpus.
+var CodeMetrics = []string{"file_acc@5", "def_acc@5"}
+
+// pairAll pairs the first report with each of the others.
+func (c *Comparison) pairAll() {
+	c.Paired = nil
+	metrics := PairedMetrics
+	if c.Code {
+		metrics = append(append([]string(nil), PairedMetrics...), CodeMetrics...)
+	}
 	a := c.Reports[0]
 	for _, b := range c.Reports[1:] {
-		for _, m := range PairedMetrics {
+		for _, m := range metrics {
 			c.Paired = append(c.Paired, pair(a, b, m))
 		}
 	}
-	return c, nil
+}
+
+// MarkCode makes c a code corpus's comparison: accuracy at 5 is shown and
+// paired.
+func (c *Comparison) MarkCode() {
+	c.Code = true
+	if len(c.Reports) > 0 {
+		c.pairAll()
+	}
 }
 
 // pair is the paired difference a − b of metric m (queries matched by id).
@@ -120,9 +150,16 @@ func MeanSE(xs []float64) (mean, se float64) {
 // errors from zero.
 func (c *Comparison) WriteTable(w io.Writer) {
 	fmt.Fprintf(w, "%s · budget %d · %d queries\n", c.Corpus, c.Budget, c.Queries)
-	fmt.Fprintf(w, "  %-11s %9s %7s %6s %12s %8s %8s %10s %8s\n", "strategy", "precision", "recall", "f1", "token ratio", "framed", "frame %", "nDCG@10", "p50 ms")
-	for _, r := range c.Reports {
-		fmt.Fprintf(w, "  %-11s %9.3f %7.3f %6.3f %12.3f %8.3f %7.1f%% %10.3f %8.2f\n", r.Strategy, r.Precision, r.Recall, r.F1, r.TokenRatio, r.TokenRatioFramed, 100*r.FrameShare, r.NDCG10, r.P50)
+	if c.Code {
+		fmt.Fprintf(w, "  %-11s %9s %7s %6s %12s %8s %8s %10s %10s %10s %8s\n", "strategy", "precision", "recall", "f1", "token ratio", "framed", "frame %", "nDCG@10", "file Acc@5", "def Acc@5", "p50 ms")
+		for _, r := range c.Reports {
+			fmt.Fprintf(w, "  %-11s %9.3f %7.3f %6.3f %12.3f %8.3f %7.1f%% %10.3f %10.3f %10.3f %8.2f\n", r.Strategy, r.Precision, r.Recall, r.F1, r.TokenRatio, r.TokenRatioFramed, 100*r.FrameShare, r.NDCG10, r.FileAcc5, r.DefAcc5, r.P50)
+		}
+	} else {
+		fmt.Fprintf(w, "  %-11s %9s %7s %6s %12s %8s %8s %10s %8s\n", "strategy", "precision", "recall", "f1", "token ratio", "framed", "frame %", "nDCG@10", "p50 ms")
+		for _, r := range c.Reports {
+			fmt.Fprintf(w, "  %-11s %9.3f %7.3f %6.3f %12.3f %8.3f %7.1f%% %10.3f %8.2f\n", r.Strategy, r.Precision, r.Recall, r.F1, r.TokenRatio, r.TokenRatioFramed, 100*r.FrameShare, r.NDCG10, r.P50)
+		}
 	}
 	if len(c.Paired) == 0 {
 		return

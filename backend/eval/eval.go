@@ -24,6 +24,25 @@ type Query struct {
 	ID       string         `json:"id"`
 	Text     string         `json:"query"`
 	Relevant map[string]int `json:"-"`
+	// Files are the files that answer it, for file-level accuracy (the
+	// files of Relevant when empty).
+	Files []string `json:"-"`
+}
+
+// files are the files that answer q.
+func (q Query) files() []string {
+	if len(q.Files) > 0 {
+		return q.Files
+	}
+	seen := map[string]bool{}
+	var out []string
+	for ref := range q.Relevant {
+		if f := FileOf(ref); !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // LoadQueries reads reference queries, one JSON object a line:

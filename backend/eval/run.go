@@ -41,13 +41,17 @@ type QueryReport struct {
 	// FrameShare is FrameTokens over the budget.
 	FrameShare float64 `json:"frame_share"`
 	// TokenRatioFramed is TokenRatio with the frame counted as loaded.
-	TokenRatioFramed float64  `json:"token_ratio_framed"`
-	NDCG10           float64  `json:"ndcg@10"`
-	Recall100        float64  `json:"recall@100"`
-	MRR10            float64  `json:"mrr@10"`
-	Ms               float64  `json:"ms"`
-	Loaded           []string `json:"loaded"`
-	Missed           []string `json:"missed,omitempty"`
+	TokenRatioFramed float64 `json:"token_ratio_framed"`
+	NDCG10           float64 `json:"ndcg@10"`
+	Recall100        float64 `json:"recall@100"`
+	MRR10            float64 `json:"mrr@10"`
+	// FileAcc5 and DefAcc5 are 1 when an answering file (definition) is
+	// among the first five distinct files (definitions) of the ranking.
+	FileAcc5 float64  `json:"file_acc@5"`
+	DefAcc5  float64  `json:"def_acc@5"`
+	Ms       float64  `json:"ms"`
+	Loaded   []string `json:"loaded"`
+	Missed   []string `json:"missed,omitempty"`
 }
 
 // Report aggregates a run: means over queries, latency percentiles.
@@ -70,6 +74,8 @@ type Report struct {
 	NDCG10           float64       `json:"ndcg@10"`
 	Recall100        float64       `json:"recall@100"`
 	MRR10            float64       `json:"mrr@10"`
+	FileAcc5         float64       `json:"file_acc@5"`
+	DefAcc5          float64       `json:"def_acc@5"`
 	P50              float64       `json:"p50_ms"`
 	P99              float64       `json:"p99_ms"`
 	PerQuery         []QueryReport `json:"per_query,omitempty"`
@@ -93,7 +99,6 @@ func Run(ctx context.Context, wb *backend.Workbench, qs []Query, o Options) (*Re
 	if err := wb.Warm(ctx); err != nil {
 		return nil, err
 	}
-	var ms []float64
 	for i, q := range qs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -105,9 +110,13 @@ func Run(ctx context.Context, wb *backend.Workbench, qs []Query, o Options) (*Re
 		}
 		qr := QueryReport{ID: q.ID, Query: q.Text, Ms: float64(res.Timing.Total) / 1000}
 		var loaded []Loaded
-		var ranked []string
+		var ranked, rankedFiles, rankedDefs []string
 		seen := map[string]bool{}
 		for _, c := range res.Candidates {
+			rankedFiles = append(rankedFiles, FileOf(c.Ref))
+			if isDefinition(c.Ref) {
+				rankedDefs = append(rankedDefs, c.Ref)
+			}
 			if c.Loaded {
 				loaded = append(loaded, Loaded{Ref: c.Ref, Ancestors: c.Ancestors, Tokens: c.LoadedTokens})
 				qr.TokensLoaded += c.LoadedTokens
@@ -159,14 +168,27 @@ func Run(ctx context.Context, wb *backend.Workbench, qs []Query, o Options) (*Re
 		}
 		slices.Sort(qr.Missed) // the same report from run to run
 		qr.NDCG10, qr.Recall100, qr.MRR10 = NDCG(ranked, q.Relevant, 10), RecallAt(ranked, q.Relevant, 100), MRR(ranked, q.Relevant, 10)
+		var defs []string
+		for ref := range q.Relevant {
+			defs = append(defs, ref)
+		}
+		qr.FileAcc5, qr.DefAcc5 = b2f(Acc(rankedFiles, q.files(), 5)), b2f(Acc(rankedDefs, defs, 5))
 		rep.PerQuery = append(rep.PerQuery, qr)
-		ms = append(ms, qr.Ms)
 		if o.Progress != nil {
 			o.Progress(i+1, len(qs))
 		}
 	}
-	n := float64(len(rep.PerQuery))
-	for _, qr := range rep.PerQuery {
+	return aggregate(o.Strategy, o.Budget, rep.PerQuery), nil
+}
+
+// aggregate makes the report of a strategy's queries: means over them,
+// latency percentiles.
+func aggregate(strategy string, budget int, qs []QueryReport) *Report {
+	rep := &Report{Strategy: strategy, Budget: budget, Queries: len(qs), PerQuery: qs}
+	var ms []float64
+	n := float64(len(qs))
+	for _, qr := range qs {
+		ms = append(ms, qr.Ms)
 		rep.Precision += qr.Precision / n
 		rep.Recall += qr.Recall / n
 		rep.F1 += qr.F1 / n
@@ -180,7 +202,16 @@ func Run(ctx context.Context, wb *backend.Workbench, qs []Query, o Options) (*Re
 		rep.NDCG10 += qr.NDCG10 / n
 		rep.Recall100 += qr.Recall100 / n
 		rep.MRR10 += qr.MRR10 / n
+		rep.FileAcc5 += qr.FileAcc5 / n
+		rep.DefAcc5 += qr.DefAcc5 / n
 	}
 	rep.P50, rep.P99 = Percentile(ms, 50), Percentile(ms, 99)
-	return rep, nil
+	return rep
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -25,7 +25,11 @@ type Graph struct {
 	// edges by source id
 	Out        map[string][]model.Edge
 	AboutCount map[string]int // content links per concept
-	Linker     *concepts.Linker
+	// SymbolIn is the symbol graph's edges the other way: a definition →
+	// the nodes with a calls, imports or implements edge to it (some may
+	// be gone since: check Nodes and Out).
+	SymbolIn map[string][]string
+	Linker   *concepts.Linker
 	// Saved are the workspace facts of an index read from index.cache
 	// (what a read-only open beside a writer reports).
 	Saved model.Meta
@@ -34,7 +38,7 @@ type Graph struct {
 func NewGraph() *Graph {
 	return &Graph{Docs: map[string]*model.Document{}, DocByKey: map[string]string{}, DocNodes: map[string][]string{},
 		Nodes: map[string]*model.ContentNode{}, Concepts: map[string]*model.Concept{}, Out: map[string][]model.Edge{},
-		AboutCount: map[string]int{}}
+		AboutCount: map[string]int{}, SymbolIn: map[string][]string{}}
 }
 
 func FromSnapshot(s *graphdb.Snapshot) *Graph {
@@ -65,6 +69,9 @@ func (ix *Graph) AddEdge(e model.Edge) {
 	ix.Out[e.From] = append(ix.Out[e.From], e)
 	if e.Kind == model.EdgeAbout {
 		ix.AboutCount[e.To]++
+	}
+	if e.Kind.SymbolEdge() {
+		ix.SymbolIn[e.To] = append(ix.SymbolIn[e.To], e.From)
 	}
 }
 

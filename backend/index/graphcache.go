@@ -553,6 +553,9 @@ func decodeIndexCache(b []byte, generation int64) (*Graph, []model.Concept, erro
 			if e.Kind == model.EdgeAbout {
 				ix.AboutCount[e.To]++
 			}
+			if e.Kind.SymbolEdge() {
+				ix.SymbolIn[e.To] = append(ix.SymbolIn[e.To], from)
+			}
 		}
 		ix.Out[from] = group
 	}

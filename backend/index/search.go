@@ -40,8 +40,11 @@ type Search struct {
 	Analysis map[string]map[string]string
 	Pins     map[string]bool
 	Children map[string][]string // section → its subsections
-	scratch  sync.Pool
-	key      []byte // tableKey, once computed; add and remove clear it
+	// Callers is source code's symbol graph the other way: a definition →
+	// the definitions that call, implement or import it.
+	Callers map[string][]string
+	scratch sync.Pool
+	key     []byte // tableKey, once computed; add and remove clear it
 }
 
 // Scratch holds one query's per-slot arrays (reused: at 50k nodes they
@@ -140,6 +143,7 @@ func (r *Search) Remove(id string) {
 func (r *Search) RebuildGraph() {
 	r.IndexNodes()
 	r.RelAdj, r.Concept, r.ConceptSlots = map[string][]string{}, map[string][]string{}, map[string][]int32{}
+	r.Callers = map[string][]string{}
 	// By source id, so that every list comes out in the same order
 	// whatever the map's; the edges are taken with their key (no second
 	// lookup).
@@ -157,6 +161,8 @@ func (r *Search) RebuildGraph() {
 		looked := false
 		for _, e := range src.edges {
 			switch e.Kind {
+			case model.EdgeCalls, model.EdgeImplements, model.EdgeImports:
+				r.Callers[e.To] = append(r.Callers[e.To], e.From)
 			case model.EdgeRelated:
 				r.RelAdj[e.From] = append(r.RelAdj[e.From], e.To)
 				r.RelAdj[e.To] = append(r.RelAdj[e.To], e.From)

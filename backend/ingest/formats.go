@@ -31,6 +31,7 @@ var formats = map[string]Format{
 	".m": FormatCode, ".scala": FormatCode, ".kt": FormatCode, ".swift": FormatCode, ".lua": FormatCode,
 	".pl": FormatCode, ".php": FormatCode, ".css": FormatCode, ".scss": FormatCode, ".json": FormatCode,
 	".yaml": FormatCode, ".yml": FormatCode, ".toml": FormatCode,
+	".pyi": FormatCode, ".cjs": FormatCode, ".mts": FormatCode, ".cts": FormatCode, ".cxx": FormatCode, ".hh": FormatCode,
 }
 
 // FormatOf picks a format by file name; ok is false for files a folder walk

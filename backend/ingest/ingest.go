@@ -14,9 +14,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/loomwork/loom/backend/errs"
+	"github.com/loomwork/loom/backend/ingest/code"
 	"github.com/loomwork/loom/backend/model"
 )
 
@@ -37,8 +39,8 @@ const (
 	FormatEPUB Format = "epub"
 	// FormatBibTeX is a .bib file: one document per entry.
 	FormatBibTeX Format = "bibtex"
-	// FormatCode is a source file (or data file) read as plain text until
-	// code gets its own structure.
+	// FormatCode is a source file: definitions in a language Loom parses
+	// (see parseCode), plain text otherwise (shell, SQL, YAML…).
 	FormatCode Format = "code"
 	// FormatNotebook is a Jupyter notebook: its cells as markdown.
 	FormatNotebook Format = "notebook"
@@ -62,8 +64,11 @@ type Document struct {
 	Title      string
 	// Hash is the SHA-256 of the document's bytes; unchanged hash means
 	// re-ingest has nothing to do.
-	Hash     string
-	Bytes    int
+	Hash  string
+	Bytes int
+	// ModTime is the file's modification time (set by the caller that
+	// found the file; zero otherwise).
+	ModTime  time.Time
 	Sections []Section
 	// Meta is what the document says of itself (front matter, a paper's
 	// identifiers, a BibTeX entry's fields).
@@ -71,6 +76,10 @@ type Document struct {
 	// Warnings are problems that lost nothing but that the person should
 	// hear of (front matter that could not be read and was kept as text).
 	Warnings []string `json:",omitempty"`
+
+	// Code is what a source file in a language Loom parses says of itself
+	// (its imports, package, language); nil for other documents.
+	Code *code.File `json:"-"`
 
 	// linkAt is where each section's links were found, relative to the
 	// section's text: the links of all sections in order, flat. Chunk uses
@@ -111,6 +120,9 @@ type Section struct {
 	// document spans (0 when the document has no pages).
 	PageStart int `json:",omitempty"`
 	PageEnd   int `json:",omitempty"`
+	// Code is what a section of source code defines and uses (nil for
+	// other sections).
+	Code *CodeDef `json:",omitempty"`
 
 	startByte int // offset of Text in the file, while splitting plain text
 }
@@ -286,6 +298,15 @@ func Parse(key, path, collection string, data []byte, opts Options) ([]Document,
 		doc.Sections, doc.Title, doc.Meta, doc.linkAt, problem = splitMarkdown(path, text)
 		if problem != "" {
 			doc.Warnings = append(doc.Warnings, problem)
+		}
+	case FormatCode:
+		ok, err := parseCode(&doc, text)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			doc.Sections = splitText(path, text)
+			titleSections(doc.Sections)
 		}
 	default:
 		doc.Sections = splitText(path, text)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 )
 
 // File is one file found for ingestion.
@@ -23,6 +24,9 @@ type File struct {
 	// file given directly).
 	Collection string
 	Size       int64
+	// ModTime is when the file was last written, as the walk found it
+	// (zero for files not found by a walk).
+	ModTime time.Time
 }
 
 // Skipped is a file that Walk left out on purpose, and why. It is not a
@@ -107,7 +111,7 @@ func (w *walker) root(root string) {
 		return
 	}
 	link := isLink(abs)
-	w.add(File{Abs: abs, Path: filepath.Base(abs), Collection: filepath.Base(filepath.Dir(abs)), Size: info.Size()}, root, realPath(abs), link)
+	w.add(File{Abs: abs, Path: filepath.Base(abs), Collection: filepath.Base(filepath.Dir(abs)), Size: info.Size(), ModTime: info.ModTime()}, root, realPath(abs), link)
 }
 
 // dir reads folder abs (shown as shown), whose files have reference paths
@@ -148,6 +152,8 @@ func (w *walker) dir(abs, rel, collection, shown string, viaLink bool) {
 			mode = info.Mode().Type()
 		}
 		switch {
+		case mode.IsDir() && thirdParty[name] && (name != "vendor" || vendored(p)):
+			w.res.Skipped = append(w.res.Skipped, Skipped{entryShown, "third-party code (a " + name + " folder): not the project's own; ingest the folder itself to read it"})
 		case mode.IsDir():
 			w.dir(p, relPath, collection, entryShown, viaLink || link)
 		case mode.IsRegular():
@@ -164,11 +170,26 @@ func (w *walker) dir(abs, rel, collection, shown string, viaLink bool) {
 			if link {
 				real = realPath(p)
 			}
-			w.add(File{Abs: p, Path: relPath, Collection: collection, Size: info.Size()}, entryShown, real, viaLink || link)
+			w.add(File{Abs: p, Path: relPath, Collection: collection, Size: info.Size(), ModTime: info.ModTime()}, entryShown, real, viaLink || link)
 		default:
 			w.fail(entryShown, describeIrregular(mode))
 		}
 	}
+}
+
+// thirdParty are the folders a walk leaves out as code that others wrote
+// and a package manager put there (named directly, they are read).
+var thirdParty = map[string]bool{"vendor": true, "site-packages": true, "__pycache__": true, "bower_components": true}
+
+// vendored reports whether a folder named vendor holds dependencies put
+// there by Go modules or Composer (a notes folder may be named vendor too).
+func vendored(dir string) bool {
+	for _, marker := range []string{"modules.txt", "autoload.php"} {
+		if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // add keeps a file unless the same file was found before; of two names for

@@ -50,10 +50,13 @@ type Progress struct {
 
 // IngestReport is what an ingest run did.
 type IngestReport struct {
-	Files           int           `json:"files"`
-	Added           int           `json:"added"`
-	Updated         int           `json:"updated"`
-	Unchanged       int           `json:"unchanged"`
+	Files     int `json:"files"`
+	Added     int `json:"added"`
+	Updated   int `json:"updated"`
+	Unchanged int `json:"unchanged"`
+	// Unread counts the unchanged files left unread: git, or their size
+	// and modification time, said they had not changed (see changes.go).
+	Unread          int           `json:"unread"`
 	Removed         int           `json:"removed"`
 	Nodes           int           `json:"nodes"`
 	ConceptsCreated int           `json:"concepts_created"`
@@ -152,16 +155,60 @@ func (w *Library) ingestWalked(ctx context.Context, walked ingest.WalkResult, ro
 	}
 	b := newBatch()
 	links := newLinkResolver(ix.Docs, files)
+	cs := w.changes(ctx, ix, files, roots)
+	for _, g := range cs.gone {
+		if id, ok := ix.DocByKey[g]; ok {
+			w.removeDoc(ix, b, id)
+			rep.Removed++
+		}
+	}
+	if len(cs.unchanged) > 0 {
+		kept := files[:0:0]
+		for _, f := range files {
+			if cs.unchanged[f.Abs] {
+				rep.Unchanged++
+				rep.Unread++
+				prog.FilesDone++
+				prog.BytesDone += f.Size
+				continue
+			}
+			kept = append(kept, f)
+		}
+		files = kept
+	}
+	pre := parseAhead(ctx, files, iopts)
+	if pre != nil {
+		links.symbols = newSymbolTable(ix, runDocs(pre))
+	}
 	for _, f := range files {
 		if ctx.Err() != nil {
 			rep.Canceled = true
 			break
 		}
 		report(f.Path)
-		data, err := ingest.ReadFile(f, iopts)
+		var (
+			size int
+			docs []ingest.Document
+			err  error
+		)
+		if p, ok := pre[f.Abs]; ok {
+			size, docs, err = p.size, p.docs, p.err
+		} else {
+			var data []byte
+			data, err = ingest.ReadFile(f, iopts)
+			size = len(data)
+			if err == nil {
+				docs, err = ingest.Parse(f.Abs, f.Path, f.Collection, data, iopts)
+			}
+		}
 		if err == nil {
-			var docs []ingest.Document
-			docs, err = ingest.Parse(f.Abs, f.Path, f.Collection, data, iopts)
+			if trustedTime(f.ModTime) {
+				for i := range docs {
+					if docs[i].Key == f.Abs {
+						docs[i].ModTime = f.ModTime
+					}
+				}
+			}
 			for _, d := range docs {
 				for _, wn := range d.Warnings {
 					rep.Warnings = append(rep.Warnings, f.Abs+": "+wn)
@@ -174,7 +221,7 @@ func (w *Library) ingestWalked(ctx context.Context, walked ingest.WalkResult, ro
 				group := docs[g:min(g+groupDocs, len(docs))]
 				var todo []ingest.Document
 				for _, d := range group {
-					if old, ok := ix.Docs[model.DocumentID(d.Collection, d.Path)]; ok && old.Hash == d.Hash {
+					if old, ok := ix.Docs[model.DocumentID(d.Collection, d.Path)]; ok && old.Hash == d.Hash && !readsDifferently(old) {
 						rep.Unchanged++
 						continue
 					}
@@ -206,21 +253,27 @@ func (w *Library) ingestWalked(ctx context.Context, walked ingest.WalkResult, ro
 				}
 			}
 		}
-		if err != nil {
+		var skip *ingest.SkipError
+		if errors.As(err, &skip) {
+			rep.Skipped = append(rep.Skipped, ingest.Skipped{Path: f.Abs, Reason: skip.Reason})
+		} else if err != nil {
 			rep.Errors = append(rep.Errors, err)
 		}
 		prog.FilesDone++
 		prog.BytesDone += f.Size
-		rep.Bytes += int64(len(data))
+		rep.Bytes += int64(size)
 	}
 	if ctx.Err() != nil {
 		rep.Canceled = true
 	}
 	if opts.Prune && !rep.Canceled {
-		rep.Removed = w.pruneInto(ix, b, roots)
+		rep.Removed += w.pruneInto(ix, b, roots)
 	}
 	if err := w.flush(context.WithoutCancel(ctx), ix, b); err != nil {
 		return rep, err
+	}
+	if !rep.Canceled {
+		w.recordRepos(cs)
 	}
 	report("")
 	crash.At("ingest-before-caches")
@@ -269,8 +322,14 @@ func (w *Library) prepareKind(ctx context.Context, e embed.Embedder, docs []inge
 				for _, s := range d.Sections {
 					h := storage.Hash(s.Text)
 					c := classify.Classify(s.Text)
+					id := "n-" + model.ShortHash(pd.id, fmt.Sprint(s.Ordinal), h)
+					var sym *model.Symbol
+					if s.Code != nil {
+						id = model.CodeNodeID(pd.id, s.Ref, s.Part)
+						sym = new(s.Code.Symbol)
+					}
 					pd.nodes = append(pd.nodes, model.ContentNode{
-						ID: "n-" + model.ShortHash(pd.id, fmt.Sprint(s.Ordinal), h), DocID: pd.id, Ref: s.Ref,
+						ID: id, DocID: pd.id, Ref: s.Ref, Symbol: sym,
 						Ancestors: s.Ancestors, HeadingPath: s.HeadingPath, LineStart: s.LineStart, LineEnd: s.LineEnd,
 						Ordinal: s.Ordinal, Part: s.Part, Parts: s.Parts, ContentHash: h, Kind: kind,
 						ContentType: c.Type.String(), Complexity: round3(c.Complexity), Tokens: s.Tokens,
@@ -356,7 +415,7 @@ func (w *Library) linkWith(ix *index.Graph, b *batch, pd preparedDoc, now time.T
 		w.removeDoc(ix, b, pd.id)
 	}
 	doc := model.Document{ID: pd.id, Key: pd.doc.Key, Path: pd.doc.Path, Collection: pd.doc.Collection,
-		Format: string(pd.doc.Format), Title: pd.doc.Title, Hash: pd.doc.Hash, Bytes: pd.doc.Bytes, Ingested: now, Groups: groups, Meta: pd.doc.Meta}
+		Format: string(pd.doc.Format), Title: pd.doc.Title, Hash: pd.doc.Hash, Bytes: pd.doc.Bytes, Ingested: now, Modified: pd.doc.ModTime.UTC(), Groups: groups, Meta: pd.doc.Meta}
 	dw := graphdb.DocWrite{Doc: doc}
 	created := 0
 	byOrdinal := map[int]string{}
@@ -409,6 +468,17 @@ func (w *Library) linkWith(ix *index.Graph, b *batch, pd preparedDoc, now time.T
 			r.Add(&nn, pd.terms[j], vec)
 		}
 	}
+	var incoming []model.Edge
+	if pd.doc.Code != nil {
+		if links.symbols == nil {
+			links.symbols = newSymbolTable(ix, []ingest.Document{pd.doc})
+		}
+		dw.Edges = append(dw.Edges, links.symbols.symbolEdges(&pd.doc, dw.Nodes, now)...)
+		// Other files' edges to this one's definitions: the store dropped
+		// them with the old version's nodes, the index kept them, and the
+		// definitions kept their ids — write them again.
+		incoming = incomingSymbolEdges(ix, pd.id, dw.Nodes)
+	}
 	if len(dw.Nodes) > 0 {
 		for _, target := range samePaperLinks(ix, &doc) {
 			dw.Edges = append(dw.Edges, model.Edge{Kind: model.EdgeLinks, From: dw.Nodes[0].ID, To: target, Weight: 1, Created: now})
@@ -417,6 +487,7 @@ func (w *Library) linkWith(ix *index.Graph, b *batch, pd preparedDoc, now time.T
 	for _, e := range dw.Edges {
 		ix.AddEdge(e)
 	}
+	dw.Edges = append(dw.Edges, incoming...) // in the index already
 	if r := w.ws.LiveSearch(ix); r != nil {
 		r.RelAdj = nil // concept graph changed: rebuilt on next query
 	}

@@ -45,6 +45,9 @@ type linkResolver struct {
 	docs  map[string]*model.Document
 	files []ingest.File
 	cols  map[string]*collectionPaths // built on first use
+	// symbols resolves the names source code uses into the symbol graph
+	// (nil: no code in the run).
+	symbols *symbolTable
 }
 
 // collectionPaths are the documents of one collection, by lower-case path

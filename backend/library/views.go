@@ -77,6 +77,9 @@ func (w *Library) Graph(ctx context.Context) (*GraphData, error) {
 			if to == "" || to == e.From {
 				continue
 			}
+			if e.Kind.SymbolEdge() && ix.Nodes[to] == nil {
+				continue // a definition that is gone (its callers' edges outlive it)
+			}
 			g.Edges = append(g.Edges, GraphEdge{Source: e.From, Target: to, Kind: string(e.Kind), Weight: e.Weight})
 		}
 	}

@@ -5,7 +5,10 @@
 // them in memory for the query path.
 package model
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Kind is a content node's provenance class (seed §4.2): analysis and
 // output nodes are denser per token than raw input.
@@ -34,7 +37,24 @@ const (
 	EdgeLinks EdgeKind = "links"
 	// EdgeDerived links an analysis node (summary, essence) to its source.
 	EdgeDerived EdgeKind = "derived"
+	// EdgeCalls links a definition in source code to a definition its body
+	// calls or names (a function it calls, a type it uses). The edge points
+	// at the target's node id, which for code is stable across re-ingests
+	// (CodeNodeID), so it survives a change to the target's file.
+	EdgeCalls EdgeKind = "calls"
+	// EdgeImports links a source file's file node to a document it imports
+	// (a file of the imported package or module).
+	EdgeImports EdgeKind = "imports"
+	// EdgeImplements links a type to an interface, trait or base class it
+	// implements, embeds or extends.
+	EdgeImplements EdgeKind = "implements"
 )
+
+// SymbolEdge reports whether an edge kind is one of source code's symbol
+// graph (calls, imports, implements).
+func (k EdgeKind) SymbolEdge() bool {
+	return k == EdgeCalls || k == EdgeImports || k == EdgeImplements
+}
 
 // Document is a file (or a BEIR record) that was ingested.
 type Document struct {
@@ -47,6 +67,10 @@ type Document struct {
 	Hash       string    `json:"hash"`
 	Bytes      int       `json:"bytes"`
 	Ingested   time.Time `json:"ingested"`
+	// Modified is the file's modification time when it was read (zero for
+	// documents that are not files): a re-ingest leaves a file of the same
+	// size and time unread.
+	Modified time.Time `json:"modified,omitzero"`
 	// Groups are collections the person put the document in by hand,
 	// besides the one it was ingested into.
 	Groups []string `json:"groups,omitempty"`
@@ -72,12 +96,14 @@ type DocMeta struct {
 	Pages int `json:"pages,omitempty"`
 	// BibKey is a BibTeX entry's citation key.
 	BibKey string `json:"bibkey,omitempty"`
+	// Language is a source file's programming language ("go", "python").
+	Language string `json:"language,omitempty"`
 }
 
 // IsZero reports whether nothing is known.
 func (m DocMeta) IsZero() bool {
 	return len(m.Aliases) == 0 && len(m.Tags) == 0 && len(m.Authors) == 0 && m.Year == "" && m.Venue == "" &&
-		m.DOI == "" && m.ArXiv == "" && m.Pages == 0 && m.BibKey == ""
+		m.DOI == "" && m.ArXiv == "" && m.Pages == 0 && m.BibKey == "" && m.Language == ""
 }
 
 // InCollection reports whether the document belongs to a collection,
@@ -132,6 +158,42 @@ type ContentNode struct {
 	// document (a PDF) spans, 0 for other documents.
 	PageStart int `json:"page_start,omitempty"`
 	PageEnd   int `json:"page_end,omitempty"`
+	// Symbol describes a definition in source code (nil for other nodes):
+	// what the node defines, as a reference into its file.
+	Symbol *Symbol `json:"symbol,omitempty"`
+}
+
+// Symbol is what a content node of source code defines. With the node's
+// reference (file and name), its lines and its content hash it is a lazy
+// reference: the text is read from the file when the node loads, and a
+// file changed since indexing is told, never served silently.
+type Symbol struct {
+	// Kind is "file" for a file's own node, else the definition's kind:
+	// func, method, type, struct, interface, class, enum, trait, const,
+	// var, macro.
+	Kind string `json:"kind"`
+	// Name is the name within the file ("Rank", "Library.link").
+	Name string `json:"name,omitempty"`
+	// Signature is the declaration's header on one line.
+	Signature string `json:"signature,omitempty"`
+	// Methods are the methods an interface or trait declares.
+	Methods []string `json:"methods,omitempty"`
+	// Exported tells a definition visible outside its package or module.
+	Exported bool `json:"exported,omitempty"`
+	// Hash is the hash of the definition's lines (Start–End) as indexed; a
+	// file node has none (its document's hash tells).
+	Hash string `json:"hash,omitempty"`
+	// Start and End are the definition's lines, 1-based and inclusive (a
+	// node that is one part of a long definition has lines of its own).
+	Start int `json:"start,omitempty"`
+	End   int `json:"end,omitempty"`
+}
+
+// CodeNodeID is the id of a node of source code: stable for the same
+// definition (document, reference, part) across edits of its text, so the
+// symbol graph's edges from other files stay pointed at it.
+func CodeNodeID(docID, ref string, part int) string {
+	return "n-" + ShortHash(docID, "code", ref, fmt.Sprint(part))
 }
 
 // Concept is a topic node.

@@ -28,10 +28,11 @@ type pool struct {
 	slots                    []int32
 	pinned                   map[string]bool
 	seeds                    []ConceptHit
-	dist                     map[string]int // concept → hops from the seeds
-	sc                       *index.Scratch // per-slot arrays, returned by release
-	fused                    []float32      // semantic relevance of every slot
-	est                      *estimate      // non-nil when cos holds estimates for some slots
+	dist                     map[string]int  // concept → hops from the seeds
+	symbolHop                map[string]bool // definitions one symbol edge from the best hits
+	sc                       *index.Scratch  // per-slot arrays, returned by release
+	fused                    []float32       // semantic relevance of every slot
+	est                      *estimate       // non-nil when cos holds estimates for some slots
 }
 
 func newPool(w *Pipeline, r *index.Search, q string, qv []float32, req QueryRequest, strategy Strategy, cfg assemble.Config) *pool {
@@ -155,6 +156,19 @@ func newPool(w *Pipeline, r *index.Search, q string, qv []float32, req QueryRequ
 			}
 		}
 	}
+	// Source code: what the best definitions call, implement or import,
+	// and what calls them, one edge away (the symbol graph).
+	p.symbolHop = map[string]bool{}
+	for _, h := range hits[:min(symbolHits, len(hits))] {
+		id := r.IDs[h.Slot]
+		for _, nb := range p.symbolNeighbours(id) {
+			p.symbolHop[nb] = true
+			if sl, ok := r.Slot[nb]; ok && !seen[sl] && (allow == nil || allow(sl)) {
+				p.slots = append(p.slots, sl)
+				seen[sl] = true
+			}
+		}
+	}
 	// Seed concepts: the nearest to the question, and those of the best
 	// hits (the question's words may name what its vector misses).
 	p.dist = map[string]int{}
@@ -256,6 +270,32 @@ func (p *pool) cosine(s int32) float64 {
 	return float64(p.cos[s])
 }
 
+// symbolHits is how many of the best hits bring the definitions they are
+// linked to in the symbol graph into the pool; symbolReach bounds how
+// many each brings.
+const (
+	symbolHits  = 5
+	symbolReach = 12
+)
+
+// symbolNeighbours are a definition's neighbours in the symbol graph:
+// what it calls, implements or imports, then what calls it.
+func (p *pool) symbolNeighbours(id string) []string {
+	var out []string
+	for _, e := range p.r.Graph.Out[id] {
+		if e.Kind.SymbolEdge() && len(out) < symbolReach {
+			out = append(out, e.To)
+		}
+	}
+	for _, from := range p.r.Callers[id] {
+		if len(out) >= 2*symbolReach {
+			break
+		}
+		out = append(out, from)
+	}
+	return out
+}
+
 // HopReach is how far, in related edges from the seed concepts, a
 // result's hop distances reach (the graph's colouring shows 0 to 4+); the
 // hop signal counts only up to the ranking's MaxHops.
@@ -337,6 +377,9 @@ func (p *pool) candidates(budget int) []*assemble.Candidate {
 			c.Hops, rel, all = p.hops(id)
 			if all > 0 { // the share of its topics that are the question's
 				f.TopicShare = float64(rel) / float64(all)
+			}
+			if p.symbolHop[id] && (c.Hops < 0 || c.Hops > 1) {
+				c.Hops = 1 // one call away from one of the best definitions
 			}
 			f.Hops, f.MaxHops = c.Hops, p.cfg.MaxHops
 			f.Touched = n.LastAccess

@@ -143,10 +143,20 @@ func (run *run) choose(ctx context.Context) error {
 	}
 	var pre *levels.Prefetched // the texts read and summaries made ahead
 	opts.Prefetch = func(cs []*assemble.Candidate) { pre = w.lv.Prefetch(ctx, cs) }
+	fresh := newFreshness(run.r.Graph)
 	text := func(c *assemble.Candidate, l assemble.Level) (string, error) {
-		return w.lv.TextAt(ctx, c, l, run.pool.terms, run.count, pre)
+		t, err := w.lv.TextAt(ctx, c, l, run.pool.terms, run.count, pre)
+		if err != nil {
+			return t, err
+		}
+		return fresh.check(c, l, t), nil
 	}
 	var err error
+	if a.level == assemble.Map && a.strategy == StrategyLoom {
+		assemble.ShortIDs(run.cands)
+		run.asm, err = repoMap(run.r, run.cands, run.split, run.cfg.SystemPrompt, a.question, run.count)
+		return err
+	}
 	if a.strategy == StrategyWholeFile {
 		run.asm, run.cands, err = w.wholeFile(run.cands, run.split, run.cfg.SystemPrompt, a.question, run.count)
 	} else {
@@ -174,6 +184,9 @@ func (run *run) render() *QueryResult {
 	for _, c := range run.cands {
 		if c.Unavailable != "" {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s (%s) was left out: %s", c.ID, c.Ref, c.Unavailable))
+		}
+		if c.Stale != "" && c.Loaded {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s (%s) may be out of date: %s; re-ingest it", c.ID, c.Ref, c.Stale))
 		}
 		// Vec is a row of the vector matrix, which may be a mapped file
 		// (adoptRows): it is not to outlive the question.

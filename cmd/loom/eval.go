@@ -29,6 +29,12 @@ type evalSet struct {
 	ingest  string
 	// own: a --corpus, always evaluated in a temporary workspace of its own.
 	own bool
+	// code: a code corpus (reported with accuracy at 5); repo and corpus
+	// say where its files come from, bugs are its bug-localisation cases.
+	code   bool
+	repo   string
+	corpus eval.CodeCorpus
+	bugs   []eval.BugCase
 }
 
 func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -107,7 +113,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		sets = append(sets, evalSet{name: *beir, queries: b.Queries, ingest: b.Corpus})
 	}
 	for _, dir := range corpora {
-		set, err := loadCorpus(dir, *split)
+		set, err := loadCorpus(ctx, dir, *split)
 		if err != nil {
 			return usageErr("eval: %v", err)
 		}
@@ -152,9 +158,13 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 // loadCorpus reads a --corpus folder: queries.jsonl with docs/ beside it,
-// or a BEIR folder.
-func loadCorpus(dir, split string) (evalSet, error) {
+// a BEIR folder, or a code corpus of a git repository (corpus.json with
+// queries.jsonl, or with the bug cases of cases.jsonl).
+func loadCorpus(ctx context.Context, dir, split string) (evalSet, error) {
 	name := filepath.Base(filepath.Clean(dir))
+	if _, err := os.Stat(filepath.Join(dir, "corpus.json")); err == nil {
+		return loadCodeCorpus(ctx, dir, name)
+	}
 	if _, err := os.Stat(filepath.Join(dir, "corpus.jsonl")); err == nil {
 		b, err := eval.LoadBEIR(dir, split)
 		if err != nil {
@@ -173,6 +183,27 @@ func loadCorpus(dir, split string) (evalSet, error) {
 	return evalSet{name: name, queries: qs, ingest: docs, own: true}, nil
 }
 
+// loadCodeCorpus reads a code corpus folder of the repository it is in.
+func loadCodeCorpus(ctx context.Context, dir, name string) (evalSet, error) {
+	repo, err := eval.RepoRoot(ctx, dir)
+	if err != nil {
+		return evalSet{}, err
+	}
+	set := evalSet{name: name, own: true, code: true, repo: repo}
+	if _, err := os.Stat(filepath.Join(dir, "cases.jsonl")); err == nil {
+		if set.corpus, err = eval.LoadCodeCorpus(filepath.Join(dir, "corpus.json"), false); err != nil {
+			return evalSet{}, err
+		}
+		set.bugs, err = eval.LoadBugCases(filepath.Join(dir, "cases.jsonl"))
+		return set, err
+	}
+	if set.corpus, err = eval.LoadCodeCorpus(filepath.Join(dir, "corpus.json"), true); err != nil {
+		return evalSet{}, err
+	}
+	set.queries, err = eval.LoadQueries(filepath.Join(dir, "queries.jsonl"))
+	return set, err
+}
+
 // evalOne evaluates one set: in the workspace given, or (temporary) in a
 // new one that its documents are ingested into.
 func evalOne(ctx context.Context, ws workspaceFlags, set evalSet, temporary bool, o eval.Options, strategies []string, stderr io.Writer) (*eval.Comparison, error) {
@@ -183,6 +214,9 @@ func evalOne(ctx context.Context, ws workspaceFlags, set evalSet, temporary bool
 		}
 		defer os.RemoveAll(tmp)
 		ws.dir = tmp
+	}
+	if set.code {
+		return evalCode(ctx, ws, set, o, strategies, stderr)
 	}
 	var wb *backend.Workbench
 	var err error
@@ -209,6 +243,45 @@ func evalOne(ctx context.Context, ws workspaceFlags, set evalSet, temporary bool
 		return nil, usageErr("eval: the workspace %s is empty: ingest the documents the queries are about first", st.Workspace)
 	}
 	return eval.Compare(ctx, wb, set.name, set.queries, o, strategies)
+}
+
+// evalCode evaluates a code corpus in a new workspace: its tree taken out
+// of git at the corpus's commit, or, for bug cases, at each case's parent
+// in turn.
+func evalCode(ctx context.Context, ws workspaceFlags, set evalSet, o eval.Options, strategies []string, stderr io.Writer) (*eval.Comparison, error) {
+	trees, err := os.MkdirTemp("", "loom-eval-tree-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(trees)
+	tree := filepath.Join(trees, "repo") // the collection's name
+	wb, err := ws.open(ctx, stderr)
+	if err != nil {
+		return nil, err
+	}
+	defer wb.Close()
+	if set.bugs != nil {
+		fmt.Fprintf(stderr, "bug localisation: %d cases of %s …\n", len(set.bugs), set.repo)
+		return eval.RunBugs(ctx, wb, set.repo, tree, set.corpus, set.bugs, o, strategies, func(s string) { fmt.Fprintln(stderr, "  "+s) })
+	}
+	n, err := eval.Checkout(ctx, set.repo, set.corpus.Commit, set.corpus, tree)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(stderr, "ingesting %d files of %s at %.12s …\n", n, set.repo, set.corpus.Commit)
+	rep, err := wb.Ingest(ctx, []string{tree}, backend.IngestOptions{})
+	if err != nil {
+		return nil, err
+	}
+	if len(rep.Errors) > 0 {
+		return nil, fmt.Errorf("eval: ingesting %s failed: %v", set.name, rep.Errors[0])
+	}
+	c, err := eval.Compare(ctx, wb, set.name, set.queries, o, strategies)
+	if err != nil {
+		return nil, err
+	}
+	c.MarkCode()
+	return c, nil
 }
 
 func writeReport(w io.Writer, rep *eval.Report) {

@@ -14,6 +14,7 @@ export const readableExtensions = [
   '.csv', '.tsv', '.json', '.yaml', '.yml', '.toml',
   '.rs', '.java', '.c', '.h', '.cpp', '.hpp', '.cc', '.rb', '.sh', '.sql', '.m', '.scala', '.kt', '.swift', '.lua', '.pl', '.php',
   '.css', '.scss', '.org', '.rst', '.adoc',
+  '.pyi', '.cjs', '.mts', '.cts', '.cxx', '.hh',
 ] as const;
 
 /** The readable formats that are not text: read as bytes and sent as base64 data. */

@@ -14,7 +14,7 @@ export function defaultFilters(): Filters {
   return {
     concepts: true,
     content: true,
-    edges: { about: true, related: true, parent: true, links: true, derived: true },
+    edges: { about: true, related: true, parent: true, links: true, derived: true, calls: true, imports: true, implements: true },
     onlyMatches: false,
   };
 }

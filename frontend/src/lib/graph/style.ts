@@ -260,7 +260,7 @@ function queryAnchor(id: string, q: QueryView): boolean {
   return (c !== undefined && (c.loaded || c.relevant)) || q.hops.get(id) === 0;
 }
 
-const EDGE_SIZE: Record<EdgeKind, number> = { about: 0.6, related: 0.9, parent: 0.7, links: 0.8, derived: 1 };
+const EDGE_SIZE: Record<EdgeKind, number> = { about: 0.6, related: 0.9, parent: 0.7, links: 0.8, derived: 1, calls: 0.7, imports: 0.6, implements: 0.9 };
 
 export function edgeStyle(a: EdgeAttrs, source: string, target: string, s: StyleState): EdgeStyle {
   const colours = s.edgeColours[a.kind] ?? s.edgeColours.parent;

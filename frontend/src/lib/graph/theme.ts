@@ -65,8 +65,8 @@ export function makeTheme(vars: ThemeVars): GraphTheme {
       ? { input: mix(vars.muted, vars.bg, 0.15), output: '#4fd1b5', analysis: '#f2c14e' }
       : { input: mix(vars.muted, vars.bg, 0.1), output: '#0f8f78', analysis: '#b7791f' },
     edges: dark
-      ? { about: '#8b90ff', related: '#d38bff', parent: '#8c93a3', links: '#5cc8ff', derived: '#ffb35c' }
-      : { about: '#5a5fd1', related: '#a23fd6', parent: '#7d8494', links: '#1c8ad6', derived: '#d9730d' },
+      ? { about: '#8b90ff', related: '#d38bff', parent: '#8c93a3', links: '#5cc8ff', derived: '#ffb35c', calls: '#7ee08a', imports: '#c9b27c', implements: '#ff8fa3' }
+      : { about: '#5a5fd1', related: '#a23fd6', parent: '#7d8494', links: '#1c8ad6', derived: '#d9730d', calls: '#2f9e44', imports: '#8a6d1f', implements: '#c2255c' },
     pinned: dark ? '#ffd166' : '#b45309',
     loaded: dark ? '#4ade80' : '#15803d',
     relevant: dark ? '#fbbf24' : '#c2410c',
