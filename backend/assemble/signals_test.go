@@ -64,6 +64,7 @@ func TestParseLevel(t *testing.T) {
 		{"summary is accepted", "summary", Summary},
 		{"essence is accepted", "essence", Essence},
 		{"adaptive is accepted", "adaptive", Adaptive},
+		{"map is accepted", "map", Map},
 	}
 	for _, tt := range good {
 		t.Run(tt.name, func(t *testing.T) {
@@ -87,7 +88,7 @@ func TestParseLevel(t *testing.T) {
 			require.Error(t, err)
 			assert.Empty(t, got)
 			assert.Contains(t, err.Error(), tt.in)
-			assert.Contains(t, err.Error(), "detailed, summary, essence or adaptive")
+			assert.Contains(t, err.Error(), "detailed, summary, essence, adaptive or map")
 			var usage *usageError
 			assert.True(t, errors.As(err, &usage), "a bad level is a usage error, not a failure")
 		})

@@ -107,14 +107,14 @@ func LoadGraphCache(path string, generation int64) (*Graph, []model.Concept) {
 // checks at start-up that those are all the fields there are, and if a
 // field was added without the codec learning it, the cache is written and
 // read with gob instead, so nothing is silently dropped.
-const indexCacheMagic = "LOOMIDX3"
+const indexCacheMagic = "LOOMIDX4"
 
 const indexCacheHeader = 32
 
 // indexCacheFields are the model fields the flat codec writes, in order.
 var indexCacheFields = map[reflect.Type][]string{
-	reflect.TypeFor[model.Document]():    {"ID", "Key", "Path", "Collection", "Format", "Title", "Hash", "Bytes", "Ingested", "Groups", "Meta"},
-	reflect.TypeFor[model.ContentNode](): {"ID", "DocID", "Ref", "Ancestors", "HeadingPath", "LineStart", "LineEnd", "Ordinal", "Part", "Parts", "ContentHash", "Kind", "ContentType", "Complexity", "Tokens", "Created", "LastAccess", "Provenance", "Parent", "NearMiss", "NearMissSim", "Pinned", "Source", "Level", "PageStart", "PageEnd"},
+	reflect.TypeFor[model.Document]():    {"ID", "Key", "Path", "Collection", "Format", "Title", "Hash", "Bytes", "Ingested", "Modified", "Groups", "Meta"},
+	reflect.TypeFor[model.ContentNode](): {"ID", "DocID", "Ref", "Ancestors", "HeadingPath", "LineStart", "LineEnd", "Ordinal", "Part", "Parts", "ContentHash", "Kind", "ContentType", "Complexity", "Tokens", "Created", "LastAccess", "Provenance", "Parent", "NearMiss", "NearMissSim", "Pinned", "Source", "Level", "PageStart", "PageEnd", "Symbol"},
 	reflect.TypeFor[model.Concept]():     {"ID", "Name", "Description", "Created", "Seed"},
 	reflect.TypeFor[model.Edge]():        {"Kind", "From", "To", "Weight", "Direction", "Created"},
 }
@@ -216,6 +216,7 @@ func encodeIndexCache(s *graphdb.Snapshot, generation int64) ([]byte, error) {
 		e.str(d.Hash)
 		e.int(d.Bytes)
 		tm(d.Ingested)
+		tm(d.Modified)
 		e.strs(d.Groups)
 		meta := ""
 		if !d.Meta.IsZero() {
@@ -263,6 +264,12 @@ func encodeIndexCache(s *graphdb.Snapshot, generation int64) ([]byte, error) {
 		e.str(n.Level)
 		e.int(n.PageStart)
 		e.int(n.PageEnd)
+		sym := ""
+		if n.Symbol != nil {
+			b, _ := json.Marshal(n.Symbol)
+			sym = string(b)
+		}
+		e.str(sym)
 	}
 	e.uint(uint64(len(s.Concepts)))
 	for i := range s.Concepts {
@@ -486,6 +493,7 @@ func decodeIndexCache(b []byte, generation int64) (*Graph, []model.Concept, erro
 		doc.ID, doc.Key, doc.Path, doc.Collection, doc.Format, doc.Title, doc.Hash = d.str(), d.str(), d.str(), d.str(), d.str(), d.str(), d.str()
 		doc.Bytes = d.int()
 		doc.Ingested = d.time()
+		doc.Modified = d.time()
 		doc.Groups = d.strs(&strArena)
 		if meta := d.str(); meta != "" && json.Unmarshal([]byte(meta), &doc.Meta) != nil {
 			return nil, nil, errBadIndexCache
@@ -515,6 +523,12 @@ func decodeIndexCache(b []byte, generation int64) (*Graph, []model.Concept, erro
 		nd.Pinned = d.bool()
 		nd.Source, nd.Level = d.str(), d.str()
 		nd.PageStart, nd.PageEnd = d.int(), d.int()
+		if sym := d.str(); sym != "" {
+			nd.Symbol = new(model.Symbol)
+			if json.Unmarshal([]byte(sym), nd.Symbol) != nil {
+				return nil, nil, errBadIndexCache
+			}
+		}
 		ix.Nodes[nd.ID] = nd
 	}
 	concepts := make([]model.Concept, d.count())

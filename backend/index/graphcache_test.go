@@ -27,7 +27,7 @@ func sampleSnapshot() *graphdb.Snapshot {
 	for d := 0; d < 3; d++ {
 		did := fmt.Sprintf("d-%d", d)
 		s.Documents = append(s.Documents, model.Document{ID: did, Key: "/notes/" + did + ".md", Path: did + ".md", Collection: "notes",
-			Format: "markdown", Title: "Doc " + did, Hash: "h" + did, Bytes: 100 + d, Ingested: t0, Groups: []string{"g", "h"}[:d%3]})
+			Format: "markdown", Title: "Doc " + did, Hash: "h" + did, Bytes: 100 + d, Ingested: t0, Modified: t0.Add(-time.Hour), Groups: []string{"g", "h"}[:d%3]})
 		prev := ""
 		for i := 0; i < 3; i++ {
 			nid := fmt.Sprintf("n-%d-%d", d, i)
@@ -36,6 +36,9 @@ func sampleSnapshot() *graphdb.Snapshot {
 				ContentHash: "sha-" + nid, Kind: model.KindInput, ContentType: "prose", Complexity: 0.25, Tokens: 100 + i,
 				Created: t0, LastAccess: t0.Add(time.Hour), Provenance: "ingest", Parent: prev, NearMiss: "c-1", NearMissSim: 0.7,
 				Pinned: i == 1, Source: "", Level: ""}
+			if d == 1 {
+				n.Symbol = &model.Symbol{Kind: "func", Name: fmt.Sprint("F", i), Signature: "func F()", Methods: []string{"M"}, Exported: true, Hash: "abc", Start: 3, End: 9}
+			}
 			if i == 2 {
 				n.Kind, n.Source, n.Level = model.KindAnalysis, prev, "summary"
 				s.Edges = append(s.Edges, model.Edge{Kind: model.EdgeDerived, From: nid, To: prev, Weight: 1})

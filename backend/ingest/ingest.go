@@ -68,7 +68,7 @@ type Document struct {
 	Bytes int
 	// ModTime is the file's modification time (set by the caller that
 	// found the file; zero otherwise).
-	ModTime  time.Time
+	ModTime  time.Time `json:"-"`
 	Sections []Section
 	// Meta is what the document says of itself (front matter, a paper's
 	// identifiers, a BibTeX entry's fields).

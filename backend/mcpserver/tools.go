@@ -24,7 +24,7 @@ type GetContextIn struct {
 	Purpose      string `json:"purpose,omitempty" jsonschema:"What the context is for, which weighs the ranking: answer (the default), verify (trust and provenance), explore and create (novelty), decide (recency)."`
 	MaxTokens    int    `json:"max_tokens,omitempty" jsonschema:"Hard limit on the context's size in tokens (manifest and sections). Default 4000; more than the server's limit is clamped to it, and the result says so."`
 	TargetTokens int    `json:"target_tokens,omitempty" jsonschema:"Preferred size in tokens, below max_tokens: the context is assembled for this size (never above max_tokens)."`
-	Abstraction  string `json:"abstraction,omitempty" jsonschema:"How much of each section to load: adaptive (the default: full text while it fits, then summaries and essences), detailed, summary or essence."`
+	Abstraction  string `json:"abstraction,omitempty" jsonschema:"How much of each section to load: adaptive (the default: full text while it fits, then summaries and essences), detailed, summary or essence; or map, for source code: a map of the files and the signatures of their key definitions, ranked by relevance and use."`
 	Scope        string `json:"scope,omitempty" jsonschema:"Only this collection (catalog lists them); empty for all."`
 }
 
@@ -153,7 +153,7 @@ func (s *Server) addTools() {
 		Annotations: readOnly("Get context")},
 		withSchema[GetContextIn](func(sc *jsonschema.Schema) {
 			enum(sc, "purpose", "answer", "verify", "explore", "decide", "create")
-			enum(sc, "abstraction", "adaptive", "detailed", "summary", "essence")
+			enum(sc, "abstraction", "adaptive", "detailed", "summary", "essence", "map")
 			sc.Properties["max_tokens"].Default = json.RawMessage(fmt.Sprint(DefaultMaxTokens))
 			sc.Properties["topic"].MinLength = jsonschema.Ptr(1)
 		}), s.getContext)

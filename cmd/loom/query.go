@@ -74,7 +74,7 @@ func (q *queryFlags) register(fs interface {
 	fs.IntVar(&q.budget, "budget", defBudget, budgetHelp)
 	fs.IntVar(&q.window, "window", 0, fmt.Sprintf("the model's whole context window, %d to %d tokens; the budget is what is left after the system prompt, question and output reservation", minWindow, maxTokens))
 	fs.StringVar(&q.purpose, "purpose", "answer", "weight preset: answer, verify, explore, decide or create")
-	fs.StringVar(&q.level, "level", "adaptive", "abstraction level: detailed, summary, essence or adaptive")
+	fs.StringVar(&q.level, "level", "adaptive", "abstraction level: detailed, summary, essence or adaptive; map: a map of the source code (files and signatures) instead of its text")
 	fs.StringVar(&q.strategy, "strategy", "loom", "loom, or a baseline: whole-file, bm25, vector, hybrid")
 	fs.StringVar(&q.format, "format", "text", "text or json")
 }

@@ -240,6 +240,12 @@ export interface Candidate {
    * never loaded, whatever its score.
    */
   unavailable?: string;
+  /**
+   * Stale says why a loaded node's text may be out of date: its source
+   * file changed since it was indexed (set while its text is fetched).
+   * The block's header and the manifest say so.
+   */
+  stale?: string;
 }
 
 /** ChatArgs is what the page sends to start a turn. (bind.ChatArgs) */
@@ -393,6 +399,8 @@ export interface DocMeta {
   pages?: number;
   /** BibKey is a BibTeX entry's citation key. */
   bibkey?: string;
+  /** Language is a source file's programming language ("go", "python"). */
+  language?: string;
 }
 
 /** DocumentInfo is a document with what it became. (library.DocumentInfo) */
@@ -406,6 +414,12 @@ export interface DocumentInfo {
   hash: string;
   bytes: number;
   ingested: string;
+  /**
+   * Modified is the file's modification time when it was read (zero for
+   * documents that are not files): a re-ingest leaves a file of the same
+   * size and time unread.
+   */
+  modified?: string;
   /**
    * Groups are collections the person put the document in by hand,
    * besides the one it was ingested into.
@@ -433,7 +447,10 @@ export type EdgeKind =
   | 'related'
   | 'parent'
   | 'links'
-  | 'derived';
+  | 'derived'
+  | 'calls'
+  | 'imports'
+  | 'implements';
 /** Every EdgeKind, in the order Go declares them. */
 export const EdgeKinds: readonly EdgeKind[] = [
   'about',
@@ -441,6 +458,9 @@ export const EdgeKinds: readonly EdgeKind[] = [
   'parent',
   'links',
   'derived',
+  'calls',
+  'imports',
+  'implements',
 ];
 
 /**
@@ -602,6 +622,11 @@ export interface IngestResult {
   added: number;
   updated: number;
   unchanged: number;
+  /**
+   * Unread counts the unchanged files left unread: git, or their size
+   * and modification time, said they had not changed (see changes.go).
+   */
+  unread: number;
   removed: number;
   nodes: number;
   concepts_created: number;
@@ -638,7 +663,8 @@ export type Level =
   | 'summary'
   | 'essence'
   | 'chunks'
-  | 'adaptive';
+  | 'adaptive'
+  | 'map';
 /** Every Level, in the order Go declares them. */
 export const Levels: readonly Level[] = [
   'detailed',
@@ -646,6 +672,7 @@ export const Levels: readonly Level[] = [
   'essence',
   'chunks',
   'adaptive',
+  'map',
 ];
 
 /**
