@@ -97,6 +97,8 @@ type tsFile struct {
 	// plain identifier naming one of them, or an import's binding, is a
 	// reference even when it is not called.
 	known map[string]bool
+	// private marks methods that stay unexported in an exported class.
+	private map[int]bool
 }
 
 type refWork struct{ nodes []*sitter.Node }
@@ -130,11 +132,12 @@ func parseTreeSitter(lang Lang, path string, src []byte) (*File, error) {
 	root := tree.RootNode()
 	t := &tsFile{
 		g: g, lang: lang, path: path, src: src,
-		f:     &File{Lang: lang},
-		root:  root,
-		quals: map[string]bool{},
-		skip:  map[nodeKey]bool{},
-		known: map[string]bool{},
+		f:       &File{Lang: lang},
+		root:    root,
+		quals:   map[string]bool{},
+		skip:    map[nodeKey]bool{},
+		known:   map[string]bool{},
+		private: map[int]bool{},
 	}
 	if root.HasError() {
 		t.f.Partial = true
@@ -283,8 +286,14 @@ func (t *tsFile) add(d Def, nodes ...*sitter.Node) int {
 // header is a declaration's text before its body on one line: up to the
 // end of the last child before body that is not a comment.
 func (t *tsFile) header(n, body *sitter.Node) string {
+	return t.sig(n.StartByte(), t.headerEnd(n, body))
+}
+
+// headerEnd is where a declaration's header ends: at the end of its last
+// child before body that is not a comment, or at its end without a body.
+func (t *tsFile) headerEnd(n, body *sitter.Node) uint32 {
 	if body == nil {
-		return t.sig(n.StartByte(), n.EndByte())
+		return n.EndByte()
 	}
 	end := n.StartByte()
 	for _, c := range t.children(n) {
@@ -295,7 +304,7 @@ func (t *tsFile) header(n, body *sitter.Node) string {
 			end = c.n.EndByte()
 		}
 	}
-	return t.sig(n.StartByte(), end)
+	return end
 }
 
 // sig is the source from one byte offset to another on one line.
