@@ -101,7 +101,9 @@ type tsFile struct {
 	private map[int]bool
 }
 
-type refWork struct{ nodes []*sitter.Node }
+// refWork are a definition's nodes: the first is walked even when it is
+// skipped within its parent's; extra are walked under the skip rules.
+type refWork struct{ nodes, extra []*sitter.Node }
 
 type nodeKey struct {
 	start, end uint32
@@ -331,6 +333,11 @@ func (t *tsFile) gatherRefs() {
 				}
 			}
 		}
+		for _, n := range w.extra {
+			for _, c := range t.children(n) {
+				t.walkRefs(&r, c.n)
+			}
+		}
 		t.f.Defs[i].Refs = r.refs
 	}
 }
@@ -367,7 +374,7 @@ func (t *tsFile) docComments(pending []*sitter.Node, decl *sitter.Node, isDoc fu
 	var docs []string
 	for _, p := range pending[first:] {
 		if isDoc(p) {
-			docs = append(docs, t.text(p))
+			docs = append(docs, strings.TrimRight(t.text(p), "\r\n"))
 		}
 	}
 	if first < len(pending) {
