@@ -103,7 +103,11 @@ type tsFile struct {
 
 // refWork are a definition's nodes: the first is walked even when it is
 // skipped within its parent's; extra are walked under the skip rules.
-type refWork struct{ nodes, extra []*sitter.Node }
+// locals are names declared around the definition: type parameters.
+type refWork struct {
+	nodes, extra []*sitter.Node
+	locals       []string
+}
 
 type nodeKey struct {
 	start, end uint32
@@ -318,12 +322,22 @@ func (t *tsFile) sig(from, to uint32) string {
 // file's top-level names are known.
 func (t *tsFile) gatherRefs() {
 	for _, d := range t.f.Defs {
-		if d.Parent == -1 {
-			t.known[d.Name[strings.LastIndexByte(d.Name, '.')+1:]] = true
+		if d.Parent == -1 || d.Kind == "const" || d.Kind == "var" {
+			t.known[simpleName(d.Name)] = true
 		}
 	}
-	for i, w := range t.pending {
+	for i := range t.pending {
+		w := &t.pending[i]
+		if len(w.nodes) > 0 && w.nodes[0] != nil {
+			w.locals = append(w.locals, t.typeParams(w.nodes[0])...)
+		}
+		if p := t.f.Defs[i].Parent; p >= 0 && p < i {
+			w.locals = append(w.locals, t.pending[p].locals...)
+		}
 		var r refSet
+		for _, l := range w.locals {
+			r.local(l)
+		}
 		for _, n := range w.nodes {
 			// the definition's own node is walked even when it is skipped
 			// within its parent's
@@ -338,8 +352,41 @@ func (t *tsFile) gatherRefs() {
 				t.walkRefs(&r, c.n)
 			}
 		}
-		t.f.Defs[i].Refs = r.refs
+		// a definition naming itself says nothing
+		own := simpleName(t.f.Defs[i].Name)
+		refs := r.refs[:0]
+		for _, ref := range r.refs {
+			if ref.Name != own || ref.Qual != "" {
+				refs = append(refs, ref)
+			}
+		}
+		t.f.Defs[i].Refs = refs
 	}
+}
+
+func simpleName(name string) string { return name[strings.LastIndexByte(name, '.')+1:] }
+
+// typeParams are the names of a declaration's type parameters: <T, U>.
+func (t *tsFile) typeParams(n *sitter.Node) []string {
+	var out []string
+	for _, c := range t.children(n) {
+		switch t.typ(c.n) {
+		case "type_parameters", "template_parameter_list":
+			for _, p := range t.children(c.n) {
+				switch t.typ(p.n) {
+				case "type_identifier", "identifier":
+					out = append(out, t.text(p.n))
+				default:
+					if id := t.field(p.n, "name"); id != nil {
+						out = append(out, t.text(id))
+					} else if id := t.ofType(p.n, "type_identifier", "identifier"); id != nil {
+						out = append(out, t.text(id))
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // use records a reference unless it is a builtin.
