@@ -320,10 +320,10 @@ func (t *tsFile) pyCallee(r *refSet, fn *sitter.Node) {
 		t.use(r, t.text(fn), "", true)
 	case "attribute":
 		name, qual, _ := t.dotted(fn, "object", "attribute")
-		r.add(name, qual, true)
 		if qual == "" {
 			t.walkRefs(r, t.field(fn, "object"))
 		}
+		r.add(name, qual, true)
 	default:
 		t.walkRefs(r, fn)
 	}

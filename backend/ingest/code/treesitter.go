@@ -97,9 +97,17 @@ type tsFile struct {
 	// plain identifier naming one of them, or an import's binding, is a
 	// reference even when it is not called.
 	known map[string]bool
+	// private marks methods that stay unexported in an exported class.
+	private map[int]bool
 }
 
-type refWork struct{ nodes []*sitter.Node }
+// refWork are a definition's nodes: the first is walked even when it is
+// skipped within its parent's; extra are walked under the skip rules.
+// locals are names declared around the definition: type parameters.
+type refWork struct {
+	nodes, extra []*sitter.Node
+	locals       []string
+}
 
 type nodeKey struct {
 	start, end uint32
@@ -130,11 +138,12 @@ func parseTreeSitter(lang Lang, path string, src []byte) (*File, error) {
 	root := tree.RootNode()
 	t := &tsFile{
 		g: g, lang: lang, path: path, src: src,
-		f:     &File{Lang: lang},
-		root:  root,
-		quals: map[string]bool{},
-		skip:  map[nodeKey]bool{},
-		known: map[string]bool{},
+		f:       &File{Lang: lang},
+		root:    root,
+		quals:   map[string]bool{},
+		skip:    map[nodeKey]bool{},
+		known:   map[string]bool{},
+		private: map[int]bool{},
 	}
 	if root.HasError() {
 		t.f.Partial = true
@@ -283,8 +292,14 @@ func (t *tsFile) add(d Def, nodes ...*sitter.Node) int {
 // header is a declaration's text before its body on one line: up to the
 // end of the last child before body that is not a comment.
 func (t *tsFile) header(n, body *sitter.Node) string {
+	return t.sig(n.StartByte(), t.headerEnd(n, body))
+}
+
+// headerEnd is where a declaration's header ends: at the end of its last
+// child before body that is not a comment, or at its end without a body.
+func (t *tsFile) headerEnd(n, body *sitter.Node) uint32 {
 	if body == nil {
-		return t.sig(n.StartByte(), n.EndByte())
+		return n.EndByte()
 	}
 	end := n.StartByte()
 	for _, c := range t.children(n) {
@@ -295,7 +310,7 @@ func (t *tsFile) header(n, body *sitter.Node) string {
 			end = c.n.EndByte()
 		}
 	}
-	return t.sig(n.StartByte(), end)
+	return end
 }
 
 // sig is the source from one byte offset to another on one line.
@@ -307,12 +322,22 @@ func (t *tsFile) sig(from, to uint32) string {
 // file's top-level names are known.
 func (t *tsFile) gatherRefs() {
 	for _, d := range t.f.Defs {
-		if d.Parent == -1 {
-			t.known[d.Name[strings.LastIndexByte(d.Name, '.')+1:]] = true
+		if d.Parent == -1 || d.Kind == "const" || d.Kind == "var" {
+			t.known[simpleName(d.Name)] = true
 		}
 	}
-	for i, w := range t.pending {
+	for i := range t.pending {
+		w := &t.pending[i]
+		if len(w.nodes) > 0 && w.nodes[0] != nil {
+			w.locals = append(w.locals, t.typeParams(w.nodes[0])...)
+		}
+		if p := t.f.Defs[i].Parent; p >= 0 && p < i {
+			w.locals = append(w.locals, t.pending[p].locals...)
+		}
 		var r refSet
+		for _, l := range w.locals {
+			r.local(l)
+		}
 		for _, n := range w.nodes {
 			// the definition's own node is walked even when it is skipped
 			// within its parent's
@@ -322,8 +347,46 @@ func (t *tsFile) gatherRefs() {
 				}
 			}
 		}
-		t.f.Defs[i].Refs = r.refs
+		for _, n := range w.extra {
+			for _, c := range t.children(n) {
+				t.walkRefs(&r, c.n)
+			}
+		}
+		// a definition naming itself says nothing
+		own := simpleName(t.f.Defs[i].Name)
+		refs := r.refs[:0]
+		for _, ref := range r.refs {
+			if ref.Name != own || ref.Qual != "" {
+				refs = append(refs, ref)
+			}
+		}
+		t.f.Defs[i].Refs = refs
 	}
+}
+
+func simpleName(name string) string { return name[strings.LastIndexByte(name, '.')+1:] }
+
+// typeParams are the names of a declaration's type parameters: <T, U>.
+func (t *tsFile) typeParams(n *sitter.Node) []string {
+	var out []string
+	for _, c := range t.children(n) {
+		switch t.typ(c.n) {
+		case "type_parameters", "template_parameter_list":
+			for _, p := range t.children(c.n) {
+				switch t.typ(p.n) {
+				case "type_identifier", "identifier":
+					out = append(out, t.text(p.n))
+				default:
+					if id := t.field(p.n, "name"); id != nil {
+						out = append(out, t.text(id))
+					} else if id := t.ofType(p.n, "type_identifier", "identifier"); id != nil {
+						out = append(out, t.text(id))
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // use records a reference unless it is a builtin.
@@ -358,7 +421,7 @@ func (t *tsFile) docComments(pending []*sitter.Node, decl *sitter.Node, isDoc fu
 	var docs []string
 	for _, p := range pending[first:] {
 		if isDoc(p) {
-			docs = append(docs, t.text(p))
+			docs = append(docs, strings.TrimRight(t.text(p), "\r\n"))
 		}
 	}
 	if first < len(pending) {
