@@ -504,7 +504,9 @@ func copyWorkspaceFiles(dir, out string) (int, error) {
 				return fs.SkipDir
 			}
 			return nil
-		case rel == "index.cache" || rel == "search.cache" || rel == storage.HolderFile || strings.HasSuffix(rel, ".tmp") ||
+		// repos.json is the commits re-ingests read from (a cache: without
+		// it the next ingest reads every file).
+		case rel == "index.cache" || rel == "search.cache" || rel == "repos.json" || rel == storage.HolderFile || strings.HasSuffix(rel, ".tmp") ||
 			strings.HasSuffix(rel, ".rows") || strings.HasSuffix(rel, ".sketch"):
 			return nil
 		}

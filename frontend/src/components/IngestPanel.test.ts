@@ -39,7 +39,7 @@ describe('IngestPanel', () => {
   it('summarises a finished ingest', () => {
     render(IngestPanel, {
       progress: { ...progress, files_done: 5, current: '', finished: true }, files: [], ingesting: false, cancelling: false,
-      report: { files: 5, added: 3, updated: 1, unchanged: 1, removed: 0, nodes: 40, concepts_created: 7, bytes: 1, embedder: 'e', duration_ns: 2.5e9, canceled: false, hidden: 0, job: 'ingest-1', errors: [], skipped: [] },
+      report: { files: 5, added: 3, updated: 1, unchanged: 1, removed: 0, nodes: 40, concepts_created: 7, bytes: 1, unread: 0, embedder: 'e', duration_ns: 2.5e9, canceled: false, hidden: 0, job: 'ingest-1', errors: [], skipped: [] },
       error: null, oncancel: vi.fn(), ondismiss: vi.fn(),
     });
     const summary = screen.getByTestId('ingest-summary').textContent;

@@ -4,7 +4,7 @@ import { mix, parseColour, toHex, withAlpha, luminance } from './colour';
 import { boundsOf, countVisible, defaultFilters, edgeVisible, matchNodes, nodeVisible, normaliseTerm } from './filter';
 import { computeHops, hopBucket, makeQueryView, summarise } from './hops';
 import { baseColour, edgeAlphaFor, edgeStyle, hopColour, makeStyleState, nodeStyle, NODE_TYPE } from './style';
-import { DARK_DEFAULTS, LIGHT_DEFAULTS, makeTheme, readThemeVars } from './theme';
+import { DARK_DEFAULTS, EDGE_KINDS, LIGHT_DEFAULTS, makeTheme, readThemeVars } from './theme';
 import { clipLabel } from './draw';
 import { layoutDuration, layoutSettings } from './layout';
 import { syntheticGraph } from './synthetic';
@@ -57,7 +57,7 @@ describe('theme', () => {
   });
 
   it('every edge kind has its own colour', () => {
-    for (const t of [light, dark]) expect(new Set(Object.values(t.edges)).size).toBe(5);
+    for (const t of [light, dark]) expect(new Set(Object.values(t.edges)).size).toBe(EDGE_KINDS.length);
   });
 
   it('reads the CSS variables, falling back to the light defaults', () => {

@@ -115,7 +115,7 @@ describe('QueryStore', () => {
   it('offers the purposes and levels the engine declares', async () => {
     const { purposes, levels } = await import('./query.svelte');
     expect(purposes).toEqual(['answer', 'verify', 'explore', 'decide', 'create']);
-    expect(levels).toEqual(['adaptive', 'detailed', 'summary', 'essence']);
+    expect(levels).toEqual(['adaptive', 'detailed', 'summary', 'essence', 'map']);
   });
 
   it('shows the engine’s error with its code and keeps the last good result', async () => {
