@@ -96,7 +96,8 @@ type tsFile struct {
 	// known are the simple names the file defines at its top level: a
 	// plain identifier naming one of them, or an import's binding, is a
 	// reference even when it is not called.
-	known map[string]bool
+	known   map[string]bool
+	cursors []*sitter.TreeCursor // free ones, see cursor
 	// private marks methods that stay unexported in an exported class.
 	private map[int]bool
 }
@@ -109,12 +110,16 @@ type refWork struct {
 	locals       []string
 }
 
-type nodeKey struct {
-	start, end uint32
-	sym        sitter.Symbol
-}
+// nodeKey identifies a node of the tree being read: its subtree's address,
+// read without a cgo call.
+type nodeKey uintptr
 
-func key(n *sitter.Node) nodeKey { return nodeKey{n.StartByte(), n.EndByte(), n.Symbol()} }
+func key(n *sitter.Node) nodeKey {
+	if n == nil {
+		return 0
+	}
+	return nodeKey(n.ID())
+}
 
 // parseTreeSitter parses src with lang's grammar and extracts its
 // definitions.
@@ -151,6 +156,9 @@ func parseTreeSitter(lang Lang, path string, src []byte) (*File, error) {
 	}
 	g.extract(t)
 	t.gatherRefs()
+	for _, c := range t.cursors {
+		c.Close()
+	}
 	return t.f, nil
 }
 
@@ -194,8 +202,8 @@ func (t *tsFile) children(n *sitter.Node) []child {
 	if n == nil {
 		return nil
 	}
-	c := sitter.NewTreeCursor(n)
-	defer c.Close()
+	c := t.cursor(n)
+	defer t.release(c)
 	if !c.GoToFirstChild() {
 		return nil
 	}
@@ -208,9 +216,30 @@ func (t *tsFile) children(n *sitter.Node) []child {
 	}
 }
 
-// field is the first child with the given field name; unlike
-// ChildByFieldName it never answers with a comment.
+// cursor is a tree cursor on n, reused across walks: making one costs a
+// finalizer.
+func (t *tsFile) cursor(n *sitter.Node) *sitter.TreeCursor {
+	if k := len(t.cursors); k > 0 {
+		c := t.cursors[k-1]
+		t.cursors = t.cursors[:k-1]
+		c.Reset(n)
+		return c
+	}
+	return sitter.NewTreeCursor(n)
+}
+
+func (t *tsFile) release(c *sitter.TreeCursor) { t.cursors = append(t.cursors, c) }
+
+// field is the child with the given field name; unlike ChildByFieldName
+// alone it never answers with a comment.
 func (t *tsFile) field(n *sitter.Node, name string) *sitter.Node {
+	if n == nil {
+		return nil
+	}
+	f := n.ChildByFieldName(name)
+	if f == nil || t.typ(f) != "comment" {
+		return f
+	}
 	for _, c := range t.children(n) {
 		if c.field == name && t.typ(c.n) != "comment" {
 			return c.n
@@ -238,8 +267,8 @@ func (t *tsFile) walk(n *sitter.Node, visit func(*sitter.Node) bool) {
 	if n == nil || !visit(n) {
 		return
 	}
-	c := sitter.NewTreeCursor(n)
-	defer c.Close()
+	c := t.cursor(n)
+	defer t.release(c)
 	if !c.GoToFirstChild() {
 		return
 	}
