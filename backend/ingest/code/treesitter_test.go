@@ -271,3 +271,35 @@ func extOf(l Lang) string {
 	}
 	return ""
 }
+
+// TestOneLineMinifiedJS: a 5 MB minified bundle on one line parses (in
+// linear time; the test does not time it).
+func TestOneLineMinifiedJS(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`!function(e){var t={};function n(r){if(t[r])return t[r].exports;var o=t[r]={i:r,l:!1,exports:{}};return e[r].call(o.exports,o,o.exports,n),o.l=!0,o.exports}n(0)}([`)
+	for i := 0; b.Len() < 5<<20; i++ {
+		fmt.Fprintf(&b, `function(e,t,n){"use strict";var r=n(%d),o=function(a,b){return a.x%d(b)+r.y(a,[1,2,3],{k:b})};t.f%d=o;class C%d extends r.B{m(){return o(this,%d)}}},`, i%50, i%7, i, i, i)
+	}
+	b.WriteString(`function(e,t){}]);var top=function(a){return a};`)
+	f, err := Parse("bundle.min.js", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Defs) != 1 || f.Defs[0].Name != "top" || f.Partial {
+		t.Fatalf("defs = %d (first %+v), Partial %v; want just top", len(f.Defs), f.Defs[:min(1, len(f.Defs))], f.Partial)
+	}
+}
+
+// TestPanicIsError: a failure deep in an extractor is an error naming the
+// file, not a crash.
+func TestPanicIsError(t *testing.T) {
+	g := grammars[Python]
+	g.init()
+	saved := g.extract
+	g.extract = func(*tsFile) { panic("boom") }
+	defer func() { g.extract = saved }()
+	f, err := Parse("crash.py", []byte("def f(): pass\n"))
+	if f != nil || err == nil || !strings.Contains(err.Error(), "crash.py") || !strings.Contains(err.Error(), "boom") || errors.Is(err, ErrUnsupported) {
+		t.Fatalf("Parse = %v, %v", f, err)
+	}
+}
