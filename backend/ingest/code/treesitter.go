@@ -286,6 +286,9 @@ func (t *tsFile) resumeLine() int {
 
 // typ is a node's type name, without the allocation Node.Type makes.
 func (t *tsFile) typ(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
 	s := int(n.Symbol())
 	if s < len(t.g.types) {
 		return t.g.types[s]
