@@ -380,7 +380,7 @@ func (g *goFile) typeSpec(d *ast.GenDecl, s *ast.TypeSpec) {
 	}
 	def.Doc = g.comment(doc)
 	def.LineStart, def.LineEnd = g.line(start(doc, from)), g.line(to)
-	r := g.newRefs(nil)
+	r := g.newRefs(s) // its type parameters are no references
 	if s.TypeParams != nil {
 		r.fields(s.TypeParams)
 	}
@@ -461,7 +461,7 @@ func (g *goFile) valueDecl(d *ast.GenDecl) {
 		}
 		def.Signature = oneLine(d.Tok.String() + " ( " + strings.Join(specs, "; ") + " )")
 	}
-	r := g.newRefs(nil)
+	r := g.newRefs(d) // nor are the parameters and locals of function values
 	for _, s := range d.Specs {
 		if vs, ok := s.(*ast.ValueSpec); ok {
 			if vs.Type != nil {
