@@ -1,6 +1,8 @@
 package code
 
 import (
+	"bytes"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
@@ -31,58 +33,200 @@ type goFile struct {
 	types map[string]int  // type name → index in f.Defs
 }
 
-// parseGo reads a Go file with go/parser; on syntax errors the partial AST
-// it returns is used.
+// maxGoSegments bounds how often a broken Go file is parsed again past an
+// error.
+const maxGoSegments = maxProblems
+
+// parseGo reads a Go file with go/parser. go/parser's partial AST often
+// swallows the rest of the file into a declaration with an unbalanced
+// brace, so past the first error the file is parsed again from the next
+// top-level declaration (a line starting with func, type, var, const or
+// import, with its doc comment), up to maxGoSegments times.
 func parseGo(filename string, src []byte) *File {
-	fset := token.NewFileSet()
-	af, err := parser.ParseFile(fset, filename, src, parser.ParseComments|parser.SkipObjectResolution)
 	f := &File{Lang: Go}
-	if err != nil {
-		f.Partial = true
-		if list, ok := err.(scanner.ErrorList); ok {
-			for _, e := range list {
-				if len(f.Problems) == maxProblems {
-					break
-				}
-				f.Problems = append(f.Problems, problem(e.Pos.Line, e.Msg))
+	pkgs, types := map[string]bool{}, map[string]int{}
+	seg := src
+	for n := 0; ; n++ {
+		fset := token.NewFileSet()
+		af, err := parser.ParseFile(fset, filename, seg, parser.ParseComments|parser.SkipObjectResolution)
+		errLine := 0
+		if err != nil {
+			f.Partial = true
+			if list, ok := err.(scanner.ErrorList); ok && len(list) > 0 {
+				errLine = list[0].Pos.Line
+			} else {
+				errLine = 1
 			}
-		} else {
-			f.Problems = append(f.Problems, problem(1, err.Error()))
+		}
+		resume, from := 0, errLine
+		if errLine > 0 && n+1 < maxGoSegments {
+			// resume past the declaration that holds the error
+			if af != nil {
+				if tf := fset.File(af.Package); tf != nil {
+					for _, d := range af.Decls {
+						if l := tf.PositionFor(d.Pos(), false).Line; l <= errLine {
+							from = l
+						}
+					}
+				}
+			}
+			resume = goResumeLine(src, from)
+		}
+		if err != nil {
+			if list, ok := err.(scanner.ErrorList); ok {
+				kept := 0
+				for _, e := range list {
+					if resume == 0 || e.Pos.Line < resume {
+						f.Problems = append(f.Problems, problem(e.Pos.Line, e.Msg))
+						kept++
+					}
+				}
+				if kept == 0 { // the error shows only where the file ends
+					f.Problems = append(f.Problems, problem(from, fmt.Sprintf("this declaration does not end (line %d: %s)", list[0].Pos.Line, list[0].Msg)))
+				}
+			} else {
+				f.Problems = append(f.Problems, problem(1, err.Error()))
+			}
+		}
+		if af != nil {
+			if g := (&goFile{src: seg, tf: fset.File(af.Package), f: f, pkgs: pkgs, types: types}); g.tf != nil {
+				g.file(af, n == 0, resume)
+			}
+		}
+		if resume == 0 {
+			break
+		}
+		// the next segment keeps the lines where they were: a package clause,
+		// then empty lines up to the resumed declaration
+		off := lineOffset(src, resume)
+		next := make([]byte, 0, len(src)-off+resume+16)
+		next = append(next, "package p"...)
+		for range resume - 1 {
+			next = append(next, '\n')
+		}
+		seg = append(next, src[off:]...)
+	}
+	for i := range f.Defs {
+		if d := &f.Defs[i]; d.Kind == "method" {
+			recv, _, _ := strings.Cut(d.Name, ".")
+			if p, ok := types[recv]; ok {
+				d.Parent = p
+			}
 		}
 	}
-	if af == nil {
-		return f
+	return f
+}
+
+// file adds what one parse of the file yields. When reading resumes at a
+// later line, only the declarations that start before it are taken, and
+// none ends past it.
+func (g *goFile) file(af *ast.File, first bool, resume int) {
+	f := g.f
+	if first {
+		if af.Name != nil {
+			f.Package = af.Name.Name
+		}
+		f.Doc = g.comment(af.Doc)
+		f.Generated = ast.IsGenerated(af)
+		for _, spec := range af.Imports {
+			g.importSpec(spec)
+		}
 	}
-	g := &goFile{src: src, tf: fset.File(af.Package), f: f, pkgs: map[string]bool{}, types: map[string]int{}}
-	if g.tf == nil { // no package clause was read
-		return f
-	}
-	if af.Name != nil {
-		f.Package = af.Name.Name
-	}
-	f.Doc = g.comment(af.Doc)
-	f.Generated = ast.IsGenerated(af)
-	for _, spec := range af.Imports {
-		g.importSpec(spec)
-	}
-	var methods []int // defs whose Parent is the receiver type
+	from := len(f.Defs)
 	for _, decl := range af.Decls {
+		if resume > 0 && g.line(decl.Pos()) >= resume {
+			break
+		}
 		switch d := decl.(type) {
 		case *ast.FuncDecl:
-			if i := g.funcDecl(d); f.Defs[i].Kind == "method" {
-				methods = append(methods, i)
-			}
+			g.funcDecl(d)
 		case *ast.GenDecl:
 			g.genDecl(d)
 		}
 	}
-	for _, i := range methods {
-		recv, _, _ := strings.Cut(f.Defs[i].Name, ".")
-		if p, ok := g.types[recv]; ok {
-			f.Defs[i].Parent = p
+	last := resume - 1 // where a declaration broken off ends
+	if resume == 0 {
+		last = bytes.Count(g.src, []byte("\n"))
+		if !bytes.HasSuffix(g.src, []byte("\n")) {
+			last++
 		}
 	}
-	return f
+	for i := from; i < len(f.Defs); i++ {
+		if d := &f.Defs[i]; resume > 0 && d.LineEnd >= resume || d.LineEnd < d.LineStart {
+			d.LineEnd = max(d.LineStart, g.lastCodeLine(last))
+		}
+	}
+}
+
+// goResumeLine is the first line after line after that starts a top-level
+// declaration, its doc comment included; 0 if none.
+func goResumeLine(src []byte, after int) int {
+	line, doc := 1, 0
+	for len(src) > 0 {
+		text := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			text, src = src[:i], src[i+1:]
+		} else {
+			src = nil
+		}
+		if line > after {
+			switch {
+			case bytes.HasPrefix(text, []byte("//")):
+				if doc == 0 {
+					doc = line
+				}
+			case startsDecl(text):
+				if doc > 0 {
+					return doc
+				}
+				return line
+			default:
+				doc = 0
+			}
+		}
+		line++
+	}
+	return 0
+}
+
+func startsDecl(line []byte) bool {
+	for _, kw := range []string{"func ", "func(", "type ", "type(", "var ", "var(", "const ", "const(", "import "} {
+		if bytes.HasPrefix(line, []byte(kw)) {
+			return true
+		}
+	}
+	return false
+}
+
+// lineOffset is the byte offset where 1-based line n starts.
+func lineOffset(src []byte, n int) int {
+	off := 0
+	for l := 1; l < n; l++ {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return len(src)
+		}
+		off += i + 1
+	}
+	return off
+}
+
+// lastCodeLine is the last line at or before n that is neither blank nor a
+// comment.
+func (g *goFile) lastCodeLine(n int) int {
+	end := lineOffset(g.src, n+1) // just past line n
+	for ; n > 1; n-- {
+		start := 0
+		if end > 0 {
+			start = bytes.LastIndexByte(g.src[:end-1], '\n') + 1
+		}
+		text := bytes.TrimSpace(g.src[start:end])
+		if len(text) > 0 && !bytes.HasPrefix(text, []byte("//")) {
+			return n
+		}
+		end = start
+	}
+	return max(n, 1)
 }
 
 // line is pos's 1-based line, ignoring //line directives.
@@ -236,7 +380,7 @@ func (g *goFile) typeSpec(d *ast.GenDecl, s *ast.TypeSpec) {
 	}
 	def.Doc = g.comment(doc)
 	def.LineStart, def.LineEnd = g.line(start(doc, from)), g.line(to)
-	r := g.newRefs(nil)
+	r := g.newRefs(s) // its type parameters are no references
 	if s.TypeParams != nil {
 		r.fields(s.TypeParams)
 	}
@@ -317,7 +461,7 @@ func (g *goFile) valueDecl(d *ast.GenDecl) {
 		}
 		def.Signature = oneLine(d.Tok.String() + " ( " + strings.Join(specs, "; ") + " )")
 	}
-	r := g.newRefs(nil)
+	r := g.newRefs(d) // nor are the parameters and locals of function values
 	for _, s := range d.Specs {
 		if vs, ok := s.(*ast.ValueSpec); ok {
 			if vs.Type != nil {

@@ -501,6 +501,24 @@ func jsRefs(t *tsFile, r *refSet, n *sitter.Node) bool {
 		}
 		t.walkRefs(r, t.field(n, "object"))
 		return false
+	case "class_heritage": // JavaScript: extends Base, any expression
+		t.walk(n, func(c *sitter.Node) bool {
+			switch t.typ(c) {
+			case "identifier":
+				t.use(r, t.text(c), "", false)
+			case "member_expression":
+				if name, qual, ok := t.dotted(c, "object", "property"); ok {
+					t.use(r, name, qual, false)
+				}
+				return false
+			case "extends_clause", "class_heritage":
+				return true
+			default:
+				return jsRefs(t, r, c)
+			}
+			return false
+		})
+		return false
 	case "nested_type_identifier": // ns.Type
 		if name, qual, ok := t.dotted(n, "module", "name"); ok {
 			t.use(r, name, qual, false)

@@ -3,6 +3,7 @@
 package code
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math"
@@ -96,7 +97,8 @@ type tsFile struct {
 	// known are the simple names the file defines at its top level: a
 	// plain identifier naming one of them, or an import's binding, is a
 	// reference even when it is not called.
-	known map[string]bool
+	known   map[string]bool
+	cursors []*sitter.TreeCursor // free ones, see cursor
 	// private marks methods that stay unexported in an exported class.
 	private map[int]bool
 }
@@ -109,15 +111,26 @@ type refWork struct {
 	locals       []string
 }
 
-type nodeKey struct {
-	start, end uint32
-	sym        sitter.Symbol
+// nodeKey identifies a node of the tree being read: its subtree's address,
+// read without a cgo call.
+type nodeKey uintptr
+
+func key(n *sitter.Node) nodeKey {
+	if n == nil {
+		return 0
+	}
+	return nodeKey(n.ID())
 }
 
-func key(n *sitter.Node) nodeKey { return nodeKey{n.StartByte(), n.EndByte(), n.Symbol()} }
+// maxSegments bounds how often a file is parsed again past a syntax error.
+const maxSegments = maxProblems
 
 // parseTreeSitter parses src with lang's grammar and extracts its
-// definitions.
+// definitions. Error recovery sometimes folds the rest of a file into one
+// ERROR node (an unclosed parenthesis in Python): then the file is parsed
+// again from the next line that starts a statement at the left margin, with
+// everything before it blanked out so that offsets and lines stay, up to
+// maxSegments times.
 func parseTreeSitter(lang Lang, path string, src []byte) (*File, error) {
 	g := grammars[lang]
 	if g == nil {
@@ -127,12 +140,96 @@ func parseTreeSitter(lang Lang, path string, src []byte) (*File, error) {
 		return nil, fmt.Errorf("%s is %d bytes, more than the %s parser reads (4 GiB): read it as text", path, len(src), lang.title())
 	}
 	g.init()
+	var f *File
+	seg := src
+	// the names imported or defined above a later part still count in it
+	quals, known := map[string]bool{}, map[string]bool{}
+	for n := 0; ; n++ {
+		part, resume, err := parseSegment(g, lang, path, seg, n+1 < maxSegments, quals, known)
+		if err != nil {
+			return nil, err
+		}
+		if f == nil {
+			f = part
+		} else {
+			f.merge(part)
+		}
+		if resume == 0 {
+			break
+		}
+		f.cut(resume)
+		if n == 0 {
+			seg = append([]byte(nil), src...)
+		}
+		for i := range lineOffset(src, resume) {
+			if seg[i] != '\n' && seg[i] != ' ' {
+				seg[i] = ' '
+			}
+		}
+	}
+	return f, nil
+}
+
+// cut keeps what starts before line resume, where a later parse takes over.
+func (f *File) cut(resume int) {
+	keep := 0
+	for keep < len(f.Defs) && f.Defs[keep].LineStart < resume {
+		keep++
+	}
+	f.Defs = f.Defs[:keep]
+	for i := range f.Defs {
+		d := &f.Defs[i]
+		if d.Parent >= keep {
+			d.Parent = -1
+		}
+		if d.LineEnd >= resume {
+			d.LineEnd = max(d.LineStart, resume-1)
+		}
+	}
+	problems := f.Problems[:0]
+	for _, p := range f.Problems {
+		var line int
+		if _, err := fmt.Sscanf(p, "line %d:", &line); err == nil && line < resume {
+			problems = append(problems, p)
+		}
+	}
+	f.Problems = problems
+}
+
+// merge adds a later part of the file.
+func (f *File) merge(part *File) {
+	off := len(f.Defs)
+	for _, d := range part.Defs {
+		if d.Parent >= 0 {
+			d.Parent += off
+		}
+		f.Defs = append(f.Defs, d)
+	}
+	seen := map[Import]bool{}
+	for _, i := range f.Imports {
+		seen[i] = true
+	}
+	for _, i := range part.Imports {
+		if !seen[i] {
+			f.Imports = append(f.Imports, i)
+		}
+	}
+	f.Problems = append(f.Problems, part.Problems...)
+	f.Partial = f.Partial || part.Partial
+	if f.Package == "" {
+		f.Package = part.Package
+	}
+}
+
+// parseSegment parses src once. resume is the line to parse again from
+// when a top-level ERROR node runs over several lines, 0 otherwise.
+func parseSegment(g *grammar, lang Lang, path string, src []byte, again bool, quals, known map[string]bool) (*File, int, error) {
 	p := g.parsers.Get().(*sitter.Parser)
 	defer g.parsers.Put(p)
 	tree, err := p.ParseCtx(context.Background(), nil, src)
 	if err != nil {
 		p.Reset()
-		return nil, fmt.Errorf("the %s parser gave up on %s (%v): read it as text", lang.title(), path, err)
+		return nil, 0, fmt.Errorf("the %s parser gave up on %s (%v): read it as text", lang.title(), path, err)
 	}
 	defer tree.Close()
 	root := tree.RootNode()
@@ -140,22 +237,58 @@ func parseTreeSitter(lang Lang, path string, src []byte) (*File, error) {
 		g: g, lang: lang, path: path, src: src,
 		f:       &File{Lang: lang},
 		root:    root,
-		quals:   map[string]bool{},
+		quals:   quals,
 		skip:    map[nodeKey]bool{},
-		known:   map[string]bool{},
+		known:   known,
 		private: map[int]bool{},
 	}
+	resume := 0
 	if root.HasError() {
 		t.f.Partial = true
 		t.problems(root)
+		if again {
+			resume = t.resumeLine()
+		}
 	}
 	g.extract(t)
 	t.gatherRefs()
-	return t.f, nil
+	for _, c := range t.cursors {
+		c.Close()
+	}
+	return t.f, resume, nil
+}
+
+// resumeLine finds the first top-level ERROR node that spans lines and
+// returns the first line after its start that begins at the left margin
+// with something other than a closing bracket or a comment; 0 if none.
+func (t *tsFile) resumeLine() int {
+	for _, c := range t.children(t.root) {
+		if !c.n.IsError() || endLine(c.n) == lineOf(c.n) {
+			continue
+		}
+		from := lineOf(c.n)
+		off := lineOffset(t.src, from+1)
+		for line := from + 1; off < len(t.src); line++ {
+			end := bytes.IndexByte(t.src[off:], '\n')
+			if end < 0 {
+				end = len(t.src) - off
+			}
+			text := t.src[off : off+end]
+			if len(text) > 0 && !bytes.ContainsAny(text[:1], " \t\r}])#*/") {
+				return line
+			}
+			off += end + 1
+		}
+		return 0
+	}
+	return 0
 }
 
 // typ is a node's type name, without the allocation Node.Type makes.
 func (t *tsFile) typ(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
 	s := int(n.Symbol())
 	if s < len(t.g.types) {
 		return t.g.types[s]
@@ -194,8 +327,8 @@ func (t *tsFile) children(n *sitter.Node) []child {
 	if n == nil {
 		return nil
 	}
-	c := sitter.NewTreeCursor(n)
-	defer c.Close()
+	c := t.cursor(n)
+	defer t.release(c)
 	if !c.GoToFirstChild() {
 		return nil
 	}
@@ -208,9 +341,30 @@ func (t *tsFile) children(n *sitter.Node) []child {
 	}
 }
 
-// field is the first child with the given field name; unlike
-// ChildByFieldName it never answers with a comment.
+// cursor is a tree cursor on n, reused across walks: making one costs a
+// finalizer.
+func (t *tsFile) cursor(n *sitter.Node) *sitter.TreeCursor {
+	if k := len(t.cursors); k > 0 {
+		c := t.cursors[k-1]
+		t.cursors = t.cursors[:k-1]
+		c.Reset(n)
+		return c
+	}
+	return sitter.NewTreeCursor(n)
+}
+
+func (t *tsFile) release(c *sitter.TreeCursor) { t.cursors = append(t.cursors, c) }
+
+// field is the child with the given field name; unlike ChildByFieldName
+// alone it never answers with a comment.
 func (t *tsFile) field(n *sitter.Node, name string) *sitter.Node {
+	if n == nil {
+		return nil
+	}
+	f := n.ChildByFieldName(name)
+	if f == nil || t.typ(f) != "comment" {
+		return f
+	}
 	for _, c := range t.children(n) {
 		if c.field == name && t.typ(c.n) != "comment" {
 			return c.n
@@ -238,8 +392,8 @@ func (t *tsFile) walk(n *sitter.Node, visit func(*sitter.Node) bool) {
 	if n == nil || !visit(n) {
 		return
 	}
-	c := sitter.NewTreeCursor(n)
-	defer c.Close()
+	c := t.cursor(n)
+	defer t.release(c)
 	if !c.GoToFirstChild() {
 		return
 	}
