@@ -27,6 +27,7 @@ export namespace assemble {
 	    loaded_tokens?: number;
 	    reason: string;
 	    unavailable?: string;
+	    stale?: string;
 	}
 	export interface Limits {
 	    min_budget: number;
@@ -73,6 +74,7 @@ export namespace bind {
 	    added: number;
 	    updated: number;
 	    unchanged: number;
+	    unread: number;
 	    removed: number;
 	    nodes: number;
 	    concepts_created: number;
@@ -264,6 +266,8 @@ export namespace library {
 	    bytes: number;
 	    // Go type: time
 	    ingested: any;
+	    // Go type: time
+	    modified: any;
 	    groups?: string[];
 	    meta: model.DocMeta;
 	    source: string;
@@ -378,6 +382,7 @@ export namespace model {
 	    arxiv?: string;
 	    pages?: number;
 	    bibkey?: string;
+	    language?: string;
 	}
 
 }
