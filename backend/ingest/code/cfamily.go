@@ -88,18 +88,13 @@ func (t *tsFile) cItems(c *cFile, block *sitter.Node, owner string, parent int, 
 			t.skip[key(name)] = true
 			t.add(Def{Kind: "macro", Name: t.text(name), Signature: oneLine(sig), Doc: doc,
 				LineStart: start, LineEnd: endLine(n), Parent: -1, Exported: true}, t.field(n, "value"))
-		case "preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "preproc_elifdef", "linkage_specification", "namespace_definition", "declaration_list":
-			for _, x := range t.children(n) {
-				switch x.field {
-				case "name", "condition":
-					continue
-				}
-				switch t.typ(x.n) {
-				case "declaration_list", "preproc_else", "preproc_elif", "preproc_elifdef":
-					t.cItems(c, x.n, owner, parent, access)
-				}
-			}
-			if ty != "linkage_specification" && ty != "namespace_definition" {
+		case "preproc_ifdef", "preproc_if", "preproc_else", "preproc_elif", "preproc_elifdef", "declaration_list":
+			// each branch's children, the next #elif or #else among them
+			t.cItems(c, n, owner, parent, access)
+		case "linkage_specification", "namespace_definition":
+			if body := t.field(n, "body"); body != nil && t.typ(body) == "declaration_list" {
+				t.cItems(c, body, owner, parent, access)
+			} else if ty == "linkage_specification" { // extern "C" int f(void);
 				t.cItems(c, n, owner, parent, access)
 			}
 		case "function_definition":
@@ -114,6 +109,9 @@ func (t *tsFile) cItems(c *cFile, block *sitter.Node, owner string, parent int, 
 			name := t.cDeclName(t.field(n, "declarator"))
 			if spec != nil && t.field(spec, "body") != nil {
 				t.cRecord(c, spec, outer, name, doc, start, owner, parent, true)
+				continue
+			}
+			if name == "" {
 				continue
 			}
 			t.add(Def{Kind: "type", Name: name, Signature: oneLine(firstLine(strings.TrimSuffix(t.text(n), ";"))),

@@ -11,7 +11,17 @@
 //
 // A syntax error is not an error here: the file is marked Partial, the errors
 // are listed in Problems, and the definitions the parser could still recover
-// are returned.
+// are returned. When a parser folds the rest of a file into a broken
+// declaration (an unbalanced brace in Go, an unclosed parenthesis in Python),
+// the file is parsed again from the next declaration at the left margin.
+//
+// References are found without type checking. A call is always one; a name
+// that is only mentioned is one when it is a type, a member of an imported
+// package or module (qualified by it), or, outside Go, a name the file
+// defines at its top level or imports. Go leaves out what a declaration
+// declares itself (parameters, locals); the other languages leave out the
+// locals they can see (bindings, parameters, nested functions). Builtins
+// are never references.
 //
 // Parse is the entry point; LangOf tells whether a path is source code at all.
 package code

@@ -258,13 +258,19 @@ func parseSegment(g *grammar, lang Lang, path string, src []byte, again bool, qu
 	return t.f, resume, nil
 }
 
-// resumeLine finds the first top-level ERROR node that spans lines and
-// returns the first line after its start that begins at the left margin
-// with something other than a closing bracket or a comment; 0 if none.
+// resumeLine looks at the file's last top-level node: when it is an ERROR
+// node over several lines, which swallowed the rest of the file, it returns
+// the first line after its start that begins at the left margin with
+// something other than a closing bracket or a comment; 0 otherwise.
 func (t *tsFile) resumeLine() int {
-	for _, c := range t.children(t.root) {
-		if !c.n.IsError() || endLine(c.n) == lineOf(c.n) {
+	cs := t.children(t.root)
+	for i := len(cs) - 1; i >= 0; i-- { // the last statement, comments aside
+		c := cs[i]
+		if t.typ(c.n) == "comment" || strings.HasSuffix(t.typ(c.n), "_comment") {
 			continue
+		}
+		if !c.n.IsError() || endLine(c.n) == lineOf(c.n) {
+			return 0
 		}
 		from := lineOf(c.n)
 		off := lineOffset(t.src, from+1)

@@ -303,3 +303,21 @@ func TestPanicIsError(t *testing.T) {
 		t.Fatalf("Parse = %v, %v", f, err)
 	}
 }
+
+// TestCPreprocessorChains: every branch of an #if/#elif/#else chain is
+// read once.
+func TestCPreprocessorChains(t *testing.T) {
+	src := "#if A\n#define X 1\n#elif B\n#define Y 2\n#elif C\n#define Z 3\n#else\n#define W 4\n#endif\n" +
+		"#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f(void);\n#ifdef __cplusplus\n}\n#endif\n"
+	f, err := Parse("chain.h", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range f.Defs {
+		got = append(got, d.Kind+" "+d.Name)
+	}
+	if want := []string{"macro X", "macro Y", "macro Z", "macro W", "func f"}; !slices.Equal(got, want) {
+		t.Errorf("defs = %q, want %q", got, want)
+	}
+}
