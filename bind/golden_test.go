@@ -82,6 +82,8 @@ var timingCounts = []struct {
 	// The workspace's holder (storage.HolderFile): this test process, its
 	// pid and when it opened the workspace.
 	{regexp.MustCompile(`[^,()—:"\s][^,()—:"]*, pid \d+, since \d{4}-\d\d-\d\d \d\d:\d\d`), "the Loom desktop app, pid 4242, since 2026-01-02 15:04"},
+	// A document's file's modification time: when the checkout wrote it.
+	{regexp.MustCompile(`"modified": "[^"]*"`), `"modified": "2026-01-02T15:04:05Z"`},
 }
 
 // file writes (-update) or compares name.json with v as the page gets it.
