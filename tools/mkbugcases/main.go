@@ -42,9 +42,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"log"
 	"os"
 	"os/exec"
@@ -52,6 +49,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/loomwork/loom/backend/ingest/code"
 )
 
 func main() {
@@ -319,88 +318,24 @@ func definitionsAt(rev, path string) ([]definition, error) {
 	if err != nil {
 		return nil, err
 	}
-	if strings.HasSuffix(path, ".ts") {
-		return tsDefinitions(src), nil
-	}
-	return goDefinitions(path, src)
+	return parseDefinitions(path, src)
 }
 
-// goDefinitions names the top-level definitions of one Go file.
-func goDefinitions(path, src string) ([]definition, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, src, parser.ParseComments|parser.SkipObjectResolution)
+// parseDefinitions names the definitions of one file as Loom indexes
+// them (backend/ingest/code): the labels are the references Loom gives.
+func parseDefinitions(path, src string) ([]definition, error) {
+	f, err := code.Parse(path, []byte(src))
 	if err != nil {
 		return nil, err
 	}
-	line := func(p token.Pos) int { return fset.Position(p).Line }
-	var defs []definition
-	for _, decl := range f.Decls {
-		switch d := decl.(type) {
-		case *ast.FuncDecl:
-			name := d.Name.Name
-			if d.Recv != nil && len(d.Recv.List) > 0 {
-				name = recvBase(d.Recv.List[0].Type) + "." + name
-			}
-			start := d.Pos()
-			if d.Doc != nil {
-				start = d.Doc.Pos()
-			}
-			defs = append(defs, definition{name, line(start), line(d.End())})
-		case *ast.GenDecl:
-			switch d.Tok {
-			case token.TYPE:
-				for _, s := range d.Specs {
-					ts := s.(*ast.TypeSpec)
-					start := ts.Pos()
-					switch {
-					case ts.Doc != nil:
-						start = ts.Doc.Pos()
-					case !d.Lparen.IsValid():
-						start = d.Pos()
-						if d.Doc != nil {
-							start = d.Doc.Pos()
-						}
-					}
-					end := ts.End()
-					if !d.Lparen.IsValid() {
-						end = d.End()
-					}
-					defs = append(defs, definition{ts.Name.Name, line(start), line(end)})
-				}
-			case token.CONST, token.VAR:
-				if len(d.Specs) == 0 {
-					continue
-				}
-				vs := d.Specs[0].(*ast.ValueSpec)
-				start := d.Pos()
-				if d.Doc != nil {
-					start = d.Doc.Pos()
-				}
-				defs = append(defs, definition{vs.Names[0].Name, line(start), line(d.End())})
-			}
-		}
+	if f.Partial { // Loom indexes what the partial tree holds, and so do the labels
+		log.Printf("warning: %s has syntax errors (%s): its definitions are those the parser could still read", path, strings.Join(f.Problems, "; "))
+	}
+	defs := make([]definition, 0, len(f.Defs))
+	for _, d := range f.Defs {
+		defs = append(defs, definition{d.Name, d.LineStart, d.LineEnd})
 	}
 	return numberDuplicates(defs), nil
-}
-
-// recvBase is the receiver's base type name: no *, no type parameters.
-func recvBase(e ast.Expr) string {
-	for {
-		switch t := e.(type) {
-		case *ast.StarExpr:
-			e = t.X
-		case *ast.ParenExpr:
-			e = t.X
-		case *ast.IndexExpr:
-			e = t.X
-		case *ast.IndexListExpr:
-			e = t.X
-		case *ast.Ident:
-			return t.Name
-		default:
-			return fmt.Sprintf("%T", e)
-		}
-	}
 }
 
 // numberDuplicates renames the second definition of a name NAME-2, the
@@ -415,44 +350,6 @@ func numberDuplicates(defs []definition) []definition {
 	}
 	return defs
 }
-
-// TypeScript definitions are found by pattern, not parsed: enough to check
-// labels in frontend/src, whose files are formatted by Prettier (top-level
-// definitions start in column 0, class members are indented by two spaces).
-var (
-	tsTop = regexp.MustCompile(`^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?` +
-		`(function\*?|class|interface|type|enum|const|let|var)\s+([A-Za-z_$][\w$]*)`)
-	tsMember = regexp.MustCompile(`^  (?:(?:public|private|protected|static|readonly|override|async|get|set)\s+)*` +
-		`(#?[A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\(`)
-)
-
-func tsDefinitions(src string) []definition {
-	lines := strings.Split(src, "\n")
-	var defs []definition
-	class := ""
-	for i, l := range lines {
-		if m := tsTop.FindStringSubmatch(l); m != nil {
-			class = ""
-			if m[1] == "class" {
-				class = m[2]
-			}
-			defs = append(defs, definition{m[2], i + 1, i + 1})
-			continue
-		}
-		if l == "}" {
-			class = ""
-			continue
-		}
-		if class != "" {
-			if m := tsMember.FindStringSubmatch(l); m != nil && !tsKeyword[m[1]] {
-				defs = append(defs, definition{class + "." + m[1], i + 1, i + 1})
-			}
-		}
-	}
-	return numberDuplicates(defs)
-}
-
-var tsKeyword = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "return": true, "catch": true}
 
 // checkLabels reports every label in a JSON-lines file ("relevant" lists)
 // that does not name exactly one definition at rev, and fails if any does not.

@@ -38,8 +38,8 @@ func (v V[K]) Len() int { return len(v) }
 func init() {}
 `
 
-func TestGoDefinitionsNamesAndRanges(t *testing.T) {
-	defs, err := goDefinitions("p.go", sample)
+func TestParseDefinitionsNamesAndRanges(t *testing.T) {
+	defs, err := parseDefinitions("p.go", sample)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,11 @@ func TestInCorpus(t *testing.T) {
 func TestTSDefinitions(t *testing.T) {
 	src := "export function a(x: number) {\n  return x;\n}\nexport class C {\n  constructor() {}\n  private m(): void {\n    if (x) {\n    }\n  }\n  async n() {}\n}\nexport const f = (x: number) => x;\ninterface I {}\ntype Y = string;\n"
 	var names []string
-	for _, d := range tsDefinitions(src) {
+	defs, err := parseDefinitions("c.ts", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range defs {
 		names = append(names, d.Name)
 	}
 	want := []string{"a", "C", "C.constructor", "C.m", "C.n", "f", "I", "Y"}
