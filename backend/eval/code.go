@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -50,24 +49,34 @@ func LoadCodeCorpus(file string, needCommit bool) (CodeCorpus, error) {
 }
 
 // Matches reports whether a file of the repository is in the corpus.
-func (c CodeCorpus) Matches(file string) bool {
-	in := false
-	for _, g := range c.Include {
-		in = in || globMatch(g, file)
+func (c CodeCorpus) Matches(file string) bool { return c.matcher()(file) }
+
+// matcher is Matches with the globs compiled once.
+func (c CodeCorpus) matcher() func(string) bool {
+	compile := func(globs []string) []*regexp.Regexp {
+		out := make([]*regexp.Regexp, 0, len(globs))
+		for _, g := range globs {
+			if re, err := globRegexp(g); err == nil {
+				out = append(out, re)
+			}
+		}
+		return out
 	}
-	if !in {
+	include, exclude := compile(c.Include), compile(c.Exclude)
+	matchAny := func(res []*regexp.Regexp, file string) bool {
+		for _, re := range res {
+			if re.MatchString(file) {
+				return true
+			}
+		}
 		return false
 	}
-	for _, g := range c.Exclude {
-		if globMatch(g, file) {
-			return false
-		}
-	}
-	return true
+	return func(file string) bool { return matchAny(include, file) && !matchAny(exclude, file) }
 }
 
-// globMatch matches a slash path against a glob where ** spans folders.
-func globMatch(glob, file string) bool {
+// globRegexp is a glob of slash paths, where ** spans folders, as a
+// regular expression.
+func globRegexp(glob string) (*regexp.Regexp, error) {
 	var b strings.Builder
 	b.WriteString("^")
 	for i := 0; i < len(glob); i++ {
@@ -87,8 +96,7 @@ func globMatch(glob, file string) bool {
 		}
 	}
 	b.WriteString("$")
-	re, err := regexp.Compile(b.String())
-	return err == nil && re.MatchString(file)
+	return regexp.Compile(b.String())
 }
 
 // RepoRoot is the root of the git repository holding dir.
@@ -110,6 +118,7 @@ func Checkout(ctx context.Context, repo, commit string, c CodeCorpus, dir string
 		return 0, fmt.Errorf("take commit %s out of %s: %w (a shallow clone lacks the history the code corpora need: fetch it with git fetch --unshallow)", short(commit), repo, err)
 	}
 	want := map[string]bool{}
+	matches := c.matcher()
 	tr := tar.NewReader(bytes.NewReader(out))
 	for {
 		h, err := tr.Next()
@@ -119,7 +128,7 @@ func Checkout(ctx context.Context, repo, commit string, c CodeCorpus, dir string
 		if err != nil {
 			return files, fmt.Errorf("read commit %s: %w", short(commit), err)
 		}
-		if h.Typeflag != tar.TypeReg || !c.Matches(h.Name) {
+		if h.Typeflag != tar.TypeReg || !matches(h.Name) {
 			continue
 		}
 		data, err := io.ReadAll(tr)
@@ -251,4 +260,4 @@ func FileOf(ref string) string {
 
 // isDefinition reports whether a reference names a definition (not a
 // file's own node).
-func isDefinition(ref string) bool { return strings.Contains(path.Base(ref), "#") }
+func isDefinition(ref string) bool { return strings.Contains(ref, "#") }

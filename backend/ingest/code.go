@@ -148,12 +148,9 @@ func codeSections(path, text string, f *code.File) []Section {
 	return secs
 }
 
-// fileHeading names a file section: "package query", "module", "file".
+// fileHeading names a file section: "package query", or "file".
 func fileHeading(f *code.File) string {
-	switch {
-	case f.Package != "" && f.Lang == code.Lang("go"):
-		return "package " + f.Package
-	case f.Package != "":
+	if f.Package != "" {
 		return "package " + f.Package
 	}
 	return "file"
@@ -184,6 +181,17 @@ func ownLines(lines []string, start, end int, defs []code.Def, i int) string {
 		b.WriteString(strings.Join(lines[at-1:end], "\n"))
 	}
 	return strings.TrimRight(b.String(), " \t\n")
+}
+
+// SourceLines are a source file's lines as Parse numbers them: its bytes
+// decoded as Parse decodes them (a byte-order mark dropped, UTF-16 read,
+// any line ends), without their line ends.
+func SourceLines(path string, data []byte) ([]string, error) {
+	text, err := decodeText(path, data)
+	if err != nil {
+		return nil, err
+	}
+	return splitLines(string(text)), nil
 }
 
 // splitLines splits text into its lines, without their line ends.

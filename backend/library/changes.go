@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/loomwork/loom/backend/index"
@@ -62,29 +63,21 @@ type changeSet struct {
 }
 
 // gitBin is the git program, or "" when there is none (the web edition,
-// a machine without git): then sizes and times decide alone.
-var gitBin = func() string {
+// a machine without git): then sizes and times decide alone. It is looked
+// for on the first ingest of a folder, not when Loom starts.
+var gitBin = sync.OnceValue(func() string {
 	p, err := exec.LookPath("git")
 	if err != nil {
 		return ""
 	}
 	return p
-}()
+})
 
 // changes decides which of the run's files need no reading.
 func (w *Library) changes(ctx context.Context, ix *index.Graph, files []ingest.File, roots []string) *changeSet {
 	cs := &changeSet{unchanged: map[string]bool{}, repos: w.readRepos(), heads: map[string]repoState{}}
 	named := map[string]map[string]bool{}   // repository root → files to read (relative)
 	tracked := map[string]map[string]bool{} // repository root → the files git tracks
-	tops := map[string]string{}             // folder → its repository's root ("" outside git)
-	topOf := func(dir string) string {
-		if t, ok := tops[dir]; ok {
-			return t
-		}
-		t := gitTop(ctx, dir)
-		tops[dir] = t
-		return t
-	}
 	for _, r := range roots {
 		abs, err := filepath.Abs(r)
 		if err != nil {
@@ -93,7 +86,7 @@ func (w *Library) changes(ctx context.Context, ix *index.Graph, files []ingest.F
 		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 			continue
 		}
-		top := topOf(abs)
+		top := gitTop(ctx, abs)
 		if top == "" {
 			continue
 		}
@@ -132,9 +125,13 @@ func (w *Library) changes(ctx context.Context, ix *index.Graph, files []ingest.F
 		if d == nil || int64(d.Bytes) != f.Size || readsDifferently(d) {
 			continue
 		}
+		// The repository of a root the file is under (a file of a nested
+		// repository is not tracked by the outer one: its time decides).
 		top := ""
-		if len(named) > 0 {
-			top = topOf(filepath.Dir(f.Abs))
+		for t := range named {
+			if len(t) > len(top) && strings.HasPrefix(f.Abs, t+string(filepath.Separator)) {
+				top = t
+			}
 		}
 		if set, ok := named[top]; ok {
 			rel, err := filepath.Rel(top, f.Abs)
@@ -260,12 +257,12 @@ func gitChanged(ctx context.Context, top, from, to string) (changed, gone []stri
 // git runs one git command in dir; ok is false when git is missing or the
 // command fails (not a repository, an unknown commit).
 func git(ctx context.Context, dir string, args ...string) (string, bool) {
-	if gitBin == "" {
+	if gitBin() == "" {
 		return "", false
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, gitBin, append([]string{"-C", dir}, args...)...)
+	cmd := exec.CommandContext(ctx, gitBin(), append([]string{"-C", dir}, args...)...)
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")

@@ -106,7 +106,8 @@ func (f *freshness) file(d *model.Document) *sourceFile {
 		return sf
 	}
 	sf.same = ingest.HashBytes(data) == d.Hash
-	text := strings.ReplaceAll(string(data), "\r\n", "\n")
-	sf.lines = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if sf.lines, err = ingest.SourceLines(d.Path, data); err != nil {
+		sf.problem = "its file cannot be read as text any more"
+	}
 	return sf
 }

@@ -153,7 +153,6 @@ func (run *run) choose(ctx context.Context) error {
 	}
 	var err error
 	if a.level == assemble.Map && a.strategy == StrategyLoom {
-		assemble.ShortIDs(run.cands)
 		run.asm, err = repoMap(run.r, run.cands, run.split, run.cfg.SystemPrompt, a.question, run.count)
 		return err
 	}

@@ -5,8 +5,8 @@ import { FakeWorkbench, golden } from '../bridge/fake';
 import type { WatchedFolder } from '../bridge/workbench';
 import { LibraryStore } from '../lib/stores/library.svelte';
 
-configure({ asyncUtilTimeout: 5000 });
-const slow = { timeout: 5000 };
+configure({ asyncUtilTimeout: 20_000 }); // a guard against a state that never comes, not a timing
+const slow = { timeout: 20_000 };
 
 const notes = '/home/ada/notes';
 
