@@ -13,6 +13,8 @@ type (
 	GraphData      = library.GraphData
 	GraphNode      = library.GraphNode
 	GraphEdge      = library.GraphEdge
+	GraphCluster   = library.GraphCluster
+	ClusterLink    = library.ClusterLink
 	NodeDetail     = library.NodeDetail
 	ConceptLink    = library.ConceptLink
 	Neighbour      = library.Neighbour

@@ -20,6 +20,38 @@ type GraphNode struct {
 	Collection string `json:"collection,omitempty"`
 	Tokens     int    `json:"tokens,omitempty"`
 	Pinned     bool   `json:"pinned,omitempty"`
+	// Cluster is the id of the community the node belongs to (a
+	// GraphCluster's ID); "" when it belongs to none.
+	Cluster string `json:"cluster,omitempty"`
+}
+
+// GraphCluster is a community of the concept graph, with the sections and
+// documents that are mostly about its concepts: what the graph view draws
+// as one super-node when zoomed out, and a query scope ("cluster:ID").
+type GraphCluster struct {
+	// ID is stable while the cluster keeps its most central concept:
+	// "c:" + that concept's id.
+	ID string `json:"id"`
+	// Name is made from the cluster's most central concepts (and its
+	// documents' titles when they say it better), for people to read.
+	Name string `json:"name"`
+	// Colour is an index into the page's cluster palette, so that a
+	// cluster keeps its colour while its id lives.
+	Colour    int `json:"colour"`
+	Concepts  int `json:"concepts"`
+	Sections  int `json:"sections"`
+	Documents int `json:"documents"`
+	// Top are the ids of its most central concepts, best first (≤ 5).
+	Top []string `json:"top"`
+}
+
+// ClusterLink is how strongly two clusters are linked: the summed weight of
+// the edges between their members.
+type ClusterLink struct {
+	Source string  `json:"source"`
+	Target string  `json:"target"`
+	Weight float64 `json:"weight"`
+	Edges  int     `json:"edges"`
 }
 
 // GraphEdge is an edge as the graph view draws it.
@@ -35,6 +67,10 @@ type GraphData struct {
 	Nodes      []GraphNode `json:"nodes"`
 	Edges      []GraphEdge `json:"edges"`
 	Generation int64       `json:"generation"`
+	// Clusters are the graph's communities, largest first, and
+	// ClusterLinks the links between them, strongest first.
+	Clusters     []GraphCluster `json:"clusters"`
+	ClusterLinks []ClusterLink  `json:"clusterLinks"`
 }
 
 // Graph returns every concept and content node and every edge, ordered by
@@ -46,7 +82,7 @@ func (w *Library) Graph(ctx context.Context) (*GraphData, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &GraphData{Nodes: make([]GraphNode, 0, len(ix.Concepts)+len(ix.Nodes)), Edges: []GraphEdge{}, Generation: w.ws.Meta().Generation}
+	g := &GraphData{Nodes: make([]GraphNode, 0, len(ix.Concepts)+len(ix.Nodes)), Edges: []GraphEdge{}, Clusters: []GraphCluster{}, ClusterLinks: []ClusterLink{}, Generation: w.ws.Meta().Generation}
 	for _, c := range ix.Concepts {
 		g.Nodes = append(g.Nodes, GraphNode{ID: c.ID, Kind: "concept", Label: c.Name})
 	}

@@ -334,6 +334,17 @@ export interface Checkup {
 }
 
 /**
+ * ClusterLink is how strongly two clusters are linked: the summed weight of
+ * the edges between their members. (library.ClusterLink)
+ */
+export interface ClusterLink {
+  source: string;
+  target: string;
+  weight: number;
+  edges: number;
+}
+
+/**
  * CollectionInfo is one collection: the folder documents were ingested
  * from, or a group made by hand. (library.CollectionInfo)
  */
@@ -574,11 +585,45 @@ export const FolderStates: readonly FolderState[] = [
   'stopped',
 ];
 
+/**
+ * GraphCluster is a community of the concept graph, with the sections and
+ * documents that are mostly about its concepts: what the graph view draws
+ * as one super-node when zoomed out, and a query scope ("cluster:ID"). (library.GraphCluster)
+ */
+export interface GraphCluster {
+  /**
+   * ID is stable while the cluster keeps its most central concept:
+   * "c:" + that concept's id.
+   */
+  id: string;
+  /**
+   * Name is made from the cluster's most central concepts (and its
+   * documents' titles when they say it better), for people to read.
+   */
+  name: string;
+  /**
+   * Colour is an index into the page's cluster palette, so that a
+   * cluster keeps its colour while its id lives.
+   */
+  colour: number;
+  concepts: number;
+  sections: number;
+  documents: number;
+  /** Top are the ids of its most central concepts, best first (≤ 5). */
+  top: string[];
+}
+
 /** GraphData is the whole graph for drawing. (library.GraphData) */
 export interface GraphData {
   nodes: GraphNode[];
   edges: GraphEdge[];
   generation: number;
+  /**
+   * Clusters are the graph's communities, largest first, and
+   * ClusterLinks the links between them, strongest first.
+   */
+  clusters: GraphCluster[];
+  clusterLinks: ClusterLink[];
 }
 
 /** GraphEdge is an edge as the graph view draws it. (library.GraphEdge) */
@@ -600,6 +645,11 @@ export interface GraphNode {
   collection?: string;
   tokens?: number;
   pinned?: boolean;
+  /**
+   * Cluster is the id of the community the node belongs to (a
+   * GraphCluster's ID); "" when it belongs to none.
+   */
+  cluster?: string;
 }
 
 /** IngestProgress is the event the page gets while an ingest runs. (bind.IngestProgress) */

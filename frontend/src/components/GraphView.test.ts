@@ -17,7 +17,7 @@ describe('GraphView (jsdom: no WebGL)', () => {
   });
 
   it('shows the empty state for a graph without nodes', () => {
-    render(GraphView, { graph: { nodes: [], edges: [], generation: 1 } });
+    render(GraphView, { graph: { nodes: [], edges: [], generation: 1, clusters: [], clusterLinks: [] } });
     expect(root().dataset.state).toBe('empty');
     expect(root().dataset.nodes).toBe('0');
     expect(root().dataset.edges).toBe('0');

@@ -3,6 +3,8 @@ import type { Candidate, GraphData, QueryResult } from '../../bridge/workbench';
 
 export const small: GraphData = {
   generation: 3,
+  clusters: [],
+  clusterLinks: [],
   nodes: [
     { id: 'A', kind: 'concept', label: 'Loading decision' },
     { id: 'B', kind: 'concept', label: 'Token budget' },

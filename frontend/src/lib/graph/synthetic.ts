@@ -89,7 +89,7 @@ export function syntheticGraph({ nodes, edges, seed = 7, conceptShare = 0.08 }: 
     const bi = rand() < 0.85 ? Math.min(contentIds.length - 1, Math.max(0, ai + Math.round((rand() - 0.5) * 300))) : Math.floor(rand() * contentIds.length);
     add(contentIds[ai], contentIds[bi], i % 5 === 0 ? 'derived' : 'links', 0.3);
   }
-  return { nodes: out, edges: list, generation: 1 };
+  return { nodes: out, edges: list, generation: 1, clusters: [], clusterLinks: [] };
 }
 
 function hash(s: string): number {
