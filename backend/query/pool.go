@@ -278,6 +278,39 @@ const (
 	symbolReach = 12
 )
 
+// relevantNeighbours marks as relevant the definitions one symbol edge
+// from a relevant one (what it calls, implements or imports, what calls
+// it) that score at least RelevanceCut × the best on their own: in source
+// code a question's answer is a few definitions that use each other, and
+// their words overlap with the rest of the code more than a document's
+// sections do, so the background rule alone stops too early. One step, so
+// that relevance does not spread along call chains.
+func (p *pool) relevantNeighbours(cands []*assemble.Candidate, cfg assemble.Config) {
+	best := 0.0
+	relevant := map[string]bool{}
+	for _, c := range cands {
+		best = max(best, c.Score)
+		if c.Relevant {
+			relevant[c.ID] = true
+		}
+	}
+	if len(relevant) == 0 {
+		return
+	}
+	floor := cfg.RelevanceCut * best
+	for _, c := range cands {
+		if c.Relevant || c.Score < floor || p.r.Graph.Nodes[c.ID] == nil || p.r.Graph.Nodes[c.ID].Symbol == nil {
+			continue
+		}
+		for _, nb := range p.symbolNeighbours(c.ID) {
+			if relevant[nb] {
+				c.Relevant = true
+				break
+			}
+		}
+	}
+}
+
 // symbolNeighbours are a definition's neighbours in the symbol graph:
 // what it calls, implements or imports, then what calls it.
 func (p *pool) symbolNeighbours(id string) []string {

@@ -94,3 +94,52 @@ func TestTheHopWalkReachesHopReach(t *testing.T) {
 	}
 	assert.Equal(t, want, p.dist)
 }
+
+// TestRelevantNeighbours: a definition one symbol edge from a relevant one
+// (either way) becomes relevant when it scores at least RelevanceCut × the
+// best on its own; not one below it, not one two edges away, not one with
+// no edge, not a section of prose.
+func TestRelevantNeighbours(t *testing.T) {
+	g := index.NewGraph()
+	for _, id := range []string{"a", "callee", "caller", "weak", "far", "apart"} {
+		g.Nodes[id] = &model.ContentNode{ID: id, Symbol: &model.Symbol{Name: id}}
+	}
+	g.Nodes["prose"] = &model.ContentNode{ID: "prose"}
+	g.Out["a"] = []model.Edge{{From: "a", To: "callee", Kind: model.EdgeCalls}, {From: "a", To: "weak", Kind: model.EdgeCalls}, {From: "a", To: "prose", Kind: model.EdgeLinks}}
+	g.Out["callee"] = []model.Edge{{From: "callee", To: "far", Kind: model.EdgeCalls}}
+	g.Out["caller"] = []model.Edge{{From: "caller", To: "a", Kind: model.EdgeCalls}}
+	callers := map[string][]string{} // as index.Search builds it
+	for _, es := range g.Out {
+		for _, e := range es {
+			if e.Kind.SymbolEdge() {
+				callers[e.To] = append(callers[e.To], e.From)
+			}
+		}
+	}
+	p := &pool{r: &index.Search{Graph: g, Callers: callers}}
+	cands := []*assemble.Candidate{
+		{ID: "a", Score: 1, Relevant: true},
+		{ID: "apart", Score: 0.9},
+		{ID: "callee", Score: 0.7},
+		{ID: "caller", Score: 0.66},
+		{ID: "far", Score: 0.8},
+		{ID: "prose", Score: 0.8},
+		{ID: "weak", Score: 0.5},
+	}
+	cfg := assemble.DefaultConfig()
+	p.relevantNeighbours(cands, cfg)
+	got := map[string]bool{}
+	for _, c := range cands {
+		got[c.ID] = c.Relevant
+	}
+	assert.Equal(t, map[string]bool{"a": true, "apart": false, "callee": true, "caller": true, "far": false, "prose": false, "weak": false}, got)
+
+	// Nothing relevant: nothing spreads.
+	for _, c := range cands {
+		c.Relevant = false
+	}
+	p.relevantNeighbours(cands, cfg)
+	for _, c := range cands {
+		assert.False(t, c.Relevant, c.ID)
+	}
+}

@@ -126,6 +126,9 @@ func (run *run) score() {
 		rcfg.RelevanceCut, rcfg.BackgroundCut, rcfg.MinSemantic, rcfg.SemanticCut, rcfg.MaxRelevant = 0, 0, 0, 0, run.ask.req.Top
 	}
 	assemble.Rank(run.cands, run.weights, rcfg)
+	if run.ask.strategy == StrategyLoom {
+		run.pool.relevantNeighbours(run.cands, rcfg)
+	}
 }
 
 // choose is the selection step: the decision tree picks what loads within
