@@ -30,6 +30,7 @@ type pool struct {
 	seeds                    []ConceptHit
 	dist                     map[string]int  // concept → hops from the seeds
 	symbolHop                map[string]bool // definitions one symbol edge from the best hits
+	topHit                   map[string]bool // the best hits (symbol link density)
 	sc                       *index.Scratch  // per-slot arrays, returned by release
 	fused                    []float32       // semantic relevance of every slot
 	est                      *estimate       // non-nil when cos holds estimates for some slots
@@ -159,6 +160,10 @@ func newPool(w *Pipeline, r *index.Search, q string, qv []float32, req QueryRequ
 	// Source code: what the best definitions call, implement or import,
 	// and what calls them, one edge away (the symbol graph).
 	p.symbolHop = map[string]bool{}
+	p.topHit = map[string]bool{}
+	for _, h := range hits[:min(topHits, len(hits))] {
+		p.topHit[r.IDs[h.Slot]] = true
+	}
 	for _, h := range hits[:min(symbolHits, len(hits))] {
 		id := r.IDs[h.Slot]
 		for _, nb := range p.symbolNeighbours(id) {
@@ -274,9 +279,27 @@ func (p *pool) cosine(s int32) float64 {
 // linked to in the symbol graph into the pool; symbolReach bounds how
 // many each brings.
 const (
+	topHits     = 20
 	symbolHits  = 5
 	symbolReach = 12
 )
+
+// symbolShare is link density in the symbol graph: the share of a
+// definition's symbol neighbours that are among the question's best
+// hits.
+func (p *pool) symbolShare(id string) float64 {
+	nbs := p.symbolNeighbours(id)
+	if len(nbs) == 0 {
+		return 0
+	}
+	in := 0
+	for _, nb := range nbs {
+		if p.topHit[nb] {
+			in++
+		}
+	}
+	return float64(in) / float64(len(nbs))
+}
 
 // relevantNeighbours marks as relevant the definitions one symbol edge
 // from a relevant one (what it calls, implements or imports, what calls
@@ -410,6 +433,9 @@ func (p *pool) candidates(budget int) []*assemble.Candidate {
 			c.Hops, rel, all = p.hops(id)
 			if all > 0 { // the share of its topics that are the question's
 				f.TopicShare = float64(rel) / float64(all)
+			}
+			if n.Symbol != nil {
+				f.TopicShare = max(f.TopicShare, p.symbolShare(id))
 			}
 			if p.symbolHop[id] && (c.Hops < 0 || c.Hops > 1) {
 				c.Hops = 1 // one call away from one of the best definitions

@@ -134,6 +134,13 @@ func TestRelevantNeighbours(t *testing.T) {
 	}
 	assert.Equal(t, map[string]bool{"a": true, "apart": false, "callee": true, "caller": true, "far": false, "prose": false, "weak": false}, got)
 
+	// Link density in the symbol graph: the share of a definition's
+	// neighbours among the best hits.
+	p.topHit = map[string]bool{"a": true}
+	assert.Equal(t, 0.5, p.symbolShare("callee"), "far and a; a is a best hit")
+	assert.Equal(t, 1.0, p.symbolShare("caller"))
+	assert.Equal(t, 0.0, p.symbolShare("apart"), "no neighbours")
+
 	// Nothing relevant: nothing spreads.
 	for _, c := range cands {
 		c.Relevant = false
