@@ -156,6 +156,50 @@ func TestCodeEdgesOutliveAnEditOfTheCallee(t *testing.T) {
 	assert.Contains(t, stored.edges[model.EdgeImplements], [2]string{"shapes/shapes.go#Circle", "shapes/shapes.go#Shape"})
 }
 
+// TestCodeEdgesReachADefinitionAddedLater: a file calls a function that
+// does not exist yet; when a later ingest adds it in another file, the
+// caller's file is left unread (unchanged) but its call is linked, in the
+// index and in the store.
+func TestCodeEdgesReachADefinitionAddedLater(t *testing.T) {
+	ctx := context.Background()
+	src := copyCode(t)
+	caller := filepath.Join(src, "shapes", "summary.go")
+	require.NoError(t, os.WriteFile(caller, []byte("package shapes\n\n// Summary describes the figures.\nfunc Summary(shapes []Shape) string { return Describe(Largest(shapes)) }\n"), 0o644))
+	ageFiles(t, src, time.Hour)
+	dir := t.TempDir()
+	wb := openBolt(t, dir)
+	defer func() { wb.Close() }()
+	_, err := wb.Ingest(ctx, []string{src}, IngestOptions{})
+	require.NoError(t, err)
+	before := readCodeGraph(t, wb)
+	assert.Contains(t, before.edges[model.EdgeCalls], [2]string{"shapes/summary.go#Summary", "shapes/shapes.go#Largest"})
+
+	require.NoError(t, os.WriteFile(filepath.Join(src, "shapes", "describe.go"), []byte("package shapes\n\n// Describe names a figure.\nfunc Describe(s Shape) string { return \"a figure\" }\n"), 0o644))
+	rep, err := wb.Ingest(ctx, []string{src}, IngestOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, 1, rep.Added)
+	assert.Equal(t, 4, rep.Unread, "summary.go is not read as a document again")
+	assert.Empty(t, rep.Warnings)
+	after := readCodeGraph(t, wb)
+	assert.Contains(t, after.edges[model.EdgeCalls], [2]string{"shapes/summary.go#Summary", "shapes/describe.go#Describe"})
+	assert.Contains(t, after.edges[model.EdgeCalls], [2]string{"shapes/summary.go#Summary", "shapes/shapes.go#Largest"}, "the edges it had stay")
+
+	// …in the store too: read back without the index's cache.
+	require.NoError(t, wb.Close())
+	require.NoError(t, os.Remove(filepath.Join(dir, "index.cache")))
+	wb = openBolt(t, dir)
+	stored := readCodeGraph(t, wb)
+	assert.Contains(t, stored.edges[model.EdgeCalls], [2]string{"shapes/summary.go#Summary", "shapes/describe.go#Describe"})
+	assert.Contains(t, stored.edges[model.EdgeCalls], [2]string{"shapes/summary.go#Summary", "shapes/shapes.go#Largest"})
+
+	// Ingesting again changes nothing and adds no edge twice.
+	rep, err = wb.Ingest(ctx, []string{src}, IngestOptions{})
+	require.NoError(t, err)
+	assert.Zero(t, rep.Added+rep.Updated)
+	again := readCodeGraph(t, wb)
+	assert.Equal(t, stored.edges[model.EdgeCalls], again.edges[model.EdgeCalls])
+}
+
 func TestCodeLoadsFromTheFileAndTellsWhenItChanged(t *testing.T) {
 	ctx := context.Background()
 	src := copyCode(t)

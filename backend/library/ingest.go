@@ -1,12 +1,14 @@
 package library
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -162,10 +164,12 @@ func (w *Library) ingestWalked(ctx context.Context, walked ingest.WalkResult, ro
 			rep.Removed++
 		}
 	}
+	var unread []ingest.File
 	if len(cs.unchanged) > 0 {
 		kept := files[:0:0]
 		for _, f := range files {
 			if cs.unchanged[f.Abs] {
+				unread = append(unread, f)
 				rep.Unchanged++
 				rep.Unread++
 				prog.FilesDone++
@@ -179,6 +183,7 @@ func (w *Library) ingestWalked(ctx context.Context, walked ingest.WalkResult, ro
 	pre := parseAhead(ctx, files, iopts)
 	if pre != nil {
 		links.symbols = newSymbolTable(ix, runDocs(pre))
+		rep.Warnings = append(rep.Warnings, w.pendingSymbolEdges(ctx, ix, links.symbols, pre, unread, iopts, start)...)
 	}
 	for _, f := range files {
 		if ctx.Err() != nil {
@@ -280,6 +285,60 @@ func (w *Library) ingestWalked(ctx context.Context, walked ingest.WalkResult, ro
 	w.ws.SaveCaches()
 	rep.Duration = time.Since(wall)
 	return rep, nil
+}
+
+// pendingSymbolEdges finds the edges of the files an ingest leaves unread
+// (or reads and finds unchanged) to the definitions it adds: a call of a function that did not exist
+// yet when its file was indexed resolves now. Only unread source files
+// that mention one of the new names are read and parsed; the edges are
+// written with the new definitions' documents (symbolTable.addPending).
+// A file that cannot be read or parsed again keeps the edges it had, and
+// the warning returned says so.
+func (w *Library) pendingSymbolEdges(ctx context.Context, ix *index.Graph, t *symbolTable, pre map[string]parsed, unread []ingest.File, iopts ingest.Options, now time.Time) (warnings []string) {
+	names := t.freshNames()
+	if len(names) == 0 {
+		return nil
+	}
+	// Files read again whose text is the same are not linked again either.
+	for _, p := range pre {
+		for i := range p.docs {
+			d := &p.docs[i]
+			if old, ok := ix.Docs[model.DocumentID(d.Collection, d.Path)]; ok && old.Hash == d.Hash && !readsDifferently(old) {
+				t.addPending(ix, d, now)
+			}
+		}
+	}
+	words := make([][]byte, len(names))
+	for i, n := range names {
+		words[i] = []byte(n)
+	}
+	for _, f := range unread {
+		if ctx.Err() != nil {
+			return warnings
+		}
+		if !ingest.ParsesAsCode(f.Path) {
+			continue
+		}
+		if _, ok := ix.DocByKey[f.Abs]; !ok {
+			continue
+		}
+		data, err := ingest.ReadFile(f, iopts)
+		if err == nil && !slices.ContainsFunc(words, func(w []byte) bool { return bytes.Contains(data, w) }) {
+			continue
+		}
+		var docs []ingest.Document
+		if err == nil {
+			docs, err = ingest.Parse(f.Abs, f.Path, f.Collection, data, iopts)
+		}
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("%s: unchanged, but its calls of the definitions this ingest added are not linked: %v", f.Abs, err))
+			continue
+		}
+		for i := range docs {
+			t.addPending(ix, &docs[i], now)
+		}
+	}
+	return warnings
 }
 
 // preparedDoc is a document chunked, counted, classified and embedded,
@@ -474,6 +533,7 @@ func (w *Library) linkWith(ix *index.Graph, b *batch, pd preparedDoc, now time.T
 			links.symbols = newSymbolTable(ix, []ingest.Document{pd.doc})
 		}
 		dw.Edges = append(dw.Edges, links.symbols.symbolEdges(&pd.doc, dw.Nodes, now)...)
+		dw.Edges = append(dw.Edges, links.symbols.pending[pd.id]...)
 		// Other files' edges to this one's definitions: the store dropped
 		// them with the old version's nodes, the index kept them, and the
 		// definitions kept their ids — write them again.

@@ -47,6 +47,14 @@ type symFile struct {
 // symbolTable knows the definitions of source code in the workspace and
 // in an ingest run, by collection and language.
 type symbolTable struct {
+	// known are the names (collection·lang·simple name) of the definitions
+	// the workspace held before the run, fresh the run's definitions
+	// whose name is not among them, by id.
+	known map[string]bool
+	fresh map[string]freshDef
+	// pending are other files' edges to the run's fresh definitions, by
+	// the id of the document that defines them (see addPending).
+	pending map[string][]model.Edge
 	byName  map[string][]symDef        // collection·lang·name → definitions (by simple and full name)
 	files   map[string][]symFile       // collection·lang → files
 	methods map[string]map[string]bool // collection·lang·dir·type → its methods' names
@@ -79,13 +87,14 @@ func simpleName(name string) string {
 // those the run replaces, plus the run's.
 func newSymbolTable(ix *index.Graph, run []ingest.Document) *symbolTable {
 	t := &symbolTable{byName: map[string][]symDef{}, files: map[string][]symFile{},
-		methods: map[string]map[string]bool{}, ifaces: map[string][]symDef{}}
+		methods: map[string]map[string]bool{}, ifaces: map[string][]symDef{},
+		known: map[string]bool{}, fresh: map[string]freshDef{}, pending: map[string][]model.Edge{}}
 	replaced := map[string]bool{}
 	for _, d := range run {
 		replaced[model.DocumentID(d.Collection, d.Path)] = true
 	}
 	for docID, d := range ix.Docs {
-		if d.Meta.Language == "" || replaced[docID] {
+		if d.Meta.Language == "" {
 			continue
 		}
 		fam := langFamily(d.Meta.Language)
@@ -94,7 +103,10 @@ func newSymbolTable(ix *index.Graph, run []ingest.Document) *symbolTable {
 			if n == nil || n.Symbol == nil || n.Part > 1 || n.Kind != model.KindInput {
 				continue
 			}
-			t.add(d.Collection, fam, d.Path, n.ID, *n.Symbol)
+			t.known[tableKey(d.Collection, fam, simpleName(n.Symbol.Name))] = true
+			if !replaced[docID] {
+				t.add(d.Collection, fam, d.Path, n.ID, *n.Symbol)
+			}
 		}
 	}
 	for _, d := range run {
@@ -107,10 +119,51 @@ func newSymbolTable(ix *index.Graph, run []ingest.Document) *symbolTable {
 			if s.Code == nil || s.Part > 1 {
 				continue
 			}
-			t.add(d.Collection, fam, d.Path, model.CodeNodeID(docID, s.Ref, s.Part), s.Code.Symbol)
+			id := model.CodeNodeID(docID, s.Ref, s.Part)
+			t.add(d.Collection, fam, d.Path, id, s.Code.Symbol)
+			if k := s.Code.Symbol.Kind; k != "file" && !t.known[tableKey(d.Collection, fam, simpleName(s.Code.Symbol.Name))] {
+				t.fresh[id] = freshDef{name: simpleName(s.Code.Symbol.Name), doc: docID}
+			}
 		}
 	}
 	return t
+}
+
+// freshDef is a definition of the run whose name the workspace did not
+// know: its simple name and its document's id.
+type freshDef struct{ name, doc string }
+
+// freshNames are the simple names of the run's fresh definitions.
+func (t *symbolTable) freshNames() []string {
+	var out []string
+	for _, f := range t.fresh {
+		out = append(out, f.name)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// addPending takes a file the run leaves unread (unchanged) and keeps its
+// edges to the run's fresh definitions: a name it uses that resolved to
+// nothing when it was indexed may name one of them now. They are written
+// with the document that defines them (pending), since the unread file's
+// own nodes are not written again.
+func (t *symbolTable) addPending(ix *index.Graph, d *ingest.Document, now time.Time) {
+	if d.Code == nil {
+		return
+	}
+	docID := model.DocumentID(d.Collection, d.Path)
+	nodes := make([]model.ContentNode, len(d.Sections))
+	for j, s := range d.Sections {
+		nodes[j].ID = model.CodeNodeID(docID, s.Ref, s.Part)
+	}
+	for _, e := range t.symbolEdges(d, nodes, now) {
+		f, ok := t.fresh[e.To]
+		if !ok || ix.Nodes[e.From] == nil {
+			continue // not new, or a node the index does not have
+		}
+		t.pending[f.doc] = append(t.pending[f.doc], e)
+	}
 }
 
 func (t *symbolTable) add(collection, fam, file, id string, sym model.Symbol) {
