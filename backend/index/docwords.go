@@ -19,7 +19,7 @@ func NodeTerms(n *model.ContentNode, d *model.Document, text string) []string {
 		}
 	}
 	if n.Symbol != nil && n.Symbol.Kind != "file" {
-		if c := codeComments(text); c != "" {
+		if c := ingest.CodeComments(text); c != "" {
 			for range commentBoost {
 				text += "\n" + c
 			}
@@ -37,54 +37,6 @@ func NodeTerms(n *model.ContentNode, d *model.Document, text string) []string {
 // cases' recall 0.540 → 0.579 and definition Acc@5 0.458 → 0.500; 3 and 5
 // were no better than 2.
 const commentBoost = 2
-
-// codeComments are the comment lines of a definition's text, without
-// their markers: line comments ("//", "///", "#"), block comments ("/*
-// … */", "/** … */") and Python's docstrings (""" … """ or ”' … ”').
-// Comments after code on the same line are left out.
-func codeComments(text string) string {
-	var b strings.Builder
-	keep := func(s string) {
-		if s = strings.TrimSpace(s); s != "" {
-			b.WriteString(s)
-			b.WriteByte('\n')
-		}
-	}
-	end := "" // the end marker of the block or docstring we are in
-	for line := range strings.Lines(text) {
-		t := strings.TrimSpace(line)
-		if end != "" {
-			before, _, closed := strings.Cut(t, end)
-			keep(strings.TrimPrefix(strings.TrimSpace(before), "*"))
-			if closed {
-				end = ""
-			}
-			continue
-		}
-		switch {
-		case strings.HasPrefix(t, "//"):
-			keep(strings.TrimLeft(t, "/!"))
-		case strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "#include") && !strings.HasPrefix(t, "#define") && !strings.HasPrefix(t, "#["):
-			keep(strings.TrimLeft(t, "#!"))
-		case strings.HasPrefix(t, "/*"):
-			end = "*/"
-		case strings.HasPrefix(t, `"""`), strings.HasPrefix(t, "'''"), strings.HasPrefix(t, `r"""`):
-			end = strings.TrimPrefix(t, "r")[:3]
-		default:
-			continue
-		}
-		if end != "" { // the opening line: its text, and the block may close on it
-			rest := t[strings.Index(t, map[string]string{"*/": "/*", `"""`: `"""`, "'''": "'''"}[end])+len(end):]
-			rest = strings.TrimLeft(rest, "*!")
-			before, _, closed := strings.Cut(rest, end)
-			keep(before)
-			if closed {
-				end = ""
-			}
-		}
-	}
-	return b.String()
-}
 
 // DocumentWords are the words a document says of itself that its first
 // node's text (with headingPath) may not hold: its aliases and tags and,

@@ -131,7 +131,12 @@ func (s *Section) startOff() int { return s.startByte }
 
 // EmbedText is what gets embedded for a section: its heading path (context
 // the raw text lacks) followed by its text.
-func (s Section) EmbedText() string { return EmbedText(s.HeadingPath, s.Text) }
+func (s Section) EmbedText() string {
+	if s.Code != nil {
+		return EmbedTextOf(s.HeadingPath, s.Text, &s.Code.Symbol)
+	}
+	return EmbedText(s.HeadingPath, s.Text)
+}
 
 // EmbedText joins a heading path and a text the way sections are embedded.
 func EmbedText(headingPath []string, text string) string {

@@ -91,7 +91,7 @@ func (w *Library) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error {
 		if w.ws.Vectors().Has(index.ContentKey(n.ContentHash)) {
 			continue
 		}
-		need = append(need, ingest.EmbedText(n.HeadingPath, texts[n.ID]))
+		need = append(need, ingest.EmbedTextOf(n.HeadingPath, texts[n.ID], n.Symbol))
 		hashes = append(hashes, n.ContentHash)
 	}
 	if len(need) > 0 {

@@ -47,7 +47,7 @@ func (w *Library) reembedLocked(ctx context.Context, e embed.Embedder) error {
 			vecs[i] = v
 			continue
 		}
-		need = append(need, ingest.EmbedText(n.HeadingPath, text))
+		need = append(need, ingest.EmbedTextOf(n.HeadingPath, text, n.Symbol))
 		at = append(at, i)
 	}
 	if len(need) > 0 {

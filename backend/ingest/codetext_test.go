@@ -1,4 +1,4 @@
-package index
+package ingest
 
 import (
 	"testing"
@@ -17,6 +17,6 @@ func TestCodeComments(t *testing.T) {
 		{"c preprocessor", "#include <stdio.h>\n#define N 3\n# a shell comment\n", "a shell comment\n"},
 		{"no comments", "func f() {}\n", ""},
 	} {
-		assert.Equal(t, c.want, codeComments(c.text), c.name)
+		assert.Equal(t, c.want, CodeComments(c.text), c.name)
 	}
 }
