@@ -1,0 +1,236 @@
+package clusters
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/loomwork/loom/backend/concepts"
+	"github.com/loomwork/loom/backend/index"
+)
+
+// Names are made of at most maxNameConcepts concept names (after a title
+// word, when there is one) and are kept to maxNameRunes characters (one
+// name alone may be longer).
+const (
+	maxNameConcepts = 2
+	maxNameRunes    = 48
+)
+
+// genericHeadings are headings every kind of document has: a concept named
+// after one says nothing of what its cluster is about.
+var genericHeadings = func() map[string]bool {
+	m := map[string]bool{}
+	for _, h := range strings.Split(`introduction|overview|summary|conclusion|conclusions|abstract|background|references|
+bibliography|related work|discussion|results|methods|method|appendix|acknowledgements|acknowledgments|contents|
+table of contents|notes|name|synopsis|description|options|examples|example|see also|usage|requirements|motivation|
+future work|limitations|preface|index|glossary|faq|getting started|installation|setup|configuration|details|
+drawbacks|alternatives|unresolved questions|prior art|rationale|untitled topic|further reading|resources|exit status|
+environment|files|bugs|authors|history|changelog|license|todo|misc|miscellaneous|other|general|basics|definitions`, "|") {
+		m[strings.TrimSpace(h)] = true
+	}
+	return m
+}()
+
+// names names every cluster (but Other) from its concepts: those most
+// central to it and most its own (weight inside over weight in all), their
+// names weighed by how few clusters have a concept of that name (a
+// TF-IDF over clusters: "Introduction" names nothing). When most of the
+// cluster's documents share a title word that few other documents have,
+// it leads the name. Names are made unique: a name another cluster has
+// already gets the next concept's name too.
+// They are named largest first, so that a larger cluster keeps the
+// shorter name.
+func names(ix *index.Graph, in *input, cls []Cluster, order []int32, members [][]int32, other int32, inner, total, mass []float64, docOf []int32) {
+	short := make([]string, len(in.concepts))
+	df := map[string]int{} // clusters with a concept of this name
+	for _, ms := range members {
+		seen := map[string]bool{}
+		for _, c := range ms {
+			short[c] = shortName(ix.Concepts[in.concepts[c]].Name)
+			key := strings.ToLower(short[c])
+			if !seen[key] {
+				seen[key] = true
+				df[key]++
+			}
+		}
+	}
+	titles := titleWords(ix, in, docOf, len(cls))
+	used := map[string]bool{strings.ToLower(OtherName): true}
+	for _, l := range order {
+		if l == other {
+			cls[l].Name = OtherName
+			continue
+		}
+		type cand struct {
+			name  string
+			score float64
+		}
+		var cands []cand
+		for _, c := range members[l] {
+			name := short[c]
+			if name == "" || junkName(name) {
+				continue
+			}
+			specific := 1.0
+			if total[c] > 0 {
+				specific = inner[c] / total[c]
+			}
+			idf := math.Log(1+float64(len(cls))/float64(df[strings.ToLower(name)])) / math.Log(1+float64(len(cls)))
+			score := (inner[c] + 0.01*mass[c]) * specific * idf
+			if genericHeadings[strings.ToLower(name)] {
+				score *= 0.01
+			}
+			cands = append(cands, cand{name, score})
+		}
+		slices.SortStableFunc(cands, func(x, y cand) int { return cmp.Compare(y.score, x.score) })
+		var parts []string
+		if lead := titles[l]; lead != "" {
+			parts = append(parts, lead)
+		}
+		limit := len(parts) + maxNameConcepts
+		for _, c := range cands {
+			if len(parts) >= limit {
+				break
+			}
+			if overlaps(parts, c.name) ||
+				len(parts) > 0 && utf8.RuneCountInString(strings.Join(append(parts, c.name), ", ")) > maxNameRunes {
+				continue
+			}
+			parts = append(parts, c.name)
+		}
+		name := strings.Join(parts, ", ")
+		// A name another cluster has: add concepts until it is its own.
+		for _, c := range cands {
+			if !used[strings.ToLower(name)] {
+				break
+			}
+			if !overlaps(parts, c.name) {
+				parts = append(parts, c.name)
+				name = strings.Join(parts, ", ")
+			}
+		}
+		if name == "" { // no concept with a usable name
+			name = "Untitled cluster"
+		}
+		name = capitalise(name)
+		for n, base := 2, name; used[strings.ToLower(name)]; n++ {
+			name = base + " (" + strconv.Itoa(n) + ")"
+		}
+		used[strings.ToLower(name)] = true
+		cls[l].Name = name
+	}
+}
+
+// shortName is a concept's name as a cluster's name uses it: the first of
+// its key phrases ("a · b" names), without surrounding punctuation.
+func shortName(name string) string {
+	if i := strings.Index(name, " · "); i > 0 {
+		name = name[:i]
+	}
+	name = strings.Join(strings.Fields(name), " ")
+	return strings.TrimFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ')' })
+}
+
+// junkName says whether a name says nothing: it has no letters (a bare
+// number; concept names always have some, but a name cut to its first key
+// phrase is checked again).
+func junkName(name string) bool {
+	return !strings.ContainsFunc(name, unicode.IsLetter)
+}
+
+// overlaps says whether name repeats one of parts (one contains the other,
+// case aside).
+func overlaps(parts []string, name string) bool {
+	n := strings.ToLower(name)
+	for _, p := range parts {
+		p = strings.ToLower(p)
+		if strings.Contains(p, n) || strings.Contains(n, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// titleWords finds, for each cluster, a word that the titles of most of
+// its documents (at least two, and half) share and that few documents of
+// other clusters have in theirs (most of those that have it are its own):
+// "" when none does. It is capitalised as the word first appears in a
+// title with a capital.
+func titleWords(ix *index.Graph, in *input, docOf []int32, k int) []string {
+	type key struct {
+		cluster int32
+		word    string
+	}
+	inCluster := map[key]int{}
+	everywhere := map[string]int{}
+	docsIn := make([]int, k)
+	var seen []string
+	for d, id := range in.docs {
+		l := docOf[d]
+		if l >= 0 {
+			docsIn[l]++
+		}
+		seen = seen[:0]
+		for _, w := range concepts.Words(ix.Docs[id].Title) {
+			if genericHeadings[w] || slices.Contains(seen, w) {
+				continue
+			}
+			seen = append(seen, w)
+			everywhere[w]++
+			if l >= 0 {
+				inCluster[key{l, w}]++
+			}
+		}
+	}
+	best := make([]string, k)
+	bestScore := make([]float64, k)
+	for kw, n := range inCluster {
+		l := kw.cluster
+		cover := float64(n) / float64(docsIn[l])
+		own := float64(n) / float64(everywhere[kw.word])
+		if n < 2 || cover < 0.5 || own < 0.6 {
+			continue
+		}
+		if s := cover * own; s > bestScore[l] || s == bestScore[l] && kw.word < best[l] {
+			best[l], bestScore[l] = kw.word, s
+		}
+	}
+	out := make([]string, k)
+	for d, id := range in.docs { // the word as a title spells it
+		l := docOf[d]
+		if l < 0 || best[l] == "" || out[l] != "" && unicode.IsUpper(firstRune(out[l])) {
+			continue
+		}
+		for _, f := range strings.FieldsFunc(ix.Docs[id].Title, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			if strings.ToLower(f) == best[l] && (out[l] == "" || unicode.IsUpper(firstRune(f))) {
+				out[l] = f
+			}
+		}
+	}
+	for l := range out {
+		if out[l] == "" && best[l] != "" {
+			out[l] = best[l]
+		}
+		out[l] = capitalise(out[l])
+	}
+	return out
+}
+
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
+}
+
+// capitalise upper-cases a word's first letter.
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}
