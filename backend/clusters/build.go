@@ -70,7 +70,13 @@ type Cluster struct {
 	// Sections and Documents count the content nodes and documents that
 	// belong to it (when it was built).
 	Sections, Documents int
+	sections            []string // their ids, in id order
 }
+
+// SectionIDs are the ids of the content nodes that belonged to the cluster
+// when it was built (summaries aside), in id order; shared, not to be
+// changed.
+func (c *Cluster) SectionIDs() []string { return c.sections }
 
 // Top are the ids of its most central concepts, best first (≤ MaxTop).
 func (c *Cluster) Top() []string { return c.Concepts[:min(MaxTop, len(c.Concepts))] }
@@ -503,9 +509,10 @@ func (in *input) result(ix *index.Graph, g *Weighted, label []int32, other int32
 		}
 		c.Colour = Colour(c.ID)
 	}
-	for _, l := range secOf {
+	for i, l := range secOf {
 		if l >= 0 {
 			cls[l].Sections++
+			cls[l].sections = append(cls[l].sections, in.sections[i].id)
 		}
 	}
 	for _, l := range docOf {
