@@ -151,6 +151,9 @@ type section struct {
 	doc      int32 // −1: no such document
 	parent   int32 // −1: none
 	mentions []mention
+	// links are the sections (t ≥ 0) and documents (−t−1) its links and
+	// symbol edges point to.
+	links []int32
 }
 
 // mention is a section's link to a concept, with its similarity.
@@ -199,6 +202,13 @@ func gather(ix *index.Graph) *input {
 			s.parent = p
 		}
 		for _, e := range ix.Out[id] {
+			if e.Kind == model.EdgeLinks || e.Kind.SymbolEdge() {
+				if t, ok := in.sidx[e.To]; ok {
+					s.links = append(s.links, t)
+				} else if d, ok := in.didx[e.To]; ok {
+					s.links = append(s.links, -d-1)
+				}
+			}
 			if e.Kind != model.EdgeAbout {
 				continue
 			}
@@ -212,6 +222,11 @@ func gather(ix *index.Graph) *input {
 			}
 			s.mentions = append(s.mentions, mention{c, e.Weight})
 		}
+		// In index order, not the edges' (which differ between an index
+		// loaded from the store and one an ingest built): sums of
+		// similarities are then made in the same order, to the last bit.
+		slices.SortFunc(s.mentions, func(x, y mention) int { return cmp.Compare(x.c, y.c) })
+		slices.Sort(s.links)
 		in.sections[i] = s
 	}
 	return in
@@ -265,6 +280,19 @@ const maxLinkConcepts = 8
 // Link·p_i·q_j, p and q being s's and t's concepts' shares.
 func (in *input) conceptGraph(ix *index.Graph, opt Options) *Weighted {
 	b := NewBuilder(len(in.concepts))
+	pairs := 0 // the edges to come, but links': most of them are pairs within documents
+	for _, s := range in.sections {
+		pairs += len(s.mentions) * (len(s.mentions) - 1) / 2
+	}
+	for _, secs := range in.docSecs {
+		k := 0
+		for _, si := range secs {
+			k += len(in.sections[si].mentions)
+		}
+		k = min(k, maxDocConcepts)
+		pairs += k * (k - 1) / 2
+	}
+	b.Grow(pairs + 3*len(in.concepts))
 	for i, id := range in.concepts {
 		for _, e := range ix.Out[id] {
 			if e.Kind != model.EdgeRelated {
@@ -309,17 +337,13 @@ func (in *input) conceptGraph(ix *index.Graph, opt Options) *Weighted {
 		if len(s.mentions) == 0 {
 			continue
 		}
-		for _, e := range ix.Out[s.id] {
-			if e.Kind != model.EdgeLinks && !e.Kind.SymbolEdge() {
-				continue
+		for _, t := range s.links {
+			if t >= 0 {
+				cross(b, s.mentions, in.sections[t].mentions, opt.Link)
+			} else {
+				d := -t - 1
+				cross(b, s.mentions, docDist[d][:min(len(docDist[d]), maxLinkConcepts)], opt.Link)
 			}
-			var target []mention
-			if t, ok := in.sidx[e.To]; ok {
-				target = in.sections[t].mentions
-			} else if d, ok := in.didx[e.To]; ok {
-				target = docDist[d][:min(len(docDist[d]), maxLinkConcepts)]
-			}
-			cross(b, s.mentions, target, opt.Link)
 		}
 	}
 	return b.Graph()
@@ -457,7 +481,12 @@ func (in *input) result(ix *index.Graph, g *Weighted, label []int32, other int32
 	}
 	secOf := in.assignSections(label, k)
 	docOf := in.assignDocuments(secOf, k)
-	in.followNeighbours(ix, secOf, docOf)
+	in.followNeighbours(secOf, docOf)
+	for d, l := range in.assignDocuments(secOf, k) { // documents whose sections are about no concept
+		if docOf[d] < 0 {
+			docOf[d] = l
+		}
+	}
 
 	// Each concept's weight to its own cluster and in all (loops aside),
 	// and its summed similarity over the sections about it.
@@ -620,9 +649,9 @@ func (in *input) assignDocuments(secOf []int32, k int) []int32 {
 }
 
 // followNeighbours gives a section about no concept its enclosing
-// section's cluster, else its document's, else that of the first section
-// or document it links to that has one.
-func (in *input) followNeighbours(ix *index.Graph, secOf, docOf []int32) {
+// section's cluster, else its document's, else that of a document or
+// section it links to (the first, in id order, that has one).
+func (in *input) followNeighbours(secOf, docOf []int32) {
 	for i := range in.sections {
 		if secOf[i] >= 0 {
 			continue
@@ -640,11 +669,11 @@ func (in *input) followNeighbours(ix *index.Graph, secOf, docOf []int32) {
 		if secOf[i] >= 0 {
 			continue
 		}
-		for _, e := range ix.Out[s.id] {
-			if t, ok := in.sidx[e.To]; ok && len(in.sections[t].mentions) > 0 {
+		for _, t := range s.links {
+			if t >= 0 && len(in.sections[t].mentions) > 0 {
 				secOf[i] = secOf[t]
-			} else if d, ok := in.didx[e.To]; ok && docOf[d] >= 0 {
-				secOf[i] = docOf[d]
+			} else if t < 0 {
+				secOf[i] = docOf[-t-1]
 			}
 			if secOf[i] >= 0 {
 				break

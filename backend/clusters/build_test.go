@@ -135,6 +135,14 @@ func TestBuildIsDeterministic(t *testing.T) {
 		// order.
 		assert.Equal(t, first, Build(randomLibrary(1).ix, Defaults))
 	}
+	// The same index with every node's edges in another order (an
+	// ingest adds them in its order, the store returns them sorted).
+	shuffled := randomLibrary(1)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, es := range shuffled.ix.Out {
+		rng.Shuffle(len(es), func(i, j int) { es[i], es[j] = es[j], es[i] })
+	}
+	assert.Equal(t, first, Build(shuffled.ix, Defaults))
 	other := Build(randomLibrary(2).ix, Defaults)
 	assert.NotEqual(t, first.Clusters, other.Clusters, "another library, other clusters")
 }
@@ -220,7 +228,12 @@ func TestSectionsWithoutConceptsFollowTheirParentOrDocumentAndSummariesTheirSour
 	l.section("n-m2", "d-mixed", "", "o4", 0.8)
 	l.section("n-m3", "d-mixed", "", "c3", 0.75)
 	l.section("n-m4", "d-mixed", "") // about nothing, no parent
+	l.doc("d-linker", "Links")
+	l.section("n-link", "d-linker", "") // about nothing; links to a Cargo document
+	l.ix.AddEdge(model.Edge{Kind: model.EdgeLinks, From: "n-link", To: "d-cargo3", Weight: 1})
 	r := Build(l.ix, Defaults)
+	assert.Equal(t, r.Of("d-cargo3"), r.Of("n-link"))
+	assert.Equal(t, r.Of("d-cargo3"), r.Of("d-linker"), "and so does its document")
 	assert.Equal(t, r.Of("n-c2-0"), r.Of("n-child"))
 	assert.Equal(t, r.Of("o1"), r.Of("d-mixed"), "two of its three sections are about optimisation")
 	assert.Equal(t, r.Of("d-mixed"), r.Of("n-m4"))

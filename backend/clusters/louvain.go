@@ -33,6 +33,9 @@ type edge struct {
 // NewBuilder starts a graph of n nodes.
 func NewBuilder(n int) *Builder { return &Builder{n: n} }
 
+// Grow makes room for n more edges.
+func (b *Builder) Grow(n int) { b.edges = slices.Grow(b.edges, n) }
+
 // Add adds weight w to the edge between a and b (a loop when a == b).
 // Weights that are not positive are ignored: modularity has no use for
 // them.

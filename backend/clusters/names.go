@@ -13,10 +13,11 @@ import (
 	"github.com/loomwork/loom/backend/index"
 )
 
-// Names are made of at most maxNameConcepts concept names (after a title
-// word, when there is one) and are kept to maxNameRunes characters (one
-// name alone may be longer).
+// Names are made of at most maxNameParts parts, title words first (see
+// titleWords), then up to maxNameConcepts concept names, and are kept to
+// maxNameRunes characters (one part alone may be longer).
 const (
+	maxNameParts    = 3
 	maxNameConcepts = 2
 	maxNameRunes    = 48
 )
@@ -39,9 +40,9 @@ environment|files|bugs|authors|history|changelog|license|todo|misc|miscellaneous
 // names names every cluster (but Other) from its concepts: those most
 // central to it and most its own (weight inside over weight in all), their
 // names weighed by how few clusters have a concept of that name (a
-// TF-IDF over clusters: "Introduction" names nothing). When most of the
-// cluster's documents share a title word that few other documents have,
-// it leads the name. Names are made unique: a name another cluster has
+// TF-IDF over clusters: "Introduction" names nothing). Words of its
+// documents' titles that are its own lead the name (titleWords). Names are
+// made unique: a name another cluster has
 // already gets the next concept's name too.
 // They are named largest first, so that a larger cluster keeps the
 // shorter name.
@@ -88,11 +89,8 @@ func names(ix *index.Graph, in *input, cls []Cluster, order []int32, members [][
 			cands = append(cands, cand{name, score})
 		}
 		slices.SortStableFunc(cands, func(x, y cand) int { return cmp.Compare(y.score, x.score) })
-		var parts []string
-		if lead := titles[l]; lead != "" {
-			parts = append(parts, lead)
-		}
-		limit := len(parts) + maxNameConcepts
+		parts := slices.Clone(titles[l])
+		limit := min(maxNameParts, len(parts)+maxNameConcepts)
 		for _, c := range cands {
 			if len(parts) >= limit {
 				break
@@ -156,12 +154,26 @@ func overlaps(parts []string, name string) bool {
 	return false
 }
 
-// titleWords finds, for each cluster, a word that the titles of most of
-// its documents (at least two, and half) share and that few documents of
-// other clusters have in theirs (most of those that have it are its own):
-// "" when none does. It is capitalised as the word first appears in a
-// title with a capital.
-func titleWords(ix *index.Graph, in *input, docOf []int32, k int) []string {
+// Title words lead a cluster's name when they are its own: most of the
+// documents whose titles have the word are the cluster's (titleOwn), and
+// either most of its documents' titles have it (titleCover, at least two
+// documents) or enough of them do (titleSome, at least three documents).
+// The second case names clusters of many documents whose concepts have no
+// headings to be named after (abstracts: "DNA, RNA" rather than "bc1 rna
+// gene transcripts").
+const (
+	titleOwn   = 0.6
+	titleCover = 0.5
+	titleSome  = 0.05
+	maxTitle   = 2
+)
+
+// titleWords finds, for each cluster, up to maxTitle words of its
+// documents' titles that are its own (see titleOwn), best first (by the
+// share of its documents that have the word times the share of the
+// documents with the word that are its own), each spelt as a title of the
+// cluster spells it (with a capital where one does).
+func titleWords(ix *index.Graph, in *input, docOf []int32, k int) [][]string {
 	type key struct {
 		cluster int32
 		word    string
@@ -187,36 +199,49 @@ func titleWords(ix *index.Graph, in *input, docOf []int32, k int) []string {
 			}
 		}
 	}
-	best := make([]string, k)
-	bestScore := make([]float64, k)
+	type scored struct {
+		word  string
+		score float64
+	}
+	cands := make([][]scored, k)
 	for kw, n := range inCluster {
 		l := kw.cluster
 		cover := float64(n) / float64(docsIn[l])
 		own := float64(n) / float64(everywhere[kw.word])
-		if n < 2 || cover < 0.5 || own < 0.6 {
+		if own < titleOwn || !(n >= 2 && cover >= titleCover || n >= 3 && cover >= titleSome) {
 			continue
 		}
-		if s := cover * own; s > bestScore[l] || s == bestScore[l] && kw.word < best[l] {
-			best[l], bestScore[l] = kw.word, s
+		cands[l] = append(cands[l], scored{kw.word, cover * own})
+	}
+	out := make([][]string, k)
+	for l, cs := range cands {
+		slices.SortFunc(cs, func(x, y scored) int {
+			if x.score != y.score {
+				return cmp.Compare(y.score, x.score)
+			}
+			return strings.Compare(x.word, y.word)
+		})
+		for _, c := range cs[:min(maxTitle, len(cs))] {
+			out[l] = append(out[l], c.word)
 		}
 	}
-	out := make([]string, k)
-	for d, id := range in.docs { // the word as a title spells it
+	for d, id := range in.docs { // each word as a title spells it
 		l := docOf[d]
-		if l < 0 || best[l] == "" || out[l] != "" && unicode.IsUpper(firstRune(out[l])) {
+		if l < 0 || len(out[l]) == 0 {
 			continue
 		}
 		for _, f := range strings.FieldsFunc(ix.Docs[id].Title, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			if strings.ToLower(f) == best[l] && (out[l] == "" || unicode.IsUpper(firstRune(f))) {
-				out[l] = f
+			for i, w := range out[l] {
+				if strings.EqualFold(f, w) && (w == strings.ToLower(w) || unicode.IsUpper(firstRune(f)) && !unicode.IsUpper(firstRune(w))) {
+					out[l][i] = f
+				}
 			}
 		}
 	}
-	for l := range out {
-		if out[l] == "" && best[l] != "" {
-			out[l] = best[l]
+	for _, ws := range out {
+		for i := range ws {
+			ws[i] = capitalise(ws[i])
 		}
-		out[l] = capitalise(out[l])
 	}
 	return out
 }
