@@ -11,7 +11,7 @@ import (
 )
 
 // Options tune Build. Defaults are the measured ones (BENCHMARKS.md,
-// "Clusters").
+// "clusters of the concept graph").
 type Options struct {
 	// Resolution is modularity's: higher makes more, smaller clusters.
 	Resolution float64
@@ -34,8 +34,8 @@ type Options struct {
 	// section about ("Introduction", "Abstract") otherwise ties unrelated
 	// documents together.
 	Specificity float64
-	// MaxClusters bounds the clusters: past it, the smallest fold into
-	// the cluster they are most linked to.
+	// MaxClusters bounds the clusters, Other included: past it, the
+	// smallest fold into the cluster they are most linked to.
 	MaxClusters int
 }
 

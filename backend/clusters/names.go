@@ -38,14 +38,14 @@ environment|files|bugs|authors|history|changelog|license|todo|misc|miscellaneous
 }()
 
 // names names every cluster (but Other) from its concepts: those most
-// central to it and most its own (weight inside over weight in all), their
-// names weighed by how few clusters have a concept of that name (a
-// TF-IDF over clusters: "Introduction" names nothing). Words of its
-// documents' titles that are its own lead the name (titleWords). Names are
-// made unique: a name another cluster has
-// already gets the next concept's name too.
-// They are named largest first, so that a larger cluster keeps the
-// shorter name.
+// central to it (weight inside; the sections about a concept count a
+// little, for concepts tied to no other) and most its own (weight inside
+// over weight in all), their names weighed by how few clusters have a
+// concept of that name (a TF-IDF over clusters: "Introduction" names
+// nothing). Words of its documents' titles that are its own lead the name
+// (titleWords). Names are made unique: a name another cluster has already
+// gets the next concept's name too. Clusters are named largest first, so
+// that a larger cluster keeps the shorter name.
 func names(ix *index.Graph, in *input, cls []Cluster, order []int32, members [][]int32, other int32, inner, total, mass []float64, docOf []int32) {
 	short := make([]string, len(in.concepts))
 	df := map[string]int{} // clusters with a concept of this name
