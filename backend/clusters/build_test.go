@@ -106,9 +106,9 @@ func TestTwoSubjectsWithOneBridgeMakeTwoClusters(t *testing.T) {
 		assert.Less(t, c.Colour, PaletteSize)
 		assert.Equal(t, 3, c.Documents)
 	}
-	// Every section and document is in the cluster of its subject; the
-	// bridge section (0.7 each) in the one of the concept it shares more
-	// sections with? No: a tie, broken the same way every time.
+	// Every section and document is in the cluster of its subject (the
+	// bridge section, about one concept of each at 0.7, is in one of the
+	// two: a tie, broken the same way every time).
 	for id, n := range l.ix.Nodes {
 		ci := r.NodeOf(n)
 		require.GreaterOrEqual(t, ci, 0, "section %s has a cluster", id)
