@@ -144,6 +144,10 @@ func (w *Workbench) Pin(ctx context.Context, ids []string, pinned bool) error {
 // Graph is the graph as the page draws it.
 func (w *Workbench) Graph(ctx context.Context) (*GraphData, error) { return w.lib.Graph(ctx) }
 
+// Clusters are the concept graph's communities, largest first: the
+// clusters Graph draws and a "cluster:ID" scope takes.
+func (w *Workbench) Clusters(ctx context.Context) ([]GraphCluster, error) { return w.lib.Clusters(ctx) }
+
 // Node is one node's details.
 func (w *Workbench) Node(ctx context.Context, id string) (*NodeDetail, error) {
 	return w.lib.Node(ctx, id)

@@ -21,7 +21,7 @@ import (
 // and their sources (Cites), so the reader can follow them.
 type Tools interface {
 	// SearchContext finds passages for query; scope is a collection name
-	// from the catalog, "" for all of them.
+	// or "cluster:" + a cluster's id, from the catalog, "" for all of them.
 	SearchContext(ctx context.Context, query, scope string, limit int) (ToolResult, error)
 	// Expand returns a node at an abstraction level: "detailed" (the full
 	// text), "summary" or "essence".
@@ -123,7 +123,7 @@ func Definitions() []api.Tool {
 			"Search the workspace for passages that are not in the context you were given. Use it when the loaded context does not answer the question, or the manifest lists relevant nodes as available but not loaded. Returns passages, each with its node id and its source (file, page, lines); cite the node ids you use in square brackets.",
 			[]string{"query"},
 			param{"query", str("What to look for: keywords or a short question.")},
-			param{"scope", str("A collection name from the catalog to search in; empty searches everything.")},
+			param{"scope", str("A collection name, or cluster:ID for a cluster of related concepts, from the catalog, to search in; empty searches everything.")},
 			param{"limit", integer(fmt.Sprintf("How many passages to return (default %d, at most %d).", DefaultSearchLimit, MaxSearchLimit))},
 		),
 		tool(ToolExpand,
@@ -140,7 +140,7 @@ func Definitions() []api.Tool {
 			param{"radius", integer(fmt.Sprintf("Lines to read on each side of center (default %d, at most %d).", DefaultRadius, MaxRadius))},
 		),
 		tool(ToolCatalog,
-			"List what the workspace holds (collections, documents, concepts) with their node ids. Use it to choose a search scope or to find where a topic lives.",
+			"List what the workspace holds (collections, clusters of related concepts, documents, concepts) with their node ids. Use it to choose a search scope or to find where a topic lives.",
 			nil,
 		),
 	}

@@ -309,6 +309,9 @@ func personWord(w string) bool {
 	if utf8.RuneCountInString(w) < 3 && !strings.ContainsFunc(w, ideograph) || stopWords[w] || !strings.ContainsFunc(w, unicode.IsLetter) {
 		return false
 	}
+	if !strings.ContainsFunc(w, unicode.IsDigit) {
+		return true // none of the numbers in disguise below is without digits
+	}
 	if sciNumber.MatchString(w) || hexNumber.MatchString(w) && strings.ContainsFunc(w, unicode.IsDigit) {
 		return false
 	}
@@ -397,3 +400,16 @@ i.e e.g vs also into onto`) {
 	}
 	return m
 }()
+
+// Words are the words of a short text (a title, a name) that can be part
+// of a concept name, lower-cased, in order: split at anything but letters
+// and digits, without stop words, numbers or code (see personWord).
+func Words(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if w := strings.ToLower(f); personWord(w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}

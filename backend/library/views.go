@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/loomwork/loom/backend/clusters"
 	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/model"
@@ -30,14 +31,19 @@ type GraphNode struct {
 // as one super-node when zoomed out, and a query scope ("cluster:ID").
 type GraphCluster struct {
 	// ID is stable while the cluster keeps its most central concept:
-	// "c:" + that concept's id.
+	// "c:" + that concept's id; "c:other" for Other, the concepts linked
+	// to nothing else.
 	ID string `json:"id"`
 	// Name is made from the cluster's most central concepts (and its
 	// documents' titles when they say it better), for people to read.
 	Name string `json:"name"`
-	// Colour is an index into the page's cluster palette, so that a
-	// cluster keeps its colour while its id lives.
-	Colour    int `json:"colour"`
+	// Colour is an index into the page's cluster palette (0 to 11:
+	// clusters.PaletteSize colours), so that a cluster keeps its colour
+	// while its id lives.
+	Colour int `json:"colour"`
+	// Concepts, Sections and Documents count its members: concepts,
+	// content nodes (summaries go with their sources) and the documents
+	// most of whose sections are in it.
 	Concepts  int `json:"concepts"`
 	Sections  int `json:"sections"`
 	Documents int `json:"documents"`
@@ -46,7 +52,8 @@ type GraphCluster struct {
 }
 
 // ClusterLink is how strongly two clusters are linked: the summed weight of
-// the edges between their members.
+// the edges between their members (the graph's edges, as drawn), and how
+// many there are. Source is the larger cluster (earlier in Clusters).
 type ClusterLink struct {
 	Source string  `json:"source"`
 	Target string  `json:"target"`
@@ -82,15 +89,33 @@ func (w *Library) Graph(ctx context.Context) (*GraphData, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &GraphData{Nodes: make([]GraphNode, 0, len(ix.Concepts)+len(ix.Nodes)), Edges: []GraphEdge{}, Clusters: []GraphCluster{}, ClusterLinks: []ClusterLink{}, Generation: w.ws.Meta().Generation}
+	cr, err := w.ws.Clusters(ctx)
+	if err != nil {
+		return nil, err
+	}
+	g := &GraphData{Nodes: make([]GraphNode, 0, len(ix.Concepts)+len(ix.Nodes)), Edges: []GraphEdge{}, Generation: w.ws.Meta().Generation}
+	g.Clusters = clusterViews(cr)
+	clusterOf := make(map[string]int, len(ix.Concepts)+len(ix.Nodes))
+	setCluster := func(gn *GraphNode, ci int) {
+		clusterOf[gn.ID] = ci
+		if ci >= 0 {
+			gn.Cluster = g.Clusters[ci].ID
+			if gn.Kind == "content" {
+				g.Clusters[ci].Sections++
+			}
+		}
+	}
 	for _, c := range ix.Concepts {
-		g.Nodes = append(g.Nodes, GraphNode{ID: c.ID, Kind: "concept", Label: c.Name})
+		gn := GraphNode{ID: c.ID, Kind: "concept", Label: c.Name}
+		setCluster(&gn, cr.Of(c.ID))
+		g.Nodes = append(g.Nodes, gn)
 	}
 	for _, n := range ix.Nodes {
 		gn := GraphNode{ID: n.ID, Kind: "content", Label: nodeLabel(n), Source: string(n.Kind), Document: n.DocID, Tokens: n.Tokens, Pinned: n.Pinned}
 		if d := ix.Docs[n.DocID]; d != nil {
 			gn.Collection = d.Collection
 		}
+		setCluster(&gn, cr.NodeOf(n))
 		g.Nodes = append(g.Nodes, gn)
 	}
 	sort.Slice(g.Nodes, func(i, j int) bool { return g.Nodes[i].ID < g.Nodes[j].ID })
@@ -129,7 +154,54 @@ func (w *Library) Graph(ctx context.Context) (*GraphData, error) {
 		}
 		return a.Kind < b.Kind
 	})
+	var links clusters.Links
+	for _, e := range g.Edges {
+		a, okA := clusterOf[e.Source]
+		b, okB := clusterOf[e.Target]
+		if okA && okB {
+			links.Add(a, b, e.Weight)
+		}
+	}
+	g.ClusterLinks = []ClusterLink{}
+	for _, l := range links.List() {
+		g.ClusterLinks = append(g.ClusterLinks, ClusterLink{Source: g.Clusters[l.A].ID, Target: g.Clusters[l.B].ID, Weight: round3(l.Weight), Edges: l.Edges})
+	}
 	return g, nil
+}
+
+// clusterViews are the clusters as the page and the CLI show them, in the
+// result's order, with their sections not yet counted.
+func clusterViews(cr *clusters.Result) []GraphCluster {
+	out := make([]GraphCluster, len(cr.Clusters))
+	for i, c := range cr.Clusters {
+		out[i] = GraphCluster{ID: c.ID, Name: c.Name, Colour: c.Colour, Concepts: len(c.Concepts), Documents: c.Documents,
+			Top: append([]string{}, c.Top()...)}
+	}
+	return out
+}
+
+// Clusters are the communities of the concept graph (package clusters),
+// largest first, with their sections counted as the graph view counts
+// them (summaries with their sources): what `loom graph clusters` lists,
+// and the ids a "cluster:ID" scope takes.
+func (w *Library) Clusters(ctx context.Context) ([]GraphCluster, error) {
+	w.ws.Lock()
+	defer w.ws.Unlock()
+	ix, err := w.ws.Index(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cr, err := w.ws.Clusters(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := clusterViews(cr)
+	for _, n := range ix.Nodes {
+		if ci := cr.NodeOf(n); ci >= 0 {
+			out[ci].Sections++
+		}
+	}
+	return out, nil
 }
 
 // nodeLabel is a section's own heading, or its reference.

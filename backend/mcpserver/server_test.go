@@ -189,6 +189,8 @@ func TestMCPErrorsAreToolErrors(t *testing.T) {
 		{"search_context", map[string]any{"query": "x", "mode": "regex", "limit": -1}, "limit"},
 		{"search_context", map[string]any{"query": "a(b", "mode": "regex"}, "bad regular expression"},
 		{"search_context", map[string]any{"query": "budget", "scope": "nowhere"}, `no collection "nowhere"`},
+		{"search_context", map[string]any{"query": "budget", "scope": "cluster:c:c-nothere"}, `no cluster "c:c-nothere"`},
+		{"get_context", map[string]any{"topic": "budget", "scope": "cluster:c:c-nothere"}, `no cluster "c:c-nothere"`},
 		{"search_context", map[string]any{"query": "budget", "bogus": 1}, "bogus"},
 		{"ingest", map[string]any{"paths": []string{"/tmp"}}, "ingest is off"},
 	} {
@@ -200,6 +202,35 @@ func TestMCPErrorsAreToolErrors(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `unknown tool "frobnicate"`)
 	assert.Contains(t, err.Error(), "get_context")
+}
+
+func TestMCPGetContextScopedToAClusterLoadsOnlyItsSections(t *testing.T) {
+	wb, _ := fixture(t)
+	ctx := context.Background()
+	g, err := wb.Graph(ctx)
+	require.NoError(t, err)
+	require.NotEmpty(t, g.Clusters)
+	target := g.Clusters[0].ID
+	clusterOf := map[string]string{}
+	for _, n := range g.Nodes {
+		clusterOf[n.ID] = n.Cluster
+	}
+	s, err := mcpserver.New(wb, mcpserver.Options{})
+	require.NoError(t, err)
+	cs := connect(t, s)
+	res, out := call(t, cs, "get_context", map[string]any{"topic": "How is the loadable budget calculated?", "max_tokens": 1500, "scope": "cluster:" + target})
+	require.False(t, res.IsError, text(res))
+	loaded := out["loaded"].([]any)
+	require.NotEmpty(t, loaded)
+	for _, l := range loaded {
+		id := l.(map[string]any)["id"].(string)
+		assert.Equal(t, target, clusterOf[id], "%s is in the cluster", id)
+	}
+	res, out = call(t, cs, "catalog", nil)
+	require.False(t, res.IsError, text(res))
+	if len(g.Clusters) > 1 {
+		assert.Contains(t, out["text"], "cluster:"+target)
+	}
 }
 
 func TestMCPIngestStaysInsideAllowedFolders(t *testing.T) {

@@ -25,7 +25,7 @@ type GetContextIn struct {
 	MaxTokens    int    `json:"max_tokens,omitempty" jsonschema:"Hard limit on the context's size in tokens (manifest and sections). Default 4000; more than the server's limit is clamped to it, and the result says so."`
 	TargetTokens int    `json:"target_tokens,omitempty" jsonschema:"Preferred size in tokens, below max_tokens: the context is assembled for this size (never above max_tokens)."`
 	Abstraction  string `json:"abstraction,omitempty" jsonschema:"How much of each section to load: adaptive (the default: full text while it fits, then summaries and essences), detailed, summary or essence; or map, for source code: a map of the files and the signatures of their key definitions, ranked by relevance and use."`
-	Scope        string `json:"scope,omitempty" jsonschema:"Only this collection (catalog lists them); empty for all."`
+	Scope        string `json:"scope,omitempty" jsonschema:"Only this collection, or cluster:ID for only this cluster of related concepts (catalog lists both); empty for all."`
 }
 
 // ContextNode is one section the context loaded or left out.
@@ -78,7 +78,7 @@ type GetContextOut struct {
 // SearchIn is search_context's input.
 type SearchIn struct {
 	Query string `json:"query" jsonschema:"What to look for: keywords or a short question; in regex mode a regular expression (RE2 syntax, (?i) ignores case)."`
-	Scope string `json:"scope,omitempty" jsonschema:"A collection name from the catalog to search in; empty searches everything."`
+	Scope string `json:"scope,omitempty" jsonschema:"A collection name, or cluster:ID for a cluster of related concepts, from the catalog, to search in; empty searches everything."`
 	Limit int    `json:"limit,omitempty" jsonschema:"How many sections to return (default 5, at most 20)."`
 	Mode  string `json:"mode,omitempty" jsonschema:"hybrid (the default: keywords and meaning), keyword (sections holding the words), semantic (meaning alone) or regex (a regular expression over the texts, in document order)."`
 }
@@ -180,7 +180,7 @@ func (s *Server) addTools() {
 			sc.Properties["node_id"].MinLength = jsonschema.Ptr(1)
 		}), s.getWindow)
 	addTool(s, &mcp.Tool{Name: ToolCatalog, Title: "Catalog",
-		Description: "List what the workspace holds: collections (use them as a search scope), documents with their ids and sizes (read one as the resource loom://document/{id}), and the main concepts.",
+		Description: "List what the workspace holds: collections and clusters of related concepts (use them as a search scope), documents with their ids and sizes (read one as the resource loom://document/{id}), and the main concepts.",
 		Annotations: readOnly("Catalog")},
 		withSchema[CatalogIn](nil), s.catalog)
 	if s.opts.AllowIngest {

@@ -49,7 +49,7 @@ func TestEstimatedPoolRanksExactly(t *testing.T) {
 	require.NoError(t, err)
 	qv, err := e.Embed(ctx, []string{synth.Questions(1, 3)[0]})
 	require.NoError(t, err)
-	p := newPool(est, r, synth.Questions(1, 3)[0], qv[0], QueryRequest{}, StrategyLoom, est.ws.RankingConfig())
+	p := newPool(est, r, synth.Questions(1, 3)[0], qv[0], QueryRequest{}, nil, StrategyLoom, est.ws.RankingConfig())
 	require.NotNil(t, p.est)
 	exactRows := 0
 	for _, x := range p.est.exact {

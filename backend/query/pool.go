@@ -36,7 +36,9 @@ type pool struct {
 	est                      *estimate       // non-nil when cos holds estimates for some slots
 }
 
-func newPool(w *Pipeline, r *index.Search, q string, qv []float32, req QueryRequest, strategy Strategy, cfg assemble.Config) *pool {
+// newPool gathers the candidates of question q (vector qv) among the
+// slots in (nil: every slot).
+func newPool(w *Pipeline, r *index.Search, q string, qv []float32, req QueryRequest, in []bool, strategy Strategy, cfg assemble.Config) *pool {
 	p := &pool{w: w, r: r, terms: search.Terms(q), strategy: strategy, cfg: cfg, pinned: map[string]bool{}}
 	n := len(r.IDs)
 	if prm := (search.BM25{K1: cfg.BM25K1, B: cfg.BM25B}); prm != r.Keyword.Params() {
@@ -55,17 +57,7 @@ func newPool(w *Pipeline, r *index.Search, q string, qv []float32, req QueryRequ
 	}
 	p.kwMax = float64(kwMax)
 	var allow func(int32) bool
-	if req.Scope != "" && req.Scope != "all" {
-		in := make([]bool, n) // the scope's slots, from its documents
-		for id, d := range r.Graph.Docs {
-			if d.InCollection(req.Scope) {
-				for _, nid := range r.Graph.DocNodes[id] {
-					if sl, ok := r.Slot[nid]; ok {
-						in[sl] = true
-					}
-				}
-			}
-		}
+	if in != nil {
 		allow = func(s int32) bool { return in[s] }
 	}
 	var sum float64

@@ -28,7 +28,7 @@ func TestFusedScoresAreTheSemanticSignal(t *testing.T) {
 	qv, err := wb.ws.EmbedderNow().Embed(ctx, []string{q})
 	require.NoError(t, err)
 	for _, s := range Strategies {
-		p := newPool(wb, r, q, qv[0], QueryRequest{}, s, wb.ws.RankingConfig())
+		p := newPool(wb, r, q, qv[0], QueryRequest{}, nil, s, wb.ws.RankingConfig())
 		for slot := range r.IDs {
 			kw, kwMax := float64(p.kw[slot]), p.kwMax
 			if p.kwW == 0 {

@@ -69,6 +69,7 @@ type run struct {
 	// (semantic relevance alone for the baselines).
 	split   assemble.Split
 	weights assemble.Weights
+	scope   *scope
 	pool    *pool
 	cands   []*assemble.Candidate
 	asm     *assemble.Assembly
@@ -85,6 +86,10 @@ func (w *Pipeline) start(ctx context.Context, a *ask, cls classify.Classificatio
 	if err != nil {
 		return nil, err
 	}
+	sc, err := w.resolveScope(ctx, a.req.Scope, false)
+	if err != nil {
+		return nil, err
+	}
 	count, err := w.memoCounter()
 	if err != nil {
 		return nil, err
@@ -98,7 +103,7 @@ func (w *Pipeline) start(ctx context.Context, a *ask, cls classify.Classificatio
 	if err != nil {
 		return nil, err
 	}
-	return &run{w: w, ask: a, cls: cls, e: e, r: r, count: count, cfg: cfg, split: split}, nil
+	return &run{w: w, ask: a, cls: cls, e: e, r: r, scope: sc, count: count, cfg: cfg, split: split}, nil
 }
 
 // gather is the candidates step: keyword, phrase and vector scores for
@@ -109,7 +114,7 @@ func (run *run) gather(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("embed the question with %s: %w", run.e.ID(), err)
 	}
-	run.pool = newPool(run.w, run.r, run.ask.question, qv[0], run.ask.req, run.ask.strategy, run.cfg)
+	run.pool = newPool(run.w, run.r, run.ask.question, qv[0], run.ask.req, run.scope.slots(run.r), run.ask.strategy, run.cfg)
 	return nil
 }
 

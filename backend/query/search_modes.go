@@ -81,12 +81,13 @@ func (w *Pipeline) searchRegex(ctx context.Context, pattern, scope string, limit
 	if err != nil {
 		return chat.ToolResult{}, err
 	}
-	if scope != "" && scope != "all" && !w.hasCollection(scope) {
-		return chat.ToolResult{}, fmt.Errorf("no collection %q (the catalog lists them)", scope)
+	sc, err := w.resolveScope(ctx, scope, true)
+	if err != nil {
+		return chat.ToolResult{}, err
 	}
 	docs := make([]*model.Document, 0, len(ix.Docs))
 	for _, d := range ix.Docs {
-		if scope == "" || scope == "all" || d.InCollection(scope) {
+		if sc.cluster >= 0 || sc.holds(nil, d) {
 			docs = append(docs, d)
 		}
 	}
@@ -102,7 +103,7 @@ func (w *Pipeline) searchRegex(ctx context.Context, pattern, scope string, limit
 	for _, d := range docs {
 		nodes := make([]*model.ContentNode, 0, len(ix.DocNodes[d.ID]))
 		for _, id := range ix.DocNodes[d.ID] {
-			if n := ix.Nodes[id]; n != nil && index.Searchable(n) {
+			if n := ix.Nodes[id]; n != nil && index.Searchable(n) && sc.holds(n, d) {
 				nodes = append(nodes, n)
 			}
 		}

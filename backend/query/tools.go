@@ -48,14 +48,15 @@ func (w *Pipeline) searchRanked(ctx context.Context, query, scope string, limit 
 	if err != nil {
 		return chat.ToolResult{}, err
 	}
-	if scope != "" && scope != "all" && !w.hasCollection(scope) {
-		return chat.ToolResult{}, fmt.Errorf("no collection %q (the catalog lists them)", scope)
+	sc, err := w.resolveScope(ctx, scope, true)
+	if err != nil {
+		return chat.ToolResult{}, err
 	}
 	qv, err := e.Embed(ctx, []string{q})
 	if err != nil {
 		return chat.ToolResult{}, fmt.Errorf("embed the search: %w", err)
 	}
-	p := newPool(w, r, q, qv[0], QueryRequest{Scope: scope, Candidates: limit}, strategy, w.ws.RankingConfig())
+	p := newPool(w, r, q, qv[0], QueryRequest{Scope: scope, Candidates: limit}, sc.slots(r), strategy, w.ws.RankingConfig())
 	defer p.release()
 	var b strings.Builder
 	var ids []string
@@ -233,7 +234,7 @@ func (w *Pipeline) GetWindow(ctx context.Context, nodeID string, center, radius 
 }
 
 // Catalog describes the workspace: collections with their documents and
-// sizes, and the most connected concepts.
+// sizes, the largest clusters, and the most connected concepts.
 func (w *Pipeline) Catalog(ctx context.Context) (chat.ToolResult, error) {
 	w.ws.Lock()
 	defer w.ws.Unlock()
@@ -276,6 +277,9 @@ func (w *Pipeline) Catalog(ctx context.Context) (chat.ToolResult, error) {
 		}
 		fmt.Fprintf(&b, "- %s: %d documents, %d sections (%s%s)\n", n, len(c.docs), c.sections, strings.Join(shown, ", "), more)
 	}
+	if err := w.catalogClusters(ctx, &b); err != nil {
+		return chat.ToolResult{}, err
+	}
 	type cc struct {
 		name string
 		n    int
@@ -301,6 +305,31 @@ func (w *Pipeline) Catalog(ctx context.Context) (chat.ToolResult, error) {
 	}
 	return w.toolResult(ix, strings.TrimRight(b.String(), "\n"), nil), nil
 }
+
+// catalogClusters is the catalog's list of the largest clusters, with
+// the scope that searches each (none when the workspace has fewer than
+// two: one cluster scopes nothing).
+func (w *Pipeline) catalogClusters(ctx context.Context, b *strings.Builder) error {
+	cr, err := w.ws.Clusters(ctx)
+	if err != nil {
+		return err
+	}
+	if len(cr.Clusters) < 2 {
+		return nil
+	}
+	b.WriteString("Clusters of related concepts (use " + ClusterScope + "ID as search_context scope):\n")
+	for i, c := range cr.Clusters {
+		if i == catalogClusters {
+			fmt.Fprintf(b, "- … %d more\n", len(cr.Clusters)-i)
+			break
+		}
+		fmt.Fprintf(b, "- %s (%s%s): %d sections, %d documents\n", clean(c.Name), ClusterScope, c.ID, c.Sections, c.Documents)
+	}
+	return nil
+}
+
+// catalogClusters bounds the clusters the catalog lists.
+const catalogClusters = 12
 
 func (w *Pipeline) hasCollection(name string) bool {
 	for _, d := range w.ws.CurrentIndex().Docs {

@@ -86,6 +86,7 @@ type Workspace struct {
 	vecs      *vectors.Log
 	index     *index.Graph  // nil until first needed
 	retr      *index.Search // query index; nil until first needed
+	clusters  clusterCache  // the index's clusters, once asked for
 	ranking   assemble.Config
 	pending   pendingWrites
 	closed    bool

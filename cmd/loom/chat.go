@@ -33,7 +33,7 @@ func cmdChat(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	noTools := fs.Bool("no-tools", false, "do not offer the model tools")
 	purpose := fs.String("purpose", "answer", "weight preset: answer, verify, explore, decide or create")
 	level := fs.String("level", "adaptive", "abstraction level: detailed, summary, essence or adaptive")
-	scope := fs.String("scope", "", "only this collection")
+	scope := fs.String("scope", "", "only this collection, or cluster:ID for only this cluster (loom graph clusters lists them)")
 	format := fs.String("format", "text", "text, or json (one turn object per question)")
 	pos, err := parse(fs, args)
 	if err != nil {

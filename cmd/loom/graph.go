@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"text/tabwriter"
 
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/graphdb"
@@ -15,7 +16,7 @@ func cmdGraph(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlags("graph", stderr)
 	var ws workspaceFlags
 	ws.register(fs)
-	format := fs.String("format", "text", "stats output: text or json")
+	format := fs.String("format", "text", "stats and clusters output: text or json")
 	out := fs.String("out", "", "export: write graph.json here (default stdout)")
 	withContent := fs.Bool("content", false, "export: include every node's text, so the file can be imported elsewhere")
 	pos, err := parse(fs, args)
@@ -23,15 +24,15 @@ func cmdGraph(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if len(pos) == 0 {
-		return usageErr("graph: say stats, export or import")
+		return usageErr("graph: say stats, clusters, export or import")
 	}
 	if *format != "text" && *format != "json" {
 		return usageErr("graph: --format must be text or json, not %q", *format)
 	}
 	switch pos[0] {
-	case "stats", "export", "import":
+	case "stats", "clusters", "export", "import":
 	default:
-		return usageErr("graph: unknown subcommand %q (stats, export, import)", pos[0])
+		return usageErr("graph: unknown subcommand %q (stats, clusters, export, import)", pos[0])
 	}
 	if pos[0] == "import" && len(pos) != 2 {
 		return usageErr("graph import: give one graph.json file")
@@ -63,6 +64,18 @@ func cmdGraph(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		fmt.Fprintf(stdout, "workspace      %s (%s)\ndocuments      %d\ncontent nodes  %d\nconcept nodes  %d\nedges          %d\ntokens         %d\nembedder       %s\n",
 			st.Workspace, st.Backend, st.Documents, st.ContentNodes, st.ConceptNodes, st.Edges, st.Tokens, embedder)
+		return nil
+	case "clusters":
+		cs, err := wb.Clusters(ctx)
+		if err != nil {
+			return err
+		}
+		if *format == "json" {
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(cs)
+		}
+		printClusters(stdout, cs)
 		return nil
 	case "export":
 		g, err := wb.ExportGraph(ctx, *withContent)
@@ -96,4 +109,20 @@ func cmdGraph(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "imported %d documents, %d content nodes, %d concepts\n", st.Documents, st.ContentNodes, st.ConceptNodes)
 		return nil
 	}
+}
+
+// printClusters lists clusters as a table, largest first: the id a
+// question's --scope takes (cluster:ID), the name, and the counts.
+func printClusters(w io.Writer, cs []backend.GraphCluster) {
+	if len(cs) == 0 {
+		fmt.Fprintln(w, "no clusters: the workspace has no concepts yet (ingest something first)")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tCONCEPTS\tSECTIONS\tDOCUMENTS")
+	for _, c := range cs {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\n", c.ID, c.Name, c.Concepts, c.Sections, c.Documents)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\n%d clusters; ask within one with: loom query --scope cluster:ID QUESTION\n", len(cs))
 }

@@ -4,7 +4,7 @@
 //
 //	loom ingest  [--workspace DIR] PATH...
 //	loom watch   [--workspace DIR] [--rescan 5m] [--quiet 500ms] PATH...
-//	loom graph   [--workspace DIR] stats [--format text|json] | export [--out FILE] [--content] | import FILE
+//	loom graph   [--workspace DIR] stats|clusters [--format text|json] | export [--out FILE] [--content] | import FILE
 //	loom mcp     [--workspace DIR] [--http 127.0.0.1:PORT] [--allow-ingest]
 package main
 
@@ -39,9 +39,11 @@ Usage:
   loom watch  [--workspace DIR] [--rescan 5m] [--quiet 500ms] PATH...
                                                    ingest, then re-ingest what changes in the folders until interrupted
   loom graph  [--workspace DIR] stats [--format text|json]
+  loom graph  [--workspace DIR] clusters [--format text|json]
+                                                   the concept graph's clusters: id (for query --scope cluster:ID), name, sizes
   loom graph  [--workspace DIR] export [--out FILE] [--content]
   loom graph  [--workspace DIR] import FILE
-  loom query  [--workspace DIR] [--budget N | --window N | --model M] [--purpose P] [--level L] [--format text|json] QUESTION
+  loom query  [--workspace DIR] [--budget N | --window N | --model M] [--purpose P] [--level L] [--scope S] [--format text|json] QUESTION
   loom pin    [--workspace DIR] [--off] ID...      always load these nodes (or documents) first
   loom chat   [--workspace DIR] [--model M] [--window N] [-m QUESTION] [--conversation ID] [--list] [--show-prompt]
   loom collection [--workspace DIR] list | add NAME DOC... | remove NAME DOC...

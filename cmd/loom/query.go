@@ -116,7 +116,7 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var qf queryFlags
 	qf.register(fs, 0)
 	fs.StringVar(&qf.model, "model", "", "an Ollama model whose context window sets the budget (when neither --budget nor --window is given)")
-	scope := fs.String("scope", "", "only this collection")
+	scope := fs.String("scope", "", "only this collection, or cluster:ID for only this cluster (loom graph clusters lists them)")
 	var pins stringList
 	fs.Var(&pins, "pin", "node or document id to load first (repeatable)")
 	noTouch := fs.Bool("no-touch", false, "leave access times alone")

@@ -335,7 +335,8 @@ export interface Checkup {
 
 /**
  * ClusterLink is how strongly two clusters are linked: the summed weight of
- * the edges between their members. (library.ClusterLink)
+ * the edges between their members (the graph's edges, as drawn), and how
+ * many there are. Source is the larger cluster (earlier in Clusters). (library.ClusterLink)
  */
 export interface ClusterLink {
   source: string;
@@ -593,7 +594,8 @@ export const FolderStates: readonly FolderState[] = [
 export interface GraphCluster {
   /**
    * ID is stable while the cluster keeps its most central concept:
-   * "c:" + that concept's id.
+   * "c:" + that concept's id; "c:other" for Other, the concepts linked
+   * to nothing else.
    */
   id: string;
   /**
@@ -602,10 +604,16 @@ export interface GraphCluster {
    */
   name: string;
   /**
-   * Colour is an index into the page's cluster palette, so that a
-   * cluster keeps its colour while its id lives.
+   * Colour is an index into the page's cluster palette (0 to 11:
+   * clusters.PaletteSize colours), so that a cluster keeps its colour
+   * while its id lives.
    */
   colour: number;
+  /**
+   * Concepts, Sections and Documents count its members: concepts,
+   * content nodes (summaries go with their sources) and the documents
+   * most of whose sections are in it.
+   */
   concepts: number;
   sections: number;
   documents: number;
