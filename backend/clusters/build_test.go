@@ -277,3 +277,31 @@ func TestNamesPreferConceptsOfTheirOwn(t *testing.T) {
 		assert.NotRegexp(t, `^[0-9 ,.]*$`, c.Name)
 	}
 }
+
+// TestCodeClustersAreNamedByTheirFolders: a cluster of source files leads
+// its name with the folders most of them are in, spelt as paths; a
+// cluster of notes keeps its title words and concepts.
+func TestCodeClustersAreNamedByTheirFolders(t *testing.T) {
+	l := twoSubjects()
+	for i, id := range []string{"d-cargo1", "d-cargo2", "d-cargo3"} {
+		d := l.ix.Docs[id]
+		d.Path = []string{"src/cargo/build/scripts.rs", "src/cargo/build/features.rs", "src/cargo/ops/workspace.rs"}[i]
+		d.Meta.Language = "rust"
+	}
+	r := Build(l.ix, Defaults)
+	var code, notes string
+	for _, c := range r.Clusters {
+		switch {
+		case strings.HasPrefix(c.Name, "cargo/"):
+			code = c.Name
+		case c.ID != OtherID:
+			notes = c.Name
+		}
+	}
+	assert.True(t, strings.HasPrefix(code, "cargo/build, cargo/ops"), "code cluster: %q", code)
+	assert.NotEmpty(t, notes)
+	assert.NotContains(t, notes, "/", "notes are named by their words")
+	assert.Equal(t, "cargo/build", shortFolder("src/cargo/build/scripts.rs"))
+	assert.Equal(t, "src", shortFolder("src/main.rs"))
+	assert.Equal(t, ".", shortFolder("main.go"))
+}

@@ -3,6 +3,7 @@ package clusters
 import (
 	"cmp"
 	"math"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -61,6 +62,12 @@ func names(ix *index.Graph, in *input, cls []Cluster, order []int32, members [][
 		}
 	}
 	titles := titleWords(ix, in, docOf, len(cls))
+	folders := codeFolders(ix, in, docOf, len(cls))
+	for l, fs := range folders {
+		if len(fs) > 0 {
+			titles[l] = fs // source code is named by where it lives
+		}
+	}
 	used := map[string]bool{strings.ToLower(OtherName): true}
 	for _, l := range order {
 		if l == other {
@@ -115,7 +122,9 @@ func names(ix *index.Graph, in *input, cls []Cluster, order []int32, members [][
 		if name == "" { // no concept with a usable name
 			name = "Untitled cluster"
 		}
-		name = capitalise(name)
+		if len(folders[l]) == 0 { // a path is spelt as it is
+			name = capitalise(name)
+		}
 		for n, base := 2, name; used[strings.ToLower(name)]; n++ {
 			name = base + " (" + strconv.Itoa(n) + ")"
 		}
@@ -244,6 +253,65 @@ func titleWords(ix *index.Graph, in *input, docOf []int32, k int) [][]string {
 		}
 	}
 	return out
+}
+
+// codeFolders names, for each cluster whose documents are mostly source
+// code, the folders that hold most of them ("ingest/pdf"), at most
+// maxTitle, each by its last two path elements; nil for the others. A
+// code cluster's concepts are named after definitions ("func readPDF"),
+// which say less of it than where its files are.
+func codeFolders(ix *index.Graph, in *input, docOf []int32, k int) [][]string {
+	docsIn, codeIn := make([]int, k), make([]int, k)
+	folders := make([]map[string]int, k)
+	for d, id := range in.docs {
+		l := docOf[d]
+		if l < 0 {
+			continue
+		}
+		docsIn[l]++
+		doc := ix.Docs[id]
+		if doc.Meta.Language == "" {
+			continue
+		}
+		codeIn[l]++
+		if folders[l] == nil {
+			folders[l] = map[string]int{}
+		}
+		folders[l][shortFolder(doc.Path)]++
+	}
+	out := make([][]string, k)
+	for l := range k {
+		if codeIn[l] == 0 || 2*codeIn[l] < docsIn[l] {
+			continue
+		}
+		fs := make([]string, 0, len(folders[l]))
+		for f := range folders[l] {
+			fs = append(fs, f)
+		}
+		slices.SortFunc(fs, func(a, b string) int {
+			if c := cmp.Compare(folders[l][b], folders[l][a]); c != 0 {
+				return c
+			}
+			return strings.Compare(a, b)
+		})
+		for _, f := range fs[:min(maxTitle, len(fs))] {
+			if 4*folders[l][f] >= codeIn[l] || len(out[l]) == 0 { // the first, and others that hold a quarter
+				out[l] = append(out[l], f)
+			}
+		}
+	}
+	return out
+}
+
+// shortFolder is a file's folder by its last two elements ("." for the
+// root): "backend/ingest/pdf/line.go" → "ingest/pdf".
+func shortFolder(p string) string {
+	dir := path.Dir(p)
+	if dir == "." || dir == "/" {
+		return "."
+	}
+	parts := strings.Split(strings.Trim(dir, "/"), "/")
+	return strings.Join(parts[max(0, len(parts)-2):], "/")
 }
 
 func firstRune(s string) rune {
