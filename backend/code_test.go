@@ -156,6 +156,53 @@ func TestCodeEdgesOutliveAnEditOfTheCallee(t *testing.T) {
 	assert.Contains(t, stored.edges[model.EdgeImplements], [2]string{"shapes/shapes.go#Circle", "shapes/shapes.go#Shape"})
 }
 
+// TestCodeDefinitionsOfOneNameShareAConcept: two files of one package on
+// unrelated matters would each found a concept named "package ledger";
+// the second links to the first's instead, so a package is one concept.
+func TestCodeDefinitionsOfOneNameShareAConcept(t *testing.T) {
+	ctx := context.Background()
+	src := filepath.Join(t.TempDir(), "ledger")
+	require.NoError(t, os.MkdirAll(src, 0o755))
+	file := func(name, head, doc string, funcs ...string) {
+		var b strings.Builder
+		b.WriteString(head)
+		for _, f := range funcs {
+			b.WriteString("// " + f + " " + doc + "\nfunc " + f + "(x int) int { return x }\n\n")
+		}
+		require.NoError(t, os.WriteFile(filepath.Join(src, name), []byte(b.String()), 0o644))
+	}
+	file("accounts.go", "// Package ledger keeps double-entry accounts.\npackage ledger\n\n", "books an entry of the accounts.",
+		"Balance", "Debit", "Credit", "PostJournal", "TrialBalance", "CloseYear", "Reconcile", "Accrue")
+	file("render.go", "package ledger\n\n", "typesets glyphs of an invoice page.",
+		"DrawGlyph", "KernPair", "LoadFont", "RasterizeOutline", "Hyphenate", "JustifyLine", "EmbedTypeface", "ShapeText")
+	wb := openBolt(t, t.TempDir())
+	defer wb.Close()
+	_, err := wb.Ingest(ctx, []string{src}, IngestOptions{})
+	require.NoError(t, err)
+	g, err := wb.ExportGraph(ctx, false)
+	require.NoError(t, err)
+	byName := map[string][]string{}
+	for _, c := range g.ConceptNodes {
+		byName[strings.ToLower(c.Name)] = append(byName[strings.ToLower(c.Name)], c.ID)
+	}
+	require.NotEmpty(t, byName["package ledger"])
+	for name, ids := range byName {
+		assert.Len(t, ids, 1, "one concept named %q", name)
+	}
+	refs := map[string]string{}
+	for _, n := range g.ContentNodes {
+		refs[n.ID] = n.Ref
+	}
+	about := map[string][]string{} // node ref → concept ids
+	for _, e := range g.Edges {
+		if e.Kind == model.EdgeAbout {
+			about[refs[e.From]] = append(about[refs[e.From]], e.To)
+		}
+	}
+	assert.Contains(t, about["accounts.go"], byName["package ledger"][0])
+	assert.Contains(t, about["render.go"], byName["package ledger"][0], "the two files of package ledger are about one concept")
+}
+
 // TestCodeEdgesReachADefinitionAddedLater: a file calls a function that
 // does not exist yet; when a later ingest adds it in another file, the
 // caller's file is left unread (unchanged) but its call is linked, in the

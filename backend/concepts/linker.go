@@ -61,6 +61,16 @@ func (l *Linker) Remove(drop map[string]bool) {
 	l.ids, l.vecs = ids, vecs
 }
 
+// Sim is the cosine similarity of vec to concept id (false: no such
+// concept).
+func (l *Linker) Sim(vec []float32, id string) (float64, bool) {
+	i := slices.Index(l.ids, id)
+	if i < 0 {
+		return 0, false
+	}
+	return float64(Dot(vec, l.vecs[i*l.dim:(i+1)*l.dim])), true
+}
+
 // Link returns the concepts vec belongs to (all at or above Threshold, best
 // first, at most MaxLinks) and the best concept overall, which is the
 // near-miss when links is empty.

@@ -494,9 +494,23 @@ func (w *Library) linkWith(ix *index.Graph, b *batch, pd preparedDoc, now time.T
 		}
 		vec := pd.vecs[j]
 		matches, best := ix.Linker.Link(vec)
+		name := ""
+		if len(matches) == 0 {
+			name = concepts.NameIn(sec.HeadingPath, pd.doc.Title, pd.doc.Path, pd.texts[j])
+			if sec.Code != nil { // the same definition name is the same concept ("package bibtex" of every file)
+				if id := links.codeConcept(ix, name); id != "" {
+					if sim, ok := ix.Linker.Sim(vec, id); ok {
+						matches = []concepts.Match{{ID: id, Sim: sim}}
+					}
+				}
+			}
+		}
 		if len(matches) == 0 {
 			c := model.Concept{ID: "c-" + model.ShortHash(w.ws.EmbedderNow().ID(), n.ID), Created: now, Seed: n.ID,
-				Name: concepts.NameIn(sec.HeadingPath, pd.doc.Title, pd.doc.Path, pd.texts[j]), Description: concepts.Describe(pd.texts[j])}
+				Name: name, Description: concepts.Describe(pd.texts[j])}
+			if sec.Code != nil {
+				links.addCodeConcept(name, c.ID)
+			}
 			if best.ID != "" {
 				n.NearMiss, n.NearMissSim = best.ID, round3(best.Sim)
 			}

@@ -20,16 +20,18 @@ func (w *Pipeline) catalog(p *pool) string {
 		n := ix.Nodes[p.r.IDs[s]]
 		if d := ix.Docs[n.DocID]; d != nil && !seen[d.ID] && len(docs) < 6 {
 			seen[d.ID] = true
-			docs = append(docs, fmt.Sprintf("%s (%d sections)", d.Path, len(ix.DocNodes[d.ID])))
+			docs = append(docs, fmt.Sprintf("%s (%s)", d.Path, plural(len(ix.DocNodes[d.ID]), "section")))
 		}
 	}
 	if len(docs) > 0 {
 		fmt.Fprintf(&b, "\n[Documents near this question: %s]", strings.Join(docs, "; "))
 	}
 	var names []string
+	said := map[string]bool{} // concepts of one name are listed once
 	for _, s := range p.seeds {
-		if len(names) < 8 {
-			names = append(names, clean(s.Name))
+		if name := clean(s.Name); len(names) < 8 && !said[strings.ToLower(name)] {
+			said[strings.ToLower(name)] = true
+			names = append(names, name)
 		}
 	}
 	if len(names) > 0 {
