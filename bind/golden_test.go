@@ -22,7 +22,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/loomwork/loom/backend"
-	"github.com/loomwork/loom/backend/ollama"
 	"github.com/loomwork/loom/backend/ollama/ollamatest"
 	"github.com/loomwork/loom/backend/ollama/wait"
 	"github.com/loomwork/loom/backend/ollama/wait/waittest"
@@ -159,7 +158,7 @@ func (g *goldens) finish() {
 
 // goldenApp is an App over a real workspace in a new folder, on the golden
 // clock, its Ollama at url (may be "") with the client options given.
-func goldenApp(t *testing.T, g *goldens, url string, clientOpts ...ollama.Option) (*App, *fakeShell, string) {
+func goldenApp(t *testing.T, g *goldens, url string, clientOpts ...wait.Options) (*App, *fakeShell, string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "workspace")
 	g.alias(dir, goldenWorkspaceDir)
@@ -169,16 +168,14 @@ func goldenApp(t *testing.T, g *goldens, url string, clientOpts ...ollama.Option
 
 // goldenAppIn is goldenApp on the workspace in dir (which the caller
 // aliases).
-func goldenAppIn(t *testing.T, dir, url string, clientOpts ...ollama.Option) (*App, *fakeShell) {
+func goldenAppIn(t *testing.T, dir, url string, clientOpts ...wait.Options) (*App, *fakeShell) {
 	t.Helper()
 	t.Setenv(WorkspaceEnv, dir)
 	shell := &fakeShell{}
 	app := NewApp(shell)
 	app.options = append(testOptions(), backend.WithClock(func() time.Time { return goldenNow }))
 	if url != "" {
-		app.newOllama = func(opts ...ollama.Option) (*ollama.Client, error) {
-			return ollama.New(url, append(opts, clientOpts...)...)
-		}
+		app.newServer = serverAt(url, clientOpts...)
 	}
 	app.Startup(t.Context())
 	t.Cleanup(func() {
@@ -493,9 +490,9 @@ func ollamaGoldens(t *testing.T, g *goldens, app *App, o *goldenOllama) map[stri
 
 	down := ollamatest.Closed(t) // nothing listens there
 	g.aliasURL(down)
-	app.newOllama = func(opts ...ollama.Option) (*ollama.Client, error) { return ollama.New(down, opts...) }
+	app.newServer = serverAt(down)
 	defer func() {
-		app.newOllama = func(opts ...ollama.Option) (*ollama.Client, error) { return ollama.New(o.url, opts...) }
+		app.newServer = serverAt(o.url)
 	}()
 	notRunning, err := app.Ollama()
 	require.NoError(t, err)
@@ -518,7 +515,7 @@ func chatGoldens(t *testing.T, g *goldens, o *goldenOllama) map[string]any {
 	t.Helper()
 	var app *App
 	var shell *fakeShell
-	fresh := func(clientOpts ...ollama.Option) {
+	fresh := func(clientOpts ...wait.Options) {
 		t.Helper()
 		app, shell, _ = goldenApp(t, g, o.url, clientOpts...)
 		_, err := app.IngestUploads(goldenUploads(t))
@@ -592,7 +589,7 @@ func chatGoldens(t *testing.T, g *goldens, o *goldenOllama) map[string]any {
 	// A silent Ollama, on a clock the test moves: the model's details
 	// take a while, and the page is told so before the answer.
 	clock := waittest.NewClock()
-	fresh(ollama.WithWait(wait.Options{Clock: clock}))
+	fresh(wait.Options{Clock: clock})
 	o.show.Store(func() {
 		stream := current.Load().(string)
 		clock.Tick(10 * time.Second) // the details give up at 30 s
@@ -637,10 +634,10 @@ func errorGoldens(t *testing.T, g *goldens, app *App, shell *fakeShell, o *golde
 
 	down := ollamatest.Closed(t) // nothing listens there
 	g.aliasURL(down)
-	app.newOllama = func(opts ...ollama.Option) (*ollama.Client, error) { return ollama.New(down, opts...) }
+	app.newServer = serverAt(down)
 	_, err = app.Chat(ChatArgs{Question: "How does staleness decay?", Model: goldenModels[0].name, Window: goldenModels[0].window}, "down")
 	fail("ollama_not_running", err)
-	app.newOllama = func(opts ...ollama.Option) (*ollama.Client, error) { return ollama.New(o.url, opts...) }
+	app.newServer = serverAt(o.url)
 
 	app.jobs.mu.Lock()
 	app.jobs.ingest = func() {}

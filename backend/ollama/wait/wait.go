@@ -117,7 +117,8 @@ type Request struct {
 	Notify func(Notice)
 }
 
-// Notice says that a request has heard nothing from Ollama for a while.
+// Notice says that a request has heard nothing from the model server for a
+// while.
 type Notice struct {
 	// Server names the model server ("" is Ollama).
 	Server string `json:"server,omitempty"`
