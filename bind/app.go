@@ -174,9 +174,9 @@ func NewApp(shell Shell) *App {
 		defaultDir: func() (string, error) { return backend.DefaultWorkspaceDir("default") },
 		newServer:  backend.NewModelServer,
 		ollamaURL:  func() string { return os.Getenv(OllamaEnv) },
-		ready:    make(chan struct{}),
-		stopping: make(chan struct{}),
-		ctx:      context.Background(),
+		ready:      make(chan struct{}),
+		stopping:   make(chan struct{}),
+		ctx:        context.Background(),
 	}
 	// The desktop app opens read-only when another Loom process (the CLI,
 	// loom watch, another window) holds the workspace or its folder cannot

@@ -220,46 +220,43 @@ func (a *App) ModelServerSettings() (*ModelServerSettings, error) {
 // Settings that are not valid (an unknown provider, an address that is
 // not one) are refused and nothing is saved. The open workspace keeps the
 // embedder it uses; a re-embed changes it.
-func (a *App) SetModelServer(in ModelServerSettings) (*OllamaStatus, error) {
+func (a *App) SetModelServer(next ModelServerSettings) (*OllamaStatus, error) {
 	if a.web {
 		return nil, &Error{Code: CodeUnavailable, Message: webModelServer}
 	}
-	p, err := modelserver.ParseProvider(in.Provider)
+	p, err := modelserver.ParseProvider(next.Provider)
 	if err != nil {
 		return nil, &Error{Code: CodeInvalid, Message: "Pick Ollama or an OpenAI-compatible server.", Err: err}
 	}
-	if in.ContextLength < 0 {
+	if next.ContextLength < 0 {
 		return nil, &Error{Code: CodeInvalid, Message: "The context length is a number of tokens (0 for none)."}
 	}
-	next := modelServerSettings{Provider: string(p), OllamaURL: strings.TrimSpace(in.OllamaURL), OpenAIURL: strings.TrimSpace(in.OpenAIURL),
-		ChatModel: strings.TrimSpace(in.ChatModel), EmbedModel: strings.TrimSpace(in.EmbedModel), ContextLength: in.ContextLength}
-	if next.OllamaURL != "" {
-		if _, err := ollama.ParseURL(next.OllamaURL); err != nil {
+	kept := modelServerSettings{Provider: string(p), OllamaURL: strings.TrimSpace(next.OllamaURL), OpenAIURL: strings.TrimSpace(next.OpenAIURL),
+		ChatModel: strings.TrimSpace(next.ChatModel), EmbedModel: strings.TrimSpace(next.EmbedModel), ContextLength: next.ContextLength}
+	if kept.OllamaURL != "" {
+		if _, err := ollama.ParseURL(kept.OllamaURL); err != nil {
 			return nil, &Error{Code: CodeInvalid, Message: "The Ollama address is not valid: give one such as http://127.0.0.1:11434.", Err: err}
 		}
 	}
-	if next.OpenAIURL != "" {
-		if _, err := openai.ParseURL(next.OpenAIURL); err != nil {
+	if kept.OpenAIURL != "" {
+		if _, err := openai.ParseURL(kept.OpenAIURL); err != nil {
 			return nil, &Error{Code: CodeInvalid, Message: "The server's address is not valid: give one such as " + openai.DefaultURL + ".", Err: err}
 		}
 	}
+	a.saved() // the kept key, read before it is kept again
 	a.settingsMu.Lock()
-	kept := ""
-	if a.savedServer != nil {
-		kept = a.savedServer.APIKey
-	}
 	switch {
-	case in.ForgetAPIKey:
-	case strings.TrimSpace(in.APIKey) != "":
-		next.APIKey = strings.TrimSpace(in.APIKey)
-	default:
-		next.APIKey = kept
+	case next.ForgetAPIKey:
+	case strings.TrimSpace(next.APIKey) != "":
+		kept.APIKey = strings.TrimSpace(next.APIKey)
+	case a.savedServer != nil:
+		kept.APIKey = a.savedServer.APIKey
 	}
 	s := a.loadSettings()
-	s.ModelServer = &next
+	s.ModelServer = &kept
 	err = saveSettings(s)
 	if err == nil {
-		a.savedServer = &next
+		a.savedServer = &kept
 	}
 	a.settingsMu.Unlock()
 	if err != nil {
@@ -448,6 +445,9 @@ func (a *App) Reembed(target string) (*backend.ReembedReport, error) {
 			final.Error = sentence(err.Error())
 		}
 		emit(final)
+		if final.Canceled {
+			return &Error{Code: CodeCanceled, Message: "The re-embed was cancelled: the workspace keeps the embedder it had.", Err: err}
+		}
 		return err
 	})
 	return rep, err

@@ -163,7 +163,7 @@ export interface App {
    * not one) are refused and nothing is saved. The open workspace keeps the
    * embedder it uses; a re-embed changes it.
    */
-  SetModelServer(in: ModelServerSettings): Promise<OllamaStatus>;
+  SetModelServer(next: ModelServerSettings): Promise<OllamaStatus>;
   /**
    * Stats counts what the open workspace holds and says which embedder it
    * uses and why (choosing it now when no question or ingest has yet).
