@@ -178,7 +178,12 @@ func Select(ctx context.Context, opts SelectOptions) (Embedder, Choice, error) {
 		}
 		e, err := r.Open(ctx)
 		if err == nil {
-			return e, remoteChoice(remoteMode, r, e, "it answered and has the model"), nil
+			why := "it answered and has the model"
+			if opts.Stored != "" && opts.Stored != e.ID() {
+				// The workspace's own embedder is another server's.
+				why += fmt.Sprintf("; the workspace's vectors are %s's, so the next ingest embeds everything again with it (or re-embed the workspace now)", opts.Stored)
+			}
+			return e, remoteChoice(remoteMode, r, e, why), nil
 		}
 		why = fmt.Sprintf("%s at %s has model %s but the probe embedding failed: %v", r.Server(), r.URL(), r.Model(), err)
 	}

@@ -232,6 +232,11 @@ func TestSelectKeepsTheWorkspacesEmbedder(t *testing.T) {
 	assert.Equal(t, "ollama/nomic-embed-text", e.ID())
 	assert.Equal(t, "ollama/nomic-embed-text", asked, "the wiring is told what the workspace holds")
 
+	e, choice, err = embed.Select(context.Background(), embed.SelectOptions{Stored: "openai/text-embedding-nomic-embed-text-v1.5", Remote: remote, Offline: loadStub})
+	require.NoError(t, err)
+	assert.Equal(t, "ollama/nomic-embed-text", e.ID(), "the workspace's server is not the one configured")
+	assert.Contains(t, choice.Reason, "the workspace's vectors are openai/text-embedding-nomic-embed-text-v1.5's, so the next ingest embeds everything again with it")
+
 	closed := ollamatest.Closed(t)
 	_, choice, err = embed.Select(context.Background(), embed.SelectOptions{Stored: "ollama/nomic-embed-text", Remote: ollamaAt(closed, ""), Offline: loadStub})
 	require.NoError(t, err)
