@@ -185,7 +185,7 @@ func FindEmbedModel(ctx context.Context, srv modelserver.Server, named, stored s
 	if err != nil {
 		return nil, err
 	}
-	if name := modelserver.PickEmbedModel(srv.Provider(), models, stored); name != "" {
+	if name := modelserver.PickEmbedModel(models); name != "" {
 		return srv.EmbedRemote(name), nil
 	}
 	return nil, fmt.Errorf("%s at %s lists no embedding model: %w", srv.Name(), srv.URL(), srv.MissingModel(DefaultEmbedModel))

@@ -350,20 +350,13 @@ func missingModels(srv modelserver.Server, models []chat.ModelInfo, c modelserve
 		}
 		found := false
 		for _, m := range models {
-			found = found || sameModel(m.Name, want.name)
+			found = found || chat.SameModel(m.Name, want.name)
 		}
 		if !found {
 			out = append(out, MissingModel{Name: want.name, Use: want.use, Fix: sentence(srv.MissingModel(want.name).Error())})
 		}
 	}
 	return out
-}
-
-// sameModel compares names as the servers resolve them: any case, Ollama's
-// ":latest" implied.
-func sameModel(a, b string) bool {
-	trim := func(s string) string { return strings.ToLower(strings.TrimSuffix(strings.TrimSpace(s), ":latest")) }
-	return trim(a) == trim(b)
 }
 
 // serverProblem says why the server did not answer (its code, and err)

@@ -142,6 +142,10 @@ func (c *Client) cachedModel(ctx context.Context, name string, notify func(wait.
 	return c.model(ctx, name, notify)
 }
 
+// SameModel reports whether two names name the same model, as servers
+// resolve them: any case, Ollama's ":latest" implied.
+func SameModel(a, b string) bool { return canonicalModel(a) == canonicalModel(b) }
+
 // canonicalModel is the name a server resolves: ":latest" implied, any case.
 func canonicalModel(name string) string {
 	return strings.ToLower(strings.TrimSuffix(strings.TrimSpace(name), ":latest"))

@@ -143,23 +143,16 @@ func ModelOf(embedderID string, p Provider) (string, bool) {
 	return m, ok && m != ""
 }
 
-// PickEmbedModel picks the embedding model to use from what the server
-// lists: the one the workspace's vectors were made with (its model, from
-// the embedder ID stored), else one whose name holds DefaultEmbedModel,
-// else the first by name of those the server reports as embedding models.
-// "" when the server reports none.
-func PickEmbedModel(p Provider, models []chat.ModelInfo, stored string) string {
+// PickEmbedModel picks the embedding model a new workspace uses from what
+// the server lists: one whose name holds DefaultEmbedModel, else the first
+// by name of those the server reports as embedding models; "" when it
+// reports none. (A workspace that has an embedder keeps it: the caller
+// asks for that model by name.)
+func PickEmbedModel(models []chat.ModelInfo) string {
 	var embedding []string
 	for _, m := range models {
 		if m.Embedding {
 			embedding = append(embedding, m.Name)
-		}
-	}
-	if want, ok := ModelOf(stored, p); ok {
-		for _, m := range models {
-			if sameName(m.Name, want) {
-				return m.Name
-			}
 		}
 	}
 	slices.Sort(embedding)
@@ -172,11 +165,4 @@ func PickEmbedModel(p Provider, models []chat.ModelInfo, stored string) string {
 		return embedding[0]
 	}
 	return ""
-}
-
-// sameName compares model names as servers resolve them: any case, and
-// Ollama's ":latest" implied.
-func sameName(a, b string) bool {
-	trim := func(s string) string { return strings.ToLower(strings.TrimSuffix(strings.TrimSpace(s), ":latest")) }
-	return trim(a) == trim(b)
 }
