@@ -2,9 +2,14 @@ package backend
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/loomwork/loom/backend/abstract"
 	"github.com/loomwork/loom/backend/embed"
+	"github.com/loomwork/loom/backend/embed/offline"
+	"github.com/loomwork/loom/backend/errs"
+	"github.com/loomwork/loom/backend/modelserver"
 	"github.com/loomwork/loom/backend/ollama"
 	"github.com/loomwork/loom/backend/tokens"
 )
@@ -16,20 +21,25 @@ import (
 type Config struct {
 	// Dir is the workspace folder ("": DefaultWorkspaceDir("default")).
 	Dir string
-	// Embedder is auto (the default: Ollama when it answers and has
-	// EmbedModel, else the offline embedder), offline or ollama.
+	// Embedder is auto (the default: the embedder the workspace's vectors
+	// were made with; for a new workspace the model server's embedding
+	// model when it answers and has one, else the offline embedder),
+	// offline, or the server's own mode (ollama, openai).
 	Embedder embed.Mode
-	// EmbedModel is the Ollama embedding model (default nomic-embed-text).
+	// EmbedModel is the server's embedding model ("": the workspace's,
+	// else one the server lists as an embedding model, nomic-embed-text
+	// first).
 	EmbedModel string
 	// Offline loads the offline embedder (nil: the table built into the
 	// binary; the web edition passes the table the page fetched).
 	Offline func() (embed.Embedder, error)
-	// Ollama makes a client for the Ollama the person configured, with
-	// the edition's way of telling them when it is slow (nil: no Ollama —
-	// the offline embedder, extractive summaries, no model windows). It
-	// reads model windows (a question naming a model), embeds in auto and
-	// ollama modes, and summarises with SummaryModel.
-	Ollama func() (*ollama.Client, error)
+	// Server makes a client for the model server the person configured —
+	// Ollama or an OpenAI-compatible server (NewModelServer) — with the
+	// edition's way of telling them when it is slow (nil: no server — the
+	// offline embedder, extractive summaries, no model windows). It reads
+	// model windows (a question naming a model), embeds in auto and the
+	// server's mode, and summarises with SummaryModel.
+	Server func() (modelserver.Server, error)
 	// SummaryModel makes summaries with this Ollama model, the extractive
 	// method standing in when Ollama fails ("": extractive only).
 	SummaryModel string
@@ -63,8 +73,9 @@ const (
 	WriteWhenFree
 )
 
-// DefaultEmbedModel is the Ollama embedding model auto mode looks for.
-const DefaultEmbedModel = "nomic-embed-text"
+// DefaultEmbedModel is the embedding model auto mode prefers when the
+// workspace has none and none is configured.
+const DefaultEmbedModel = modelserver.DefaultEmbedModel
 
 // New opens the workspace c says, wired as c says.
 func New(ctx context.Context, c Config) (*Workbench, error) {
@@ -95,38 +106,45 @@ func (c Config) Folder() (string, error) {
 
 // EngineOptions are the options c opens a workspace with (Doctor and
 // Repair take them too): the embedder chosen on first need, the model
-// window and the summariser from Ollama, the concept threshold, then
-// c.Options.
+// window and the summariser from the model server, the concept threshold,
+// then c.Options.
 func (c Config) EngineOptions() ([]Option, error) {
 	if _, err := embed.ParseMode(string(c.Embedder)); err != nil {
 		return nil, err
 	}
 	var opts []Option
-	model := c.EmbedModel
-	if model == "" {
-		model = DefaultEmbedModel
-	}
-	var remote func() (embed.Remote, error)
-	if c.Ollama != nil {
-		remote = func() (embed.Remote, error) {
-			oc, err := c.Ollama()
+	var remote func(ctx context.Context, stored string) (embed.Remote, error)
+	remoteMode := embed.ModeOllama
+	if c.Server != nil {
+		if srv, err := c.Server(); err == nil {
+			remoteMode = srv.Provider().EmbedMode()
+		}
+		remote = func(ctx context.Context, stored string) (embed.Remote, error) {
+			srv, err := c.Server()
 			if err != nil {
 				return nil, err
 			}
-			return oc.EmbedModel(model), nil
+			return FindEmbedModel(ctx, srv, c.EmbedModel, stored)
 		}
 		opts = append(opts, WithModelWindow(func(ctx context.Context, name string) (int, error) {
-			oc, err := c.Ollama()
+			srv, err := c.Server()
 			if err != nil {
 				return 0, err
 			}
-			info, err := oc.Model(ctx, name)
+			info, err := srv.Describe(ctx, name, nil)
+			if info.ServerWindow > 0 {
+				return info.ServerWindow, err
+			}
 			return info.ContextLength, err
 		}))
 		if c.SummaryModel != "" {
-			oc, err := c.Ollama()
+			srv, err := c.Server()
 			if err != nil {
 				return nil, err
+			}
+			oc, ok := srv.(*ollama.Client)
+			if !ok {
+				return nil, errs.E(errs.Invalid, "summaries with a model (%s) need Ollama: %s at %s cannot make them yet; leave the summary model out for extractive summaries", c.SummaryModel, srv.Name(), srv.URL())
 			}
 			count := tokens.Default().Count
 			opts = append(opts, WithSummarizer(&ollama.Summarizer{Client: oc, Model: c.SummaryModel, Count: count,
@@ -134,8 +152,8 @@ func (c Config) EngineOptions() ([]Option, error) {
 		}
 	}
 	mode, offline, told := c.Embedder, c.Offline, c.OnEmbedder
-	opts = append(opts, WithEmbedderResolver(func(ctx context.Context) (embed.Embedder, string, error) {
-		e, choice, err := embed.Select(ctx, embed.SelectOptions{Mode: mode, Ollama: remote, Offline: offline})
+	opts = append(opts, WithEmbedderResolver(func(ctx context.Context, stored string) (embed.Embedder, string, error) {
+		e, choice, err := embed.Select(ctx, embed.SelectOptions{Mode: mode, Stored: stored, Remote: remote, RemoteMode: remoteMode, Offline: offline})
 		if err != nil {
 			return nil, "", err
 		}
@@ -148,4 +166,66 @@ func (c Config) EngineOptions() ([]Option, error) {
 		opts = append(opts, WithConceptThreshold(c.ConceptThreshold))
 	}
 	return append(opts, c.Options...), nil
+}
+
+// FindEmbedModel is the server's embedding model to use: the one named
+// ("" for none), else the one the workspace's vectors were made with (the
+// embedder ID stored, if it is this server's), else one the server lists
+// as an embedding model (modelserver.PickEmbedModel). A server that lists
+// none is an error with code errs.OllamaModelMissing saying how to get
+// one.
+func FindEmbedModel(ctx context.Context, srv modelserver.Server, named, stored string) (embed.Remote, error) {
+	if named = strings.TrimSpace(named); named != "" {
+		return srv.EmbedRemote(named), nil
+	}
+	if name, ok := modelserver.ModelOf(stored, srv.Provider()); ok {
+		return srv.EmbedRemote(name), nil
+	}
+	models, err := srv.Models(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if name := modelserver.PickEmbedModel(models); name != "" {
+		return srv.EmbedRemote(name), nil
+	}
+	return nil, fmt.Errorf("%s at %s lists no embedding model: %w", srv.Name(), srv.URL(), srv.MissingModel(DefaultEmbedModel))
+}
+
+// OfflineTarget names the offline embedder as a re-embed's target
+// (OpenEmbedder).
+const OfflineTarget = "offline"
+
+// OpenEmbedder opens the embedder a re-embed asked for by name: "offline"
+// (OfflineTarget) is the offline embedder, any other name the model
+// server's embedding model of that name ("": the one FindEmbedModel picks
+// for a new workspace). It returns the embedder and a sentence saying
+// what it is, for Stats.
+func (c Config) OpenEmbedder(ctx context.Context, target string) (embed.Embedder, string, error) {
+	if strings.TrimSpace(target) == OfflineTarget {
+		load := c.Offline
+		if load == nil {
+			load = func() (embed.Embedder, error) { return offline.New() }
+		}
+		e, err := load()
+		if err != nil {
+			return nil, "", err
+		}
+		return e, fmt.Sprintf("using offline embedder (%d dimensions): the workspace was re-embedded with it", e.Dim()), nil
+	}
+	if c.Server == nil {
+		return nil, "", errs.E(errs.Invalid, "re-embed with %s: no model server is configured", target)
+	}
+	srv, err := c.Server()
+	if err != nil {
+		return nil, "", err
+	}
+	r, err := FindEmbedModel(ctx, srv, target, "")
+	if err != nil {
+		return nil, "", err
+	}
+	e, err := r.Open(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	return e, fmt.Sprintf("using %s model %s at %s (%d dimensions): the workspace was re-embedded with it", r.Server(), r.Model(), r.URL(), e.Dim()), nil
 }

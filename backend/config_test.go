@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/loomwork/loom/backend/modelserver"
 	"github.com/loomwork/loom/backend/ollama"
 	"github.com/loomwork/loom/backend/ollama/ollamatest"
 )
@@ -21,14 +22,14 @@ import (
 func TestNewWiresOllamaAsConfigured(t *testing.T) {
 	ctx := context.Background()
 	notes := copyFixture(t)
-	client := func(url string) func() (*ollama.Client, error) {
-		return func() (*ollama.Client, error) { return ollama.New(url) }
+	client := func(url string) func() (modelserver.Server, error) {
+		return func() (modelserver.Server, error) { return ollama.New(url) }
 	}
 
 	t.Run("auto uses Ollama when it has the embedding model", func(t *testing.T) {
 		srv := ollamatest.New(t, ollamatest.WithEmbedDim(32))
 		var told []string
-		wb, err := New(ctx, Config{Dir: t.TempDir(), Ollama: client(srv.URL), OnEmbedder: func(r string) { told = append(told, r) },
+		wb, err := New(ctx, Config{Dir: t.TempDir(), Server: client(srv.URL), OnEmbedder: func(r string) { told = append(told, r) },
 			Options: []Option{WithClock(clock)}})
 		require.NoError(t, err)
 		defer wb.Close()
@@ -44,7 +45,7 @@ func TestNewWiresOllamaAsConfigured(t *testing.T) {
 	})
 
 	t.Run("auto falls back to offline when Ollama is not running, and says so", func(t *testing.T) {
-		wb, err := New(ctx, Config{Dir: t.TempDir(), Ollama: client(ollamatest.Closed(t))})
+		wb, err := New(ctx, Config{Dir: t.TempDir(), Server: client(ollamatest.Closed(t))})
 		require.NoError(t, err)
 		defer wb.Close()
 		wb.ChooseEmbedder(ctx)
@@ -57,7 +58,7 @@ func TestNewWiresOllamaAsConfigured(t *testing.T) {
 
 	t.Run("auto falls back to offline when Ollama lacks the model", func(t *testing.T) {
 		srv := ollamatest.New(t, ollamatest.WithModels(ollamatest.Llama32()))
-		wb, err := New(ctx, Config{Dir: t.TempDir(), Ollama: client(srv.URL)})
+		wb, err := New(ctx, Config{Dir: t.TempDir(), Server: client(srv.URL)})
 		require.NoError(t, err)
 		defer wb.Close()
 		wb.ChooseEmbedder(ctx)
@@ -68,7 +69,7 @@ func TestNewWiresOllamaAsConfigured(t *testing.T) {
 
 	t.Run("offline never asks Ollama", func(t *testing.T) {
 		srv := ollamatest.New(t)
-		wb, err := New(ctx, Config{Dir: t.TempDir(), Embedder: "offline", Ollama: client(srv.URL)})
+		wb, err := New(ctx, Config{Dir: t.TempDir(), Embedder: "offline", Server: client(srv.URL)})
 		require.NoError(t, err)
 		defer wb.Close()
 		wb.ChooseEmbedder(ctx)
@@ -79,7 +80,7 @@ func TestNewWiresOllamaAsConfigured(t *testing.T) {
 
 	t.Run("a question naming a model gets its window from Ollama", func(t *testing.T) {
 		srv := ollamatest.New(t)
-		wb, err := New(ctx, Config{Dir: t.TempDir(), Embedder: "offline", Ollama: client(srv.URL), Options: []Option{WithClock(clock)}})
+		wb, err := New(ctx, Config{Dir: t.TempDir(), Embedder: "offline", Server: client(srv.URL), Options: []Option{WithClock(clock)}})
 		require.NoError(t, err)
 		defer wb.Close()
 		_, err = wb.Ingest(ctx, []string{notes}, IngestOptions{})
@@ -102,12 +103,12 @@ func TestNewWiresOllamaAsConfigured(t *testing.T) {
 		_, err = wb.Ingest(ctx, []string{notes}, IngestOptions{})
 		require.NoError(t, err)
 		_, err = wb.Query(ctx, QueryRequest{Question: "How does staleness decay?", Model: "llama3.2"})
-		assert.ErrorContains(t, err, "no Ollama is configured")
+		assert.ErrorContains(t, err, "no model server is configured")
 	})
 
 	t.Run("summaries come from the summary model", func(t *testing.T) {
 		srv := ollamatest.New(t, ollamatest.WithGenerate(func(s *ollamatest.Stream) { s.Whole("Staleness halves every half-life.", 40, 8) }))
-		wb, err := New(ctx, Config{Dir: t.TempDir(), Embedder: "offline", Ollama: client(srv.URL), SummaryModel: ollamatest.Llama32().Name,
+		wb, err := New(ctx, Config{Dir: t.TempDir(), Embedder: "offline", Server: client(srv.URL), SummaryModel: ollamatest.Llama32().Name,
 			Options: []Option{WithClock(clock)}})
 		require.NoError(t, err)
 		defer wb.Close()

@@ -4,24 +4,26 @@ import "github.com/loomwork/loom/backend/library"
 
 // The library's types (backend/library).
 type (
-	IngestOptions  = library.IngestOptions
-	IngestReport   = library.IngestReport
-	Progress       = library.Progress
-	DocumentInfo   = library.DocumentInfo
-	Upload         = library.Upload
-	CollectionInfo = library.CollectionInfo
-	GraphData      = library.GraphData
-	GraphNode      = library.GraphNode
-	GraphEdge      = library.GraphEdge
-	GraphCluster   = library.GraphCluster
-	ClusterLink    = library.ClusterLink
-	NodeDetail     = library.NodeDetail
-	ConceptLink    = library.ConceptLink
-	Neighbour      = library.Neighbour
-	Location       = library.Location
-	SourceView     = library.SourceView
-	SourceDocument = library.SourceDocument
-	SourceSection  = library.SourceSection
+	IngestOptions   = library.IngestOptions
+	IngestReport    = library.IngestReport
+	Progress        = library.Progress
+	DocumentInfo    = library.DocumentInfo
+	Upload          = library.Upload
+	CollectionInfo  = library.CollectionInfo
+	GraphData       = library.GraphData
+	GraphNode       = library.GraphNode
+	GraphEdge       = library.GraphEdge
+	GraphCluster    = library.GraphCluster
+	ClusterLink     = library.ClusterLink
+	NodeDetail      = library.NodeDetail
+	ConceptLink     = library.ConceptLink
+	Neighbour       = library.Neighbour
+	Location        = library.Location
+	SourceView      = library.SourceView
+	SourceDocument  = library.SourceDocument
+	SourceSection   = library.SourceSection
+	ReembedReport   = library.ReembedReport
+	ReembedProgress = library.ReembedProgress
 )
 
 // DefaultBatchQuads is how many quads an ingest's transaction gathers

@@ -56,8 +56,10 @@ func InMemory() Option { return workspace.InMemory() }
 // WithEmbedder fixes the embedder.
 func WithEmbedder(e embed.Embedder) Option { return workspace.WithEmbedder(e) }
 
-// WithEmbedderResolver picks the embedder lazily, on first need.
-func WithEmbedderResolver(f func(ctx context.Context) (embed.Embedder, string, error)) Option {
+// WithEmbedderResolver picks the embedder lazily, on first need, given
+// the ID of the embedder the workspace's vectors were made with ("" for a
+// new workspace); it returns the embedder and why it was chosen.
+func WithEmbedderResolver(f func(ctx context.Context, stored string) (embed.Embedder, string, error)) Option {
 	return workspace.WithEmbedderResolver(f)
 }
 

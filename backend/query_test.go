@@ -152,7 +152,7 @@ func TestQueryRejectsBadQuestions(t *testing.T) {
 		{"unknown purpose", QueryRequest{Question: "budget", Budget: 500, Purpose: "vibes"}, "purpose"},
 		{"unknown level", QueryRequest{Question: "budget", Budget: 500, Level: "tiny"}, "level"},
 		{"unknown strategy", QueryRequest{Question: "budget", Budget: 500, Strategy: "magic"}, "strategy"},
-		{"a model with no Ollama configured", QueryRequest{Question: "budget", Model: "llama3.2"}, "no Ollama"},
+		{"a model with no model server configured", QueryRequest{Question: "budget", Model: "llama3.2"}, "no model server is configured"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

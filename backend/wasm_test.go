@@ -150,7 +150,7 @@ func TestWasmWorkspaceSurvivesReopen(t *testing.T) {
 			wb = open()
 			got, err := wb.Stats(ctx)
 			require.NoError(t, err)
-			stats.EmbedderInUse = "" // this session's, chosen on first need
+			stats.EmbedderInUse, stats.EmbedderDims = "", 0 // this session's, chosen on first need
 			assert.Equal(t, stats, got)
 			gotDocs, err := wb.Documents(ctx)
 			require.NoError(t, err)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/loomwork/loom/backend/chat"
 	"github.com/loomwork/loom/backend/conversation"
+	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/levels"
 	"github.com/loomwork/loom/backend/library"
 	"github.com/loomwork/loom/backend/query"
@@ -113,6 +114,13 @@ func (w *Workbench) IngestSample(ctx context.Context, opts IngestOptions) (*Inge
 // ReingestDocument reads a document's file again.
 func (w *Workbench) ReingestDocument(ctx context.Context, id string, opts IngestOptions) (*IngestReport, error) {
 	return w.lib.ReingestDocument(ctx, id, opts)
+}
+
+// Reembed embeds the whole workspace again with e and rebuilds its
+// concepts, in one commit; the session then uses e (choice says why, in
+// Stats). Cancelling ctx or a failure leaves the workspace as it was.
+func (w *Workbench) Reembed(ctx context.Context, e embed.Embedder, choice string, progress func(ReembedProgress)) (*ReembedReport, error) {
+	return w.lib.Reembed(ctx, e, choice, progress)
 }
 
 // RemoveDocuments removes documents and what only they held.

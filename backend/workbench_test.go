@@ -290,7 +290,7 @@ func TestReopenUsesCacheAndStatsNeedNoIndex(t *testing.T) {
 	got, err := wb.Stats(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, want.Embedder, want.EmbedderInUse)
-	want.EmbedderInUse = "" // this session's, chosen on first need
+	want.EmbedderInUse, want.EmbedderDims = "", 0 // this session's, chosen on first need
 	assert.Equal(t, want, got)
 	assert.Nil(t, wb.ws.CurrentIndex(), "stats read the meta quad only")
 	w2 := openBoltErr(dir)

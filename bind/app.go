@@ -16,6 +16,7 @@ import (
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/chat"
 	"github.com/loomwork/loom/backend/embed"
+	"github.com/loomwork/loom/backend/modelserver"
 	"github.com/loomwork/loom/backend/ollama"
 	"github.com/loomwork/loom/backend/ollama/wait"
 	"github.com/loomwork/loom/graphdb"
@@ -28,7 +29,8 @@ const WorkspaceEnv = "LOOM_WORKSPACE"
 
 // OllamaEnv names the environment variable with Ollama's URL; unset, the
 // app uses OLLAMA_HOST, else http://127.0.0.1:11434 (as the Ollama CLI).
-const OllamaEnv = "LOOM_OLLAMA_URL"
+// The address saved in Settings wins over it.
+const OllamaEnv = modelserver.EnvOllamaURL
 
 // ollamaAddress is Ollama's address: the one configured, else OLLAMA_HOST
 // as the Ollama CLI reads it (which is http://127.0.0.1:11434 when unset).
@@ -82,6 +84,7 @@ type workspace interface {
 	Conversation(id string) (*backend.Conversation, error)
 	ExportGraph(ctx context.Context, withContent bool) (*graphdb.GraphJSON, error)
 	ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error
+	Reembed(ctx context.Context, e embed.Embedder, choice string, progress func(backend.ReembedProgress)) (*backend.ReembedReport, error)
 }
 
 var _ workspace = (*backend.Workbench)(nil)
@@ -105,9 +108,17 @@ type App struct {
 	embedder embed.Mode
 	offline  func() (embed.Embedder, error)
 	options  []backend.Option
-	// newOllama makes an Ollama client for the configured address with
-	// the options given (ollama.New).
-	newOllama func(opts ...ollama.Option) (*ollama.Client, error)
+	// newServer makes the client of the model server configured
+	// (backend.NewModelServer); tests swap it for one at their fake's
+	// address.
+	newServer func(c modelserver.Config, o modelserver.Options) (modelserver.Server, error)
+	// ollamaURL is the Ollama address the edition was given ("": none; the
+	// web edition's page sets it).
+	ollamaURL func() string
+	// settingsMu orders the changes of the settings file; savedServer is
+	// the model server's settings as last read or saved (nil: not read).
+	settingsMu  sync.Mutex
+	savedServer *modelServerSettings
 
 	// ready is closed once Startup has finished trying to open the workspace.
 	// On Linux Wails runs OnStartup in its own goroutine, so the page can call
@@ -161,12 +172,11 @@ func NewApp(shell Shell) *App {
 		shell:      shell,
 		doctor:     func(ctx context.Context, dir string) (*backend.Checkup, error) { return backend.Doctor(ctx, dir) },
 		defaultDir: func() (string, error) { return backend.DefaultWorkspaceDir("default") },
-		newOllama: func(opts ...ollama.Option) (*ollama.Client, error) {
-			return ollama.New(ollamaAddress(os.Getenv(OllamaEnv)), opts...)
-		},
-		ready:    make(chan struct{}),
-		stopping: make(chan struct{}),
-		ctx:      context.Background(),
+		newServer:  backend.NewModelServer,
+		ollamaURL:  func() string { return os.Getenv(OllamaEnv) },
+		ready:      make(chan struct{}),
+		stopping:   make(chan struct{}),
+		ctx:        context.Background(),
 	}
 	// The desktop app opens read-only when another Loom process (the CLI,
 	// loom watch, another window) holds the workspace or its folder cannot
@@ -190,14 +200,19 @@ func NewApp(shell Shell) *App {
 }
 
 // config is the engine's wiring (backend.Config, as the CLI's): the
-// embedder (auto in the desktop app: Ollama when it answers and has the
-// model, else offline), Ollama as configured with its silences told to
-// the page, the model windows it reports; the embedder chosen goes to the
-// log, and Stats says it to the page.
+// embedder (auto in the desktop app: the workspace's own; for a new one the
+// model server's embedding model when it has one, else offline), the model
+// server as configured (Settings, else the environment) with its silences
+// told to the page, the model windows it reports; the embedder chosen goes
+// to the log, and Stats says it to the page.
 func (a *App) config(dir string) backend.Config {
-	return backend.Config{Dir: dir, Embedder: a.embedder, Offline: a.offline,
-		Ollama: func() (*ollama.Client, error) {
-			return a.newOllama(ollama.WithNotify(func(n wait.Notice) { a.shell.Emit(a.ctx, EventOllamaWait, n) }))
+	embedModel := ""
+	if c, err := a.serverConfig(); err == nil {
+		embedModel = c.EmbedModel
+	}
+	return backend.Config{Dir: dir, Embedder: a.embedder, Offline: a.offline, EmbedModel: embedModel,
+		Server: func() (modelserver.Server, error) {
+			return a.server(modelserver.Options{Notify: func(n wait.Notice) { a.shell.Emit(a.ctx, EventOllamaWait, n) }})
 		},
 		OnEmbedder: func(reason string) { a.shell.LogInfo(a.ctx, "embedder: "+reason) },
 		Options:    a.options,
@@ -226,9 +241,7 @@ func NewWebApp(shell Shell, cfg WebConfig) *App {
 		return backend.New(ctx, a.config(dir))
 	}
 	if cfg.OllamaURL != nil {
-		a.newOllama = func(opts ...ollama.Option) (*ollama.Client, error) {
-			return ollama.New(ollamaAddress(cfg.OllamaURL()), opts...)
-		}
+		a.ollamaURL = cfg.OllamaURL
 	}
 	return a
 }

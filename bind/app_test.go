@@ -421,9 +421,9 @@ func TestOllamaAddressComesFromLOOM_OLLAMA_URLThenOLLAMA_HOST(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv(OllamaEnv, tc.loom)
 			t.Setenv("OLLAMA_HOST", tc.host)
-			oc, err := NewApp(&fakeShell{}).newOllama()
+			c, err := NewApp(&fakeShell{}).serverConfig()
 			require.NoError(t, err)
-			assert.Equal(t, tc.want, oc.URL())
+			assert.Equal(t, tc.want, c.URL)
 		})
 	}
 }

@@ -41,6 +41,7 @@ const (
 	CodeOllamaContextTooLong = ErrorCode(errs.OllamaContextTooLong)
 	CodeOllamaBadStream      = ErrorCode(errs.OllamaBadStream)
 	CodeOllamaTimeout        = ErrorCode(errs.OllamaTimeout)
+	CodeModelNoTools         = ErrorCode(errs.ModelNoTools)
 	CodeCanceled             = ErrorCode(errs.Canceled)
 	CodeInternal             = ErrorCode(errs.Internal)
 )
@@ -66,7 +67,7 @@ const (
 // that it holds every engine code.
 var ErrorCodes = []ErrorCode{
 	CodeInvalid, CodeNotFound, CodeConflict, CodeInUse, CodeReadOnly, CodeDamaged, CodeUnavailable, CodeBadFile,
-	CodeOllamaNotRunning, CodeOllamaModelMissing, CodeOllamaContextTooLong, CodeOllamaBadStream, CodeOllamaTimeout,
+	CodeOllamaNotRunning, CodeOllamaModelMissing, CodeOllamaContextTooLong, CodeOllamaBadStream, CodeOllamaTimeout, CodeModelNoTools,
 	CodeCanceled, CodeInternal,
 	CodeClosed, CodeBusy, CodeWorkspaceUnavailable, CodeShellFailed,
 }

@@ -22,10 +22,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/loomwork/loom/backend"
-	"github.com/loomwork/loom/backend/ollama"
+	"github.com/loomwork/loom/backend/modelserver"
 	"github.com/loomwork/loom/backend/ollama/ollamatest"
 	"github.com/loomwork/loom/backend/ollama/wait"
 	"github.com/loomwork/loom/backend/ollama/wait/waittest"
+	"github.com/loomwork/loom/backend/openai/openaitest"
 	"github.com/loomwork/loom/internal/golden"
 )
 
@@ -46,6 +47,7 @@ const (
 	goldenWorkspaceDir = "/home/ada/.local/share/loom/default"
 	goldenOllamaURL    = "http://127.0.0.1:11434"
 	goldenNotesDir     = "/home/ada/notes"
+	goldenOpenAIURL    = "http://127.0.0.1:1234/v1"
 )
 
 // goldenNow is the engine's clock: ingest, access and chat times.
@@ -159,7 +161,7 @@ func (g *goldens) finish() {
 
 // goldenApp is an App over a real workspace in a new folder, on the golden
 // clock, its Ollama at url (may be "") with the client options given.
-func goldenApp(t *testing.T, g *goldens, url string, clientOpts ...ollama.Option) (*App, *fakeShell, string) {
+func goldenApp(t *testing.T, g *goldens, url string, clientOpts ...wait.Options) (*App, *fakeShell, string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "workspace")
 	g.alias(dir, goldenWorkspaceDir)
@@ -169,16 +171,14 @@ func goldenApp(t *testing.T, g *goldens, url string, clientOpts ...ollama.Option
 
 // goldenAppIn is goldenApp on the workspace in dir (which the caller
 // aliases).
-func goldenAppIn(t *testing.T, dir, url string, clientOpts ...ollama.Option) (*App, *fakeShell) {
+func goldenAppIn(t *testing.T, dir, url string, clientOpts ...wait.Options) (*App, *fakeShell) {
 	t.Helper()
 	t.Setenv(WorkspaceEnv, dir)
 	shell := &fakeShell{}
 	app := NewApp(shell)
 	app.options = append(testOptions(), backend.WithClock(func() time.Time { return goldenNow }))
 	if url != "" {
-		app.newOllama = func(opts ...ollama.Option) (*ollama.Client, error) {
-			return ollama.New(url, append(opts, clientOpts...)...)
-		}
+		app.newServer = serverAt(url, clientOpts...)
 	}
 	app.Startup(t.Context())
 	t.Cleanup(func() {
@@ -280,6 +280,7 @@ func TestGoldenFilesAreWhatTheEngineSends(t *testing.T) {
 	g.file("workspace-sample", readWorkspace(t, sampled, false))
 
 	damagedGoldens(t, g)
+	g.file("model-server", modelServerGoldens(t, g))
 	g.finish()
 }
 
@@ -493,9 +494,9 @@ func ollamaGoldens(t *testing.T, g *goldens, app *App, o *goldenOllama) map[stri
 
 	down := ollamatest.Closed(t) // nothing listens there
 	g.aliasURL(down)
-	app.newOllama = func(opts ...ollama.Option) (*ollama.Client, error) { return ollama.New(down, opts...) }
+	app.newServer = serverAt(down)
 	defer func() {
-		app.newOllama = func(opts ...ollama.Option) (*ollama.Client, error) { return ollama.New(o.url, opts...) }
+		app.newServer = serverAt(o.url)
 	}()
 	notRunning, err := app.Ollama()
 	require.NoError(t, err)
@@ -518,7 +519,7 @@ func chatGoldens(t *testing.T, g *goldens, o *goldenOllama) map[string]any {
 	t.Helper()
 	var app *App
 	var shell *fakeShell
-	fresh := func(clientOpts ...ollama.Option) {
+	fresh := func(clientOpts ...wait.Options) {
 		t.Helper()
 		app, shell, _ = goldenApp(t, g, o.url, clientOpts...)
 		_, err := app.IngestUploads(goldenUploads(t))
@@ -592,7 +593,7 @@ func chatGoldens(t *testing.T, g *goldens, o *goldenOllama) map[string]any {
 	// A silent Ollama, on a clock the test moves: the model's details
 	// take a while, and the page is told so before the answer.
 	clock := waittest.NewClock()
-	fresh(ollama.WithWait(wait.Options{Clock: clock}))
+	fresh(wait.Options{Clock: clock})
 	o.show.Store(func() {
 		stream := current.Load().(string)
 		clock.Tick(10 * time.Second) // the details give up at 30 s
@@ -637,10 +638,10 @@ func errorGoldens(t *testing.T, g *goldens, app *App, shell *fakeShell, o *golde
 
 	down := ollamatest.Closed(t) // nothing listens there
 	g.aliasURL(down)
-	app.newOllama = func(opts ...ollama.Option) (*ollama.Client, error) { return ollama.New(down, opts...) }
+	app.newServer = serverAt(down)
 	_, err = app.Chat(ChatArgs{Question: "How does staleness decay?", Model: goldenModels[0].name, Window: goldenModels[0].window}, "down")
 	fail("ollama_not_running", err)
-	app.newOllama = func(opts ...ollama.Option) (*ollama.Client, error) { return ollama.New(o.url, opts...) }
+	app.newServer = serverAt(o.url)
 
 	app.jobs.mu.Lock()
 	app.jobs.ingest = func() {}
@@ -739,4 +740,80 @@ func damagedGoldens(t *testing.T, g *goldens) {
 	rep, err := app.RepairWorkspace()
 	require.NoError(t, err)
 	g.file("damaged", goldenDamaged{Open: open, Checkup: c, Repair: rep})
+}
+
+// goldenModelServer is an OpenAI-compatible server (LM Studio, as
+// openaitest plays it) as the settings panel shows it — its status with
+// every model's capabilities, and the settings without the key — and a
+// re-embed of the notes with its embedding model: the progress events, the
+// report and the workspace's stats after it.
+type goldenModelServer struct {
+	// Status is LM Studio's, with a chat model the settings name that it
+	// lacks; LlamaCpp llama.cpp's server's, which does not say everything.
+	Status   *OllamaStatus        `json:"status"`
+	LlamaCpp *OllamaStatus        `json:"llamacpp"`
+	Settings *ModelServerSettings `json:"settings"`
+	Reembed  struct {
+		Events []ReembedProgress      `json:"events"`
+		Report *backend.ReembedReport `json:"report"`
+		Stats  backend.Stats          `json:"stats"`
+	} `json:"reembed"`
+	// Cancelled is a re-embed (to the offline embedder) cancelled at its
+	// first progress: its events and its rejection.
+	Cancelled struct {
+		Events []ReembedProgress `json:"events"`
+		Error  ErrorPayload      `json:"error"`
+	} `json:"cancelled"`
+}
+
+func modelServerGoldens(t *testing.T, g *goldens) goldenModelServer {
+	t.Helper()
+	t.Setenv(OllamaEnv, "")
+	t.Setenv("OLLAMA_HOST", "")
+	t.Setenv(modelserver.EnvProvider, "")
+	t.Setenv(modelserver.EnvOpenAIURL, "")
+	t.Setenv(modelserver.EnvAPIKey, "")
+	srv := openaitest.New(t, openaitest.LMStudio)
+	g.alias(srv.URL, goldenOpenAIURL)
+	g.alias(strings.TrimPrefix(srv.Root, "http://"), strings.TrimPrefix(strings.TrimSuffix(goldenOpenAIURL, "/v1"), "http://"))
+	app, shell, _ := goldenApp(t, g, "")
+	defer func() { require.NoError(t, saveSettings(settings{})) }()
+	const key = "a-key-that-never-comes-back"
+	var out goldenModelServer
+	out.Status = mustResult[*OllamaStatus](t)(app.SetModelServer(ModelServerSettings{Provider: "openai", OpenAIURL: srv.URL, APIKey: key, ChatModel: "mistral-7b"}))
+	out.Settings = mustResult[*ModelServerSettings](t)(app.ModelServerSettings())
+	llama := openaitest.New(t, openaitest.LlamaCpp, openaitest.WithModels(openaitest.Model{ID: "Qwen3-4B-Q4_K_M.gguf", Tools: true, ContextLength: 40960, Loaded: 16384}))
+	g.alias(llama.URL, "http://127.0.0.1:8080/v1")
+	g.alias(strings.TrimPrefix(llama.Root, "http://"), "127.0.0.1:8080")
+	llamaApp, _, _ := goldenApp(t, g, llama.URL)
+	out.LlamaCpp = mustResult[*OllamaStatus](t)(llamaApp.Ollama())
+	_, err := app.IngestUploads(goldenUploads(t))
+	require.NoError(t, err)
+	out.Reembed.Report = mustResult[*backend.ReembedReport](t)(app.Reembed("text-embedding-nomic-embed-text-v1.5"))
+	out.Reembed.Report.Duration = 0
+	for _, e := range shell.eventsNamed(EventReembedProgress) {
+		p := e.(ReembedProgress)
+		p.Elapsed = 0
+		out.Reembed.Events = append(out.Reembed.Events, p)
+	}
+	out.Reembed.Stats = mustResult[backend.Stats](t)(app.Stats())
+
+	seen := len(shell.eventsNamed(EventReembedProgress))
+	shell.onEmit = func(name string, data any) {
+		if p, ok := data.(ReembedProgress); ok && !p.Finished && p.Total > 0 {
+			app.CancelReembed()
+		}
+	}
+	_, err = app.Reembed("offline")
+	require.Error(t, err)
+	shell.onEmit = nil
+	out.Cancelled.Error = Payload(err)
+	for _, e := range shell.eventsNamed(EventReembedProgress)[seen:] {
+		p := e.(ReembedProgress)
+		p.Elapsed = 0
+		out.Cancelled.Events = append(out.Cancelled.Events, p)
+	}
+	b, _ := json.Marshal(out)
+	require.NotContains(t, string(b), key, "the key never reaches the page")
+	return out
 }

@@ -4,6 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/loomwork/loom/backend"
+	"github.com/loomwork/loom/backend/modelserver"
+	"github.com/loomwork/loom/backend/ollama/wait"
 )
 
 // TestMain keeps the tests away from the person's own settings (an MCP
@@ -17,4 +21,16 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// serverAt is App.newServer for a fake server at url: the model server
+// configured, but there, its waits counted on the clock given (if any).
+func serverAt(url string, w ...wait.Options) func(modelserver.Config, modelserver.Options) (modelserver.Server, error) {
+	return func(c modelserver.Config, o modelserver.Options) (modelserver.Server, error) {
+		c.URL = url
+		if len(w) > 0 {
+			o.Wait = w[0]
+		}
+		return backend.NewModelServer(c, o)
+	}
 }

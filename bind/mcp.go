@@ -56,6 +56,9 @@ type MCPStatus struct {
 type settings struct {
 	// MCP: serve the open workspace to MCP clients.
 	MCP bool `json:"mcp"`
+	// ModelServer is the model server the person chose (models.go; nil:
+	// the environment's, else Ollama's defaults).
+	ModelServer *modelServerSettings `json:"model_server,omitempty"`
 }
 
 // SettingsFile is the file, in the person's config folder (os.UserConfigDir

@@ -68,9 +68,12 @@ func (a *App) SetMCP(on bool) (*MCPStatus, error) {
 	}
 	a.mcpMu.Lock()
 	defer a.mcpMu.Unlock()
+	a.settingsMu.Lock()
 	s := a.loadSettings()
 	s.MCP = on
-	if err := saveSettings(s); err != nil {
+	err := saveSettings(s)
+	a.settingsMu.Unlock()
+	if err != nil {
 		return nil, err
 	}
 	a.mcpOn = on

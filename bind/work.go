@@ -2,7 +2,6 @@ package bind
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,7 +13,7 @@ import (
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/chat"
 	"github.com/loomwork/loom/backend/errs"
-	"github.com/loomwork/loom/backend/ollama"
+	"github.com/loomwork/loom/backend/modelserver"
 	"github.com/loomwork/loom/backend/ollama/wait"
 	"github.com/loomwork/loom/graphdb"
 )
@@ -32,29 +31,34 @@ const (
 	// EventChatDelta carries a ChatDelta while an answer streams.
 	EventChatDelta = "chat:delta"
 	// EventOllamaWait carries a wait.Notice while a question that names a
-	// model waits for Ollama to describe it (its window).
+	// model waits for the model server to describe it (its window).
 	EventOllamaWait = "ollama:wait"
+	// EventReembedProgress carries a ReembedProgress while a re-embed runs.
+	EventReembedProgress = "reembed:progress"
 )
 
 // EventPayloads gives each event's payload, by a value of its type: the
 // page's types of the events are made from it (tools/wiretypes), and
 // bind's tests check that every event sent carries this type.
 var EventPayloads = map[string]any{
-	EventIngestProgress: IngestProgress{},
-	EventChatDelta:      ChatDelta{},
-	EventOllamaWait:     wait.Notice{},
-	EventWatchState:     WatchedFolder{},
+	EventIngestProgress:  IngestProgress{},
+	EventChatDelta:       ChatDelta{},
+	EventOllamaWait:      wait.Notice{},
+	EventWatchState:      WatchedFolder{},
+	EventReembedProgress: ReembedProgress{},
 }
 
 // chatFlushEvery is how often streamed answer text is sent to the page: a
 // token per event would flood the bridge; four batches a second would lag.
 const chatFlushEvery = 50 * time.Millisecond
 
-// jobs tracks the running ingest and chat streams so they can be stopped.
+// jobs tracks the running ingest, re-embed and chat streams so they can be
+// stopped.
 type jobs struct {
 	mu      sync.Mutex
 	ingest  context.CancelFunc
 	ingestN int
+	reembed context.CancelFunc
 	chats   map[string]context.CancelFunc
 }
 
@@ -62,9 +66,16 @@ type jobs struct {
 func (j *jobs) running() string {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	return j.runningLocked()
+}
+
+// runningLocked is running with j.mu held.
+func (j *jobs) runningLocked() string {
 	switch {
 	case j.ingest != nil:
 		return "the ingest"
+	case j.reembed != nil:
+		return "the re-embed"
 	case len(j.chats) > 0:
 		return "the answer being written"
 	}
@@ -223,6 +234,10 @@ func (a *App) ingest(run func(ctx context.Context, ws workspace, opts backend.In
 	if a.jobs.ingest != nil {
 		a.jobs.mu.Unlock()
 		return nil, &Error{Code: CodeBusy, Message: "An ingest is already running: wait for it to finish or cancel it."}
+	}
+	if a.jobs.reembed != nil {
+		a.jobs.mu.Unlock()
+		return nil, &Error{Code: CodeBusy, Message: "The workspace is being re-embedded: wait for it to finish or cancel it, then add files."}
 	}
 	ctx, cancel := context.WithCancel(a.ctx)
 	a.jobs.ingest = cancel
@@ -393,108 +408,6 @@ func (a *App) Query(req backend.QueryRequest) (*backend.QueryResult, error) {
 	return res, err
 }
 
-// ModelInfo is a model the chat can use.
-type ModelInfo struct {
-	Name          string `json:"name"`
-	ContextLength int    `json:"context_length"`
-	Tools         bool   `json:"tools"`
-	// MaxBudget is the most context a question may ask for with this
-	// model (the budget slider's end): the engine's rule, for the open
-	// workspace's system prompt and output reservation.
-	MaxBudget int `json:"max_budget"`
-}
-
-// maxBudget is the most context a question may ask for in a window: the
-// open workspace's limits, else the defaults' (no workspace yet).
-func (a *App) maxBudget(window int) int {
-	a.benchMu.RLock()
-	defer a.benchMu.RUnlock()
-	if a.bench != nil {
-		if l, err := a.bench.BudgetLimits(window); err == nil {
-			return l.MaxBudget
-		}
-	}
-	return backend.DefaultBudgetLimits(window).MaxBudget
-}
-
-// OllamaStatus says whether Ollama answers, and what to do when it does not.
-type OllamaStatus struct {
-	URL    string      `json:"url"`
-	Up     bool        `json:"up"`
-	Models []ModelInfo `json:"models"`
-	// Code says why the chat cannot run, as the engine's code: Ollama is
-	// not running, did not answer in time or answered something else
-	// (ollama_not_running, ollama_timeout, ollama_bad_stream), has no
-	// models (ollama_model_missing), or its URL is not one (invalid). ""
-	// when it can.
-	Code ErrorCode `json:"code,omitempty"`
-	// Problem and Fix say the same for the person, and what to do.
-	Problem string `json:"problem,omitempty"`
-	Fix     string `json:"fix,omitempty"`
-}
-
-// The status check's patience: the page asks on start and on Retry, and a
-// person waits for the answer, so Ollama gets a few seconds a request
-// (its list, then each model's details) and a bound on the whole.
-const (
-	ollamaStatusRequest = 3 * time.Second
-	ollamaStatusWhole   = 15 * time.Second
-)
-
-// Ollama reports whether Ollama is up at the configured URL and its models.
-func (a *App) Ollama() (*OllamaStatus, error) {
-	client, err := a.newOllama(ollama.WithTimeout(ollamaStatusRequest))
-	if err != nil {
-		return &OllamaStatus{URL: os.Getenv(OllamaEnv), Models: []ModelInfo{}, Code: CodeInvalid, Problem: "The Ollama URL is not valid: " + err.Error(),
-			Fix: "Set " + OllamaEnv + " (or OLLAMA_HOST) to Ollama's address, such as http://127.0.0.1:11434, and restart Loom."}, nil
-	}
-	st := &OllamaStatus{URL: client.URL(), Models: []ModelInfo{}}
-	ctx, cancel := context.WithTimeout(a.ctx, ollamaStatusWhole)
-	defer cancel()
-	models, err := client.Models(ctx)
-	if err != nil {
-		if a.ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-			err = errs.Wrap(errs.OllamaTimeout, err, "the status check ran out of time") // the whole check's bound, not the person's cancel
-		}
-		st.Code = ErrorCode(errs.CodeOf(err))
-		waited := ollamaStatusRequest
-		if !errors.As(err, new(*ollama.Error)) {
-			waited = ollamaStatusWhole
-		}
-		st.Problem, st.Fix = a.ollamaProblem(client.URL(), st.Code, err, waited)
-		return st, nil
-	}
-	st.Up = true
-	for _, m := range models {
-		st.Models = append(st.Models, ModelInfo{Name: m.Name, ContextLength: m.ContextLength, Tools: m.Tools, MaxBudget: a.maxBudget(m.ContextLength)})
-	}
-	if len(st.Models) == 0 {
-		st.Code = CodeOllamaModelMissing
-		st.Problem = "Ollama is running but has no models."
-		st.Fix = "Pull one, for example `ollama pull llama3.2`, then press Retry."
-	}
-	return st, nil
-}
-
-// ollamaProblem says why Ollama did not answer (its code, and err) and
-// what to do; waited is how long a timeout waited.
-func (a *App) ollamaProblem(url string, code ErrorCode, err error, waited time.Duration) (problem, fix string) {
-	switch {
-	case a.web && code == CodeOllamaNotRunning:
-		// A page cannot tell "not running" from "refused by CORS": the
-		// browser hides the reason. Say both, and exactly what to set.
-		return "The page could not reach Ollama at " + url + ": it is not running, or it refused this page (CORS).",
-			"Start Ollama allowing this page: `OLLAMA_ORIGINS=" + pageOrigin() + " ollama serve` (or add the origin to OLLAMA_ORIGINS where Ollama runs as a service), then press Retry."
-	case code == CodeOllamaNotRunning:
-		return "Ollama is not running at " + url + ".", "Start it with `ollama serve` (install it from ollama.com), or set " + OllamaEnv + " to where it runs, then press Retry."
-	case code == CodeOllamaTimeout:
-		return "Ollama at " + url + " did not answer within " + wait.Human(waited) + ".",
-			"It may be loading a model or stuck: wait a moment and press Retry, or restart it (`ollama serve`)."
-	default:
-		return "Ollama at " + url + " answered with something Loom could not read: " + err.Error(), "Check that the URL points at Ollama (not another server), then press Retry."
-	}
-}
-
 // ChatDelta is the event the page gets while an answer streams.
 type ChatDelta struct {
 	Stream   string         `json:"stream"`
@@ -533,11 +446,11 @@ func (a *App) Chat(args ChatArgs, stream string) (*backend.ChatTurn, error) {
 	s := &chatStream{app: a, id: stream}
 	// The client's notifier hears the waits the turn's own OnWait does
 	// not: the model's details, asked before the turn.
-	oc, err := a.newOllama(ollama.WithNotify(s.wait))
+	srv, err := a.server(modelserver.Options{Notify: s.wait})
 	if err != nil {
-		return nil, &Error{Code: CodeInvalid, Message: "The Ollama URL is not valid.", Err: err}
+		return nil, &Error{Code: CodeInvalid, Message: "The model server's settings are not valid: correct them in Settings (Model server).", Err: err}
 	}
-	client := chat.New(oc)
+	client := chat.New(srv)
 	if err := a.waitReady(); err != nil {
 		return nil, err
 	}

@@ -40,16 +40,14 @@ func realApp(t *testing.T, ollamaURL string) (*App, *fakeShell) {
 
 // realAppIn is realApp on the workspace in dir, its Ollama clients made
 // with the extra options given (a test's clock).
-func realAppIn(t *testing.T, dir, ollamaURL string, clientOpts []ollama.Option) (*App, *fakeShell) {
+func realAppIn(t *testing.T, dir, ollamaURL string, clientOpts []wait.Options) (*App, *fakeShell) {
 	t.Helper()
 	t.Setenv(WorkspaceEnv, dir)
 	shell := &fakeShell{}
 	app := NewApp(shell)
 	app.options = testOptions()
 	if ollamaURL != "" {
-		app.newOllama = func(opts ...ollama.Option) (*ollama.Client, error) {
-			return ollama.New(ollamaURL, append(opts, clientOpts...)...)
-		}
+		app.newServer = serverAt(ollamaURL, clientOpts...)
 	}
 	app.Startup(t.Context())
 	t.Cleanup(func() {
@@ -557,7 +555,7 @@ func TestChatTellsThePageWhileOllamaIsSilent(t *testing.T) {
 			})
 		},
 	})
-	app, sh := realAppIn(t, t.TempDir(), url, []ollama.Option{ollama.WithWait(wait.Options{Clock: clock})})
+	app, sh := realAppIn(t, t.TempDir(), url, []wait.Options{{Clock: clock}})
 	shell.Store(sh)
 	_, err := app.IngestPaths([]string{"../testdata/fixture/notes"})
 	require.NoError(t, err)
@@ -611,7 +609,7 @@ func TestOllamaThatDoesNotAnswerIsSaidPlainly(t *testing.T) {
 		asked <- struct{}{}
 		<-r.Context().Done() // never answers
 	}})
-	app, _ := realAppIn(t, t.TempDir(), url, []ollama.Option{ollama.WithWait(wait.Options{Clock: clock})})
+	app, _ := realAppIn(t, t.TempDir(), url, []wait.Options{{Clock: clock}})
 
 	got := make(chan *OllamaStatus, 1)
 	go func() {

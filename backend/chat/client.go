@@ -8,7 +8,13 @@
 // The package knows nothing about the graph, nor about the wire: the caller
 // assembles the system prompt and implements [Tools], and the model runs
 // behind a [Server] — backend/ollama's Client, which streams from Ollama,
-// watches for silence and says what went wrong. A turn looks like this:
+// or backend/openai's, which streams from an OpenAI-compatible server (LM
+// Studio, llama.cpp's server, vLLM); each watches for silence and says what
+// went wrong. The messages are Ollama's types (api.Message, api.ToolCall),
+// which the OpenAI-compatible adapter translates. A server that does not say
+// whether a model takes tools (ModelInfo.Unknown) is offered them, and a
+// turn whose first request it refuses for them (errs.ModelNoTools) goes on
+// without. A turn looks like this:
 //
 //	oc, err := ollama.New("http://127.0.0.1:11434")
 //	c := chat.New(oc)
@@ -28,7 +34,7 @@
 //
 // Failures carry a code (backend/errs): the server's own (errs.OllamaNotRunning,
 // errs.OllamaModelMissing, errs.OllamaBadStream, errs.OllamaTimeout, as an
-// *ollama.Error), and errs.OllamaContextTooLong when the prompt would not
+// *ollama.Error or an *openai.Error), and errs.OllamaContextTooLong when the prompt would not
 // fit the window, in which case nothing is sent. After each reply the
 // client's [Calibration] learns, per model, how the server's
 // prompt_eval_count compares with the caller's token count.
@@ -65,8 +71,8 @@ type Describer interface {
 	Describe(ctx context.Context, model string, notify func(wait.Notice)) (ModelInfo, error)
 }
 
-// Server is what a Client needs of the model server: backend/ollama's
-// Client implements it.
+// Server is what a Client needs of the model server: backend/ollama's and
+// backend/openai's Clients implement it.
 type Server interface {
 	Streamer
 	Describer
@@ -135,6 +141,10 @@ func (c *Client) cachedModel(ctx context.Context, name string, notify func(wait.
 	}
 	return c.model(ctx, name, notify)
 }
+
+// SameModel reports whether two names name the same model, as servers
+// resolve them: any case, Ollama's ":latest" implied.
+func SameModel(a, b string) bool { return canonicalModel(a) == canonicalModel(b) }
 
 // canonicalModel is the name a server resolves: ":latest" implied, any case.
 func canonicalModel(name string) string {

@@ -134,7 +134,9 @@ type runner struct {
 	res *Result
 
 	tr        transcript
-	tools     api.Tools // offered while toolsOn
+	system    api.Message // the system message without the tool guide
+	guided    bool        // the transcript's system message carries the tool guide
+	tools     api.Tools   // offered while toolsOn
 	toolsOn   bool
 	toolsCost int // tokens of the definitions
 	rounds    int // tool rounds done
@@ -172,7 +174,9 @@ func (r *runner) prepare(ctx context.Context) error {
 			r.note("Ollama could not say whether %s supports tool calling (%s), so no tools were offered.", r.t.Model, err)
 		case err != nil:
 			return err
-		case info.Tools:
+		case info.Tools || !info.Knows("tools"):
+			// A server that does not say (an OpenAI-compatible one) is
+			// offered tools; run drops them if it refuses.
 			r.toolsOn = true
 			r.tools = Definitions()
 			r.toolsCost = toolsTokens(r.tools, r.t.Count)
@@ -181,6 +185,7 @@ func (r *runner) prepare(ctx context.Context) error {
 		}
 	}
 	system := api.Message{Role: "system", Content: r.t.System}
+	r.system = system
 	if r.toolsOn {
 		withGuide := system
 		withGuide.Content = strings.TrimRight(withGuide.Content, "\n")
@@ -199,6 +204,7 @@ func (r *runner) prepare(ctx context.Context) error {
 			r.note("Tools were not offered: the context already fills the window.")
 		} else {
 			system = withGuide
+			r.guided = true
 		}
 	}
 	if system.Content != "" {
@@ -236,6 +242,9 @@ func (r *runner) run(ctx context.Context) error {
 		r.res.Rounds++
 		estimate := r.tr.total() + toolsTokens(req.Tools, r.t.Count)
 		rep, err := r.c.stream(ctx, &req, r.onContent, r.onThinking, r.t.OnWait)
+		if err != nil && r.refusedTools(req, rep, err) {
+			continue
+		}
 		r.finishRound(rep)
 		if err != nil {
 			return err
@@ -280,6 +289,30 @@ func (r *runner) run(ctx context.Context) error {
 			return err
 		}
 	}
+}
+
+// refusedTools handles a server that refused the first request because it
+// offered tools (errs.ModelNoTools: a model without tool support on a
+// server that does not report it, or a server not set up for tools):
+// the turn goes on without tools, the guide taken out of the system
+// message, and a note says why. It reports whether it did.
+func (r *runner) refusedTools(req api.ChatRequest, rep reply, err error) bool {
+	if errs.CodeOf(err) != errs.ModelNoTools || len(req.Tools) == 0 || r.rounds > 0 ||
+		rep.content != "" || rep.thinking != "" || len(rep.toolCalls) > 0 {
+		return false
+	}
+	r.toolsOn, r.toolsCost = false, 0
+	r.res.ToolsOffered = false
+	switch {
+	case r.guided && r.system.Content == "":
+		r.tr.msgs, r.tr.tokens = r.tr.msgs[1:], r.tr.tokens[1:]
+	case r.guided:
+		r.tr.msgs[0] = r.system
+		r.tr.tokens[0] = messageTokens(r.system, r.t.Count)
+	}
+	r.guided = false
+	r.note("The server refused tools for model %s (%s), so it answers from the assembled context alone.", r.t.Model, err)
+	return true
 }
 
 // request builds the next request from the transcript.

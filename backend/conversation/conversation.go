@@ -70,7 +70,8 @@ type ChatRequest struct {
 	Conversation string `json:"conversation,omitempty"`
 	Question     string `json:"question"`
 	Model        string `json:"model"`
-	// Window is num_ctx (default: the model's context length, at most
+	// Window is num_ctx (default: the window the server runs the model
+	// with when it fixes one, else the model's context length, at most
 	// DefaultChatWindow).
 	Window  int    `json:"window,omitempty"`
 	Purpose string `json:"purpose,omitempty"`
@@ -168,14 +169,14 @@ func (w *Conversations) Chat(ctx context.Context, client *chat.Client, req ChatR
 		return nil, err
 	}
 	if client == nil {
-		return nil, errors.New("chat: no Ollama client")
+		return nil, errors.New("chat: no model server client")
 	}
 	q, err := query.CheckQuestion(req.Question)
 	if err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(req.Model) == "" {
-		return nil, errs.E(errs.Invalid, "chat: say which model to use (ollama list shows them)")
+		return nil, errs.E(errs.Invalid, "chat: say which model to use (`loom models` lists them)")
 	}
 	w.mu.Lock()
 	conv, err := w.conversation(req.Conversation)
@@ -188,7 +189,12 @@ func (w *Conversations) Chat(ctx context.Context, client *chat.Client, req ChatR
 		return nil, err
 	}
 	window := req.Window
-	if window <= 0 {
+	switch {
+	case window <= 0 && info.ServerWindow > 0:
+		// The server runs the model with this window whatever a request
+		// says (an OpenAI-compatible server): the budget must fit it.
+		window = info.ServerWindow
+	case window <= 0:
 		window = min(max(info.ContextLength, 2048), DefaultChatWindow)
 	}
 	count, err := w.ws.Counter()

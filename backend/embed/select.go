@@ -20,18 +20,31 @@ type Mode string
 
 // The modes Select understands.
 const (
-	// ModeAuto uses Ollama when it answers quickly and has the model, and
+	// ModeAuto keeps the embedder a workspace's vectors were made with;
+	// a new workspace (and one made with a server's model) uses the model
+	// server's embedding model when it answers quickly and has one, and
 	// the offline embedder otherwise.
 	ModeAuto Mode = "auto"
 	// ModeOffline always uses the built-in offline embedder.
 	ModeOffline Mode = "offline"
-	// ModeOllama always uses Ollama and fails when it cannot.
+	// ModeOllama always uses Ollama's embedding model and fails when it
+	// cannot.
 	ModeOllama Mode = "ollama"
+	// ModeOpenAI always uses the OpenAI-compatible server's embedding
+	// model and fails when it cannot.
+	ModeOpenAI Mode = "openai"
 )
 
-// DefaultProbeTimeout bounds ModeAuto's check of Ollama, so that starting
-// Loom without Ollama costs at most this long.
+// DefaultProbeTimeout bounds ModeAuto's check of the server's model, so
+// that starting Loom without the server costs at most this long.
 const DefaultProbeTimeout = 800 * time.Millisecond
+
+// DefaultFindTimeout bounds ModeAuto's call of SelectOptions.Remote, which
+// may list the server's models to find one that embeds.
+const DefaultFindTimeout = 5 * time.Second
+
+// OfflinePrefix begins the ID of every offline embedder.
+const OfflinePrefix = "offline/"
 
 // ParseMode reads a mode as written in configuration or on the command
 // line; the empty string means ModeAuto.
@@ -39,25 +52,36 @@ func ParseMode(s string) (Mode, error) {
 	switch m := Mode(strings.ToLower(strings.TrimSpace(s))); m {
 	case "":
 		return ModeAuto, nil
-	case ModeAuto, ModeOffline, ModeOllama:
+	case ModeAuto, ModeOffline, ModeOllama, ModeOpenAI:
 		return m, nil
 	default:
-		return "", fmt.Errorf("unknown embedder mode %q: want auto, offline or ollama", s)
+		return "", fmt.Errorf("unknown embedder mode %q: want auto, offline, ollama or openai", s)
 	}
 }
 
 // SelectOptions configures Select. The zero value means auto mode without
-// Ollama, which is the offline embedder.
+// a model server, which is the offline embedder.
 type SelectOptions struct {
-	// Mode is auto (the default), offline or ollama.
+	// Mode is auto (the default), offline, ollama or openai.
 	Mode Mode
-	// Ollama makes the Ollama model to check (backend/ollama's
-	// Client.EmbedModel, wired at the edge); it is called in modes auto
-	// and ollama only, and its error (an address that is not one) counts
-	// as Ollama being unusable. nil: there is no Ollama to ask.
-	Ollama func() (Remote, error)
-	// ProbeTimeout bounds auto mode's check of Ollama; zero means
-	// DefaultProbeTimeout.
+	// Stored is the ID of the embedder the workspace's vectors were made
+	// with ("" for a new workspace). Auto mode keeps the offline embedder
+	// for a workspace made with it, without asking the server.
+	Stored string
+	// Remote finds the server's embedding model (wired at the edge: the
+	// configured model, else the workspace's, else one the server lists
+	// as an embedding model), given Stored. It is called in auto mode
+	// (within DefaultFindTimeout) and in the server's own mode; its error
+	// (no server configured, an address that is not one, no embedding
+	// model) counts as the server being unusable. nil: there is no server
+	// to ask.
+	Remote func(ctx context.Context, stored string) (Remote, error)
+	// RemoteMode is the mode that names the server Remote reaches:
+	// ModeOllama (the default) or ModeOpenAI. Mode ollama or openai must
+	// be it.
+	RemoteMode Mode
+	// ProbeTimeout bounds auto mode's check of the server's model; zero
+	// means DefaultProbeTimeout.
 	ProbeTimeout time.Duration
 	// Offline loads the offline embedder; nil means offline.New, the table
 	// compiled into the binary. The WebAssembly edition passes a loader
@@ -67,7 +91,8 @@ type SelectOptions struct {
 
 // Choice records which embedder Select chose and why.
 type Choice struct {
-	// Mode is ModeOffline or ModeOllama: what was chosen, never ModeAuto.
+	// Mode is ModeOffline, ModeOllama or ModeOpenAI: what was chosen,
+	// never ModeAuto.
 	Mode Mode `json:"mode"`
 	// ID is the chosen embedder's ID.
 	ID string `json:"id"`
@@ -76,22 +101,28 @@ type Choice struct {
 	Reason string `json:"reason"`
 }
 
-// errNoOllama is what Select says when it was given no Ollama to ask.
-var errNoOllama = errors.New("no Ollama was configured")
+// ErrNoServer is what Select says when it was given no server to ask.
+var ErrNoServer = errors.New("no model server was configured")
 
-// Select picks the embedder for opts.Mode. In auto mode it asks Ollama
-// (within ProbeTimeout) whether it has the model, uses Ollama if so and the
-// offline embedder otherwise; Choice.Reason says which and why. In ollama
-// mode any problem with Ollama is returned as an error (the adapter's,
-// naming what to do); in offline mode Ollama is not contacted at all.
+// Select picks the embedder for opts.Mode. In auto mode a workspace whose
+// vectors are the offline embedder's keeps it (the server is not asked);
+// otherwise Select asks the server (within ProbeTimeout) whether it has
+// the model, uses it if so and the offline embedder otherwise; Choice.Reason
+// says which and why. In the server's mode any problem with the server is
+// returned as an error (the adapter's, naming what to do); in offline mode
+// the server is not contacted at all.
 func Select(ctx context.Context, opts SelectOptions) (Embedder, Choice, error) {
 	mode, err := ParseMode(string(opts.Mode))
 	if err != nil {
 		return nil, Choice{}, err
 	}
-	remote := opts.Ollama
+	remoteMode := opts.RemoteMode
+	if remoteMode == "" {
+		remoteMode = ModeOllama
+	}
+	remote := opts.Remote
 	if remote == nil {
-		remote = func() (Remote, error) { return nil, errNoOllama }
+		remote = func(context.Context, string) (Remote, error) { return nil, ErrNoServer }
 	}
 	loadOffline := opts.Offline
 	if loadOffline == nil {
@@ -111,60 +142,82 @@ func Select(ctx context.Context, opts SelectOptions) (Embedder, Choice, error) {
 	switch mode {
 	case ModeOffline:
 		return useOffline("chosen in configuration")
-	case ModeOllama:
-		r, err := remote()
+	case ModeOllama, ModeOpenAI:
+		if mode != remoteMode {
+			return nil, Choice{}, errs.E(errs.Invalid, "embedder mode %s, but the model server is %s: choose embedder mode %s (or auto), or that provider", mode, remoteMode, remoteMode)
+		}
+		r, err := remote(ctx, opts.Stored)
 		if err != nil {
-			return nil, Choice{}, fmt.Errorf("embedder mode ollama: %w", err)
+			return nil, Choice{}, fmt.Errorf("embedder mode %s: %w", mode, err)
 		}
 		e, err := r.Open(ctx)
 		if err != nil {
-			return nil, Choice{}, fmt.Errorf("embedder mode ollama: %w", err)
+			return nil, Choice{}, fmt.Errorf("embedder mode %s: %w", mode, err)
 		}
-		return e, remoteChoice(r, e, "chosen in configuration"), nil
+		return e, remoteChoice(remoteMode, r, e, "chosen in configuration"), nil
 	}
 
+	if strings.HasPrefix(opts.Stored, OfflinePrefix) {
+		return useOffline("the workspace's vectors were made with it (re-embed the workspace to use a model server's embedding model)")
+	}
 	probe := opts.ProbeTimeout
 	if probe <= 0 {
 		probe = DefaultProbeTimeout
 	}
 	var why string
-	r, err := remote()
+	findCtx, cancel := context.WithTimeout(ctx, DefaultFindTimeout)
+	r, err := remote(findCtx, opts.Stored)
+	cancel()
 	switch {
 	case err != nil:
-		why = fmt.Sprintf("Ollama is not usable: %v", err)
+		why = whyNotServer(err, nil)
 	default:
 		if err := r.Check(ctx, probe); err != nil {
-			why = whyNotOllama(err, r)
+			why = whyNotServer(err, r)
 			break
 		}
 		e, err := r.Open(ctx)
 		if err == nil {
-			return e, remoteChoice(r, e, "it answered and has the model"), nil
+			why := "it answered and has the model"
+			if opts.Stored != "" && opts.Stored != e.ID() {
+				// The workspace's own embedder is another server's.
+				why += fmt.Sprintf("; the workspace's vectors are %s's, so the next ingest embeds everything again with it (or re-embed the workspace now)", opts.Stored)
+			}
+			return e, remoteChoice(remoteMode, r, e, why), nil
 		}
-		why = fmt.Sprintf("Ollama at %s has model %s but the probe embedding failed: %v", r.URL(), r.Model(), err)
+		why = fmt.Sprintf("%s at %s has model %s but the probe embedding failed: %v", r.Server(), r.URL(), r.Model(), err)
 	}
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return nil, Choice{}, ctxErr
 	}
+	if opts.Stored != "" && (r == nil || r.ID() == opts.Stored) {
+		why += fmt.Sprintf("; the workspace's vectors are %s's, so the next ingest embeds everything again with the offline embedder", opts.Stored)
+	}
 	return useOffline(why)
 }
 
-func remoteChoice(r Remote, e Embedder, why string) Choice {
+func remoteChoice(mode Mode, r Remote, e Embedder, why string) Choice {
 	return Choice{
-		Mode:   ModeOllama,
+		Mode:   mode,
 		ID:     e.ID(),
-		Reason: fmt.Sprintf("using Ollama model %s at %s (%d dimensions): %s", r.Model(), r.URL(), e.Dim(), why),
+		Reason: fmt.Sprintf("using %s model %s at %s (%d dimensions): %s", r.Server(), r.Model(), r.URL(), e.Dim(), why),
 	}
 }
 
-// whyNotOllama turns an Ollama failure into the end of a sentence.
-func whyNotOllama(err error, r Remote) string {
-	switch errs.CodeOf(err) {
-	case errs.OllamaNotRunning, errs.OllamaTimeout:
-		return "Ollama not reachable at " + r.URL()
-	case errs.OllamaModelMissing:
-		return fmt.Sprintf("Ollama at %s does not have model %s (run `ollama pull %s` to use it)", r.URL(), r.Model(), r.Model())
+// whyNotServer turns a failure to find or check the server's model into
+// the end of a sentence; r is nil when finding it failed.
+func whyNotServer(err error, r Remote) string {
+	code := errs.CodeOf(err)
+	switch {
+	case r != nil && (code == errs.OllamaNotRunning || code == errs.OllamaTimeout):
+		return r.Server() + " not reachable at " + r.URL()
+	case r != nil && code == errs.OllamaModelMissing:
+		return err.Error()
+	case r != nil:
+		return fmt.Sprintf("%s at %s is not usable: %v", r.Server(), r.URL(), err)
+	case code == errs.OllamaNotRunning || code == errs.OllamaTimeout || code == errs.OllamaModelMissing:
+		return err.Error()
 	default:
-		return fmt.Sprintf("Ollama at %s is not usable: %v", r.URL(), err)
+		return fmt.Sprintf("the model server is not usable: %v", err)
 	}
 }

@@ -28,10 +28,10 @@ func fakeOllama(t *testing.T, models []string, more ...ollamatest.Option) *ollam
 	return ollamatest.New(t, append([]ollamatest.Option{ollamatest.WithModels(installed...), ollamatest.WithEmbedDim(3)}, more...)...)
 }
 
-// ollamaAt is SelectOptions.Ollama for the model at url, as the edges wire
-// it.
-func ollamaAt(url, model string, opts ...ollama.Option) func() (embed.Remote, error) {
-	return func() (embed.Remote, error) {
+// ollamaAt is SelectOptions.Remote for the model at url ("" is
+// nomic-embed-text).
+func ollamaAt(url, model string, opts ...ollama.Option) func(context.Context, string) (embed.Remote, error) {
+	return func(context.Context, string) (embed.Remote, error) {
 		oc, err := ollama.New(url, opts...)
 		if err != nil {
 			return nil, err
@@ -87,7 +87,7 @@ func TestSelect(t *testing.T) {
 		{
 			name: "auto falls back when the model is missing", up: true, models: []string{"llama3.2:latest"},
 			wantMode: embed.ModeOffline, wantID: "offline/stub",
-			wantReason: []string{"using offline embedder: Ollama at http://127.0.0.1:", "does not have model nomic-embed-text", "ollama pull nomic-embed-text"},
+			wantReason: []string{"using offline embedder: model nomic-embed-text is not installed in Ollama at http://127.0.0.1:", "ollama pull nomic-embed-text"},
 		},
 		{
 			name: "auto falls back when Ollama is too slow", up: true, models: []string{"nomic-embed-text:latest"}, fake: []ollamatest.Option{ollamatest.Silent("/api/tags")},
@@ -101,7 +101,7 @@ func TestSelect(t *testing.T) {
 		},
 		{
 			name: "auto falls back when the address is not one", url: "ftp://127.0.0.1",
-			wantMode: embed.ModeOffline, wantID: "offline/stub", wantReason: []string{"using offline embedder: Ollama is not usable", "want http://host:port"},
+			wantMode: embed.ModeOffline, wantID: "offline/stub", wantReason: []string{"using offline embedder: the model server is not usable", "want http://host:port"},
 		},
 		{
 			name: "offline mode does not ask Ollama", up: true, models: []string{"nomic-embed-text:latest"},
@@ -139,7 +139,7 @@ func TestSelect(t *testing.T) {
 			if tc.url != "" {
 				url = tc.url
 			}
-			opts := embed.SelectOptions{Mode: tc.mode, ProbeTimeout: tc.probe, Ollama: ollamaAt(url, tc.model), Offline: loadStub}
+			opts := embed.SelectOptions{Mode: tc.mode, ProbeTimeout: tc.probe, Remote: ollamaAt(url, tc.model), Offline: loadStub}
 			e, choice, err := embed.Select(context.Background(), opts)
 			if tc.errText != nil {
 				require.Error(t, err)
@@ -177,7 +177,7 @@ func TestSelectOllamaModeSaysItIsWaitingAndGivesUp(t *testing.T) {
 	var notices []wait.Notice
 	stop := clock.Drive(time.Second)
 	_, _, err := embed.Select(context.Background(), embed.SelectOptions{Mode: embed.ModeOllama,
-		Ollama: ollamaAt(srv.URL, "all-minilm", ollama.WithModelTimeout(time.Minute), ollama.WithWait(wait.Options{Clock: clock}),
+		Remote: ollamaAt(srv.URL, "all-minilm", ollama.WithModelTimeout(time.Minute), ollama.WithWait(wait.Options{Clock: clock}),
 			ollama.WithNotify(func(n wait.Notice) { notices = append(notices, n) }))})
 	stop()
 	assert.Equal(t, errs.OllamaTimeout, errs.CodeOf(err))
@@ -192,22 +192,63 @@ func TestSelectWhenNothingIsAvailable(t *testing.T) {
 	closed := ollamatest.Closed(t)
 	missing := errors.New("offline embedding table missing: run `bash scripts/embeddings.sh` (or `make embeddings`)")
 	_, _, err := embed.Select(context.Background(), embed.SelectOptions{
-		Ollama:  ollamaAt(closed, ""),
+		Remote:  ollamaAt(closed, ""),
 		Offline: func() (embed.Embedder, error) { return nil, missing },
 	})
 	require.ErrorIs(t, err, missing)
 	assert.Contains(t, err.Error(), "no embedder available: Ollama not reachable at "+closed)
 }
 
-// Without an Ollama to ask, auto mode is the offline embedder and ollama
-// mode an error that says so.
-func TestSelectWithoutOllama(t *testing.T) {
+// Without a server to ask, auto mode is the offline embedder and the
+// server's mode an error that says so.
+func TestSelectWithoutAServer(t *testing.T) {
 	e, choice, err := embed.Select(context.Background(), embed.SelectOptions{Offline: loadStub})
 	require.NoError(t, err)
 	assert.Equal(t, "offline/stub", e.ID())
-	assert.Equal(t, "using offline embedder: Ollama is not usable: no Ollama was configured", choice.Reason)
+	assert.Equal(t, "using offline embedder: the model server is not usable: no model server was configured", choice.Reason)
 	_, _, err = embed.Select(context.Background(), embed.SelectOptions{Mode: embed.ModeOllama, Offline: loadStub})
-	assert.ErrorContains(t, err, "embedder mode ollama: no Ollama was configured")
+	assert.ErrorContains(t, err, "embedder mode ollama: no model server was configured")
+}
+
+// A workspace keeps the embedder its vectors were made with: one made
+// with the offline embedder stays with it without asking the server; one
+// made with the server's model asks for that model, and when it cannot be
+// had the reason says the next ingest embeds everything again.
+func TestSelectKeepsTheWorkspacesEmbedder(t *testing.T) {
+	srv := fakeOllama(t, []string{"nomic-embed-text:latest"})
+	asked := ""
+	remote := func(ctx context.Context, stored string) (embed.Remote, error) {
+		asked = stored
+		return ollamaAt(srv.URL, "nomic-embed-text")(ctx, stored)
+	}
+	e, choice, err := embed.Select(context.Background(), embed.SelectOptions{Stored: "offline/minilm-l6-m2v-256", Remote: remote, Offline: loadStub})
+	require.NoError(t, err)
+	assert.Equal(t, "offline/stub", e.ID())
+	assert.Contains(t, choice.Reason, "the workspace's vectors were made with it")
+	assert.Empty(t, srv.Requests(), "the server is not asked")
+
+	e, _, err = embed.Select(context.Background(), embed.SelectOptions{Stored: "ollama/nomic-embed-text", Remote: remote, Offline: loadStub})
+	require.NoError(t, err)
+	assert.Equal(t, "ollama/nomic-embed-text", e.ID())
+	assert.Equal(t, "ollama/nomic-embed-text", asked, "the wiring is told what the workspace holds")
+
+	e, choice, err = embed.Select(context.Background(), embed.SelectOptions{Stored: "openai/text-embedding-nomic-embed-text-v1.5", Remote: remote, Offline: loadStub})
+	require.NoError(t, err)
+	assert.Equal(t, "ollama/nomic-embed-text", e.ID(), "the workspace's server is not the one configured")
+	assert.Contains(t, choice.Reason, "the workspace's vectors are openai/text-embedding-nomic-embed-text-v1.5's, so the next ingest embeds everything again with it")
+
+	closed := ollamatest.Closed(t)
+	_, choice, err = embed.Select(context.Background(), embed.SelectOptions{Stored: "ollama/nomic-embed-text", Remote: ollamaAt(closed, ""), Offline: loadStub})
+	require.NoError(t, err)
+	assert.Equal(t, embed.ModeOffline, choice.Mode)
+	assert.Contains(t, choice.Reason, "Ollama not reachable at "+closed+"; the workspace's vectors are ollama/nomic-embed-text's, so the next ingest embeds everything again with the offline embedder")
+}
+
+// The server's own mode must name the server configured.
+func TestSelectRefusesTheOtherServersMode(t *testing.T) {
+	_, _, err := embed.Select(context.Background(), embed.SelectOptions{Mode: embed.ModeOllama, RemoteMode: embed.ModeOpenAI, Offline: loadStub})
+	assert.Equal(t, errs.Invalid, errs.CodeOf(err))
+	assert.ErrorContains(t, err, "embedder mode ollama, but the model server is openai")
 }
 
 func TestSelectUsesTheBuiltInOfflineEmbedderByDefault(t *testing.T) {
@@ -219,7 +260,7 @@ func TestSelectUsesTheBuiltInOfflineEmbedderByDefault(t *testing.T) {
 }
 
 func TestParseMode(t *testing.T) {
-	for in, want := range map[string]embed.Mode{"": embed.ModeAuto, "auto": embed.ModeAuto, " Offline ": embed.ModeOffline, "OLLAMA": embed.ModeOllama} {
+	for in, want := range map[string]embed.Mode{"": embed.ModeAuto, "auto": embed.ModeAuto, " Offline ": embed.ModeOffline, "OLLAMA": embed.ModeOllama, "openai": embed.ModeOpenAI} {
 		t.Run(in, func(t *testing.T) {
 			got, err := embed.ParseMode(in)
 			require.NoError(t, err)
@@ -228,7 +269,7 @@ func TestParseMode(t *testing.T) {
 	}
 	_, err := embed.ParseMode("cloud")
 	require.Error(t, err)
-	assert.True(t, strings.Contains(err.Error(), "want auto, offline or ollama"))
+	assert.True(t, strings.Contains(err.Error(), "want auto, offline, ollama or openai"))
 }
 
 func TestConceptThreshold(t *testing.T) {

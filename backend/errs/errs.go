@@ -44,17 +44,25 @@ const (
 	// BadFile: a file that cannot be ingested (binary, too large,
 	// unreadable, …).
 	BadFile Code = "bad_file"
-	// OllamaNotRunning: nothing answered at Ollama's address.
+	// The model server's codes. They were named when Ollama was the only
+	// one and keep their names (the page and scripts branch on them), but
+	// they mean the model server Loom is configured with: Ollama, or an
+	// OpenAI-compatible server (LM Studio, llama.cpp's server, vLLM).
+	//
+	// OllamaNotRunning: nothing answered at the model server's address.
 	OllamaNotRunning Code = "ollama_not_running"
-	// OllamaModelMissing: Ollama does not have the model.
+	// OllamaModelMissing: the model server does not have the model.
 	OllamaModelMissing Code = "ollama_model_missing"
 	// OllamaContextTooLong: the prompt does not fit the model's window.
 	OllamaContextTooLong Code = "ollama_context_too_long"
-	// OllamaBadStream: Ollama answered with an error, a reply that is not
-	// its protocol, or a stream that ended early.
+	// OllamaBadStream: the model server answered with an error, a reply
+	// that is not its protocol, or a stream that ended early.
 	OllamaBadStream Code = "ollama_bad_stream"
-	// OllamaTimeout: Ollama sent nothing within the limit.
+	// OllamaTimeout: the model server sent nothing within the limit.
 	OllamaTimeout Code = "ollama_timeout"
+	// ModelNoTools: the model server refused a request because it offered
+	// tools, which this model (or the server's set-up) cannot use.
+	ModelNoTools Code = "model_no_tools"
 	// Canceled: the caller stopped the work.
 	Canceled Code = "canceled"
 	// Internal: anything else.

@@ -144,7 +144,8 @@ func (w *Library) ImportGraph(ctx context.Context, g *graphdb.GraphJSON) error {
 		return err
 	}
 	if w.ws.Meta().Embedder != e.ID() {
-		return w.reembedLocked(ctx, e)
+		_, err := w.reembedLocked(ctx, e, nil)
+		return err
 	}
 	return nil
 }

@@ -117,7 +117,7 @@ func (w *Library) ingestWalked(ctx context.Context, walked ingest.WalkResult, ro
 		return nil, err
 	}
 	if w.ws.Meta().Embedder != "" && w.ws.Meta().Embedder != e.ID() && len(ix.Docs) > 0 {
-		if err := w.reembedLocked(ctx, e); err != nil {
+		if _, err := w.reembedLocked(ctx, e, nil); err != nil {
 			return nil, err
 		}
 		ix = w.ws.CurrentIndex()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/loomwork/loom/backend/concepts"
 	"github.com/loomwork/loom/backend/crash"
@@ -14,11 +15,83 @@ import (
 	"github.com/loomwork/loom/graphdb"
 )
 
+// reembedBatch is how many texts a re-embed sends to the embedder at once:
+// between batches it reports progress and checks for cancellation.
+const reembedBatch = 64
+
+// ReembedProgress is how far a re-embed has come: content nodes embedded
+// (or found in the embedder's vector log) of all of them.
+type ReembedProgress struct {
+	Done    int           `json:"done"`
+	Total   int           `json:"total"`
+	Elapsed time.Duration `json:"elapsed_ns"`
+}
+
+// ReembedReport says what a re-embed did.
+type ReembedReport struct {
+	// From is the embedder the workspace's vectors were made with before,
+	// To the one they are made with now, Dims its vector length.
+	From string `json:"from"`
+	To   string `json:"to"`
+	Dims int    `json:"dims"`
+	// Nodes is the content nodes; Embedded how many of them were sent to
+	// the embedder (the others' vectors were in its log already, from an
+	// earlier run); Concepts the concepts made.
+	Nodes    int           `json:"nodes"`
+	Embedded int           `json:"embedded"`
+	Concepts int           `json:"concepts"`
+	Duration time.Duration `json:"duration_ns"`
+}
+
+// Reembed embeds every content node of the workspace again with e and
+// rebuilds the concept layer with it, all in one commit: the workspace
+// then records e as its embedder, and this session uses it (choice says
+// why, for Stats). progress (may be nil) hears after each batch.
+//
+// Nothing is committed until every vector is made: cancelling ctx, a
+// failure of the embedder, or a crash leaves the workspace as it was,
+// with its old embedder. The vectors made so far stay in e's own log, so
+// the next try embeds only the rest.
+func (w *Library) Reembed(ctx context.Context, e embed.Embedder, choice string, progress func(ReembedProgress)) (*ReembedReport, error) {
+	if err := w.ws.Writable("re-embed"); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	w.ws.Lock()
+	defer w.ws.Unlock()
+	if _, err := w.ws.Index(ctx); err != nil {
+		return nil, err
+	}
+	rep := &ReembedReport{From: w.ws.Meta().Embedder, To: e.ID(), Dims: e.Dim()}
+	prev, err := w.ws.SwitchEmbedder(e, choice)
+	if err != nil {
+		return nil, err
+	}
+	counts, err := w.reembedLocked(ctx, e, func(done, total int) {
+		if progress != nil {
+			progress(ReembedProgress{Done: done, Total: total, Elapsed: time.Since(start)})
+		}
+	})
+	if err != nil {
+		w.ws.RestoreEmbedder(prev)
+		return nil, err
+	}
+	rep.Nodes, rep.Embedded, rep.Concepts = counts.nodes, counts.embedded, counts.concepts
+	rep.Duration = time.Since(start)
+	return rep, prev.Release()
+}
+
+// reembedCounts is what reembedLocked did.
+type reembedCounts struct{ nodes, embedded, concepts int }
+
 // reembedLocked rebuilds the concept layer with embedder e: every content
 // node is embedded again (vectors already in e's log are reused), concepts
 // are recreated and re-linked, and the whole change commits in one
-// transaction. Callers hold w.mu and have loaded the index.
-func (w *Library) reembedLocked(ctx context.Context, e embed.Embedder) error {
+// transaction. Callers hold w.mu, have loaded the index and made e the
+// session's embedder (its log is w.ws.Vectors()); progress hears how many
+// nodes have their vector, of how many.
+func (w *Library) reembedLocked(ctx context.Context, e embed.Embedder, progress func(done, total int)) (reembedCounts, error) {
+	var counts reembedCounts
 	ix := w.ws.CurrentIndex()
 	now := w.ws.Now()
 	var ids []string
@@ -40,7 +113,7 @@ func (w *Library) reembedLocked(ctx context.Context, e embed.Embedder) error {
 		n := ix.Nodes[id]
 		text, err := w.ws.Content(n.ContentHash)
 		if err != nil {
-			return fmt.Errorf("re-embed: %w", err)
+			return counts, fmt.Errorf("re-embed: %w", err)
 		}
 		texts[i] = text
 		if v, ok := w.ws.Vectors().Get(index.ContentKey(n.ContentHash)); ok {
@@ -50,16 +123,31 @@ func (w *Library) reembedLocked(ctx context.Context, e embed.Embedder) error {
 		need = append(need, ingest.EmbedTextOf(n.HeadingPath, text, n.Symbol))
 		at = append(at, i)
 	}
-	if len(need) > 0 {
-		got, err := e.Embed(ctx, need)
-		if err != nil {
-			return fmt.Errorf("re-embed with %s: %w", e.ID(), err)
+	counts.nodes, counts.embedded = len(ids), len(need)
+	done := len(ids) - len(need)
+	if progress != nil {
+		progress(done, len(ids))
+	}
+	for start := 0; start < len(need); start += reembedBatch {
+		end := min(start+reembedBatch, len(need))
+		got, err := e.Embed(ctx, need[start:end])
+		if err == nil {
+			err = ctx.Err()
 		}
-		for k, i := range at {
-			vecs[i] = got[k]
-			if err := w.ws.Vectors().Put(index.ContentKey(ix.Nodes[ids[i]].ContentHash), got[k]); err != nil {
-				return err
+		if err != nil {
+			// Keep what was made: the next try reuses it.
+			_ = w.ws.Vectors().Flush()
+			return counts, fmt.Errorf("re-embed with %s: %w", e.ID(), err)
+		}
+		for k, v := range got {
+			if err := w.ws.Vectors().Put(index.ContentKey(ix.Nodes[ids[at[start+k]]].ContentHash), v); err != nil {
+				return counts, err
 			}
+			vecs[at[start+k]] = v
+		}
+		done += len(got)
+		if progress != nil {
+			progress(done, len(ids))
 		}
 	}
 	var write graphdb.Write
@@ -95,7 +183,7 @@ func (w *Library) reembedLocked(ctx context.Context, e embed.Embedder) error {
 			newConcepts[c.ID] = &c
 			write.Concepts = append(write.Concepts, cw)
 			if err := w.ws.Vectors().Put(index.ConceptKey(c.ID), vecs[i]); err != nil {
-				return err
+				return counts, err
 			}
 			matches = []concepts.Match{{ID: c.ID, Sim: 1}}
 		}
@@ -117,11 +205,11 @@ func (w *Library) reembedLocked(ctx context.Context, e embed.Embedder) error {
 		write.Documents = append(write.Documents, dw)
 	}
 	if err := w.ws.Vectors().Flush(); err != nil {
-		return err
+		return counts, err
 	}
 	// The new vectors reach the disk before the commit that relies on them.
 	if err := w.ws.Sync([]string{w.ws.Vectors().Path()}); err != nil {
-		return fmt.Errorf("re-embed: %w", err)
+		return counts, fmt.Errorf("re-embed: %w", err)
 	}
 	crash.At("reembed-after-vectors")
 	snap := &graphdb.Snapshot{DocNodes: ix.DocNodes}
@@ -146,8 +234,9 @@ func (w *Library) reembedLocked(ctx context.Context, e embed.Embedder) error {
 	meta, err := w.ws.Apply(ctx, write)
 	if err != nil {
 		w.ws.Invalidate()
-		return fmt.Errorf("re-embed: %w", err)
+		return counts, fmt.Errorf("re-embed: %w", err)
 	}
 	w.ws.Replace(nix, e, meta)
-	return nil
+	counts.concepts = len(newConcepts)
+	return counts, nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 
 	"github.com/ollama/ollama/api"
@@ -83,6 +84,8 @@ func (c *Client) classifyStream(model string, err error, w *streamWatch, chunks 
 	switch {
 	case errors.As(err, &status) && status.StatusCode == http.StatusNotFound:
 		return c.modelMissing(model, fmt.Errorf("HTTP 404: %s", status.ErrorMessage))
+	case errors.As(err, &status) && status.StatusCode == http.StatusBadRequest && strings.Contains(status.ErrorMessage, "does not support tools"):
+		return c.fail(errs.ModelNoTools, model, nil, "Ollama at %s refused tools: model %s does not support tool calling (%s)", c.base, model, status.ErrorMessage)
 	case errors.As(err, &status):
 		return c.httpError(what, model, status)
 	case err == nil && httpStatus >= http.StatusBadRequest:

@@ -8,7 +8,9 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/errs"
+	"github.com/loomwork/loom/backend/modelserver"
 	"github.com/loomwork/loom/backend/ollama/wait"
 )
 
@@ -114,8 +116,27 @@ func New(addr string, opts ...Option) (*Client, error) {
 	return &Client{api: api.NewClient(base, h), base: base, cfg: cfg}, nil
 }
 
+// Name is what the person calls this server.
+const Name = "Ollama"
+
+var _ modelserver.Server = (*Client)(nil)
+
 // URL returns the Ollama address the client talks to.
 func (c *Client) URL() string { return c.base.String() }
+
+// Name returns "Ollama" (modelserver.Server).
+func (c *Client) Name() string { return Name }
+
+// Provider returns modelserver.Ollama.
+func (c *Client) Provider() modelserver.Provider { return modelserver.Ollama }
+
+// EmbedRemote is EmbedModel as the embed package takes it
+// (modelserver.Server).
+func (c *Client) EmbedRemote(name string) embed.Remote { return c.EmbedModel(name) }
+
+// MissingModel is the error for a model Ollama does not have: it says to
+// run `ollama pull <name>`.
+func (c *Client) MissingModel(name string) error { return c.modelMissing(name, nil) }
 
 // watch starts a watch over one request: notices while Ollama is silent
 // (to notify, else the client's notifier), and the request cancelled once

@@ -1,7 +1,7 @@
-// Package ollama is Loom's one adapter to a local Ollama
-// (https://ollama.com), on Ollama's own Go client
-// (github.com/ollama/ollama/api). It implements what the domain packages
-// ask of a model server:
+// Package ollama is Loom's adapter to a local Ollama (https://ollama.com),
+// on Ollama's own Go client (github.com/ollama/ollama/api); backend/openai
+// is the other, for OpenAI-compatible servers. It implements what the
+// domain packages ask of a model server (modelserver.Server):
 //
 //   - chat streaming, with tools and num_ctx as the turn sets them
 //     (Client.Stream and Client.Describe: chat.Server);

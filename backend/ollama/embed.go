@@ -3,7 +3,6 @@ package ollama
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -42,8 +41,15 @@ func (c *Client) EmbedModel(name string) *EmbedModel {
 	return &EmbedModel{c: c, model: name}
 }
 
+// Server returns "Ollama".
+func (m *EmbedModel) Server() string { return Name }
+
 // URL returns Ollama's address.
 func (m *EmbedModel) URL() string { return m.c.URL() }
+
+// ID returns the ID the opened embedder has: "ollama/<model>", without an
+// implied ":latest" tag.
+func (m *EmbedModel) ID() string { return "ollama/" + baseName(m.model) }
 
 // Model returns the model's name as given.
 func (m *EmbedModel) Model() string { return m.model }
@@ -123,16 +129,7 @@ func (e *Embedder) URL() string { return e.c.URL() }
 
 // Embed returns one unit vector per text, sending them in batches.
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	out := make([][]float32, 0, len(texts))
-	for start := 0; start < len(texts); start += e.c.cfg.batch {
-		batch := texts[start:min(start+e.c.cfg.batch, len(texts))]
-		vecs, err := e.embedBatch(ctx, batch)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, vecs...)
-	}
-	return out, nil
+	return embed.InBatches(texts, e.c.cfg.batch, func(batch []string) ([][]float32, error) { return e.embedBatch(ctx, batch) })
 }
 
 // embedBatch makes one /api/embed request and checks and normalises its
@@ -184,29 +181,10 @@ func (c *Client) modelRequest(ctx context.Context, what, model string, limit tim
 }
 
 // checkVectors checks that vecs holds n finite, non-zero vectors of length
-// dim, and scales each to unit length in place.
+// dim, and scales each to unit length in place (embed.Normalize).
 func (c *Client) checkVectors(model string, vecs [][]float32, n, dim int) error {
-	if len(vecs) != n {
-		return c.unusable(model, nil, "%d embeddings for %d inputs", len(vecs), n)
-	}
-	for i, v := range vecs {
-		if len(v) != dim {
-			return c.unusable(model, nil, "embedding %d has %d dimensions, want %d", i, len(v), dim)
-		}
-		var ss float64
-		for _, x := range v {
-			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return c.unusable(model, nil, "embedding %d contains %v", i, x)
-			}
-			ss += float64(x) * float64(x)
-		}
-		if ss == 0 {
-			return c.unusable(model, nil, "embedding %d is all zeros", i)
-		}
-		inv := 1 / math.Sqrt(ss)
-		for d, x := range v {
-			v[d] = float32(float64(x) * inv)
-		}
+	if err := embed.Normalize(vecs, n, dim); err != nil {
+		return c.unusable(model, nil, "%s", err)
 	}
 	return nil
 }

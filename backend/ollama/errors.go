@@ -25,7 +25,9 @@ import (
 //   - errs.OllamaBadStream: Ollama answered with an HTTP error, an error in
 //     the middle of a stream, a reply that is not its protocol, or a stream
 //     that ended early;
-//   - errs.OllamaTimeout: Ollama sent nothing within the limit.
+//   - errs.OllamaTimeout: Ollama sent nothing within the limit;
+//   - errs.ModelNoTools: Ollama refused tools for a model that does not
+//     support them.
 //
 // (errs.OllamaContextTooLong is the chat's own: a prompt it would not send.)
 // The caller's own cancelled context is never an *Error: it comes back as

@@ -133,7 +133,7 @@ func (w *Pipeline) parse(ctx context.Context, req QueryRequest) (*ask, error) {
 	}
 	if req.Model != "" && req.Window == 0 && req.Budget == 0 {
 		if w.ws.ModelWindow() == nil {
-			return nil, errs.E(errs.Invalid, "cannot read the window of model %q: no Ollama is configured; give --budget or --window", req.Model)
+			return nil, errs.E(errs.Invalid, "cannot read the window of model %q: no model server is configured; give --budget or --window", req.Model)
 		}
 		n, err := w.ws.ModelWindow()(ctx, req.Model)
 		if err != nil {

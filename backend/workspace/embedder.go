@@ -23,7 +23,7 @@ func (w *Workspace) Embedder(ctx context.Context) (embed.Embedder, error) {
 	e, choice := w.cfg.embedder, ""
 	if e == nil && w.cfg.resolveEmb != nil {
 		var err error
-		if e, choice, err = w.cfg.resolveEmb(ctx); err != nil {
+		if e, choice, err = w.cfg.resolveEmb(ctx, w.meta.Embedder); err != nil {
 			return nil, err
 		}
 	}
@@ -111,4 +111,61 @@ func (w *Workspace) ChooseEmbedder(ctx context.Context) {
 	if _, err := w.Embedder(ctx); err != nil {
 		w.embChoice = "no embedder: " + err.Error()
 	}
+}
+
+// PreviousEmbedder is what SwitchEmbedder replaced: the embedder, its
+// vector log and why it was chosen.
+type PreviousEmbedder struct {
+	emb    embed.Embedder
+	vecs   *vectors.Log
+	choice string
+	same   bool // the switch kept the embedder: nothing to put back or close
+}
+
+// SwitchEmbedder makes e the session's embedder, with its vector log
+// (opened here; the vectors it already holds are reused), for a re-embed
+// that the caller runs next, holding the lock. If the re-embed fails, the
+// caller puts the previous embedder back with RestoreEmbedder; once it has
+// committed, it closes the previous log with Release.
+func (w *Workspace) SwitchEmbedder(e embed.Embedder, choice string) (*PreviousEmbedder, error) {
+	if w.emb != nil && w.emb.ID() == e.ID() {
+		prev := &PreviousEmbedder{emb: w.emb, vecs: w.vecs, choice: w.embChoice, same: true}
+		w.embChoice = choice
+		return prev, nil
+	}
+	if err := w.Writable("re-embed"); err != nil {
+		return nil, err
+	}
+	vl, err := vectors.Open(filepath.Join(w.dir, "vectors", safeName(e.ID())+".vec"), e.Dim())
+	if err != nil {
+		return nil, err
+	}
+	prev := &PreviousEmbedder{emb: w.emb, vecs: w.vecs, choice: w.embChoice}
+	w.emb, w.vecs, w.embChoice = e, vl, choice
+	return prev, nil
+}
+
+// RestoreEmbedder puts back the embedder a failed re-embed switched from,
+// closing the new one's log (what it holds stays on disk for the next
+// try), and drops the working index, which the failed re-embed may have
+// changed.
+func (w *Workspace) RestoreEmbedder(p *PreviousEmbedder) {
+	if !p.same {
+		if w.vecs != nil {
+			_ = w.vecs.Flush()
+			_ = w.vecs.Close()
+		}
+		w.emb, w.vecs = p.emb, p.vecs
+	}
+	w.embChoice = p.choice
+	w.Invalidate()
+}
+
+// Release closes the previous embedder's vector log once the re-embed has
+// committed.
+func (p *PreviousEmbedder) Release() error {
+	if p.same || p.vecs == nil {
+		return nil
+	}
+	return p.vecs.Close()
 }

@@ -51,6 +51,9 @@ type Stats struct {
 	// at …").
 	EmbedderInUse  string `json:"embedder_in_use,omitempty"`
 	EmbedderChoice string `json:"embedder_choice,omitempty"`
+	// EmbedderDims is the length of the vectors of the embedder in use (0
+	// before it is chosen).
+	EmbedderDims int `json:"embedder_dims,omitempty"`
 	// Generation counts committed writes.
 	Generation int64 `json:"generation"`
 	// ReadOnly says why the workspace is open read-only ("" when it is
@@ -126,7 +129,7 @@ type config struct {
 	readOnly         bool
 	readOnlyWhenBusy bool
 	embedder         embed.Embedder
-	resolveEmb       func(ctx context.Context) (embed.Embedder, string, error)
+	resolveEmb       func(ctx context.Context, stored string) (embed.Embedder, string, error)
 	clock            func() time.Time
 	threshold        float64 // 0: per-embedder default
 	ingest           ingest.Options
@@ -199,7 +202,7 @@ func WithEmbedder(e embed.Embedder) Option { return func(c *config) { c.embedder
 
 // WithEmbedderResolver picks the embedder lazily, on first need, and says
 // why (e.g. "using Ollama nomic-embed-text at …").
-func WithEmbedderResolver(f func(ctx context.Context) (embed.Embedder, string, error)) Option {
+func WithEmbedderResolver(f func(ctx context.Context, stored string) (embed.Embedder, string, error)) Option {
 	return func(c *config) { c.resolveEmb = f }
 }
 
@@ -421,14 +424,14 @@ func (w *Workspace) Dir() string { return w.dir }
 // (no scan).
 func (w *Workspace) Stats(ctx context.Context) (Stats, error) {
 	w.mu.Lock()
-	m, inUse, choice := w.meta, "", w.embChoice
+	m, inUse, choice, dims := w.meta, "", w.embChoice, 0
 	if w.emb != nil {
-		inUse = w.emb.ID()
+		inUse, dims = w.emb.ID(), w.emb.Dim()
 	}
 	w.mu.Unlock()
 	return Stats{Workspace: w.dir, Backend: w.store.Backend(), Documents: m.Documents, ContentNodes: m.ContentNodes,
 		ConceptNodes: m.ConceptNodes, Edges: m.Edges, Tokens: m.Tokens, Embedder: m.Embedder, Generation: m.Generation,
-		EmbedderInUse: inUse, EmbedderChoice: choice, ReadOnly: w.readOnly, ReadOnlyCause: w.readOnlyCause}, nil
+		EmbedderInUse: inUse, EmbedderChoice: choice, EmbedderDims: dims, ReadOnly: w.readOnly, ReadOnlyCause: w.readOnlyCause}, nil
 }
 
 // Close saves the working-index cache and releases the workspace.

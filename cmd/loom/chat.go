@@ -11,6 +11,7 @@ import (
 
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/chat"
+	"github.com/loomwork/loom/backend/modelserver"
 	"github.com/loomwork/loom/backend/ollama"
 	"github.com/loomwork/loom/backend/ollama/wait"
 )
@@ -22,8 +23,8 @@ func cmdChat(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlags("chat", stderr)
 	var ws workspaceFlags
 	ws.register(fs)
-	modelName := fs.String("model", envOr("LOOM_CHAT_MODEL", "llama3.2"), "Ollama chat model")
-	window := fs.Int("window", 0, fmt.Sprintf("num_ctx: the window to ask Ollama for, %d to %d tokens (default: the model's context length, at most %d)", minWindow, maxTokens, backend.DefaultChatWindow))
+	modelName := fs.String("model", os.Getenv("LOOM_CHAT_MODEL"), "chat model (default $LOOM_CHAT_MODEL, else llama3.2 with Ollama, the first chat model an OpenAI-compatible server lists)")
+	window := fs.Int("window", 0, fmt.Sprintf("the window to assume, %d to %d tokens, sent to Ollama as num_ctx (default: the window an OpenAI-compatible server runs the model with, else the model's context length, at most %d)", minWindow, maxTokens, backend.DefaultChatWindow))
 	message := fs.String("m", "", fmt.Sprintf("ask this one question and exit (otherwise: one question per line from stdin, each at most %d KB). "+
 		"While Ollama is silent, notices go to stderr: after 10 s, as stalled after 30 s and every 30 s after; a reply that sends nothing for %s is given up",
 		backend.MaxQuestionBytes>>10, wait.Human(ollama.DefaultIdleTimeout)))
@@ -73,11 +74,16 @@ func cmdChat(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintln(stderr, "loom: token calibration unreadable, starting afresh:", err)
 	}
 	notify := noticesTo(stderr)
-	oc, err := ollama.New(ollamaAddress(ws.ollamaURL), ollama.WithWait(waitOptions), ollama.WithNotify(notify))
+	srv, err := ws.server.client(stderr)
 	if err != nil {
-		return usageErr("chat: %v", err)
+		return err
 	}
-	client := chat.New(oc, chat.WithCalibration(calib))
+	if *modelName == "" {
+		if *modelName, err = defaultChatModel(ctx, srv); err != nil {
+			return err
+		}
+	}
+	client := chat.New(srv, chat.WithCalibration(calib))
 	rounds := 0
 	if *noTools {
 		rounds = -1
@@ -178,19 +184,39 @@ func readLine(r *bufio.Reader, limit int) (line string, size int, err error) {
 	}
 }
 
+// defaultChatModel is the chat model when none is given: llama3.2 with
+// Ollama, the first model an OpenAI-compatible server lists that is not
+// only an embedding model (such a server usually serves the one the person
+// loaded).
+func defaultChatModel(ctx context.Context, srv modelserver.Server) (string, error) {
+	if srv.Provider() == modelserver.Ollama {
+		return "llama3.2", nil
+	}
+	models, err := srv.Models(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, m := range models {
+		if m.Completion || !m.Knows("completion") {
+			return m.Name, nil
+		}
+	}
+	return "", fmt.Errorf("%s at %s lists no chat model: load one there, or name one with --model", srv.Name(), srv.URL())
+}
+
 func cmdModels(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("models", stderr)
-	var url string
-	ollamaURLFlag(fs, &url)
+	var server serverFlags
+	server.register(fs)
 	format := fs.String("format", "text", "text or json")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	client, err := ollama.New(ollamaAddress(url), ollama.WithWait(waitOptions), ollama.WithNotify(noticesTo(stderr)))
+	srv, err := server.client(stderr)
 	if err != nil {
-		return usageErr("models: %v", err)
+		return err
 	}
-	models, err := client.Models(ctx)
+	models, err := srv.Models(ctx)
 	if err != nil {
 		return err
 	}
@@ -199,22 +225,59 @@ func cmdModels(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		enc.SetIndent("", "  ")
 		return enc.Encode(models)
 	}
+	fmt.Fprintf(stdout, "%s at %s\n", srv.Name(), srv.URL())
 	if len(models) == 0 {
-		fmt.Fprintln(stdout, "no models installed: try `ollama pull llama3.2` and `ollama pull nomic-embed-text`")
-	}
-	for _, m := range models {
-		var caps []string
-		for _, c := range []struct {
-			on   bool
-			name string
-		}{{m.Completion, "chat"}, {m.Tools, "tools"}, {m.Embedding, "embeddings"}, {m.Thinking, "thinking"}, {m.Vision, "vision"}} {
-			if c.on {
-				caps = append(caps, c.name)
-			}
+		if srv.Provider() == modelserver.Ollama {
+			fmt.Fprintln(stdout, "no models installed: try `ollama pull llama3.2` and `ollama pull nomic-embed-text`")
+		} else {
+			fmt.Fprintln(stdout, "no models listed: load a chat model and an embedding model in the server")
 		}
-		fmt.Fprintf(stdout, "%-32s %8d tokens  %s\n", m.Name, m.ContextLength, strings.Join(caps, ", "))
+	}
+	unknown := false
+	for _, m := range models {
+		fmt.Fprintf(stdout, "%-40s %s  %s\n", m.Name, windowText(m), capabilities(m))
+		unknown = unknown || len(m.Unknown) > 0
+	}
+	if unknown {
+		fmt.Fprintln(stdout, "(?: the server does not say; a chat offers tools to such a model and goes on without them if the server refuses; give --context-length for the window)")
 	}
 	return nil
+}
+
+// windowText is a model's windows: the one it was trained for, and the
+// one the server runs it with when that is fixed.
+func windowText(m chat.ModelInfo) string {
+	switch {
+	case m.ServerWindow > 0 && m.ServerWindow != m.ContextLength && m.ContextLength > 0:
+		return fmt.Sprintf("%8d tokens (runs with %d)", m.ContextLength, m.ServerWindow)
+	case m.ServerWindow > 0:
+		return fmt.Sprintf("%8d tokens (runs with it)", m.ServerWindow)
+	case !m.Knows("context_length"):
+		return fmt.Sprintf("%8s tokens", "?")
+	}
+	return fmt.Sprintf("%8d tokens", m.ContextLength)
+}
+
+// capabilities lists what a model can do, "name?" for what the server
+// does not say.
+func capabilities(m chat.ModelInfo) string {
+	var caps []string
+	for _, c := range []struct {
+		on   bool
+		key  string
+		name string
+	}{{m.Completion, "completion", "chat"}, {m.Tools, "tools", "tools"}, {m.Embedding, "embedding", "embeddings"}, {m.Thinking, "thinking", "thinking"}, {m.Vision, "vision", "vision"}} {
+		switch {
+		case !m.Knows(c.key):
+			caps = append(caps, c.name+"?")
+		case c.on:
+			caps = append(caps, c.name)
+		}
+	}
+	if m.Error != "" {
+		caps = append(caps, "(error: "+m.Error+")")
+	}
+	return strings.Join(caps, ", ")
 }
 
 func envOr(k, d string) string {

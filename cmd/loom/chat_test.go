@@ -157,7 +157,7 @@ func TestIngestWithASilentOllamaSaysSoAndGivesUp(t *testing.T) {
 	srv := fakeOllama(t, silent)
 	clock := useTestClock(t)
 	stop := clock.Drive(time.Second) // nothing will ever answer
-	_, errOut, err := runCLI(t, "ingest", "--workspace", t.TempDir(), "--embedder", "ollama", "--ollama-url", srv.URL, "--quiet", "../../testdata/fixture/notes")
+	_, errOut, err := runCLI(t, "ingest", "--workspace", t.TempDir(), "--embedder", "ollama", "--embed-model", "nomic-embed-text", "--ollama-url", srv.URL, "--quiet", "../../testdata/fixture/notes")
 	stop()
 	require.Error(t, err)
 	assert.Equal(t, 2, exitCode(err))

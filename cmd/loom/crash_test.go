@@ -250,6 +250,11 @@ func TestKillsAtEveryStepLeaveWorkspacesThatOpen(t *testing.T) {
 			args: func(ws, corpus string) []string {
 				return []string{"ingest", "--workspace", ws, "--embedder", "ollama", "--ollama-url", embedder.URL, "--quiet", corpus}
 			}},
+		{name: "reembed command",
+			prepare: ingested(0),
+			args: func(ws, corpus string) []string {
+				return []string{"reembed", "--workspace", ws, "--ollama-url", embedder.URL, "--embed-model", "nomic-embed-text", "--quiet"}
+			}},
 		{name: "question and close",
 			prepare: ingested(0),
 			args: func(ws, corpus string) []string {

@@ -35,7 +35,7 @@ func usageErr(format string, args ...any) error {
 const usage = `loom — a local-first knowledge workbench
 
 Usage:
-  loom ingest [--workspace DIR] [--prune] [--watch] [--embedder auto|offline|ollama] PATH...
+  loom ingest [--workspace DIR] [--prune] [--watch] [--embedder auto|offline|ollama|openai] PATH...
   loom watch  [--workspace DIR] [--rescan 5m] [--quiet 500ms] PATH...
                                                    ingest, then re-ingest what changes in the folders until interrupted
   loom graph  [--workspace DIR] stats [--format text|json]
@@ -47,7 +47,10 @@ Usage:
   loom pin    [--workspace DIR] [--off] ID...      always load these nodes (or documents) first
   loom chat   [--workspace DIR] [--model M] [--window N] [-m QUESTION] [--conversation ID] [--list] [--show-prompt]
   loom collection [--workspace DIR] list | add NAME DOC... | remove NAME DOC...
-  loom models [--ollama-url URL]                   installed Ollama models: window, tools, embeddings
+  loom models [--provider ollama|openai] [--ollama-url URL | --openai-url URL]
+                                                   the model server's models: window, tools, embeddings
+  loom reembed [--workspace DIR] [--embed-model M | --offline]
+                                                   embed the workspace again with another embedder
   loom eval   [--workspace DIR] (--queries FILE.jsonl | --beir DIR [--split test] | --corpus DIR ...) [--budget N] [--strategy S] [--compare S,S|none] [--format text|json]
   loom bench  [--nodes N[,N…]] [--dims offline|768|both] [--queries Q] [--format text|json]
   loom mcp    [--workspace DIR] [--http 127.0.0.1:PORT] [--allow-ingest [--allow-root DIR]...]
@@ -56,6 +59,8 @@ Usage:
   loom repair [--workspace DIR] [--out DIR] [--replace]    mend what doctor found; salvage a damaged graph
 
 The workspace defaults to $XDG_DATA_HOME/loom/default (~/.local/share/loom/default).
+The model server is Ollama unless --provider openai (or $LOOM_PROVIDER) names an
+OpenAI-compatible one: LM Studio, llama.cpp's llama-server, vLLM.
 Run "loom COMMAND -h" for a command's flags.
 `
 
@@ -107,6 +112,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdCollection(ctx, args[1:], stdout, stderr)
 	case "models":
 		return cmdModels(ctx, args[1:], stdout, stderr)
+	case "reembed":
+		return cmdReembed(ctx, args[1:], stdout, stderr)
 	case "bench":
 		return cmdBench(ctx, args[1:], stdout, stderr)
 	case "mcp":

@@ -11,7 +11,9 @@
 // errors, silence); these tests cover what only a real server proves:
 // its model list and capabilities, its context length, real embeddings,
 // real streaming with Ollama's own token counts, cancellation and the
-// truncation of a prompt longer than num_ctx.
+// truncation of a prompt longer than num_ctx — and, since Ollama serves
+// OpenAI's /v1 routes too, Loom's OpenAI-compatible adapter
+// (backend/openai) on a real implementation of that protocol.
 //
 // Without the binary or the model the tests skip, saying to run
 // scripts/setup.sh; under CI (CI=true) they fail instead.

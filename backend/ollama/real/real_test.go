@@ -12,6 +12,7 @@ import (
 	"github.com/loomwork/loom/backend/chat"
 	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/backend/ollama"
+	"github.com/loomwork/loom/backend/openai"
 )
 
 // The tiny model's shape (tools/tinyollama).
@@ -185,4 +186,61 @@ func TestRealNumCtxTruncation(t *testing.T) {
 		found = found || strings.Contains(n, "it may have dropped the oldest messages")
 	}
 	assert.True(t, found, "notes: %q", res.Notes)
+}
+
+// Loom's OpenAI-compatible adapter (backend/openai) against a real
+// server's /v1 routes: Ollama serves them too, so the adapter's model
+// list, streamed chat with Loom's chat loop, cancellation and embeddings
+// are proven on a real implementation of the protocol, not only on
+// openaitest's.
+func TestRealOpenAICompatibleRoutes(t *testing.T) {
+	base := ollamaURL(t) + "/v1"
+	ctx := testContext(t)
+	oc, err := openai.New(base, openai.WithContextLength(tinyContext))
+	require.NoError(t, err)
+
+	models, err := oc.Models(ctx)
+	require.NoError(t, err)
+	require.Len(t, models, 1)
+	assert.Equal(t, "Ollama", oc.Name(), "Ollama's /v1/models says owned_by library")
+	assert.Equal(t, tinyModel+":latest", models[0].Name)
+	assert.Equal(t, tinyContext, models[0].ServerWindow, "the configured context length stands in for the window /v1 does not report")
+	assert.Contains(t, models[0].Unknown, "tools")
+
+	var chunks []string
+	res, err := chat.New(oc).Chat(ctx, chat.Turn{Model: tinyModel + ":latest", Window: tinyContext,
+		System: "You answer questions about the Loom workspace.", Question: "How long until an access token expires?",
+		OnToken: func(s string) { chunks = append(chunks, s) }})
+	require.NoError(t, err)
+	assert.Greater(t, len(chunks), 1, "the answer streams in pieces")
+	assert.Equal(t, res.Answer, strings.Join(chunks, ""))
+	assert.Equal(t, 1, res.Rounds)
+	assert.Positive(t, res.PromptEvalCount, "the usage asked for with stream_options came in the last chunk")
+	assert.Equal(t, tinyPredict, res.EvalCount)
+	assert.True(t, res.Truncated, "finish_reason length, as num_predict cut it")
+
+	turnCtx, cancel := context.WithCancel(ctx)
+	res, err = chat.New(oc).Chat(turnCtx, chat.Turn{Model: tinyModel + ":latest", Window: tinyContext, Question: "Tell me everything.",
+		OnToken: func(string) { cancel() }})
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.NotEmpty(t, res.Answer)
+
+	e, err := oc.EmbedModel(tinyModel + ":latest").Embedder(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, tinyDim, e.Dim())
+	assert.Equal(t, "openai/"+tinyModel+":latest", e.ID())
+	vecs, err := e.Embed(ctx, []string{"access tokens expire after an hour", "refresh tokens last thirty days", "access tokens expire after an hour"})
+	require.NoError(t, err)
+	require.Len(t, vecs, 3)
+	assert.InDeltaSlice(t, vecs[0], vecs[2], 1e-4, "the same text, the same vector")
+	assert.NotEqual(t, vecs[0], vecs[1])
+	native, err := client(t).EmbedModel(tinyModel).Embedder(ctx)
+	require.NoError(t, err)
+	nv, err := native.Embed(ctx, []string{"access tokens expire after an hour"})
+	require.NoError(t, err)
+	assert.InDeltaSlice(t, nv[0], vecs[0], 1e-4, "/v1/embeddings and /api/embed give the same vector")
+
+	_, err = oc.Model(ctx, "not-installed")
+	assert.Equal(t, errs.OllamaModelMissing, errs.CodeOf(err))
+	assert.ErrorContains(t, err, "ollama pull not-installed")
 }

@@ -1,4 +1,5 @@
-// Package wait watches a request to Ollama while it waits for an answer, so
+// Package wait watches a request to a model server (Ollama, or an
+// OpenAI-compatible one) while it waits for an answer, so
 // that no wait is silent and none is endless. A [Watch] tells the person,
 // through a notice callback, when nothing has arrived for Notice (10 s by
 // default): what is being waited for, from which server and model, and how
@@ -12,8 +13,8 @@
 // sign of life the caller reports with [Watch.Touch] (a streamed chunk), so
 // a long answer that keeps streaming is never cut.
 //
-// It belongs to the Ollama adapter (backend/ollama): every request the
-// adapter makes — a chat stream, a model list or description, an embedding,
+// It belongs to the model-server adapters (backend/ollama, backend/openai):
+// every request an adapter makes — a chat stream, a model list or description, an embedding,
 // a summary — waits through it, so the CLI, the desktop app and the web
 // edition say the same thing at the same moments. It imports nothing of
 // Loom's, so the domain packages can name a Notice (chat.Turn.OnWait)
@@ -50,7 +51,7 @@ const (
 
 // ErrSilent is the cause of a request context that a Watch cancelled
 // because nothing arrived within the limit.
-var ErrSilent = errors.New("nothing arrived from Ollama within the limit")
+var ErrSilent = errors.New("nothing arrived from the model server within the limit")
 
 // Clock is the watch's source of time.
 type Clock interface {
@@ -99,7 +100,10 @@ func (o Options) withDefaults() Options {
 
 // Request is what one watch waits for.
 type Request struct {
-	// URL is the Ollama server and Model the model involved ("" if none).
+	// Server names the model server for the person ("Ollama", "LM
+	// Studio"; "" is Ollama), URL is its address and Model the model
+	// involved ("" if none).
+	Server     string
 	URL, Model string
 	// Task completes "waiting for Ollama to …", e.g. "embed 64 texts with
 	// model nomic-embed-text".
@@ -113,11 +117,14 @@ type Request struct {
 	Notify func(Notice)
 }
 
-// Notice says that a request has heard nothing from Ollama for a while.
+// Notice says that a request has heard nothing from the model server for a
+// while.
 type Notice struct {
-	URL   string `json:"url"`
-	Model string `json:"model,omitempty"`
-	Task  string `json:"task"`
+	// Server names the model server ("" is Ollama).
+	Server string `json:"server,omitempty"`
+	URL    string `json:"url"`
+	Model  string `json:"model,omitempty"`
+	Task   string `json:"task"`
 	// Silent is how long nothing has arrived: a mark (10 s, 30 s, 1 min,
 	// …), not a measurement, so the same wait always reads the same.
 	Silent time.Duration `json:"silent_ns"`
@@ -240,16 +247,19 @@ func nextMark(mark, stall time.Duration) time.Duration {
 }
 
 func (w *Watch) notice(silent time.Duration) Notice {
-	n := Notice{URL: w.req.URL, Model: w.req.Model, Task: w.req.Task, Silent: silent, Limit: w.req.Limit,
+	n := Notice{Server: w.req.Server, URL: w.req.URL, Model: w.req.Model, Task: w.req.Task, Silent: silent, Limit: w.req.Limit,
 		Stalled: silent >= w.opts.Stall, Midstream: w.midstream}
 	n.Message = n.sentence()
 	return n
 }
 
 func (n Notice) sentence() string {
-	server := "Ollama"
+	server := n.Server
+	if server == "" {
+		server = "Ollama"
+	}
 	if n.URL != "" {
-		server = "Ollama at " + n.URL
+		server += " at " + n.URL
 	}
 	limit := "waiting until it answers"
 	if n.Limit > 0 {

@@ -32,11 +32,14 @@ import {
   type IngestProgress,
   type IngestResult,
   type MCPStatus,
+  type ModelServerSettings,
   type NodeDetail,
   type Notice,
   type OllamaStatus,
   type QueryRequest,
   type QueryResult,
+  type ReembedProgress,
+  type ReembedReport,
   type ReadOnlyState,
   type Rejection,
   type RepairReport,
@@ -57,6 +60,7 @@ import ingestCancelledJSON from './golden/ingest-uploads-cancelled.json';
 import ingestPathsJSON from './golden/ingest-paths.json';
 import ingestSampleJSON from './golden/ingest-sample.json';
 import ingestUploadsJSON from './golden/ingest-uploads.json';
+import modelServerJSON from './golden/model-server.json';
 import ollamaJSON from './golden/ollama.json';
 import queriesJSON from './golden/queries.json';
 import queryLostJSON from './golden/query-lost.json';
@@ -218,6 +222,20 @@ const ollamaGolden = {
   notRunning: ollamaStatus(ollamaJSON.not_running),
   webNotRunning: ollamaStatus(ollamaJSON.web_not_running),
 };
+/** An OpenAI-compatible server (LM Studio, as the Go tests' fake plays it): its status and settings, a re-embed with its embedding model and one cancelled; and llama.cpp's server, which does not say everything. */
+const modelServerGolden: {
+  status: OllamaStatus;
+  llamacpp: OllamaStatus;
+  settings: ModelServerSettings;
+  reembed: { events: ReembedProgress[]; report: ReembedReport; stats: Stats };
+  cancelled: { events: ReembedProgress[]; error: Rejection };
+} = {
+  status: ollamaStatus(modelServerJSON.status),
+  llamacpp: ollamaStatus(modelServerJSON.llamacpp),
+  settings: modelServerJSON.settings,
+  reembed: { ...modelServerJSON.reembed, stats: stats(modelServerJSON.reembed.stats) },
+  cancelled: { ...modelServerJSON.cancelled, error: rejection(modelServerJSON.cancelled.error) },
+};
 const silentNotice = chats.silent.deltas.find((d) => d.wait)?.wait;
 if (!silentNotice) throw new Error('golden file chat.json: the silent turn has no wait notice');
 const waitGolden: Notice = silentNotice;
@@ -260,6 +278,7 @@ export const golden = {
   conversations: conversationsGolden,
   conversation: conversationGolden,
   ollama: ollamaGolden,
+  modelServer: modelServerGolden,
   /** Ollama silent while a turn waits for the model's details (a chat:delta's wait, and what ollama:wait carries). */
   wait: waitGolden,
   /** The read-only state beside another Loom process. */
@@ -357,6 +376,18 @@ export class FakeWorkbench implements Workbench {
   /** Desktop only, as the real bridges: the web edition cannot serve MCP. */
   mcp?: () => Promise<MCPStatus>;
   setMCP?: (on: boolean) => Promise<MCPStatus>;
+  /** Desktop only, as the real bridges: the web edition has no model-server settings. */
+  modelServerSettings?: () => Promise<ModelServerSettings>;
+  setModelServer?: (s: ModelServerSettings) => Promise<OllamaStatus>;
+  /** The model-server settings (desktop): what modelServerSettings answers; every setModelServer call, in order. */
+  serverSettings: ModelServerSettings = structuredClone(golden.modelServer.settings);
+  serverSettingsCalls: ModelServerSettings[] = [];
+  /** Every reembed target, in order, and how often cancelReembed was called. */
+  reembeds: string[] = [];
+  reembedCancels = 0;
+  private reembedding = false;
+  private reembedCancel = false;
+  private reembedListeners = new Set<(p: ReembedProgress) => void>();
   /** Every setMCP call, in order; mcpOn is the setting. */
   mcpCalls: boolean[] = [];
   mcpOn = false;
@@ -397,6 +428,19 @@ export class FakeWorkbench implements Workbench {
         this.mcpCalls.push(on);
         this.mcpOn = on;
         return this.mcpStatus();
+      };
+      this.modelServerSettings = async () => {
+        this.failIfAsked('modelServerSettings');
+        return structuredClone(this.serverSettings);
+      };
+      this.setModelServer = async (next: ModelServerSettings) => {
+        this.failIfAsked('setModelServer');
+        this.serverSettingsCalls.push(structuredClone(next));
+        // As the engine: the key is kept (or forgotten), never given back.
+        const hasKey = next.forget_api_key ? false : !!next.api_key || this.serverSettings.has_api_key;
+        this.serverSettings = { ...next, api_key: undefined, forget_api_key: undefined, has_api_key: hasKey, available: true };
+        this.ollamaStatus = structuredClone(next.provider === 'openai' ? golden.modelServer.status : golden.ollama.up);
+        return structuredClone(this.ollamaStatus);
       };
       this.pickFolder = async () => {
         this.failIfAsked('pickFolder');
@@ -630,6 +674,53 @@ export class FakeWorkbench implements Workbench {
     } finally {
       this.ingesting = false;
     }
+  }
+
+  /**
+   * Plays the golden re-embed's progress events (under the target asked
+   * for) and leaves the workspace's embedder as the golden re-embed left
+   * it; cancelled part way, the golden cancelled re-embed's end and its
+   * rejection, the embedder unchanged.
+   */
+  async reembed(target: string): Promise<ReembedReport> {
+    this.failIfAsked('reembed');
+    this.writable();
+    if (this.reembedding || this.ingesting) throw new WorkbenchError('busy', 'The workspace cannot be re-embedded while the ingest runs: wait for it to finish.');
+    this.reembeds.push(target);
+    this.reembedding = true;
+    this.reembedCancel = false;
+    try {
+      const { events, report, stats: after } = golden.modelServer.reembed;
+      for (const e of events) {
+        await this.step();
+        if (this.reembedCancel && !e.finished) {
+          const { events: cancelled, error } = golden.modelServer.cancelled;
+          this.emitReembed({ ...cancelled[cancelled.length - 1], target });
+          throw WorkbenchError.from(error);
+        }
+        this.emitReembed({ ...e, target });
+      }
+      const st = this.library.workspace.stats;
+      this.library.workspace.stats = { ...st, embedder: after.embedder, embedder_in_use: after.embedder_in_use, embedder_choice: after.embedder_choice, embedder_dims: after.embedder_dims };
+      return structuredClone(report);
+    } finally {
+      this.reembedding = false;
+    }
+  }
+
+  async cancelReembed() {
+    this.reembedCancels++;
+    this.reembedCancel = true;
+  }
+
+  onReembedProgress(cb: (p: ReembedProgress) => void) {
+    this.reembedListeners.add(cb);
+    return () => this.reembedListeners.delete(cb);
+  }
+
+  /** Sends a re-embed progress event as the engine does. */
+  emitReembed(p: ReembedProgress) {
+    for (const cb of this.reembedListeners) cb(structuredClone(p));
   }
 
   async cancelIngest() {

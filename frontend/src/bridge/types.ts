@@ -24,6 +24,11 @@ export interface App {
    */
   CancelIngest(): Promise<void>;
   /**
+   * CancelReembed stops the running re-embed; the workspace keeps its old
+   * embedder.
+   */
+  CancelReembed(): Promise<void>;
+  /**
    * Chat answers a question with a local model over assembled context,
    * streaming the answer as chat:delta events under the stream id.
    */
@@ -75,9 +80,17 @@ export interface App {
    * with which token, and what a client's configuration is.
    */
   MCPStatus(): Promise<MCPStatus>;
+  /**
+   * ModelServerSettings is the model server as the settings panel shows it
+   * (the API key never leaves Loom: only whether one is kept).
+   */
+  ModelServerSettings(): Promise<ModelServerSettings>;
   /** Node returns one node with its text, concepts and neighbours. */
   Node(id: string): Promise<NodeDetail>;
-  /** Ollama reports whether Ollama is up at the configured URL and its models. */
+  /**
+   * Ollama reports whether the model server (Ollama, or the OpenAI-compatible
+   * server configured) is up and its models with what each can do.
+   */
   Ollama(): Promise<OllamaStatus>;
   /**
    * OpenInSystemViewer opens the file a node comes from in the system's
@@ -106,6 +119,16 @@ export interface App {
    * distances the graph is coloured by and the budgets the slider offers.
    */
   Query(req: QueryRequest): Promise<QueryResult>;
+  /**
+   * Reembed embeds the open workspace again with target — the name of one
+   * of the model server's embedding models, or "offline" for the offline
+   * embedder — and rebuilds its concepts, reporting progress as
+   * reembed:progress events. It commits whole or not at all: cancelling it
+   * (CancelReembed), a failure of the server, or quitting leaves the
+   * workspace with its old embedder; the vectors already made are kept for
+   * the next try.
+   */
+  Reembed(target: string): Promise<ReembedReport>;
   /** ReingestDocument reads a document's file again. */
   ReingestDocument(id: string): Promise<IngestResult>;
   /** RemoveDocument deletes a document with its sections. */
@@ -133,6 +156,14 @@ export interface App {
    * failure to listen is the status's Problem, not an error).
    */
   SetMCP(on: boolean): Promise<MCPStatus>;
+  /**
+   * SetModelServer saves the model server's settings (what the panel sends;
+   * an empty API key keeps the kept one) and returns its status with them.
+   * Settings that are not valid (an unknown provider, an address that is
+   * not one) are refused and nothing is saved. The open workspace keeps the
+   * embedder it uses; a re-embed changes it.
+   */
+  SetModelServer(next: ModelServerSettings): Promise<OllamaStatus>;
   /**
    * Stats counts what the open workspace holds and says which embedder it
    * uses and why (choosing it now when no question or ingest has yet).
@@ -175,6 +206,7 @@ export interface Events {
   'chat:delta': ChatDelta;
   'ingest:progress': IngestProgress;
   'ollama:wait': Notice;
+  'reembed:progress': ReembedProgress;
   'watch:state': WatchedFolder;
 }
 
@@ -493,6 +525,7 @@ export type ErrorCode =
   | 'ollama_context_too_long'
   | 'ollama_bad_stream'
   | 'ollama_timeout'
+  | 'model_no_tools'
   | 'canceled'
   | 'internal'
   | 'closed'
@@ -514,6 +547,7 @@ export const ErrorCodes: readonly ErrorCode[] = [
   'ollama_context_too_long',
   'ollama_bad_stream',
   'ollama_timeout',
+  'model_no_tools',
   'canceled',
   'internal',
   'closed',
@@ -827,17 +861,89 @@ export interface MCPStatus {
   stdio_config?: string;
 }
 
-/** ModelInfo is a model the chat can use. (bind.ModelInfo) */
+/**
+ * MissingModel is a model the settings name that the server does not
+ * have, and how to get it. (bind.MissingModel)
+ */
+export interface MissingModel {
+  name: string;
+  /** Use is "chat" or "embeddings". */
+  use: string;
+  fix: string;
+}
+
+/** ModelInfo is a model of the server, with what it can do. (bind.ModelInfo) */
 export interface ModelInfo {
   name: string;
+  /**
+   * ContextLength is the window it was trained for; ServerWindow the
+   * window an OpenAI-compatible server runs it with (0: each request
+   * sets it, as with Ollama).
+   */
   context_length: number;
+  server_window?: number;
   tools: boolean;
+  embedding: boolean;
+  completion: boolean;
+  vision: boolean;
+  thinking: boolean;
+  /**
+   * Unknown lists what the server does not say ("tools", "embedding",
+   * "completion", "vision", "context_length").
+   */
+  unknown?: string[];
   /**
    * MaxBudget is the most context a question may ask for with this
    * model (the budget slider's end): the engine's rule, for the open
    * workspace's system prompt and output reservation.
    */
   max_budget: number;
+  /**
+   * EmbedderID is, for a model that embeds (or may), what a workspace
+   * embedded with it records as its embedder (Stats.Embedder).
+   */
+  embedder_id?: string;
+}
+
+/** ModelServerSettings is the model server as the settings panel edits it. (bind.ModelServerSettings) */
+export interface ModelServerSettings {
+  /**
+   * Available is false in the web edition, which talks to the Ollama
+   * set in its chat panel (Unavailable says so).
+   */
+  available: boolean;
+  unavailable?: string;
+  /** Provider is "ollama" or "openai" (an OpenAI-compatible server). */
+  provider: string;
+  /**
+   * OllamaURL and OpenAIURL are each provider's address ("": the
+   * environment's, else the default: DefaultOllamaURL, DefaultOpenAIURL).
+   */
+  ollama_url: string;
+  openai_url: string;
+  default_ollama_url: string;
+  default_openai_url: string;
+  /**
+   * APIKey is a new key to keep, sent by the page only ("" keeps the
+   * one kept); ForgetAPIKey drops the kept one. HasAPIKey says whether
+   * one is kept (or set in $LOOM_OPENAI_API_KEY): the key itself never
+   * comes back.
+   */
+  api_key?: string;
+  forget_api_key?: boolean;
+  has_api_key: boolean;
+  /**
+   * ChatModel is the model the chat picks first; EmbedModel the
+   * embedding model a new workspace (and a re-embed) uses ("": one the
+   * server lists as an embedding model, nomic-embed-text first).
+   */
+  chat_model: string;
+  embed_model: string;
+  /**
+   * ContextLength is the window to assume for a model whose
+   * OpenAI-compatible server does not report one (0: none).
+   */
+  context_length: number;
 }
 
 /** Neighbour is a node adjacent to another, by an edge of either direction. (library.Neighbour) */
@@ -871,8 +977,13 @@ export interface NodeDetail {
   neighbours: Neighbour[];
 }
 
-/** Notice says that a request has heard nothing from Ollama for a while. (wait.Notice) */
+/**
+ * Notice says that a request has heard nothing from the model server for a
+ * while. (wait.Notice)
+ */
 export interface Notice {
+  /** Server names the model server ("" is Ollama). */
+  server?: string;
   url: string;
   model?: string;
   task: string;
@@ -900,17 +1011,35 @@ export interface Notice {
   message: string;
 }
 
-/** OllamaStatus says whether Ollama answers, and what to do when it does not. (bind.OllamaStatus) */
+/**
+ * OllamaStatus says whether the model server answers (Ollama, or the
+ * OpenAI-compatible server configured; the name is Ollama's, from when it
+ * was the only one), its models, and what to do when it does not. (bind.OllamaStatus)
+ */
 export interface OllamaStatus {
+  /**
+   * Provider is "ollama" or "openai"; Server what to call it ("Ollama",
+   * "LM Studio", "llama.cpp's server", "vLLM", "the OpenAI-compatible
+   * server").
+   */
+  provider: string;
+  server: string;
   url: string;
   up: boolean;
   models: ModelInfo[];
   /**
-   * Code says why the chat cannot run, as the engine's code: Ollama is
-   * not running, did not answer in time or answered something else
+   * ChatModel and EmbedModel are the settings' ("": none); Missing
+   * those the server does not have, each with how to get it.
+   */
+  chat_model?: string;
+  embed_model?: string;
+  missing?: MissingModel[];
+  /**
+   * Code says why the chat cannot run, as the engine's code: the server
+   * is not running, did not answer in time or answered something else
    * (ollama_not_running, ollama_timeout, ollama_bad_stream), has no
-   * models (ollama_model_missing), or its URL is not one (invalid). ""
-   * when it can.
+   * models (ollama_model_missing), or its settings are not valid
+   * (invalid). "" when it can.
    */
   code?: ErrorCode;
   /** Problem and Fix say the same for the person, and what to do. */
@@ -1049,6 +1178,38 @@ export interface ReadOnlyState {
   title: string;
   /** Message is the banner's sentence: why, what it means, what to do. */
   message: string;
+}
+
+/** ReembedProgress is the event the page gets while a re-embed runs. (bind.ReembedProgress) */
+export interface ReembedProgress {
+  done: number;
+  total: number;
+  elapsed_ns: number;
+  /** Target is what the workspace is being re-embedded with, as asked. */
+  target: string;
+  finished: boolean;
+  canceled?: boolean;
+  error?: string;
+}
+
+/** ReembedReport says what a re-embed did. (library.ReembedReport) */
+export interface ReembedReport {
+  /**
+   * From is the embedder the workspace's vectors were made with before,
+   * To the one they are made with now, Dims its vector length.
+   */
+  from: string;
+  to: string;
+  dims: number;
+  /**
+   * Nodes is the content nodes; Embedded how many of them were sent to
+   * the embedder (the others' vectors were in its log already, from an
+   * earlier run); Concepts the concepts made.
+   */
+  nodes: number;
+  embedded: number;
+  concepts: number;
+  duration_ns: number;
 }
 
 /** RepairReport says what Repair did and what it could not restore. (doctor.RepairReport) */
@@ -1200,6 +1361,11 @@ export interface Stats {
    */
   embedder_in_use?: string;
   embedder_choice?: string;
+  /**
+   * EmbedderDims is the length of the vectors of the embedder in use (0
+   * before it is chosen).
+   */
+  embedder_dims?: number;
   /** Generation counts committed writes. */
   generation: number;
   /**

@@ -207,6 +207,9 @@ export function createWebWorkbench(opts: { base?: string; worker?: () => Worker 
     onOllamaWait: (cb) => on('ollama:wait', cb),
 
     ollama: () => call('Ollama'),
+    reembed: (target) => call('Reembed', target),
+    cancelReembed: () => call('CancelReembed'),
+    onReembedProgress: (cb) => on('reembed:progress', cb),
     chat: (args, stream) => call('Chat', args, stream),
     onChatDelta: (cb) => on('chat:delta', cb),
     cancelChat: (stream) => call('CancelChat', stream),

@@ -27,11 +27,14 @@ import {
   type IngestProgress,
   type IngestResult,
   type MCPStatus,
+  type ModelServerSettings,
   type NodeDetail,
   type Notice,
   type OllamaStatus,
   type QueryRequest,
   type QueryResult,
+  type ReembedProgress,
+  type ReembedReport,
   type Rejection,
   type RepairReport,
   type SourceView,
@@ -138,8 +141,21 @@ export interface Workbench {
   /** While a question that names a model waits for Ollama to describe it; returns the unsubscribe. */
   onOllamaWait(cb: (n: Notice) => void): () => void;
 
-  // Chat
+  // Model server and embedder
+  /** The model server (Ollama, or an OpenAI-compatible one) with its models and what each can do. */
   ollama(): Promise<OllamaStatus>;
+  /** The model server's settings (desktop only: the web edition talks to the Ollama set in its chat panel); never the API key. */
+  modelServerSettings?(): Promise<ModelServerSettings>;
+  /** Saves the model server's settings (an empty api_key keeps the kept one) and resolves with its status. */
+  setModelServer?(s: ModelServerSettings): Promise<OllamaStatus>;
+  /** Embeds the workspace again with target (a server's embedding model, or "offline"): whole or not at all. */
+  reembed(target: string): Promise<ReembedReport>;
+  /** Stops the running re-embed; the workspace keeps its embedder. */
+  cancelReembed(): Promise<void>;
+  /** Progress of the running re-embed; returns the unsubscribe. */
+  onReembedProgress(cb: (p: ReembedProgress) => void): () => void;
+
+  // Chat
   /** Streams through onChatDelta with the stream id given; resolves with the whole turn. */
   chat(args: ChatArgs, stream: string): Promise<ChatTurn>;
   onChatDelta(cb: (d: Events['chat:delta']) => void): () => void;
@@ -296,6 +312,11 @@ export const desktopWorkbench: Workbench = {
   onOllamaWait: (cb) => onEvent('ollama:wait', cb),
 
   ollama: () => call((app) => app.Ollama()),
+  modelServerSettings: () => call((app) => app.ModelServerSettings()),
+  setModelServer: (s) => call((app) => app.SetModelServer(s)),
+  reembed: (target) => call((app) => app.Reembed(target)),
+  cancelReembed: () => call((app) => app.CancelReembed()),
+  onReembedProgress: (cb) => onEvent('reembed:progress', cb),
   chat: (args, stream) => call((app) => app.Chat(args, stream)),
   onChatDelta: (cb) => onEvent('chat:delta', cb),
   cancelChat: (stream) => call((app) => app.CancelChat(stream)),

@@ -209,6 +209,25 @@ describe('ChatPanel Ollama URL (web edition)', { timeout: 30_000 }, () => {
     expect(input.placeholder).toBe('Chat is off while Ollama is not running (see above).');
   });
 
+  it('names the OpenAI-compatible server, picks the settings’ chat model when it has it, and offers no embedding-only model to chat with', async () => {
+    const wb = new FakeWorkbench({ library: 'notes' });
+    wb.ollamaStatus = structuredClone(golden.modelServer.status);
+    const ollama = new OllamaStore(wb);
+    await ollama.refresh();
+    const chat = new ChatStore(wb, ollama);
+    render(ChatPanel, { chat, ollama });
+    expect(screen.getByTestId('ollama-indicator').textContent?.trim()).toBe('LM Studio up');
+    const options = [...(screen.getByTestId('chat-model') as HTMLSelectElement).options].map((o) => o.value);
+    expect(options).toEqual(['qwen/qwen3-4b', 'google/gemma-3-1b']);
+    // The settings name mistral-7b, which LM Studio lacks: the first it has.
+    expect(ollama.model).toBe('qwen/qwen3-4b');
+
+    wb.ollamaStatus = { ...structuredClone(golden.modelServer.status), chat_model: 'google/gemma-3-1b' };
+    ollama.model = '';
+    await ollama.refresh();
+    expect(ollama.model).toBe('google/gemma-3-1b');
+  });
+
   it('shows a failed status call as an error', async () => {
     const wb = new FakeWorkbench({ edition: 'desktop' });
     wb.failNext.ollama = golden.error('closed');

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/svelte';
+import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import WorkspaceStats from './WorkspaceStats.svelte';
 import type { Stats } from '../bridge/workbench';
+import { FakeWorkbench, golden } from '../bridge/fake';
+import { EmbedderStore } from '../lib/stores/embedder.svelte';
 
 const digits = (testId: string) => screen.getByTestId(testId).textContent?.replace(/\D/g, '');
 
@@ -73,5 +75,82 @@ describe('WorkspaceStats', () => {
     expect(link.classList.contains('link')).toBe(true);
     await fireEvent.click(link);
     expect(checked).toBe(1);
+  });
+
+  it('says the embedder with its dimensions, and offers a re-embed with each embedding model the server has', async () => {
+    const wb = new FakeWorkbench({ edition: 'desktop', library: 'notes' });
+    let done = 0;
+    const embedder = new EmbedderStore(wb, () => done++);
+    const stop = embedder.start();
+    const notes = await wb.stats();
+    const { rerender } = render(WorkspaceStats, { dir: notes.workspace, stats: notes, embedder, models: golden.modelServer.status.models, server: 'LM Studio' });
+    expect(screen.getByTestId('stat-embedder').textContent).toBe(notes.embedder_in_use);
+    expect(screen.getByTestId('stat-embedder-dims').textContent).toBe(` · ${notes.embedder_dims} dimensions`);
+    const offer = screen.getByTestId('reembed-text-embedding-nomic-embed-text-v1.5');
+    expect(offer.textContent?.trim()).toBe('Re-embed with text-embedding-nomic-embed-text-v1.5');
+    expect(offer.getAttribute('title')).toContain("LM Studio's text-embedding-nomic-embed-text-v1.5");
+    expect(screen.getByTestId('reembed-offline').textContent?.trim()).toBe('Re-embed with the offline embedder');
+    expect(screen.queryByTestId('reembed-qwen/qwen3-4b')).toBeNull();
+
+    // The progress of the engine's own re-embed, one event at a time.
+    const held: (() => void)[] = [];
+    wb.step = () => new Promise<void>((r) => held.push(r));
+    const next = async () => {
+      await waitFor(() => expect(held).toHaveLength(1));
+      held.shift()?.();
+    };
+    await fireEvent.click(offer);
+    expect(wb.reembeds).toEqual(['text-embedding-nomic-embed-text-v1.5']);
+    expect(screen.getByTestId('reembed-progress').textContent).toContain('Re-embedding with text-embedding-nomic-embed-text-v1.5');
+    expect(screen.queryByTestId('reembed-offers')).toBeNull();
+    const [, started, halfway] = golden.modelServer.reembed.events;
+    await next();
+    await next();
+    await waitFor(() => expect(screen.getByTestId('reembed-progress').textContent).toContain(`0 of ${started.total} nodes`));
+    await next();
+    await waitFor(() => expect(screen.getByTestId('reembed-progress').textContent).toContain(`${halfway.done} of ${halfway.total} nodes`));
+    await next();
+    await waitFor(() => expect(done).toBe(1));
+    await waitFor(() => expect(screen.queryByTestId('reembed-progress')).toBeNull());
+
+    // The page reads the workspace again: the server's model is now its.
+    await rerender({ stats: await wb.stats() });
+    expect(screen.getByTestId('stat-embedder').textContent).toBe(golden.modelServer.reembed.stats.embedder_in_use);
+    expect(screen.getByTestId('stat-embedder-dims').textContent).toBe(' · 16 dimensions');
+    expect(screen.getByTestId('embedder-choice').textContent).toContain('re-embedded with it');
+    expect(screen.queryByTestId('reembed-text-embedding-nomic-embed-text-v1.5')).toBeNull();
+    stop();
+  });
+
+  it('cancels a re-embed, and says the workspace keeps its embedder', async () => {
+    const wb = new FakeWorkbench({ edition: 'desktop', library: 'notes' });
+    const embedder = new EmbedderStore(wb);
+    const stop = embedder.start();
+    const notes = await wb.stats();
+    render(WorkspaceStats, { dir: notes.workspace, stats: notes, embedder, models: golden.modelServer.status.models });
+    const held: (() => void)[] = [];
+    wb.step = () => new Promise<void>((r) => held.push(r));
+    await fireEvent.click(screen.getByTestId('reembed-text-embedding-nomic-embed-text-v1.5'));
+    await fireEvent.click(screen.getByTestId('reembed-cancel'));
+    expect(wb.reembedCancels).toBe(1);
+    await waitFor(() => expect(held).toHaveLength(1));
+    held.shift()?.();
+    await waitFor(() => expect(screen.getByTestId('reembed-cancelled').textContent).toBe(`The re-embed was cancelled: the workspace keeps ${notes.embedder}.`));
+    expect(screen.queryByTestId('reembed-error')).toBeNull();
+    expect((await wb.stats()).embedder).toBe(notes.embedder);
+    stop();
+  });
+
+  it('offers no re-embed on a read-only workspace, nor while an ingest runs', () => {
+    const wb = new FakeWorkbench({ edition: 'desktop', library: 'notes' });
+    const embedder = new EmbedderStore(wb);
+    const models = golden.modelServer.status.models;
+    const { unmount } = render(WorkspaceStats, { dir: stats.workspace, stats, embedder, models, locked: true });
+    expect(screen.queryByTestId('reembed-offers')).toBeNull();
+    unmount();
+    render(WorkspaceStats, { dir: stats.workspace, stats, embedder, models, reembedBlocked: 'Wait for the ingest to finish, then re-embed.' });
+    const offer = screen.getByTestId('reembed-text-embedding-nomic-embed-text-v1.5') as HTMLButtonElement;
+    expect(offer.disabled).toBe(true);
+    expect(offer.title).toBe('Wait for the ingest to finish, then re-embed.');
   });
 });

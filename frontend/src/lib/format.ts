@@ -69,3 +69,11 @@ export function formatWhen(rfc3339: string): string {
   if (Number.isNaN(t.getTime())) return rfc3339;
   return t.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** A run of a sentence: text, or code (what was between backticks). */
+export type Run = { text: string; code?: undefined } | { code: string; text?: undefined };
+
+/** "start it with `ollama serve`" → a text run and a code run, for sentences the engine writes with commands in backticks. */
+export function codeRuns(s: string): Run[] {
+  return s.split(/(`[^`]+`)/).map((part) => (part.startsWith('`') && part.endsWith('`') ? { code: part.slice(1, -1) } : { text: part }));
+}

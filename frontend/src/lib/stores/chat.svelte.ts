@@ -120,11 +120,14 @@ export class ChatStore {
   get blocked(): string | null {
     const locked = this.locked();
     if (locked) return locked;
-    if (this.ollama.checking && !this.ollama.status) return 'Checking Ollama…';
+    if (this.ollama.checking && !this.ollama.status) return 'Checking the model server…';
     if (this.ollama.error) return this.ollama.error.message;
-    if (!this.ollama.status) return 'Ollama has not answered yet.';
-    if (!this.ollama.up) return this.ollama.status.problem ?? `Ollama is not running at ${this.ollama.status.url}.`;
-    if (this.ollama.models.length === 0) return 'Ollama has no models: pull one with `ollama pull llama3.2`.';
+    if (!this.ollama.status) return 'The model server has not answered yet.';
+    if (!this.ollama.up) return this.ollama.status.problem ?? `${this.ollama.server} is not running at ${this.ollama.status.url}.`;
+    if (this.ollama.chatModels.length === 0)
+      return this.ollama.status.provider === 'openai'
+        ? `${this.ollama.server} lists no chat model: load one in it.`
+        : 'Ollama has no models: pull one with `ollama pull llama3.2`.';
     if (!this.ollama.selected) return 'Pick a model to chat with.';
     if (this.streaming) return 'An answer is still coming.';
     return null;

@@ -1,5 +1,6 @@
-// Ollama's status and the model the person picked, shared by the query
-// view (its window) and the chat (who answers).
+// The model server's status (Ollama, or the OpenAI-compatible server
+// configured) and the model the person picked, shared by the query view
+// (its window) and the chat (who answers).
 import { toWorkbenchError, type Workbench, type WorkbenchError } from '../../bridge/workbench';
 import type { ModelInfo, OllamaStatus } from '../../bridge/types';
 
@@ -17,22 +18,33 @@ export class OllamaStore {
     return this.status?.models ?? [];
   }
 
+  /** The models that chat (or may: the server does not say): not those that only embed. */
+  get chatModels(): ModelInfo[] {
+    return this.models.filter((m) => !m.embedding || m.completion);
+  }
+
   get up(): boolean {
     return this.status?.up === true;
   }
 
-  /** The picked model, when Ollama lists it. */
+  /** What to call the server: "Ollama", "LM Studio", … */
+  get server(): string {
+    return this.status?.server || 'Ollama';
+  }
+
+  /** The picked model, when the server lists it. */
   get selected(): ModelInfo | undefined {
     return this.models.find((m) => m.name === this.model);
   }
 
-  /** Asks Ollama again; keeps the picked model while it is still listed, else picks the first. */
+  /** Asks the server again; keeps the picked model while it is still listed, else the settings' chat model, else the first. */
   async refresh(): Promise<void> {
     this.checking = true;
     try {
       this.status = await this.workbench.ollama();
       this.error = null;
-      if (!this.models.some((m) => m.name === this.model)) this.model = this.models[0]?.name ?? '';
+      const chat = this.chatModels;
+      if (!chat.some((m) => m.name === this.model)) this.model = chat.find((m) => m.name === this.status?.chat_model)?.name ?? chat[0]?.name ?? '';
     } catch (reason) {
       this.error = toWorkbenchError(reason);
       this.status = null;

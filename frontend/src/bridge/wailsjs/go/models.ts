@@ -103,16 +103,48 @@ export namespace bind {
 	    stdio_command?: string;
 	    stdio_config?: string;
 	}
+	export interface MissingModel {
+	    name: string;
+	    use: string;
+	    fix: string;
+	}
 	export interface ModelInfo {
 	    name: string;
 	    context_length: number;
+	    server_window?: number;
 	    tools: boolean;
+	    embedding: boolean;
+	    completion: boolean;
+	    vision: boolean;
+	    thinking: boolean;
+	    unknown?: string[];
 	    max_budget: number;
+	    embedder_id?: string;
+	}
+	export interface ModelServerSettings {
+	    available: boolean;
+	    unavailable?: string;
+	    provider: string;
+	    ollama_url: string;
+	    openai_url: string;
+	    default_ollama_url: string;
+	    default_openai_url: string;
+	    api_key?: string;
+	    forget_api_key?: boolean;
+	    has_api_key: boolean;
+	    chat_model: string;
+	    embed_model: string;
+	    context_length: number;
 	}
 	export interface OllamaStatus {
+	    provider: string;
+	    server: string;
 	    url: string;
 	    up: boolean;
 	    models: ModelInfo[];
+	    chat_model?: string;
+	    embed_model?: string;
+	    missing?: MissingModel[];
 	    code?: string;
 	    problem?: string;
 	    fix?: string;
@@ -245,6 +277,12 @@ export namespace doctor {
 
 export namespace library {
 	
+	export interface ClusterLink {
+	    source: string;
+	    target: string;
+	    weight: number;
+	    edges: number;
+	}
 	export interface CollectionInfo {
 	    name: string;
 	    documents: number;
@@ -275,6 +313,15 @@ export namespace library {
 	    tokens: number;
 	    pinned: boolean;
 	}
+	export interface GraphCluster {
+	    id: string;
+	    name: string;
+	    colour: number;
+	    concepts: number;
+	    sections: number;
+	    documents: number;
+	    top: string[];
+	}
 	export interface GraphEdge {
 	    source: string;
 	    target: string;
@@ -290,11 +337,14 @@ export namespace library {
 	    collection?: string;
 	    tokens?: number;
 	    pinned?: boolean;
+	    cluster?: string;
 	}
 	export interface GraphData {
 	    nodes: GraphNode[];
 	    edges: GraphEdge[];
 	    generation: number;
+	    clusters: GraphCluster[];
+	    clusterLinks: ClusterLink[];
 	}
 	
 	
@@ -331,6 +381,15 @@ export namespace library {
 	    text: string;
 	    concepts: ConceptLink[];
 	    neighbours: Neighbour[];
+	}
+	export interface ReembedReport {
+	    from: string;
+	    to: string;
+	    dims: number;
+	    nodes: number;
+	    embedded: number;
+	    concepts: number;
+	    duration_ns: number;
 	}
 	export interface SourceDocument {
 	    id: string;
@@ -458,6 +517,7 @@ export namespace workspace {
 	    embedder: string;
 	    embedder_in_use?: string;
 	    embedder_choice?: string;
+	    embedder_dims?: number;
 	    generation: number;
 	    read_only?: string;
 	    read_only_cause?: string;

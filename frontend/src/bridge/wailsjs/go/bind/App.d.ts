@@ -11,6 +11,8 @@ export function CancelChat(arg1:string):Promise<void>;
 
 export function CancelIngest():Promise<void>;
 
+export function CancelReembed():Promise<void>;
+
 export function Chat(arg1:bind.ChatArgs,arg2:string):Promise<conversation.ChatTurn>;
 
 export function CheckWorkspace():Promise<doctor.Checkup>;
@@ -39,6 +41,8 @@ export function IngestUploads(arg1:Array<library.Upload>):Promise<bind.IngestRes
 
 export function MCPStatus():Promise<bind.MCPStatus>;
 
+export function ModelServerSettings():Promise<bind.ModelServerSettings>;
+
 export function Node(arg1:string):Promise<library.NodeDetail>;
 
 export function Ollama():Promise<bind.OllamaStatus>;
@@ -55,6 +59,8 @@ export function Pin(arg1:Array<string>,arg2:boolean):Promise<void>;
 
 export function Query(arg1:query.QueryRequest):Promise<query.QueryResult>;
 
+export function Reembed(arg1:string):Promise<library.ReembedReport>;
+
 export function ReingestDocument(arg1:string):Promise<bind.IngestResult>;
 
 export function RemoveDocument(arg1:string):Promise<void>;
@@ -66,6 +72,8 @@ export function RepairWorkspace():Promise<doctor.RepairReport>;
 export function SaveMarkdown(arg1:string,arg2:string):Promise<string>;
 
 export function SetMCP(arg1:boolean):Promise<bind.MCPStatus>;
+
+export function SetModelServer(arg1:bind.ModelServerSettings):Promise<bind.OllamaStatus>;
 
 export function Stats():Promise<workspace.Stats>;
 

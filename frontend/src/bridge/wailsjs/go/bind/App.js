@@ -10,6 +10,10 @@ export function CancelIngest() {
   return window['go']['bind']['App']['CancelIngest']();
 }
 
+export function CancelReembed() {
+  return window['go']['bind']['App']['CancelReembed']();
+}
+
 export function Chat(arg1, arg2) {
   return window['go']['bind']['App']['Chat'](arg1, arg2);
 }
@@ -66,6 +70,10 @@ export function MCPStatus() {
   return window['go']['bind']['App']['MCPStatus']();
 }
 
+export function ModelServerSettings() {
+  return window['go']['bind']['App']['ModelServerSettings']();
+}
+
 export function Node(arg1) {
   return window['go']['bind']['App']['Node'](arg1);
 }
@@ -98,6 +106,10 @@ export function Query(arg1) {
   return window['go']['bind']['App']['Query'](arg1);
 }
 
+export function Reembed(arg1) {
+  return window['go']['bind']['App']['Reembed'](arg1);
+}
+
 export function ReingestDocument(arg1) {
   return window['go']['bind']['App']['ReingestDocument'](arg1);
 }
@@ -120,6 +132,10 @@ export function SaveMarkdown(arg1, arg2) {
 
 export function SetMCP(arg1) {
   return window['go']['bind']['App']['SetMCP'](arg1);
+}
+
+export function SetModelServer(arg1) {
+  return window['go']['bind']['App']['SetModelServer'](arg1);
 }
 
 export function Stats() {

@@ -1,0 +1,82 @@
+// The workspace's embedder: which one its vectors are made with, which
+// embedding models the model server offers instead, and re-embedding with
+// one of them (or the offline embedder): its progress, cancelling it, and
+// what went wrong. A re-embed commits whole or not at all, so a cancelled
+// or failed one leaves the workspace with the embedder it had.
+import { toWorkbenchError, type Workbench, type WorkbenchError } from '../../bridge/workbench';
+import type { ModelInfo, ReembedProgress, ReembedReport, Stats } from '../../bridge/types';
+
+/** The offline embedder as a re-embed's target. */
+export const OFFLINE = 'offline';
+
+/** A re-embed the page offers: with a server's embedding model, or the offline embedder. */
+export interface ReembedOffer {
+  /** What Reembed is asked with: the model's name, or "offline". */
+  target: string;
+  /** What the button says after "Re-embed with". */
+  label: string;
+  /** The embedder ID the workspace will record (unknown for offline until done). */
+  id?: string;
+}
+
+/**
+ * The re-embeds to offer for a workspace: each embedding model the server
+ * lists whose embedder is not the workspace's, and the offline embedder
+ * when the workspace's vectors are a server's.
+ */
+export function reembedOffers(stats: Stats, models: ModelInfo[]): ReembedOffer[] {
+  const current = stats.embedder || stats.embedder_in_use || '';
+  const offers: ReembedOffer[] = models
+    .filter((m) => m.embedding && m.embedder_id && m.embedder_id !== current)
+    .map((m) => ({ target: m.name, label: m.name, id: m.embedder_id }));
+  if (current && !current.startsWith('offline/') && stats.documents > 0) offers.push({ target: OFFLINE, label: 'the offline embedder' });
+  return offers;
+}
+
+export class EmbedderStore {
+  /** The target being re-embedded with ('' when none runs). */
+  running = $state('');
+  progress: ReembedProgress | null = $state(null);
+  /** The last re-embed that finished, and the last failure (not a cancel). */
+  report: ReembedReport | null = $state(null);
+  error: WorkbenchError | null = $state(null);
+  /** The last re-embed was cancelled: the workspace kept its embedder. */
+  cancelled = $state(false);
+
+  constructor(
+    private readonly workbench: Workbench,
+    /** Called once a re-embed has committed: the page reads the workspace again. */
+    private readonly ondone: () => void = () => {},
+  ) {}
+
+  /** Listens to the engine's progress events; returns the stop function. */
+  start(): () => void {
+    return this.workbench.onReembedProgress((p) => {
+      if (this.running && p.target === this.running) this.progress = p;
+    });
+  }
+
+  /** Re-embeds the workspace with target (a model's name or "offline"). */
+  async reembed(target: string): Promise<void> {
+    if (this.running) return;
+    this.running = target;
+    this.progress = null;
+    this.error = null;
+    this.cancelled = false;
+    try {
+      this.report = await this.workbench.reembed(target);
+      this.ondone();
+    } catch (reason) {
+      const err = toWorkbenchError(reason);
+      if (err.code === 'canceled') this.cancelled = true;
+      else this.error = err;
+    } finally {
+      this.running = '';
+    }
+  }
+
+  /** Stops the running re-embed. */
+  async cancel(): Promise<void> {
+    if (this.running) await this.workbench.cancelReembed();
+  }
+}
