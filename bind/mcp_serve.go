@@ -148,7 +148,11 @@ func (a *App) mcpStartLocked() {
 		fail("This workspace cannot be served over MCP.")
 		return
 	}
-	s, err := mcpserver.New(wb, mcpserver.Options{Version: "desktop", Log: shellLog{a}})
+	idle, bad := a.loadSettings().sessionTimeout()
+	if bad != "" {
+		a.shell.LogError(a.ctx, "mcp: "+bad)
+	}
+	s, err := mcpserver.New(wb, mcpserver.Options{Version: "desktop", Log: shellLog{a}, SessionTimeout: idle})
 	if err != nil {
 		fail("%v", err)
 		return

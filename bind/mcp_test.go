@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -199,4 +200,54 @@ func TestMCPWhileTheWorkspaceIsNotOpenSaysWhy(t *testing.T) {
 	assert.True(t, st.On)
 	assert.False(t, st.Serving)
 	assert.Contains(t, st.Problem, "The workspace is not open")
+}
+
+func TestMCPSessionTimeoutSetting(t *testing.T) {
+	for v, want := range map[string]time.Duration{"": 0, "0": -1, "0s": -1, "45m": 45 * time.Minute, "2h": 2 * time.Hour} {
+		d, bad := settings{MCPSessionTimeout: v}.sessionTimeout()
+		assert.Equal(t, want, d, v)
+		assert.Empty(t, bad, v)
+	}
+	for _, v := range []string{"soon", "-5m", "30"} {
+		d, bad := settings{MCPSessionTimeout: v}.sessionTimeout()
+		assert.Zero(t, d, "%s: the default", v)
+		assert.Contains(t, bad, `mcp_session_timeout "`+v+`" in settings.json is not a duration`, v)
+	}
+}
+
+// The app's server closes a session idle for the settings' timeout: the
+// client's session ends (its event stream is closed), which the test
+// waits for, with a timeout of 20 ms.
+func TestMCPClosesIdleSessionsAfterTheSettingsTimeout(t *testing.T) {
+	require.NoError(t, saveSettings(settings{MCP: true, MCPSessionTimeout: "20ms"}))
+	t.Cleanup(func() { require.NoError(t, saveSettings(settings{})) })
+	t.Setenv(WorkspaceEnv, t.TempDir())
+	app := NewApp(&fakeShell{})
+	app.options = testOptions()
+	app.mcpAddr = "127.0.0.1:0"
+	app.Startup(t.Context())
+	t.Cleanup(func() { app.Shutdown(context.Background()) })
+	st, err := app.MCPStatus()
+	require.NoError(t, err)
+	require.True(t, st.Serving, st.Problem)
+	cs, err := mcpClient(t, st.URL, st.Token)
+	require.NoError(t, err)
+	ended := make(chan error, 1)
+	go func() { ended <- cs.Wait() }()
+	select {
+	case err := <-ended:
+		assert.Error(t, err, "the server closed the session")
+	case <-time.After(30 * time.Second): // a failure guard, not a timing
+		t.Fatal("the idle session was not closed")
+	}
+	// Turning serving off keeps the timeout the person wrote.
+	_, err = app.SetMCP(false)
+	require.NoError(t, err)
+	path, err := userSettingsPath()
+	require.NoError(t, err)
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var s settings
+	require.NoError(t, json.Unmarshal(b, &s))
+	assert.Equal(t, settings{MCPSessionTimeout: "20ms"}, s)
 }

@@ -28,12 +28,14 @@ const HTTPPath = "/mcp"
 // requests without an Origin header (programs) or from a localhost page
 // pass, so a site the person visits cannot drive the server. The SDK's
 // own check refuses a loopback request naming another host (DNS
-// rebinding).
+// rebinding). A session idle for Options.SessionTimeout is closed; its
+// client's next request gets 404, upon which a client starts a new
+// session (the protocol's rule).
 func (s *Server) HTTPHandler(token string) http.Handler {
 	if token == "" {
 		panic("mcpserver: HTTPHandler needs a token")
 	}
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, nil)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, &mcp.StreamableHTTPOptions{SessionTimeout: s.SessionTimeout()})
 	want := []byte("Bearer " + token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" && !LocalOrigin(origin) {

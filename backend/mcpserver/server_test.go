@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -285,6 +286,89 @@ func TestMCPHTTPTokenAndOrigin(t *testing.T) {
 	res, out := call(t, cs, "search_context", map[string]any{"query": "concept nodes"})
 	require.False(t, res.IsError, text(res))
 	assert.Contains(t, out["text"], "graphs.md")
+}
+
+// lines hands each line written to it to a channel.
+type lines chan string
+
+func (l lines) Write(p []byte) (int, error) {
+	for line := range strings.Lines(string(p)) {
+		l <- strings.TrimSpace(line)
+	}
+	return len(p), nil
+}
+
+func TestMCPSessionTimeoutDefaults(t *testing.T) {
+	wb, _ := fixture(t)
+	for given, want := range map[time.Duration]time.Duration{0: mcpserver.DefaultSessionTimeout, -1: 0, 5 * time.Minute: 5 * time.Minute} {
+		s, err := mcpserver.New(wb, mcpserver.Options{SessionTimeout: given})
+		require.NoError(t, err)
+		assert.Equal(t, want, s.SessionTimeout(), "given %v", given)
+	}
+	assert.Equal(t, 30*time.Minute, mcpserver.DefaultSessionTimeout)
+}
+
+// An HTTP session that gets no request for the session timeout is closed
+// and said so on the log; its client's next call fails (the server no
+// longer knows the session: 404), and a new session works. The timeout
+// is tiny and the test waits for the log line, never on the clock.
+func TestMCPHTTPSessionsCloseWhenIdle(t *testing.T) {
+	wb, _ := fixture(t)
+	log := make(lines, 64)
+	s, err := mcpserver.New(wb, mcpserver.Options{SessionTimeout: 20 * time.Millisecond, Log: log})
+	require.NoError(t, err)
+	token, _, err := mcpserver.Token(wb.Dir())
+	require.NoError(t, err)
+	serve := func(s *mcpserver.Server) string {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		srv := &http.Server{Handler: s.HTTPHandler(token)}
+		go srv.Serve(ln)
+		t.Cleanup(func() { srv.Close() })
+		return "http://" + ln.Addr().String() + mcpserver.HTTPPath
+	}
+	url := serve(s)
+	connect := func(url string) *mcp.ClientSession {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "idle-client", Version: "7"}, nil).Connect(context.Background(),
+			&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{token}}, MaxRetries: -1}, nil)
+		require.NoError(t, err)
+		return cs
+	}
+	cs := connect(url)
+	defer cs.Close()
+	require.NotEmpty(t, cs.ID())
+
+	ended := ""
+	select {
+	case ended = <-log:
+	case <-time.After(30 * time.Second): // a failure guard, not a timing
+		t.Fatal("the idle session was not closed")
+	}
+	assert.True(t, strings.HasPrefix(ended, "loom mcp: session ended: "+cs.ID()+" (idle-client 7) after "), ended)
+
+	// The server has forgotten the session: a request naming it gets 404.
+	req, err := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":9,"method":"ping"}`))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Mcp-Session-Id", cs.ID())
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
+	_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "catalog"})
+	assert.Error(t, err, "the old session is gone")
+
+	// The client starts a new session, and it answers (another server,
+	// with the default timeout, so this part is no race with the clock).
+	s2, err := mcpserver.New(wb, mcpserver.Options{})
+	require.NoError(t, err)
+	cs2 := connect(serve(s2))
+	defer cs2.Close()
+	res, _ := call(t, cs2, "catalog", nil)
+	assert.False(t, res.IsError, text(res))
 }
 
 type bearer struct{ token string }
