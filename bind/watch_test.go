@@ -220,3 +220,29 @@ func TestWatchedFoldersWaitWhileTheWorkspaceIsReadOnly(t *testing.T) {
 	_, err = app.WatchFolder(t.TempDir())
 	assert.Equal(t, CodeReadOnly, pageCode(t, err))
 }
+
+// A folder watched through a symbolic link (~/notes → /data/notes): when
+// the link goes, its documents go with the next sync, at once, not at the
+// periodic rescan (which is off here); the link put back brings them back.
+func TestAFolderWatchedThroughALinkIsPrunedWhenTheLinkGoes(t *testing.T) {
+	base := t.TempDir()
+	target, link := filepath.Join(base, "data", "notes"), filepath.Join(base, "notes")
+	require.NoError(t, os.MkdirAll(target, 0o755))
+	writeNote(t, filepath.Join(target, "alpha.md"), "# Alpha\n\nStaleness of caches and how to bound it.\n")
+	require.NoError(t, os.Symlink(target, link))
+	app, shell := watchedApp(t, t.TempDir())
+	_, err := app.WatchFolder(link)
+	require.NoError(t, err)
+	waitLibrary(t, app, shell, link, "alpha.md")
+
+	require.NoError(t, os.Remove(link))
+	waitLibrary(t, app, shell, link)
+	shell.mu.Lock()
+	states := folderStates(shell.events, link)
+	shell.mu.Unlock()
+	last := states[len(states)-1]
+	assert.Equal(t, 1, last.Removed, "%+v", last)
+
+	require.NoError(t, os.Symlink(target, link))
+	waitLibrary(t, app, shell, link, "alpha.md")
+}
