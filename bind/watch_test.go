@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -208,7 +209,7 @@ func TestWatchedFoldersWaitWhileTheWorkspaceIsReadOnly(t *testing.T) {
 	notes := t.TempDir()
 	writeNote(t, filepath.Join(notes, "alpha.md"), "# Alpha\n\nStaleness of caches.\n")
 	holdWorkspace(t, wsDir, filepath.Join(notes, "alpha.md"))
-	require.NoError(t, writeWatched(wsDir, []string{notes}))
+	require.NoError(t, watch.WriteList(wsDir, []string{notes}))
 
 	app, _ := watchedApp(t, wsDir)
 	list, err := app.WatchedFolders()
@@ -245,4 +246,64 @@ func TestAFolderWatchedThroughALinkIsPrunedWhenTheLinkGoes(t *testing.T) {
 
 	require.NoError(t, os.Symlink(target, link))
 	waitLibrary(t, app, shell, link, "alpha.md")
+}
+
+// A damaged list of watched folders: the app watches the folders it can
+// still read from it and logs the damage; Check workspace names it and
+// Repair writes it again whole.
+func TestADamagedListOfWatchedFoldersKeepsWhatCanBeRead(t *testing.T) {
+	wsDir := t.TempDir()
+	notes := t.TempDir()
+	writeNote(t, filepath.Join(notes, "alpha.md"), "# Alpha\n\nStaleness of caches.\n")
+	require.NoError(t, os.WriteFile(filepath.Join(wsDir, watch.ListFile), []byte(`{"folders": ["`+notes+`", "/home/ada/pap`), 0o644))
+	app, shell := watchedApp(t, wsDir)
+	list, err := app.WatchedFolders()
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	assert.Equal(t, notes, list[0].Path)
+	waitLibrary(t, app, shell, notes, "alpha.md")
+	shell.mu.Lock()
+	logged := strings.Join(shell.errors, "\n")
+	shell.mu.Unlock()
+	assert.Contains(t, logged, "watched folders: "+filepath.Join(wsDir, watch.ListFile)+" is cut short")
+
+	c, err := app.CheckWorkspace()
+	require.NoError(t, err)
+	var parts []string
+	for _, f := range c.Findings {
+		if f.Part == "watched folders" {
+			parts = append(parts, f.Status)
+		}
+	}
+	assert.Equal(t, []string{"problem"}, parts)
+	_, err = app.RepairWorkspace()
+	require.NoError(t, err)
+	folders, err := watch.ReadList(wsDir)
+	require.NoError(t, err)
+	assert.Equal(t, []string{notes}, folders)
+}
+
+// The workspace file carries the graph, not the watched folders (paths of
+// this machine): an import into another workspace watches nothing.
+func TestExportAndImportLeaveTheWatchedFoldersBehind(t *testing.T) {
+	notes := t.TempDir()
+	writeNote(t, filepath.Join(notes, "alpha.md"), "# Alpha\n\nStaleness of caches.\n")
+	app, shell := watchedApp(t, t.TempDir())
+	_, err := app.WatchFolder(notes)
+	require.NoError(t, err)
+	waitLibrary(t, app, shell, notes, "alpha.md")
+	text, err := app.ExportWorkspace()
+	require.NoError(t, err)
+	assert.NotContains(t, text, watch.ListFile)
+
+	into := t.TempDir()
+	other, _ := watchedApp(t, into)
+	st, err := other.ImportWorkspace(text)
+	require.NoError(t, err)
+	assert.Equal(t, 1, st.Documents)
+	list, err := other.WatchedFolders()
+	require.NoError(t, err)
+	assert.Empty(t, list)
+	_, err = os.Stat(filepath.Join(into, watch.ListFile))
+	assert.True(t, os.IsNotExist(err))
 }
