@@ -2,6 +2,7 @@ package bind
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -235,6 +236,36 @@ func (a *App) SyncFolder(path string) error {
 		a.startWatchLocked(f)
 		return nil
 	})
+}
+
+// watchable are the folders among paths that WatchFolder would take and
+// that are not watched yet (none in the web edition or on a workspace
+// open read-only).
+func (a *App) watchable(paths []string) []string {
+	if a.web {
+		return nil
+	}
+	if a.use(func(ws workspace) error {
+		if st, err := ws.Stats(a.ctx); err != nil || st.ReadOnly != "" {
+			return errors.New("read-only")
+		}
+		return nil
+	}) != nil {
+		return nil
+	}
+	a.watches.mu.Lock()
+	defer a.watches.mu.Unlock()
+	var out []string
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil || slices.Contains(out, abs) || a.watches.find(abs) != nil {
+			continue
+		}
+		if info, err := os.Stat(abs); err == nil && info.IsDir() {
+			out = append(out, abs)
+		}
+	}
+	return out
 }
 
 // PickFolder asks the person for a folder to add (and watch); "" when

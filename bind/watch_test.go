@@ -2,6 +2,7 @@ package bind
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/watch"
 )
 
@@ -306,4 +308,49 @@ func TestExportAndImportLeaveTheWatchedFoldersBehind(t *testing.T) {
 	assert.Empty(t, list)
 	_, err = os.Stat(filepath.Join(into, watch.ListFile))
 	assert.True(t, os.IsNotExist(err))
+}
+
+// A folder dropped on the window (or picked) is ingested like any path,
+// and the result offers to watch it: Watchable names the folders among the
+// paths that are not watched yet. Watching it is then WatchFolder, as Add
+// folder… does; once watched it is offered no more.
+func TestDroppedFoldersAreOfferedForWatching(t *testing.T) {
+	notes, papers := t.TempDir(), t.TempDir()
+	writeNote(t, filepath.Join(notes, "alpha.md"), "# Alpha\n\nStaleness of caches.\n")
+	writeNote(t, filepath.Join(papers, "beta.md"), "# Beta\n\nRetrieval of passages.\n")
+	loose := filepath.Join(t.TempDir(), "gamma.md")
+	writeNote(t, loose, "# Gamma\n\nA file dropped on its own.\n")
+	app, shell := watchedApp(t, t.TempDir())
+
+	res, err := app.IngestPaths([]string{notes, loose, papers, notes})
+	require.NoError(t, err)
+	assert.Equal(t, 3, res.Added)
+	assert.Equal(t, []string{notes, papers}, res.Watchable, "the folders, once each; not the file")
+
+	_, err = app.WatchFolder(res.Watchable[0])
+	require.NoError(t, err)
+	waitLibrary(t, app, shell, notes, "alpha.md", "beta.md", "gamma.md")
+	res, err = app.IngestPaths([]string{notes, papers})
+	require.NoError(t, err)
+	assert.Equal(t, []string{papers}, res.Watchable, "a watched folder is offered no more")
+
+	uploaded, err := app.IngestUploads([]backend.Upload{{Name: "notes/delta.md", Text: "# Delta\n\nUploaded.\n"}})
+	require.NoError(t, err)
+	assert.Empty(t, uploaded.Watchable, "uploads have no folder on this machine")
+	b, err := json.Marshal(uploaded)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), `"watchable"`)
+}
+
+// Beside another Loom process the workspace is read-only: nothing is
+// ingested, and no folder offered.
+func TestNoFolderIsOfferedForWatchingOnAReadOnlyWorkspace(t *testing.T) {
+	wsDir := t.TempDir()
+	notes := t.TempDir()
+	writeNote(t, filepath.Join(notes, "alpha.md"), "# Alpha\n\nStaleness of caches.\n")
+	holdWorkspace(t, wsDir, filepath.Join(notes, "alpha.md"))
+	app, _ := watchedApp(t, wsDir)
+	assert.Empty(t, app.watchable([]string{notes}))
+	web := NewWebApp(&fakeShell{}, WebConfig{})
+	assert.Empty(t, web.watchable([]string{notes}))
 }
