@@ -88,6 +88,9 @@ type Options struct {
 	// request from its client (0: DefaultSessionTimeout; negative: never).
 	// Over stdio the session is the process's and ends with it.
 	SessionTimeout time.Duration
+	// AfterFunc makes the timers of idle HTTP sessions (nil:
+	// time.AfterFunc); tests give a fake clock's.
+	AfterFunc func(d time.Duration, f func()) (stop func() bool)
 	// Version is the version the server introduces itself with.
 	Version string
 	// Log is told what the server cannot keep in the workspace (the audit
@@ -109,6 +112,11 @@ type Server struct {
 	limit int
 	roots []string
 	logMu sync.Mutex
+	// idle are the HTTP handlers' idle-session trackers; idleArmed, when
+	// set (tests), is told each time an idle session's clock starts.
+	idleMu    sync.Mutex
+	idle      []*idleSessions
+	idleArmed func(id string)
 }
 
 // New makes the server of wb. It fails only when ingest is enabled on a
@@ -128,6 +136,9 @@ func New(wb *backend.Workbench, opts Options) (*Server, error) {
 	}
 	if opts.SessionTimeout == 0 {
 		opts.SessionTimeout = DefaultSessionTimeout
+	}
+	if opts.AfterFunc == nil {
+		opts.AfterFunc = func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 	}
 	limits, err := wb.BudgetLimits(0)
 	if err != nil {
@@ -183,7 +194,7 @@ func (s *Server) SessionTimeout() time.Duration { return max(s.opts.SessionTimeo
 
 // sessionEnds waits for a session to end and says so on Log: the client
 // closed it, its process ended, or (over HTTP) it was idle for the
-// session timeout.
+// session timeout (closeSession).
 func (s *Server) sessionEnds(ss *mcp.ServerSession) {
 	start := s.opts.Now()
 	_ = ss.Wait()
@@ -192,10 +203,24 @@ func (s *Server) sessionEnds(ss *mcp.ServerSession) {
 		who = " (" + strings.TrimSpace(p.ClientInfo.Name+" "+p.ClientInfo.Version) + ")"
 	}
 	id := ss.ID()
+	s.idleMu.Lock()
+	for _, t := range s.idle {
+		t.forget(id)
+	}
+	s.idleMu.Unlock()
 	if id == "" {
 		id = "over stdio"
 	}
 	s.log("session ended", fmt.Sprintf("%s%s after %s", id, who, s.opts.Now().Sub(start).Round(time.Second)))
+}
+
+// closeSession closes the session with this id, if it is open.
+func (s *Server) closeSession(id string) {
+	for ss := range s.srv.Sessions() {
+		if ss.ID() == id {
+			ss.Close()
+		}
+	}
 }
 
 // BudgetLimit is the most context get_context assembles: max_tokens above
