@@ -27,6 +27,7 @@ import (
 	"github.com/loomwork/loom/backend/ollama/wait"
 	"github.com/loomwork/loom/backend/ollama/wait/waittest"
 	"github.com/loomwork/loom/backend/openai/openaitest"
+	"github.com/loomwork/loom/backend/watch"
 	"github.com/loomwork/loom/internal/golden"
 )
 
@@ -712,6 +713,13 @@ func lostGoldens(t *testing.T, g *goldens, app *App, dir string) {
 	require.NotNil(t, q.Result)
 	require.NotEmpty(t, q.Result.Warnings)
 	g.file("query-lost", q)
+	// The list of watched folders damaged too: a number among the paths,
+	// and a folder that is gone (none that exists: nothing syncs).
+	notes, err := filepath.Abs("../testdata/fixture/notes")
+	require.NoError(t, err)
+	b, err := json.Marshal(map[string]any{"folders": []any{filepath.Join(notes, "archive"), 7}})
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, watch.ListFile), b, 0o644))
 	c, err := app.CheckWorkspace()
 	require.NoError(t, err)
 	require.NotEmpty(t, c.LostTexts)

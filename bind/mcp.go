@@ -6,6 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/loomwork/loom/backend/mcpserver"
 )
 
 // The desktop app serves its open workspace to MCP clients (Claude Code,
@@ -59,6 +63,28 @@ type settings struct {
 	// ModelServer is the model server the person chose (models.go; nil:
 	// the environment's, else Ollama's defaults).
 	ModelServer *modelServerSettings `json:"model_server,omitempty"`
+	// MCPSessionTimeout closes a client's MCP session after this long
+	// without a request, as a Go duration ("30m", "2h"; "0": never; empty:
+	// mcpserver.DefaultSessionTimeout). Set by hand in the file.
+	MCPSessionTimeout string `json:"mcp_session_timeout,omitempty"`
+}
+
+// sessionTimeout is the setting as mcpserver.Options takes it (0: the
+// default, negative: never), and a sentence when the setting cannot be
+// read (then the default holds).
+func (s settings) sessionTimeout() (time.Duration, string) {
+	v := strings.TrimSpace(s.MCPSessionTimeout)
+	if v == "" {
+		return 0, ""
+	}
+	d, err := time.ParseDuration(v)
+	switch {
+	case err != nil || d < 0:
+		return 0, fmt.Sprintf("mcp_session_timeout %q in %s is not a duration such as \"30m\" or \"2h\" (\"0\": never); sessions close after %s without a request", v, SettingsFile, mcpserver.DefaultSessionTimeout)
+	case d == 0:
+		return -1, ""
+	}
+	return d, ""
 }
 
 // SettingsFile is the file, in the person's config folder (os.UserConfigDir

@@ -25,10 +25,11 @@ var defaultMCPAddr = "127.0.0.1:" + strconv.Itoa(mcpserver.DefaultPort)
 
 // mcpRun is the MCP server while it listens.
 type mcpRun struct {
-	srv   *http.Server
-	ln    net.Listener
-	done  chan struct{} // closed when Serve has returned
-	calls sync.WaitGroup
+	server *mcpserver.Server
+	srv    *http.Server
+	ln     net.Listener
+	done   chan struct{} // closed when Serve has returned
+	calls  sync.WaitGroup
 	// status is what MCPStatus reports of it.
 	status MCPStatus
 }
@@ -151,7 +152,11 @@ func (a *App) mcpStartLocked() {
 		fail("This workspace cannot be served over MCP.")
 		return
 	}
-	s, err := mcpserver.New(wb, mcpserver.Options{Version: "desktop", Log: shellLog{a}})
+	idle, bad := a.loadSettings().sessionTimeout()
+	if bad != "" {
+		a.shell.LogError(a.ctx, "mcp: "+bad)
+	}
+	s, err := mcpserver.New(wb, mcpserver.Options{Version: "desktop", Log: shellLog{a}, SessionTimeout: idle})
 	if err != nil {
 		fail("%v", err)
 		return
@@ -176,7 +181,7 @@ func (a *App) mcpStartLocked() {
 		fail("Loom could not listen on %s: %v", addr, err)
 		return
 	}
-	run := &mcpRun{ln: ln, done: make(chan struct{})}
+	run := &mcpRun{server: s, ln: ln, done: make(chan struct{})}
 	h := s.HTTPHandler(token)
 	mux := http.NewServeMux()
 	mux.Handle(mcpserver.HTTPPath, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

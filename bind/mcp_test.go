@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -199,4 +200,60 @@ func TestMCPWhileTheWorkspaceIsNotOpenSaysWhy(t *testing.T) {
 	assert.True(t, st.On)
 	assert.False(t, st.Serving)
 	assert.Contains(t, st.Problem, "The workspace is not open")
+}
+
+func TestMCPSessionTimeoutSetting(t *testing.T) {
+	for v, want := range map[string]time.Duration{"": 0, "0": -1, "0s": -1, "45m": 45 * time.Minute, "2h": 2 * time.Hour} {
+		d, bad := settings{MCPSessionTimeout: v}.sessionTimeout()
+		assert.Equal(t, want, d, v)
+		assert.Empty(t, bad, v)
+	}
+	for _, v := range []string{"soon", "-5m", "30"} {
+		d, bad := settings{MCPSessionTimeout: v}.sessionTimeout()
+		assert.Zero(t, d, "%s: the default", v)
+		assert.Contains(t, bad, `mcp_session_timeout "`+v+`" in settings.json is not a duration`, v)
+	}
+}
+
+// The app's server closes idle sessions after the settings' timeout
+// (backend/mcpserver tests the closing on a fake clock); a timeout that
+// cannot be read is logged and the default holds.
+func TestMCPTakesTheSessionTimeoutFromTheSettings(t *testing.T) {
+	t.Cleanup(func() { require.NoError(t, saveSettings(settings{})) })
+	for written, want := range map[string]time.Duration{"45m": 45 * time.Minute, "0": 0, "": mcpserver.DefaultSessionTimeout, "soon": mcpserver.DefaultSessionTimeout} {
+		require.NoError(t, saveSettings(settings{MCP: true, MCPSessionTimeout: written}))
+		t.Setenv(WorkspaceEnv, t.TempDir())
+		shell := &fakeShell{}
+		app := NewApp(shell)
+		app.options = testOptions()
+		app.mcpAddr = "127.0.0.1:0"
+		app.Startup(t.Context())
+		st, err := app.MCPStatus()
+		require.NoError(t, err)
+		require.True(t, st.Serving, st.Problem)
+		app.mcpMu.Lock()
+		got := app.mcpRun.server.SessionTimeout()
+		app.mcpMu.Unlock()
+		assert.Equal(t, want, got, "%q", written)
+		shell.mu.Lock()
+		logged := strings.Join(shell.errors, "\n")
+		shell.mu.Unlock()
+		if written == "soon" {
+			assert.Contains(t, logged, `mcp: mcp_session_timeout "soon" in settings.json is not a duration`)
+		} else {
+			assert.NotContains(t, logged, "mcp_session_timeout")
+		}
+
+		// Turning serving off keeps the timeout the person wrote.
+		_, err = app.SetMCP(false)
+		require.NoError(t, err)
+		path, err := userSettingsPath()
+		require.NoError(t, err)
+		b, err := os.ReadFile(path)
+		require.NoError(t, err)
+		var s settings
+		require.NoError(t, json.Unmarshal(b, &s))
+		assert.Equal(t, settings{MCPSessionTimeout: written}, s)
+		app.Shutdown(context.Background())
+	}
 }

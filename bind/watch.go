@@ -2,9 +2,7 @@ package bind
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,25 +10,21 @@ import (
 	"time"
 
 	"github.com/loomwork/loom/backend"
-	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/backend/watch"
 )
 
 // Live folders (desktop only): library folders the app keeps in step with
-// their files. The list is the workspace's (<workspace>/watched.json); a
-// watch.Watcher runs for each while the workspace is open for writing and
-// syncs through the same workbench as the page's calls — an incremental
-// ingest with Prune, under benchMu's read lock like any call, so Reopen,
-// the doctor and Shutdown wait for a sync in flight and the engine's
-// write lock keeps a sync and a user's ingest one after the other. Each
-// state change goes to the page as a watch:state event.
+// their files. The list is the workspace's (<workspace>/watched.json,
+// watch.ListFile); a watch.Watcher runs for each while the workspace is
+// open for writing and syncs through the same workbench as the page's
+// calls — an incremental ingest with Prune, under benchMu's read lock like
+// any call, so Reopen, the doctor and Shutdown wait for a sync in flight
+// and the engine's write lock keeps a sync and a user's ingest one after
+// the other. Each state change goes to the page as a watch:state event.
 
 // EventWatchState carries a WatchedFolder each time a watched folder's
 // state changes.
 const EventWatchState = "watch:state"
-
-// watchedFile is the list of watched folders, in the workspace's folder.
-const watchedFile = "watched.json"
 
 // FolderState is what the watch of a folder is doing.
 type FolderState string
@@ -105,34 +99,6 @@ func (ws *watches) paths() []string {
 	return out
 }
 
-// watchedList is watched.json.
-type watchedList struct {
-	Folders []string `json:"folders"`
-}
-
-func readWatched(dir string) ([]string, error) {
-	b, err := os.ReadFile(filepath.Join(dir, watchedFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var l watchedList
-	if err := json.Unmarshal(b, &l); err != nil {
-		return nil, fmt.Errorf("%s: %w", watchedFile, err)
-	}
-	return l.Folders, nil
-}
-
-func writeWatched(dir string, folders []string) error {
-	b, err := json.MarshalIndent(watchedList{Folders: append([]string{}, folders...)}, "", "  ")
-	if err != nil {
-		return err
-	}
-	return storage.WriteFileAtomic(filepath.Join(dir, watchedFile), append(b, '\n'))
-}
-
 func (a *App) noWatchInWeb() error {
 	if a.web {
 		return &Error{Code: CodeInvalid, Message: "The web edition cannot watch folders: it reads only the files you give it."}
@@ -190,7 +156,7 @@ func (a *App) WatchFolder(path string) (*WatchedFolder, error) {
 			st = f.status
 			return nil
 		}
-		if err := writeWatched(a.dir, append(a.watches.paths(), abs)); err != nil {
+		if err := watch.WriteList(a.dir, append(a.watches.paths(), abs)); err != nil {
 			return &Error{Code: CodeInternal, Message: "Loom could not save the list of watched folders.", Err: err}
 		}
 		f := &folderWatch{status: WatchedFolder{Path: abs, State: FolderWatching, Since: time.Now()}}
@@ -226,7 +192,7 @@ func (a *App) UnwatchFolder(path string) error {
 	for i, g := range rest {
 		paths[i] = g.status.Path
 	}
-	if err := writeWatched(a.dir, paths); err != nil {
+	if err := watch.WriteList(a.dir, paths); err != nil {
 		a.watches.mu.Unlock()
 		return &Error{Code: CodeInternal, Message: "Loom could not save the list of watched folders.", Err: err}
 	}
@@ -272,6 +238,36 @@ func (a *App) SyncFolder(path string) error {
 	})
 }
 
+// watchable are the folders among paths that WatchFolder would take and
+// that are not watched yet (none in the web edition or on a workspace
+// open read-only).
+func (a *App) watchable(paths []string) []string {
+	if a.web {
+		return nil
+	}
+	if a.use(func(ws workspace) error {
+		if st, err := ws.Stats(a.ctx); err != nil || st.ReadOnly != "" {
+			return errors.New("read-only")
+		}
+		return nil
+	}) != nil {
+		return nil
+	}
+	a.watches.mu.Lock()
+	defer a.watches.mu.Unlock()
+	var out []string
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil || slices.Contains(out, abs) || a.watches.find(abs) != nil {
+			continue
+		}
+		if info, err := os.Stat(abs); err == nil && info.IsDir() {
+			out = append(out, abs)
+		}
+	}
+	return out
+}
+
 // PickFolder asks the person for a folder to add (and watch); "" when
 // they cancel.
 func (a *App) PickFolder() (string, error) {
@@ -295,7 +291,9 @@ func (a *App) startWatchesLocked(ctx context.Context) {
 	if a.web || a.bench == nil {
 		return
 	}
-	folders, err := readWatched(a.dir)
+	// A damaged list gives the folders it still names (Check workspace
+	// reports it, and a repair writes them back whole).
+	folders, err := watch.ReadList(a.dir)
 	if err != nil {
 		a.shell.LogError(ctx, "watched folders: "+err.Error())
 	}

@@ -2,15 +2,18 @@ package bind
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/watch"
 )
 
@@ -208,7 +211,7 @@ func TestWatchedFoldersWaitWhileTheWorkspaceIsReadOnly(t *testing.T) {
 	notes := t.TempDir()
 	writeNote(t, filepath.Join(notes, "alpha.md"), "# Alpha\n\nStaleness of caches.\n")
 	holdWorkspace(t, wsDir, filepath.Join(notes, "alpha.md"))
-	require.NoError(t, writeWatched(wsDir, []string{notes}))
+	require.NoError(t, watch.WriteList(wsDir, []string{notes}))
 
 	app, _ := watchedApp(t, wsDir)
 	list, err := app.WatchedFolders()
@@ -219,4 +222,135 @@ func TestWatchedFoldersWaitWhileTheWorkspaceIsReadOnly(t *testing.T) {
 	assert.Equal(t, CodeReadOnly, pageCode(t, app.SyncFolder(notes)))
 	_, err = app.WatchFolder(t.TempDir())
 	assert.Equal(t, CodeReadOnly, pageCode(t, err))
+}
+
+// A folder watched through a symbolic link (~/notes → /data/notes): when
+// the link goes, its documents go with the next sync, at once, not at the
+// periodic rescan (which is off here); the link put back brings them back.
+func TestAFolderWatchedThroughALinkIsPrunedWhenTheLinkGoes(t *testing.T) {
+	base := t.TempDir()
+	target, link := filepath.Join(base, "data", "notes"), filepath.Join(base, "notes")
+	require.NoError(t, os.MkdirAll(target, 0o755))
+	writeNote(t, filepath.Join(target, "alpha.md"), "# Alpha\n\nStaleness of caches and how to bound it.\n")
+	require.NoError(t, os.Symlink(target, link))
+	app, shell := watchedApp(t, t.TempDir())
+	_, err := app.WatchFolder(link)
+	require.NoError(t, err)
+	waitLibrary(t, app, shell, link, "alpha.md")
+
+	require.NoError(t, os.Remove(link))
+	waitLibrary(t, app, shell, link)
+	shell.mu.Lock()
+	states := folderStates(shell.events, link)
+	shell.mu.Unlock()
+	last := states[len(states)-1]
+	assert.Equal(t, 1, last.Removed, "%+v", last)
+
+	require.NoError(t, os.Symlink(target, link))
+	waitLibrary(t, app, shell, link, "alpha.md")
+}
+
+// A damaged list of watched folders: the app watches the folders it can
+// still read from it and logs the damage; Check workspace names it and
+// Repair writes it again whole.
+func TestADamagedListOfWatchedFoldersKeepsWhatCanBeRead(t *testing.T) {
+	wsDir := t.TempDir()
+	notes := t.TempDir()
+	writeNote(t, filepath.Join(notes, "alpha.md"), "# Alpha\n\nStaleness of caches.\n")
+	require.NoError(t, os.WriteFile(filepath.Join(wsDir, watch.ListFile), []byte(`{"folders": ["`+notes+`", "/home/ada/pap`), 0o644))
+	app, shell := watchedApp(t, wsDir)
+	list, err := app.WatchedFolders()
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	assert.Equal(t, notes, list[0].Path)
+	waitLibrary(t, app, shell, notes, "alpha.md")
+	shell.mu.Lock()
+	logged := strings.Join(shell.errors, "\n")
+	shell.mu.Unlock()
+	assert.Contains(t, logged, "watched folders: "+filepath.Join(wsDir, watch.ListFile)+" is cut short")
+
+	c, err := app.CheckWorkspace()
+	require.NoError(t, err)
+	var parts []string
+	for _, f := range c.Findings {
+		if f.Part == "watched folders" {
+			parts = append(parts, f.Status)
+		}
+	}
+	assert.Equal(t, []string{"problem"}, parts)
+	_, err = app.RepairWorkspace()
+	require.NoError(t, err)
+	folders, err := watch.ReadList(wsDir)
+	require.NoError(t, err)
+	assert.Equal(t, []string{notes}, folders)
+}
+
+// The workspace file carries the graph, not the watched folders (paths of
+// this machine): an import into another workspace watches nothing.
+func TestExportAndImportLeaveTheWatchedFoldersBehind(t *testing.T) {
+	notes := t.TempDir()
+	writeNote(t, filepath.Join(notes, "alpha.md"), "# Alpha\n\nStaleness of caches.\n")
+	app, shell := watchedApp(t, t.TempDir())
+	_, err := app.WatchFolder(notes)
+	require.NoError(t, err)
+	waitLibrary(t, app, shell, notes, "alpha.md")
+	text, err := app.ExportWorkspace()
+	require.NoError(t, err)
+	assert.NotContains(t, text, watch.ListFile)
+
+	into := t.TempDir()
+	other, _ := watchedApp(t, into)
+	st, err := other.ImportWorkspace(text)
+	require.NoError(t, err)
+	assert.Equal(t, 1, st.Documents)
+	list, err := other.WatchedFolders()
+	require.NoError(t, err)
+	assert.Empty(t, list)
+	_, err = os.Stat(filepath.Join(into, watch.ListFile))
+	assert.True(t, os.IsNotExist(err))
+}
+
+// A folder dropped on the window (or picked) is ingested like any path,
+// and the result offers to watch it: Watchable names the folders among the
+// paths that are not watched yet. Watching it is then WatchFolder, as Add
+// folder… does; once watched it is offered no more.
+func TestDroppedFoldersAreOfferedForWatching(t *testing.T) {
+	notes, papers := t.TempDir(), t.TempDir()
+	writeNote(t, filepath.Join(notes, "alpha.md"), "# Alpha\n\nStaleness of caches.\n")
+	writeNote(t, filepath.Join(papers, "beta.md"), "# Beta\n\nRetrieval of passages.\n")
+	loose := filepath.Join(t.TempDir(), "gamma.md")
+	writeNote(t, loose, "# Gamma\n\nA file dropped on its own.\n")
+	app, shell := watchedApp(t, t.TempDir())
+
+	res, err := app.IngestPaths([]string{notes, loose, papers, notes})
+	require.NoError(t, err)
+	assert.Equal(t, 3, res.Added)
+	assert.Equal(t, []string{notes, papers}, res.Watchable, "the folders, once each; not the file")
+
+	_, err = app.WatchFolder(res.Watchable[0])
+	require.NoError(t, err)
+	waitLibrary(t, app, shell, notes, "alpha.md", "beta.md", "gamma.md")
+	res, err = app.IngestPaths([]string{notes, papers})
+	require.NoError(t, err)
+	assert.Equal(t, []string{papers}, res.Watchable, "a watched folder is offered no more")
+
+	uploaded, err := app.IngestUploads([]backend.Upload{{Name: "notes/delta.md", Text: "# Delta\n\nUploaded.\n"}})
+	require.NoError(t, err)
+	assert.Empty(t, uploaded.Watchable, "uploads have no folder on this machine")
+	b, err := json.Marshal(uploaded)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), `"watchable"`)
+}
+
+// Beside another Loom process the workspace is read-only: nothing is
+// ingested, and no folder offered.
+func TestNoFolderIsOfferedForWatchingOnAReadOnlyWorkspace(t *testing.T) {
+	wsDir := t.TempDir()
+	notes := t.TempDir()
+	writeNote(t, filepath.Join(notes, "alpha.md"), "# Alpha\n\nStaleness of caches.\n")
+	holdWorkspace(t, wsDir, filepath.Join(notes, "alpha.md"))
+	app, _ := watchedApp(t, wsDir)
+	assert.Empty(t, app.watchable([]string{notes}))
+	web := NewWebApp(&fakeShell{}, WebConfig{})
+	assert.Empty(t, web.watchable([]string{notes}))
 }

@@ -148,6 +148,12 @@ type IngestResult struct {
 	// Skipped are the files left out on purpose, with the reason (the
 	// report's Hidden counts what was left out without a word).
 	Skipped []SkippedFile `json:"skipped"`
+	// Watchable are the folders among the paths ingested (a drop, the
+	// folder dialog) that the desktop could keep in step with their
+	// files and does not yet: the page offers "Watch this folder" for
+	// each (WatchFolder). Absent in the web edition, for uploads, and on
+	// a workspace open read-only.
+	Watchable []string `json:"watchable,omitempty"`
 }
 
 // FileProgress is one file of an ingest, as it goes.
@@ -188,9 +194,13 @@ func (a *App) IngestPaths(paths []string) (*IngestResult, error) {
 	if len(paths) == 0 {
 		return nil, &Error{Code: CodeInvalid, Message: "Nothing to ingest: drop files or folders, or pick them."}
 	}
-	return a.ingest(func(ctx context.Context, ws workspace, opts backend.IngestOptions) (*backend.IngestReport, error) {
+	res, err := a.ingest(func(ctx context.Context, ws workspace, opts backend.IngestOptions) (*backend.IngestReport, error) {
 		return ws.Ingest(ctx, paths, opts)
 	})
+	if res != nil && !res.Canceled {
+		res.Watchable = a.watchable(paths)
+	}
+	return res, err
 }
 
 // IngestUploads ingests texts the page read itself (file input, HTML drop).

@@ -1,6 +1,7 @@
 // Package doctor checks a workspace and mends it: Doctor reads every part
 // (settings, the graph store page by page and quad by quad, the caches,
-// the vector logs, the stored texts, leftovers of interrupted writes)
+// the list of watched folders, the vector logs, the stored texts,
+// leftovers of interrupted writes)
 // without writing anything; Repair mends what the checkup found in place,
 // or salvages a damaged store into a new workspace.
 //
@@ -25,6 +26,7 @@ import (
 	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/backend/tokens"
 	"github.com/loomwork/loom/backend/vectors"
+	"github.com/loomwork/loom/backend/watch"
 	"github.com/loomwork/loom/backend/workspace"
 	"github.com/loomwork/loom/graphdb"
 )
@@ -113,6 +115,7 @@ func Doctor(ctx context.Context, dir string, opts ...workspace.Option) (*Checkup
 	snap, generation := c.checkStore(ctx, dir, workspace.GraphKindOf(opts...))
 	c.checkIndexCache(dir, snap, generation)
 	c.checkSearchCache(dir, generation)
+	c.checkWatched(dir)
 	if snap == nil {
 		return c, nil
 	}
@@ -307,6 +310,65 @@ func (c *Checkup) checkSearchCache(dir string, generation int64) {
 		return
 	}
 	c.add(part, StatusOK, fmt.Sprintf("current (generation %d)", generation), "")
+}
+
+// checkWatched reads the desktop app's list of watched folders, when there
+// is one, and looks for each folder it names.
+func (c *Checkup) checkWatched(dir string) {
+	const part = "watched folders"
+	path := filepath.Join(dir, watch.ListFile)
+	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+		return
+	}
+	folders, err := watch.ReadList(dir)
+	var damaged *watch.ListError
+	switch {
+	case errors.As(err, &damaged):
+		c.add(part, StatusProblem, fmt.Sprintf("%s %s; %s can be read from it", path, damaged.Problem, plural(len(folders), "folder", "folders")),
+			fmt.Sprintf("writes it again with the %s that can be read (add any other again with Add folder…)", plural(len(folders), "folder", "folders")))
+	case err != nil:
+		c.add(part, StatusProblem, fmt.Sprintf("%s cannot be read (%v)", path, err), "writes it again, empty: add the watched folders again with Add folder…")
+		return
+	}
+	var gone []string
+	for _, f := range folders {
+		if info, err := os.Stat(f); err != nil {
+			gone = append(gone, f+" ("+describeMissing(err)+")")
+		} else if !info.IsDir() {
+			gone = append(gone, f+" (a file, not a folder)")
+		}
+	}
+	switch {
+	case len(gone) > 0:
+		which := fmt.Sprintf("%d of the %d watched folders cannot", len(gone), len(folders))
+		switch {
+		case len(folders) == 1:
+			which = "the watched folder cannot"
+		case len(gone) == len(folders):
+			which = fmt.Sprintf("none of the %d watched folders can", len(folders))
+		}
+		c.add(part, StatusNote, fmt.Sprintf("%s be watched: %s. The desktop app shows such a folder in error: Sync now watches it again once it is back, Stop watching drops it",
+			which, strings.Join(gone, "; ")), "")
+	case err == nil:
+		c.add(part, StatusOK, fmt.Sprintf("%s names %s, all there", watch.ListFile, plural(len(folders), "folder", "folders")), "")
+	}
+}
+
+func describeMissing(err error) string {
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "no longer exists"
+	case errors.Is(err, os.ErrPermission):
+		return "cannot be read: permission denied"
+	}
+	return err.Error()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // checkVectors checks each embedder's vector log, and that the sections

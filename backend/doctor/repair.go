@@ -17,6 +17,7 @@ import (
 	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/storage"
 	"github.com/loomwork/loom/backend/vectors"
+	"github.com/loomwork/loom/backend/watch"
 	"github.com/loomwork/loom/backend/workspace"
 	"github.com/loomwork/loom/graphdb"
 )
@@ -129,6 +130,7 @@ func repairInPlace(ctx context.Context, dir string, c *Checkup, opts []workspace
 	}
 	w.Texts().SweepTemps()
 	graphdb.SweepUnfinished(filepath.Join(dir, storage.GraphDir))
+	repairWatched(dir, rep)
 	err = w.Close()
 	w = nil
 	if err != nil {
@@ -267,6 +269,21 @@ func repairGraph(ctx context.Context, w *workspace.Workspace, c *Checkup, rep *R
 	return nil
 }
 
+// repairWatched writes the list of watched folders again when it cannot
+// be read whole, with the folders that can be read from it (none, when
+// the file cannot be read at all).
+func repairWatched(dir string, rep *RepairReport) {
+	folders, err := watch.ReadList(dir)
+	if err == nil {
+		return
+	}
+	if werr := watch.WriteList(dir, folders); werr != nil {
+		rep.lost("%s could not be written again (%v); the desktop app watches no folder of it until it is", watch.ListFile, werr)
+		return
+	}
+	rep.did("wrote %s again with the %s that could be read from it (%v)", watch.ListFile, plural(len(folders), "folder", "folders"), err)
+}
+
 // salvage reads what it can of a damaged (or missing) graph — from the
 // store around its damage, or from the index cache when that is as new or
 // newer — into a new workspace.
@@ -322,6 +339,7 @@ func salvage(ctx context.Context, dir string, o RepairOptions, opts []workspace.
 		return nil, fmt.Errorf("repair: copy the workspace's files to %s: %w", out, err)
 	}
 	rep.did("copied %d files (texts, vectors, summaries, settings, conversations) to %s", copied, out)
+	repairWatched(out, rep)
 
 	g, err := salvagedGraph(snap, out, rep)
 	if err != nil {

@@ -24,6 +24,10 @@ import (
 // takes about half a minute before the clock starts:
 //
 //	go test -run x -bench GetContext -benchtime 200x ./backend/mcpserver/
+//
+// The server here shares the benchmark's process; `loom bench mcp` times
+// the same calls against `loom mcp` started as a client starts it (a child
+// process over stdio, and over HTTP), with percentiles.
 func BenchmarkGetContext(b *testing.B) {
 	for _, nodes := range []int{1000, 50000} {
 		b.Run(fmt.Sprintf("nodes=%d", nodes), func(b *testing.B) {

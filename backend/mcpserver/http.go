@@ -28,12 +28,39 @@ const HTTPPath = "/mcp"
 // requests without an Origin header (programs) or from a localhost page
 // pass, so a site the person visits cannot drive the server. The SDK's
 // own check refuses a loopback request naming another host (DNS
-// rebinding).
+// rebinding). A session idle for Options.SessionTimeout is closed
+// (idleSessions); its client's next request gets 404, upon which a client
+// starts a new session (the protocol's rule).
 func (s *Server) HTTPHandler(token string) http.Handler {
 	if token == "" {
 		panic("mcpserver: HTTPHandler needs a token")
 	}
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, nil)
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, nil)
+	h := http.Handler(sdk)
+	if d := s.SessionTimeout(); d > 0 {
+		idle := &idleSessions{timeout: d, afterFunc: s.opts.AfterFunc, close: s.closeSession, armed: s.idleArmed, sessions: map[string]*idleSession{}}
+		s.idleMu.Lock()
+		s.idle = append(s.idle, idle)
+		s.idleMu.Unlock()
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodPost {
+				sdk.ServeHTTP(w, r) // an event stream, or the client's DELETE
+				return
+			}
+			if id := r.Header.Get(sessionHeader); id != "" {
+				if idle.begin(id) {
+					defer idle.end(id)
+				}
+				sdk.ServeHTTP(w, r)
+				return
+			}
+			sw := &sessionStart{ResponseWriter: w, idle: idle} // initialize: the answer names the new session
+			sdk.ServeHTTP(sw, r)
+			if sw.id != "" {
+				idle.end(sw.id)
+			}
+		})
+	}
 	want := []byte("Bearer " + token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" && !LocalOrigin(origin) {

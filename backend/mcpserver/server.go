@@ -61,6 +61,10 @@ const (
 	DefaultResultTokens = 16 << 10
 	// MaxIngestPaths bounds the paths one ingest call may name.
 	MaxIngestPaths = 64
+	// DefaultSessionTimeout closes a Streamable HTTP session that has had
+	// no request for this long (a client that comes back starts a new
+	// one, as the protocol has it: it gets 404 for the old session).
+	DefaultSessionTimeout = 30 * time.Minute
 	// maxListed bounds the node and document lists in structured results.
 	maxListed = 200
 )
@@ -80,6 +84,13 @@ type Options struct {
 	// ResultTokens caps a result's text (0: DefaultResultTokens; at most
 	// the budget limit).
 	ResultTokens int
+	// SessionTimeout closes an HTTP session after this long without a
+	// request from its client (0: DefaultSessionTimeout; negative: never).
+	// Over stdio the session is the process's and ends with it.
+	SessionTimeout time.Duration
+	// AfterFunc makes the timers of idle HTTP sessions (nil:
+	// time.AfterFunc); tests give a fake clock's.
+	AfterFunc func(d time.Duration, f func()) (stop func() bool)
 	// Version is the version the server introduces itself with.
 	Version string
 	// Log is told what the server cannot keep in the workspace (the audit
@@ -101,6 +112,11 @@ type Server struct {
 	limit int
 	roots []string
 	logMu sync.Mutex
+	// idle are the HTTP handlers' idle-session trackers; idleArmed, when
+	// set (tests), is told each time an idle session's clock starts.
+	idleMu    sync.Mutex
+	idle      []*idleSessions
+	idleArmed func(id string)
 }
 
 // New makes the server of wb. It fails only when ingest is enabled on a
@@ -117,6 +133,12 @@ func New(wb *backend.Workbench, opts Options) (*Server, error) {
 	}
 	if opts.Version == "" {
 		opts.Version = "dev"
+	}
+	if opts.SessionTimeout == 0 {
+		opts.SessionTimeout = DefaultSessionTimeout
+	}
+	if opts.AfterFunc == nil {
+		opts.AfterFunc = func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 	}
 	limits, err := wb.BudgetLimits(0)
 	if err != nil {
@@ -140,6 +162,11 @@ func New(wb *backend.Workbench, opts Options) (*Server, error) {
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "loom", Title: "Loom", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		Capabilities: &mcp.ServerCapabilities{}, // tools and resources are inferred; no logging
+		InitializedHandler: func(_ context.Context, req *mcp.InitializedRequest) {
+			if ss := req.Session; ss != nil {
+				go s.sessionEnds(ss)
+			}
+		},
 	})
 	s.addTools()
 	s.addResources()
@@ -160,6 +187,41 @@ func (s *Server) Tools() []string { return slices.Clone(s.tools) }
 
 // Roots are the folders ingest may read (nil when ingest is off).
 func (s *Server) Roots() []string { return slices.Clone(s.roots) }
+
+// SessionTimeout is how long an HTTP session may go without a request
+// before it is closed (0: never).
+func (s *Server) SessionTimeout() time.Duration { return max(s.opts.SessionTimeout, 0) }
+
+// sessionEnds waits for a session to end and says so on Log: the client
+// closed it, its process ended, or (over HTTP) it was idle for the
+// session timeout (closeSession).
+func (s *Server) sessionEnds(ss *mcp.ServerSession) {
+	start := s.opts.Now()
+	_ = ss.Wait()
+	who := ""
+	if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil {
+		who = " (" + strings.TrimSpace(p.ClientInfo.Name+" "+p.ClientInfo.Version) + ")"
+	}
+	id := ss.ID()
+	s.idleMu.Lock()
+	for _, t := range s.idle {
+		t.forget(id)
+	}
+	s.idleMu.Unlock()
+	if id == "" {
+		id = "over stdio"
+	}
+	s.log("session ended", fmt.Sprintf("%s%s after %s", id, who, s.opts.Now().Sub(start).Round(time.Second)))
+}
+
+// closeSession closes the session with this id, if it is open.
+func (s *Server) closeSession(id string) {
+	for ss := range s.srv.Sessions() {
+		if ss.ID() == id {
+			ss.Close()
+		}
+	}
+}
 
 // BudgetLimit is the most context get_context assembles: max_tokens above
 // it is clamped.

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/mcpserver"
+	"github.com/loomwork/loom/backend/watch"
 )
 
 // fixture copies testdata/fixture/notes into a library folder and ingests
@@ -316,6 +318,145 @@ func TestMCPHTTPTokenAndOrigin(t *testing.T) {
 	res, out := call(t, cs, "search_context", map[string]any{"query": "concept nodes"})
 	require.False(t, res.IsError, text(res))
 	assert.Contains(t, out["text"], "graphs.md")
+}
+
+// lines hands each line written to it to a channel.
+type lines chan string
+
+func (l lines) Write(p []byte) (int, error) {
+	for line := range strings.Lines(string(p)) {
+		l <- strings.TrimSpace(line)
+	}
+	return len(p), nil
+}
+
+func TestMCPSessionTimeoutDefaults(t *testing.T) {
+	wb, _ := fixture(t)
+	for given, want := range map[time.Duration]time.Duration{0: mcpserver.DefaultSessionTimeout, -1: 0, 5 * time.Minute: 5 * time.Minute} {
+		s, err := mcpserver.New(wb, mcpserver.Options{SessionTimeout: given})
+		require.NoError(t, err)
+		assert.Equal(t, want, s.SessionTimeout(), "given %v", given)
+	}
+	assert.Equal(t, 30*time.Minute, mcpserver.DefaultSessionTimeout)
+}
+
+// An HTTP session that gets no request for the session timeout is closed
+// and said so on the log; its client's next call fails (the server no
+// longer knows the session: 404), and a new session works. A request
+// starts the session's clock again. The clock is a fake one: the test
+// waits for the server to start a session's clock (after each of its
+// requests) and for the session's end, never on the wall clock.
+func TestMCPHTTPSessionsCloseWhenIdle(t *testing.T) {
+	wb, _ := fixture(t)
+	log := make(lines, 64)
+	clk := watch.NewFakeClock(time.Unix(1_700_000_000, 0))
+	s, err := mcpserver.New(wb, mcpserver.Options{SessionTimeout: time.Minute, AfterFunc: clk.AfterFunc, Log: log})
+	require.NoError(t, err)
+	armed := make(chan string, 1)
+	mcpserver.OnIdleArmed(s, func(string) {
+		select {
+		case armed <- "":
+		default: // one pending wake-up is enough: the state is read after it
+		}
+	})
+	token, _, err := mcpserver.Token(wb.Dir())
+	require.NoError(t, err)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	srv := &http.Server{Handler: s.HTTPHandler(token)}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	url := "http://" + ln.Addr().String() + mcpserver.HTTPPath
+	connect := func() *mcp.ClientSession {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "idle-client", Version: "7"}, nil).Connect(context.Background(),
+			&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{token}}, MaxRetries: -1}, nil)
+		require.NoError(t, err)
+		return cs
+	}
+	// waitArmed waits until the session's clock runs: none of its
+	// requests is in flight, and the last one's end started it. Each start
+	// is an event; the state is checked after each.
+	waitArmed := func(id string) {
+		t.Helper()
+		for !mcpserver.IdleArmed(s, id) {
+			select {
+			case <-armed:
+			case <-time.After(30 * time.Second): // a failure guard, not a timing
+				t.Fatal("the session's clock did not start")
+			}
+		}
+	}
+	cs := connect()
+	defer cs.Close()
+	require.NotEmpty(t, cs.ID())
+	waitArmed(cs.ID())
+
+	clk.Advance(59 * time.Second)
+	res, _ := call(t, cs, "catalog", nil)
+	require.False(t, res.IsError, text(res))
+	waitArmed(cs.ID())
+	clk.Advance(59 * time.Second) // 118 s since connecting, 59 since the call
+	res, _ = call(t, cs, "catalog", nil)
+	require.False(t, res.IsError, "a request keeps the session: %s", text(res))
+	waitArmed(cs.ID())
+	select {
+	case line := <-log:
+		t.Fatalf("logged while in use: %s", line)
+	default:
+	}
+
+	clk.Advance(time.Minute)
+	ended := ""
+	select {
+	case ended = <-log:
+	case <-time.After(30 * time.Second): // a failure guard, not a timing
+		t.Fatal("the idle session was not closed")
+	}
+	assert.True(t, strings.HasPrefix(ended, "loom mcp: session ended: "+cs.ID()+" (idle-client 7) after "), ended)
+
+	// The server has forgotten the session: a request naming it gets 404.
+	req, err := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":9,"method":"ping"}`))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Mcp-Session-Id", cs.ID())
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
+	_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "catalog"})
+	assert.Error(t, err, "the old session is gone")
+	assert.Zero(t, clk.Pending(), "no clock left for it")
+
+	// The client starts a new session, and it answers.
+	cs2 := connect()
+	defer cs2.Close()
+	res, _ = call(t, cs2, "catalog", nil)
+	assert.False(t, res.IsError, text(res))
+}
+
+// With the timeout off (negative), sessions have no clock at all.
+func TestMCPHTTPSessionsWithoutTimeout(t *testing.T) {
+	wb, _ := fixture(t)
+	clk := watch.NewFakeClock(time.Unix(1_700_000_000, 0))
+	s, err := mcpserver.New(wb, mcpserver.Options{SessionTimeout: -1, AfterFunc: clk.AfterFunc})
+	require.NoError(t, err)
+	token, _, err := mcpserver.Token(wb.Dir())
+	require.NoError(t, err)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	srv := &http.Server{Handler: s.HTTPHandler(token)}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String() + mcpserver.HTTPPath, HTTPClient: &http.Client{Transport: bearer{token}}, MaxRetries: -1}, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+	res, _ := call(t, cs, "catalog", nil)
+	require.False(t, res.IsError, text(res))
+	assert.Zero(t, clk.Pending())
 }
 
 type bearer struct{ token string }

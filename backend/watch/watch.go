@@ -5,6 +5,14 @@
 // documents of files that are gone. A periodic full rescan catches what the
 // events missed (an overflowing event queue asks for one at once).
 //
+// Symbolic links are followed, as a folder walk follows them. A watch
+// follows a link to its target, so it hears neither the link's removal nor
+// (once the link's folder is watched) its target's: the links on the way
+// to a root, a linked root's target and a linked subfolder's target are
+// watched through their parent folders, and their coming or going drops
+// (or moves) the folder's watches and syncs, so its documents are pruned
+// with that sync rather than at the next rescan.
+//
 // The watcher is one goroutine (Run) fed by the file events, its timers and
 // the end of each sync, so its decisions never race: one sync at a time,
 // and the events that come during a sync lead to exactly one more. Its
@@ -125,10 +133,28 @@ type Watcher struct {
 
 	in   chan msg
 	done chan struct{} // closed when Run's loop ends
-	ran  atomic.Bool
+	// injected: the tests hand the loop its events; the system's are
+	// not read.
+	injected bool
+	ran      atomic.Bool
 
-	dirs  map[string]bool // folders watched
-	ndirs atomic.Int64
+	// dirs are the folders watched, by their names under the roots, with
+	// their real paths (links resolved); treeReal the other way round.
+	dirs     map[string]string
+	treeReal map[string]string
+	ndirs    atomic.Int64
+	// guards are the paths whose coming and going changes what a folder
+	// of the tree holds, though no watch of the tree hears it: the
+	// symbolic links on the way to a root (the root itself among them),
+	// a linked root's target, and the target of a linked subfolder. Each
+	// is kept by its parent folder's real path and its name, and maps to
+	// the folder it stands for; it is heard through the watch of its
+	// parent folder: a folder of the tree, or one watched for guards alone
+	// (guardDirs, by real path). A root's guards last as long as the
+	// watcher; a linked subfolder's go with it.
+	guards    map[string]string
+	guardDirs map[string]bool
+	rootAbs   map[string]bool
 
 	// loop state
 	pending      bool
@@ -189,7 +215,8 @@ func New(roots []string, sync SyncFunc, opts Options) (*Watcher, error) {
 	if opts.Clock == nil {
 		opts.Clock = RealClock{}
 	}
-	w := &Watcher{sync: sync, opts: opts, clock: opts.Clock, in: make(chan msg), done: make(chan struct{}), dirs: map[string]bool{}}
+	w := &Watcher{sync: sync, opts: opts, clock: opts.Clock, in: make(chan msg), done: make(chan struct{}), dirs: map[string]string{}, treeReal: map[string]string{},
+		guards: map[string]string{}, guardDirs: map[string]bool{}, rootAbs: map[string]bool{}}
 	for _, s := range opts.Skip {
 		if abs, err := filepath.Abs(s); err == nil {
 			w.skip = append(w.skip, abs)
@@ -206,6 +233,7 @@ func New(roots []string, sync SyncFunc, opts Options) (*Watcher, error) {
 		}
 		w.roots = append(w.roots, root{given: r, abs: abs, file: !info.IsDir()})
 		w.given = append(w.given, r)
+		w.rootAbs[abs] = true
 	}
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -214,9 +242,10 @@ func New(roots []string, sync SyncFunc, opts Options) (*Watcher, error) {
 	w.fw = fw
 	for _, r := range w.roots {
 		if r.file {
-			err = w.addDir(filepath.Dir(r.abs))
+			err = w.addDir(filepath.Dir(r.abs), realPath(filepath.Dir(r.abs)))
 		} else {
 			err = w.addTree(r.abs, map[string]bool{})
+			w.guardLinksAbove(r.abs)
 		}
 		if err != nil {
 			fw.Close()
@@ -226,15 +255,144 @@ func New(roots []string, sync SyncFunc, opts Options) (*Watcher, error) {
 	return w, nil
 }
 
+// guardLinksAbove guards the symbolic links on the way to a root, the
+// root itself among them, and a linked root's target (/home/me/notes →
+// /data/notes: removing or moving the link empties the root, yet the
+// watch, which follows the link to /data/notes, hears nothing; and once
+// the link's folder is watched, inotify no longer reports the target's own
+// removal to the root's watch, but to the target's folder).
+func (w *Watcher) guardLinksAbove(abs string) {
+	for p := abs; p != filepath.Dir(p); p = filepath.Dir(p) {
+		if isLink(p) {
+			w.guard(p, abs)
+		}
+	}
+	if real := realPath(abs); real != "" && real != abs {
+		w.guard(real, abs)
+	}
+	w.settleGuards()
+}
+
+func isLink(p string) bool {
+	info, err := os.Lstat(p)
+	return err == nil && info.Mode()&fs.ModeSymlink != 0
+}
+
+// realPath is p with its links resolved ("" when that fails).
+func realPath(p string) string {
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return ""
+	}
+	return r
+}
+
+// guard makes the coming and going of path g stand for folder of the
+// tree. It is kept by its parent folder's real path (settleGuards watches
+// that folder when no folder of the tree is it).
+func (w *Watcher) guard(g, folder string) {
+	parent := realPath(filepath.Dir(g))
+	if parent == "" || w.skipped(g) {
+		return
+	}
+	w.guards[filepath.Join(parent, filepath.Base(g))] = folder
+}
+
+// guardOf is the folder an event's path stands for, when it is guarded:
+// the event names it under its folder's watch, a folder of the tree (by
+// its name there) or a folder watched for guards (by its real path).
+func (w *Watcher) guardOf(name string) (string, bool) {
+	parent := filepath.Dir(name)
+	if real, ok := w.dirs[parent]; ok {
+		parent = real
+	}
+	f, ok := w.guards[filepath.Join(parent, filepath.Base(name))]
+	return f, ok
+}
+
+// settleGuards watches, by its real path, each folder that holds a guard
+// and is no folder of the tree, and stops watching those that hold none
+// any more.
+func (w *Watcher) settleGuards() {
+	needed := map[string]bool{}
+	for g := range w.guards {
+		needed[filepath.Dir(g)] = true
+	}
+	for d := range needed {
+		if _, tree := w.treeReal[d]; tree || w.guardDirs[d] {
+			continue
+		}
+		if err := w.fw.Add(d); err == nil {
+			w.guardDirs[d] = true
+		}
+	}
+	for d := range w.guardDirs {
+		if !needed[d] {
+			_ = w.fw.Remove(d)
+			delete(w.guardDirs, d)
+		}
+	}
+}
+
+// dropTree stops watching folder and what is under it (gone, moved, or
+// about to be watched again), with the guards of the linked folders
+// under it; the guards of roots stay.
+func (w *Watcher) dropTree(folder string) {
+	prefix := folder + string(filepath.Separator)
+	for d, real := range w.dirs {
+		if d == folder || strings.HasPrefix(d, prefix) {
+			_ = w.fw.Remove(d)
+			delete(w.dirs, d)
+			if w.treeReal[real] == d {
+				delete(w.treeReal, real)
+			}
+		}
+	}
+	w.ndirs.Store(int64(len(w.dirs)))
+	for g, f := range w.guards {
+		if !w.rootAbs[f] && (f == folder || strings.HasPrefix(f, prefix)) {
+			delete(w.guards, g)
+		}
+	}
+	w.settleGuards()
+}
+
+// rewatch watches folder afresh: what was watched under it is dropped,
+// and, when it is a folder now, it is watched again — wherever its link
+// points now.
+func (w *Watcher) rewatch(folder string) error {
+	w.dropTree(folder)
+	if info, err := os.Stat(folder); err == nil && info.IsDir() {
+		if err := w.addTree(folder, map[string]bool{}); err != nil {
+			return err
+		}
+	}
+	if w.rootAbs[folder] {
+		w.guardLinksAbove(folder)
+	}
+	return nil
+}
+
 // Dirs is how many folders are watched.
 func (w *Watcher) Dirs() int { return int(w.ndirs.Load()) }
 
 // Roots are the roots as given.
 func (w *Watcher) Roots() []string { return append([]string(nil), w.given...) }
 
-func (w *Watcher) addDir(abs string) error {
-	if w.dirs[abs] {
+// addDir watches folder abs, whose real path is real.
+func (w *Watcher) addDir(abs, real string) error {
+	if _, ok := w.dirs[abs]; ok {
 		return nil
+	}
+	if real == "" {
+		real = abs
+	}
+	if w.guardDirs[real] {
+		// Watched for guards, under its real path: inotify watches a
+		// folder once, so the tree's watch, under its name here, takes
+		// its place.
+		_ = w.fw.Remove(real)
+		delete(w.guardDirs, real)
 	}
 	if err := w.fw.Add(abs); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -242,7 +400,10 @@ func (w *Watcher) addDir(abs string) error {
 		}
 		return fmt.Errorf("watch %s: %w", abs, err)
 	}
-	w.dirs[abs] = true
+	w.dirs[abs] = real
+	if _, ok := w.treeReal[real]; !ok {
+		w.treeReal[real] = abs
+	}
 	w.ndirs.Store(int64(len(w.dirs)))
 	return nil
 }
@@ -254,16 +415,23 @@ func (w *Watcher) addTree(abs string, seen map[string]bool) error {
 	if w.skipped(abs) {
 		return nil
 	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
+	real := realPath(abs)
+	if real == "" {
 		real = abs
 	}
 	if seen[real] {
 		return nil
 	}
 	seen[real] = true
-	if err := w.addDir(abs); err != nil {
+	if err := w.addDir(abs, real); err != nil {
 		return err
+	}
+	if real != abs && isLink(abs) && !w.rootAbs[abs] {
+		// A linked subfolder: the watch of the folder that holds the link
+		// hears it come and go, but inotify reports its target's removal
+		// to the target's folder, which no watch covers.
+		w.guard(real, abs)
+		w.settleGuards()
 	}
 	entries, err := os.ReadDir(abs)
 	if err != nil {
@@ -306,6 +474,9 @@ func (w *Watcher) relevant(ev fsnotify.Event) bool {
 	if ev.Op == fsnotify.Chmod || ev.Op == 0 || w.skipped(ev.Name) {
 		return false
 	}
+	if _, ok := w.guardOf(ev.Name); ok && (ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) {
+		return true
+	}
 	under := false
 	for _, r := range w.roots {
 		if r.file {
@@ -336,7 +507,10 @@ func (w *Watcher) relevant(ev fsnotify.Event) bool {
 	if !under {
 		return false
 	}
-	if _, ok := ingest.FormatOf(ev.Name); ok || w.dirs[ev.Name] {
+	if _, ok := ingest.FormatOf(ev.Name); ok {
+		return true
+	}
+	if _, ok := w.dirs[ev.Name]; ok {
 		return true
 	}
 	if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Write) {
@@ -369,6 +543,9 @@ func (w *Watcher) Run(ctx context.Context) error {
 	}
 	defer w.Close()
 	go func() {
+		if w.injected {
+			return
+		}
 		for {
 			select {
 			case ev, ok := <-w.fw.Events:
@@ -450,6 +627,7 @@ func (w *Watcher) handle(ctx context.Context, m msg) {
 			for _, r := range w.roots {
 				if !r.file {
 					_ = w.addTree(r.abs, seen)
+					w.guardLinksAbove(r.abs)
 				}
 			}
 			w.request(ctx, ReasonRescan)
@@ -475,22 +653,25 @@ func (w *Watcher) onEvent(ev fsnotify.Event) {
 	if !w.relevant(ev) {
 		return
 	}
-	if ev.Has(fsnotify.Create) {
-		if info, err := os.Stat(ev.Name); err == nil && info.IsDir() && !w.dirs[ev.Name] {
-			if err := w.addTree(ev.Name, map[string]bool{}); err != nil {
+	_, watched := w.dirs[ev.Name]
+	switch folder, guarded := w.guardOf(ev.Name); {
+	case guarded:
+		// A link to a watched folder, or its target, came or went: what
+		// the folder holds is now elsewhere, or nowhere. Its documents go
+		// (or change) with this sync, not the next rescan.
+		if err := w.rewatch(folder); err != nil {
+			w.emit(Status{State: Failed, Err: err})
+		}
+	case ev.Has(fsnotify.Create):
+		// A new folder, or a link put in place of one (a link pointed
+		// elsewhere): watched afresh.
+		if info, err := os.Stat(ev.Name); err == nil && info.IsDir() {
+			if err := w.rewatch(ev.Name); err != nil {
 				w.emit(Status{State: Failed, Err: err})
 			}
 		}
-	}
-	if (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) && w.dirs[ev.Name] {
-		prefix := ev.Name + string(filepath.Separator)
-		for d := range w.dirs {
-			if d == ev.Name || strings.HasPrefix(d, prefix) {
-				_ = w.fw.Remove(d)
-				delete(w.dirs, d)
-			}
-		}
-		w.ndirs.Store(int64(len(w.dirs)))
+	case (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) && watched:
+		w.dropTree(ev.Name)
 	}
 	now := w.clock.Now()
 	if !w.pending {

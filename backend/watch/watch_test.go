@@ -2,8 +2,10 @@ package watch
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
+	"sort"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -31,7 +33,13 @@ type harness struct {
 
 func newHarness(t *testing.T, opts Options, blocking bool) *harness {
 	t.Helper()
-	h := &harness{t: t, clk: NewFakeClock(time.Unix(1_700_000_000, 0)), root: t.TempDir(), states: make(chan Status, 256), ended: make(chan struct{})}
+	return newHarnessOn(t, t.TempDir(), opts, blocking)
+}
+
+// newHarnessOn is newHarness watching root.
+func newHarnessOn(t *testing.T, root string, opts Options, blocking bool) *harness {
+	t.Helper()
+	h := &harness{t: t, clk: NewFakeClock(time.Unix(1_700_000_000, 0)), root: root, states: make(chan Status, 256), ended: make(chan struct{})}
 	if blocking {
 		h.release = make(chan struct{})
 	}
@@ -49,6 +57,8 @@ func newHarness(t *testing.T, opts Options, blocking bool) *harness {
 	}, opts)
 	require.NoError(t, err)
 	h.w = w
+	// The file system's own events would race the ones injected.
+	w.injected = true
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a guard only
 	h.cancel = cancel
 	go func() { _ = w.Run(ctx); close(h.ended) }()
@@ -66,6 +76,23 @@ func (h *harness) inject(name string, op fsnotify.Op) {
 }
 
 func (h *harness) barrier() { h.w.in <- msg{kind: mBarrier} }
+
+// injectAt hands the loop an event of an absolute path.
+func (h *harness) injectAt(path string, op fsnotify.Op) {
+	h.w.in <- msg{kind: mEvent, ev: fsnotify.Event{Name: path, Op: op}}
+	h.barrier()
+}
+
+// watched are the folders the watcher watches, and the paths it guards
+// (read after a barrier: the loop is waiting).
+func (h *harness) watched() (dirs []string, guards map[string]string) {
+	h.barrier()
+	for d := range h.w.dirs {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	return dirs, maps.Clone(h.w.guards)
+}
 
 // next waits for the next state reported.
 func (h *harness) next() Status {
@@ -258,4 +285,165 @@ func TestWatchRealFolder(t *testing.T) {
 	cancel()
 	require.NoError(t, <-ended)
 	assert.GreaterOrEqual(t, seen.Load(), int32(2))
+}
+
+// A root reached through a symbolic link: the watch follows the link to
+// its target, so removing the link tells that watch nothing. The link and
+// its target are guarded through their parent folders: removing either
+// drops the root's watches and syncs after the quiet period (the sync
+// prunes the root's documents), not at the next rescan; a link put back,
+// pointing elsewhere, is watched afresh. Events are injected and the clock
+// is fake: no sleeps.
+func TestWatchARootReachedThroughALinkSyncsWhenTheLinkOrItsTargetGoes(t *testing.T) {
+	base := t.TempDir()
+	target, other, link := filepath.Join(base, "data", "notes"), filepath.Join(base, "data", "other"), filepath.Join(base, "notes")
+	require.NoError(t, os.MkdirAll(filepath.Join(target, "sub"), 0o755))
+	require.NoError(t, os.MkdirAll(other, 0o755))
+	require.NoError(t, os.Symlink(target, link))
+	h := newHarnessOn(t, link, Options{Quiet: 500 * time.Millisecond, Rescan: -1}, false)
+
+	dirs, guards := h.watched()
+	assert.Equal(t, []string{link, filepath.Join(link, "sub")}, dirs)
+	assert.Equal(t, map[string]string{link: link, target: link}, guards)
+	assert.Equal(t, map[string]bool{base: true, filepath.Join(base, "data"): true}, h.w.guardDirs,
+		"the link's folder is watched for the link, the target's for the target")
+	assert.Equal(t, 2, h.w.Dirs(), "guard folders are not counted")
+	// Other names in those folders are nobody's business.
+	h.injectAt(filepath.Join(base, "notes.md"), fsnotify.Create)
+	h.injectAt(other, fsnotify.Remove)
+	h.none()
+
+	// The link removed (what inotify reports in its folder).
+	require.NoError(t, os.Remove(link))
+	h.injectAt(link, fsnotify.Remove)
+	dirs, _ = h.watched()
+	assert.Empty(t, dirs, "the target's watches are dropped: they no longer stand for the root")
+	h.clk.Advance(500 * time.Millisecond)
+	h.expectSync(ReasonChange, 1)
+
+	// The link put back, to another folder: that folder is watched.
+	require.NoError(t, os.Symlink(other, link))
+	h.injectAt(link, fsnotify.Create)
+	dirs, guards = h.watched()
+	assert.Equal(t, []string{link}, dirs)
+	assert.Equal(t, map[string]string{link: link, target: link, other: link}, guards, "the root's guards stay")
+	h.clk.Advance(500 * time.Millisecond)
+	h.expectSync(ReasonChange, 1)
+
+	// The target removed: the link dangles.
+	require.NoError(t, os.Remove(other))
+	h.injectAt(other, fsnotify.Remove)
+	dirs, _ = h.watched()
+	assert.Empty(t, dirs)
+	h.clk.Advance(500 * time.Millisecond)
+	h.expectSync(ReasonChange, 1)
+}
+
+// A root under a linked folder (/home/me/link/notes, link → /data): the
+// link on the way is guarded too.
+func TestWatchGuardsTheLinksOnTheWayToARoot(t *testing.T) {
+	base := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(base, "data", "notes"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(base, "data"), filepath.Join(base, "link")))
+	root := filepath.Join(base, "link", "notes")
+	h := newHarnessOn(t, root, Options{Quiet: 100 * time.Millisecond, Rescan: -1}, false)
+	_, guards := h.watched()
+	assert.Equal(t, map[string]string{filepath.Join(base, "link"): root, filepath.Join(base, "data", "notes"): root}, guards)
+	require.NoError(t, os.Remove(filepath.Join(base, "link")))
+	h.injectAt(filepath.Join(base, "link"), fsnotify.Rename)
+	dirs, _ := h.watched()
+	assert.Empty(t, dirs)
+	h.clk.Advance(100 * time.Millisecond)
+	h.expectSync(ReasonChange, 1)
+}
+
+// A linked subfolder: its link is heard in the root's own watch, but its
+// target's removal in no watch of the tree (inotify leaves a folder's
+// removal to the folder that holds it). The target is guarded.
+func TestWatchALinkedSubfolderSyncsWhenItsTargetGoes(t *testing.T) {
+	base := t.TempDir()
+	root, target := filepath.Join(base, "notes"), filepath.Join(base, "elsewhere", "papers")
+	require.NoError(t, os.MkdirAll(root, 0o755))
+	require.NoError(t, os.MkdirAll(target, 0o755))
+	sub := filepath.Join(root, "papers")
+	require.NoError(t, os.Symlink(target, sub))
+	h := newHarnessOn(t, root, Options{Quiet: 100 * time.Millisecond, Rescan: -1}, false)
+	dirs, guards := h.watched()
+	assert.Equal(t, []string{root, sub}, dirs)
+	assert.Equal(t, map[string]string{target: sub}, guards, "the link is heard by the root's watch")
+
+	require.NoError(t, os.Rename(target, target+".old"))
+	h.injectAt(target, fsnotify.Rename)
+	dirs, guards = h.watched()
+	assert.Equal(t, []string{root}, dirs)
+	assert.Empty(t, guards, "a subfolder's guards go with it")
+	assert.False(t, h.w.guardDirs[filepath.Dir(target)], "and so does the watch of its target's folder")
+	h.clk.Advance(100 * time.Millisecond)
+	h.expectSync(ReasonChange, 1)
+
+	// The folder back under the same name, through the link: watched again.
+	require.NoError(t, os.Rename(target+".old", target))
+	h.injectAt(sub, fsnotify.Create) // as a rescan or an editor would tell it
+	dirs, guards = h.watched()
+	assert.Equal(t, []string{root, sub}, dirs)
+	assert.Equal(t, map[string]string{target: sub}, guards)
+	h.clk.Advance(100 * time.Millisecond)
+	h.expectSync(ReasonChange, 1)
+}
+
+// Real fsnotify: removing the link a root is reached through, or the
+// target of a linked subfolder, syncs with no rescan. The test waits on
+// the states reported; the context's timeout is only a failure guard.
+func TestWatchRealLinksSyncWhenRemoved(t *testing.T) {
+	base := t.TempDir()
+	data := filepath.Join(base, "data")
+	require.NoError(t, os.MkdirAll(filepath.Join(data, "notes", "sub"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(data, "papers"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(base, "home"), 0o755))
+	link, sub := filepath.Join(base, "notes"), filepath.Join(base, "home", "papers")
+	require.NoError(t, os.Symlink(filepath.Join(data, "notes"), link))
+	require.NoError(t, os.Symlink(filepath.Join(data, "papers"), sub))
+	states := make(chan Status, 64)
+	w, err := New([]string{link, filepath.Join(base, "home")}, func(ctx context.Context, roots []string) (Result, error) { return Result{}, nil },
+		Options{Quiet: 10 * time.Millisecond, Rescan: -1, OnState: func(s Status) { states <- s }})
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ended := make(chan error)
+	go func() { ended <- w.Run(ctx) }()
+	require.Equal(t, Watching, (<-states).State)
+	synced := func(what string) Status {
+		t.Helper()
+		for {
+			select {
+			case s := <-states:
+				if s.State == Synced || s.State == Failed {
+					return s
+				}
+			case <-ctx.Done():
+				t.Fatal("no sync after " + what)
+			}
+		}
+	}
+	require.Equal(t, 4, w.Dirs(), "notes, notes/sub, home, home/papers")
+
+	require.NoError(t, os.Remove(link))
+	s := synced("the root's link was removed")
+	assert.Equal(t, ReasonChange, s.Reason)
+	assert.Equal(t, 2, s.Dirs, "home and home/papers")
+
+	require.NoError(t, os.Symlink(filepath.Join(data, "notes"), link))
+	s = synced("the root's link was put back")
+	assert.Equal(t, 4, s.Dirs, "watched again")
+
+	require.NoError(t, os.Rename(filepath.Join(data, "notes"), filepath.Join(base, "trash"))) // moved to the trash: one event
+	s = synced("the root's target was moved away")
+	assert.Equal(t, 2, s.Dirs, "the moved folders are not watched any more")
+
+	require.NoError(t, os.Remove(filepath.Join(data, "papers"))) // an empty folder: no file events, only its own
+	s = synced("the linked subfolder's target was removed")
+	assert.Equal(t, 1, s.Dirs, "home")
+
+	cancel()
+	require.NoError(t, <-ended)
 }

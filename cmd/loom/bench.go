@@ -14,7 +14,6 @@ import (
 	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -138,6 +137,14 @@ const (
 )
 
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "mcp":
+			return cmdBenchMCP(ctx, args[1:], stdout, stderr)
+		case "watch":
+			return cmdBenchWatch(ctx, args[1:], stdout, stderr)
+		}
+	}
 	fs := newFlags("bench", stderr)
 	nodes := fs.String("nodes", "1000,10000,50000", fmt.Sprintf("content-node counts of the synthetic workspaces, comma-separated, each %d to %d", synth.MinSections, maxBenchNodes))
 	dims := fs.String("dims", "both", "embedders: offline (all-MiniLM-L6-v2 distilled to a static table, 256-d), 768 (synthetic random-768, standing in for an Ollama model) or both")
@@ -161,12 +168,8 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if bf.queries <= 0 || bf.queries > maxBenchQueries {
 		return usageErr("bench: --queries must be 1 to %d, not %d", maxBenchQueries, bf.queries)
 	}
-	for _, s := range strings.Split(*nodes, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < synth.MinSections || n > maxBenchNodes {
-			return usageErr("bench: --nodes wants numbers from %d to %d, comma-separated (e.g. 1000,10000), not %q", synth.MinSections, maxBenchNodes, s)
-		}
-		bf.nodes = append(bf.nodes, n)
+	if bf.nodes, err = parseNodes("bench", *nodes); err != nil {
+		return err
 	}
 	switch *dims {
 	case "offline", "768":
@@ -260,10 +263,6 @@ func benchEmbedder(kind string) (embed.Embedder, float64, error) {
 func benchOne(ctx context.Context, root string, n int, e embed.Embedder, threshold float64, questions []string, seed uint64,
 	prof, openProf *os.File, stderr io.Writer) (*BenchRun, error) {
 	run := &BenchRun{Nodes: n, Embedder: e.ID(), Dim: e.Dim(), ConceptThreshold: threshold, Files: len(synth.FileSections(n, seed))}
-	dir := filepath.Join(root, fmt.Sprintf("n%d-seed%d-%s", n, seed, strings.ReplaceAll(e.ID(), "/", "_")))
-	corpus, ws := filepath.Join(dir, "corpus"), filepath.Join(dir, "ws")
-	// The workspace as its ingest left it, and the mark that it is whole.
-	pristine, done := filepath.Join(dir, "ws.ingested"), filepath.Join(dir, "ws.ingested.done")
 	opts := []backend.Option{backend.WithEmbedder(e), backend.WithConceptThreshold(threshold)}
 
 	runtime.GC()
@@ -271,57 +270,11 @@ func benchOne(ctx context.Context, root string, n int, e embed.Embedder, thresho
 	mem := startMemorySampler()
 	defer mem.stop()
 
-	if _, err := os.Stat(done); err == nil {
-		// Queries write (summaries, caches): start from the ingest's state.
-		if err := os.RemoveAll(ws); err != nil {
-			return nil, err
-		}
-		if err := copyWorkspace(pristine, ws); err != nil {
-			return nil, fmt.Errorf("bench: restore %s: %w", ws, err)
-		}
-		run.Reused = true
-	} else {
-		if err := os.RemoveAll(dir); err != nil {
-			return nil, err
-		}
-		t := time.Now()
-		if err := synth.Generate(corpus, n, seed); err != nil {
-			return nil, err
-		}
-		run.GenerateMS = ms(time.Since(t))
-		t = time.Now()
-		wb, err := backend.New(ctx, backend.Config{Dir: ws, Options: opts})
-		if err != nil {
-			return nil, err
-		}
-		ir, err := wb.Ingest(ctx, []string{corpus}, backend.IngestOptions{})
-		if err == nil && len(ir.Errors) > 0 {
-			err = errors.Join(ir.Errors...)
-		}
-		if err != nil {
-			wb.Close()
-			return nil, err
-		}
-		if err := wb.Close(); err != nil {
-			return nil, err
-		}
-		run.IngestMS = ms(time.Since(t))
-		if err := copyWorkspace(ws, pristine); err != nil {
-			return nil, fmt.Errorf("bench: keep the ingested workspace: %w", err)
-		}
-		// As the restored copies are synced (copyWorkspace): the ingest's
-		// own writes reach the disk before the clock starts. Where there
-		// is no syncfs, their write-back may overlap the timed open.
-		if _, err := storage.SyncFileSystem(ws); err != nil {
-			return nil, fmt.Errorf("bench: %w", err)
-		}
-		if err := os.WriteFile(done, nil, 0o644); err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(stderr, "bench:   ingested in %.1f s\n", run.IngestMS/1000)
-		runtime.GC()
-		debug.FreeOSMemory()
+	ws, made, err := benchWorkspace(ctx, root, n, seed, e, opts, stderr)
+	if err != nil {
+		return nil, err
 	}
+	run.Reused, run.GenerateMS, run.IngestMS = made.reused, made.generateMS, made.ingestMS
 
 	if openProf != nil {
 		if err := pprof.StartCPUProfile(openProf); err != nil {
@@ -391,6 +344,76 @@ func benchOne(ctx context.Context, root string, n int, e embed.Embedder, thresho
 	run.GenerateMS, run.IngestMS, run.OpenMS = round2(run.GenerateMS), round2(run.IngestMS), round2(run.OpenMS)
 	run.OpenOnlyMS, run.WarmMS = round2(run.OpenOnlyMS), round2(run.WarmMS)
 	return run, nil
+}
+
+// benchMade says how benchWorkspace came by its workspace.
+type benchMade struct {
+	reused               bool
+	generateMS, ingestMS float64
+}
+
+// benchWorkspace is the synthetic workspace of n sections (seed) with
+// embedder e under root, as its ingest left it: generated and ingested
+// the first time (and a copy kept beside it, with a mark that it is
+// whole), restored from that copy on later runs under the same --dir, so
+// that every run starts from the ingest's state (questions write
+// summaries and caches).
+func benchWorkspace(ctx context.Context, root string, n int, seed uint64, e embed.Embedder, opts []backend.Option, stderr io.Writer) (string, benchMade, error) {
+	var made benchMade
+	dir := filepath.Join(root, fmt.Sprintf("n%d-seed%d-%s", n, seed, strings.ReplaceAll(e.ID(), "/", "_")))
+	corpus, ws := filepath.Join(dir, "corpus"), filepath.Join(dir, "ws")
+	pristine, done := filepath.Join(dir, "ws.ingested"), filepath.Join(dir, "ws.ingested.done")
+	if _, err := os.Stat(done); err == nil {
+		if err := os.RemoveAll(ws); err != nil {
+			return "", made, err
+		}
+		if err := copyWorkspace(pristine, ws); err != nil {
+			return "", made, fmt.Errorf("bench: restore %s: %w", ws, err)
+		}
+		made.reused = true
+		return ws, made, nil
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return "", made, err
+	}
+	t := time.Now()
+	if err := synth.Generate(corpus, n, seed); err != nil {
+		return "", made, err
+	}
+	made.generateMS = ms(time.Since(t))
+	t = time.Now()
+	wb, err := backend.New(ctx, backend.Config{Dir: ws, Options: opts})
+	if err != nil {
+		return "", made, err
+	}
+	ir, err := wb.Ingest(ctx, []string{corpus}, backend.IngestOptions{})
+	if err == nil && len(ir.Errors) > 0 {
+		err = errors.Join(ir.Errors...)
+	}
+	if err != nil {
+		wb.Close()
+		return "", made, err
+	}
+	if err := wb.Close(); err != nil {
+		return "", made, err
+	}
+	made.ingestMS = ms(time.Since(t))
+	if err := copyWorkspace(ws, pristine); err != nil {
+		return "", made, fmt.Errorf("bench: keep the ingested workspace: %w", err)
+	}
+	// As the restored copies are synced (copyWorkspace): the ingest's own
+	// writes reach the disk before the clock starts. Where there is no
+	// syncfs, their write-back may overlap the timed open.
+	if _, err := storage.SyncFileSystem(ws); err != nil {
+		return "", made, fmt.Errorf("bench: %w", err)
+	}
+	if err := os.WriteFile(done, nil, 0o644); err != nil {
+		return "", made, err
+	}
+	fmt.Fprintf(stderr, "bench:   ingested in %.1f s\n", made.ingestMS/1000)
+	runtime.GC()
+	debug.FreeOSMemory()
+	return ws, made, nil
 }
 
 // askAll times Query over every question, budget benchBudget, NoTouch.

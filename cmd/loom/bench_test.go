@@ -137,3 +137,61 @@ func TestBenchDirStartsEachRunFromTheIngest(t *testing.T) {
 	assert.Equal(t, ingested, packSize(filepath.Join(run, "ws.ingested")), "the kept ingest is left as it was")
 	assert.Equal(t, first.Runs[0].Query.LoadedMean, second.Runs[0].Query.LoadedMean)
 }
+
+// loom bench mcp, small: the CLI it starts as the server answers
+// get_context over stdio and over HTTP, and every mode has its figures.
+func TestBenchMCPJSON(t *testing.T) {
+	bin := buildLoom(t)
+	out, _, err := runCLI(t, "bench", "mcp", "--nodes", "200", "--calls", "6", "--warmup", "1", "--loom", bin, "--format", "json")
+	require.NoError(t, err)
+	var rep BenchMCPReport
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.Equal(t, 6, rep.Calls)
+	assert.Equal(t, 4000, rep.Budget)
+	require.Len(t, rep.Runs, 1)
+	r := rep.Runs[0]
+	assert.Equal(t, 200, r.Nodes)
+	assert.Equal(t, 200, r.ContentNodes)
+	for name, l := range map[string]BenchLatency{"in process": r.InProcess, "stdio": r.Stdio, "http": r.HTTP} {
+		assert.Equal(t, 6, l.Count, name)
+		assert.Positive(t, l.P50MS, name)
+		assert.LessOrEqual(t, l.P50MS, l.P95MS, name)
+		assert.LessOrEqual(t, l.P95MS, l.MaxMS, name)
+	}
+	assert.Zero(t, r.InProcess.StartMS)
+	assert.Positive(t, r.Stdio.StartMS, "a process started")
+	assert.Positive(t, r.HTTP.StartMS)
+
+	text, _, err := runCLI(t, "bench", "mcp", "--nodes", "200", "--calls", "2", "--warmup", "0", "--loom", bin)
+	require.NoError(t, err)
+	assert.Contains(t, text, "loom bench mcp · ")
+	for _, mode := range []string{"in process", "stdio", "http"} {
+		assert.Contains(t, text, mode)
+	}
+	_, _, err = runCLI(t, "bench", "mcp", "--calls", "0")
+	assert.Equal(t, 2, exitCode(err))
+}
+
+// loom bench watch, small: each save is one note changed, synced after the
+// quiet period (and at once without it); the workspace ends with one
+// document a note.
+func TestBenchWatchJSON(t *testing.T) {
+	out, _, err := runCLI(t, "bench", "watch", "--notes", "60", "--folders", "3", "--saves", "3", "--quiet", "40ms", "--format", "json")
+	require.NoError(t, err)
+	var rep BenchWatchReport
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.Equal(t, 60, rep.Notes)
+	assert.Equal(t, 60, rep.Documents)
+	assert.Equal(t, 4, rep.Watches, "the folder and its 3 subfolders")
+	require.Len(t, rep.Modes, 2)
+	assert.Equal(t, "40ms", rep.Modes[0].Quiet)
+	assert.Equal(t, "1ns", rep.Modes[1].Quiet)
+	for _, m := range rep.Modes {
+		assert.Equal(t, 3, m.Synced.Count, m.Quiet)
+		assert.Equal(t, 3, m.Sync.Count, m.Quiet)
+		assert.GreaterOrEqual(t, m.Synced.P50MS, m.Sync.P50MS, "the save's figure holds the sync")
+	}
+	assert.GreaterOrEqual(t, rep.Modes[0].Synced.P50MS, 40.0, "the quiet period is part of it")
+	_, _, err = runCLI(t, "bench", "watch", "--folders", "0")
+	assert.Equal(t, 2, exitCode(err))
+}

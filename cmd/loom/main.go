@@ -53,7 +53,11 @@ Usage:
                                                    embed the workspace again with another embedder
   loom eval   [--workspace DIR] (--queries FILE.jsonl | --beir DIR [--split test] | --corpus DIR ...) [--budget N] [--strategy S] [--compare S,S|none] [--format text|json]
   loom bench  [--nodes N[,N…]] [--dims offline|768|both] [--queries Q] [--format text|json]
-  loom mcp    [--workspace DIR] [--http 127.0.0.1:PORT] [--allow-ingest [--allow-root DIR]...]
+  loom bench mcp   [--nodes N[,N…]] [--calls C] [--format text|json]
+                                                   get_context over MCP (loom mcp over stdio and HTTP) beside the query in process
+  loom bench watch [--notes N] [--saves S] [--quiet 500ms] [--format text|json]
+                                                   a save in a watched folder until its sync is done
+  loom mcp    [--workspace DIR] [--http 127.0.0.1:PORT [--session-timeout 30m]] [--allow-ingest [--allow-root DIR]...]
                                                    serve the workspace to MCP clients (stdio by default)
   loom doctor [--workspace DIR] [--format text|json]      check every part of a workspace; writes nothing
   loom repair [--workspace DIR] [--out DIR] [--replace]    mend what doctor found; salvage a damaged graph

@@ -32,6 +32,7 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	var roots stringList
 	fs.Var(&roots, "allow-root", "a folder ingest may read besides the workspace's library folders (repeatable; needs --allow-ingest)")
 	timeout := fs.Duration("timeout", mcpserver.DefaultTimeout, "the longest one call may take (an ingest: "+mcpserver.DefaultIngestTimeout.String()+")")
+	sessionTimeout := fs.Duration("session-timeout", mcpserver.DefaultSessionTimeout, "with --http: close a client's session after this long without a request (0: never); the client starts a new one when it comes back")
 	summaryModel := fs.String("summary-model", "", "make summaries with this Ollama model (the extractive method when Ollama fails); default: extractive")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -45,6 +46,12 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if *timeout <= 0 {
 		return usageErr("mcp: --timeout must be positive, e.g. 30s")
+	}
+	if *sessionTimeout < 0 {
+		return usageErr("mcp: --session-timeout must not be negative (0: sessions never time out)")
+	}
+	if *sessionTimeout == 0 {
+		*sessionTimeout = -1 // the server's "never"
 	}
 	if *httpAddr != "" {
 		if err := mcpserver.CheckLoopback(*httpAddr); err != nil {
@@ -75,7 +82,7 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintln(stderr, "loom mcp: serving read-only; if the Loom desktop app holds this workspace, it can serve MCP itself while it is open (Settings → MCP: \"Serve this workspace to MCP clients\")")
 		fmt.Fprintln(stderr, "loom mcp: the audit log cannot be written while the workspace is read-only: calls are logged here instead")
 	}
-	s, err := mcpserver.New(wb, mcpserver.Options{AllowIngest: *allowIngest, Roots: roots, Timeout: *timeout, Version: version(), Log: stderr})
+	s, err := mcpserver.New(wb, mcpserver.Options{AllowIngest: *allowIngest, Roots: roots, Timeout: *timeout, SessionTimeout: *sessionTimeout, Version: version(), Log: stderr})
 	if err != nil {
 		return &exitError{2, err}
 	}
@@ -112,7 +119,11 @@ func serveHTTP(ctx context.Context, s *mcpserver.Server, dir, addr string, stder
 	if !kept {
 		where = "for this run only: the workspace folder cannot be written"
 	}
-	fmt.Fprintf(stderr, "loom mcp: serving %s\nloom mcp: bearer token (%s): %s\nloom mcp: client entry (Claude Code, VS Code, Cursor…):\n%s\n", url, where, token, mcpserver.HTTPConfig(url, token))
+	idle := "sessions never time out (--session-timeout 0)"
+	if d := s.SessionTimeout(); d > 0 {
+		idle = "a session without a request for " + d.String() + " is closed; its client starts a new one (--session-timeout)"
+	}
+	fmt.Fprintf(stderr, "loom mcp: serving %s\nloom mcp: bearer token (%s): %s\nloom mcp: %s\nloom mcp: client entry (Claude Code, VS Code, Cursor…):\n%s\n", url, where, token, idle, mcpserver.HTTPConfig(url, token))
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

@@ -251,6 +251,7 @@ func TestMCPRefusesBadStarts(t *testing.T) {
 		{[]string{"--http", "192.168.1.10:80"}, "not a loopback address"},
 		{[]string{"--allow-root", ws}, "add --allow-ingest"},
 		{[]string{"stray"}, `unexpected "stray"`},
+		{[]string{"--session-timeout", "-1m"}, "--session-timeout must not be negative"},
 		{[]string{"--allow-ingest", "--allow-root", filepath.Join(ws, "nope")}, "is not a folder"},
 	} {
 		_, _, err := runCLI(t, append([]string{"mcp", "--workspace", ws, "--embedder", "offline"}, tc.args...)...)
@@ -317,6 +318,7 @@ func TestMCPHTTP(t *testing.T) {
 	assert.True(t, strings.HasSuffix(s.url, "/mcp"))
 	assert.Contains(t, s.entry, `"url": "`+s.url+`"`)
 	assert.Contains(t, s.entry, `"Authorization": "Bearer `+s.token+`"`)
+	assert.Contains(t, s.entry, "loom mcp: a session without a request for 30m0s is closed; its client starts a new one (--session-timeout)")
 	stored, err := os.ReadFile(filepath.Join(ws, "mcp-token"))
 	require.NoError(t, err)
 	assert.Equal(t, s.token, strings.TrimSpace(string(stored)))

@@ -91,19 +91,7 @@ func watchPaths(ctx context.Context, ws *workspaceFlags, paths []string, o watch
 	dirs := 0
 	for _, p := range paths {
 		shown := showPath(p)
-		w, err := watch.New([]string{p}, func(ctx context.Context, roots []string) (watch.Result, error) {
-			rep, err := wb.Ingest(ctx, roots, backend.IngestOptions{Prune: true, BatchQuads: o.batch})
-			if err != nil {
-				return watch.Result{}, err
-			}
-			for _, e := range rep.Errors {
-				fmt.Fprintln(stderr, "error:", e)
-			}
-			for _, wn := range rep.Warnings {
-				fmt.Fprintln(stderr, "warning:", wn)
-			}
-			return watch.Result{Added: rep.Added, Changed: rep.Updated, Removed: rep.Removed, Unchanged: rep.Unchanged, Errors: len(rep.Errors)}, nil
-		}, watch.Options{Quiet: o.quiet, Rescan: o.rescan, Skip: []string{wb.Dir()}, OnState: func(st watch.Status) {
+		w, err := watch.New([]string{p}, watchSync(wb, o.batch, stderr), watch.Options{Quiet: o.quiet, Rescan: o.rescan, Skip: []string{wb.Dir()}, OnState: func(st watch.Status) {
 			printWatchState(stderr, shown, st)
 			if watchSynced != nil {
 				watchSynced(wb, st)
@@ -148,6 +136,26 @@ func watchPaths(ctx context.Context, ws *workspaceFlags, paths []string, o watch
 	}
 	wg.Wait()
 	return nil
+}
+
+// watchSync is loom watch's sync: an incremental ingest of the roots with
+// Prune (unchanged files skipped, changed ones read again, the documents
+// of files that are gone removed); the files it could not read are said
+// on stderr.
+func watchSync(wb *backend.Workbench, batch int, stderr io.Writer) watch.SyncFunc {
+	return func(ctx context.Context, roots []string) (watch.Result, error) {
+		rep, err := wb.Ingest(ctx, roots, backend.IngestOptions{Prune: true, BatchQuads: batch})
+		if err != nil {
+			return watch.Result{}, err
+		}
+		for _, e := range rep.Errors {
+			fmt.Fprintln(stderr, "error:", e)
+		}
+		for _, wn := range rep.Warnings {
+			fmt.Fprintln(stderr, "warning:", wn)
+		}
+		return watch.Result{Added: rep.Added, Changed: rep.Updated, Removed: rep.Removed, Unchanged: rep.Unchanged, Errors: len(rep.Errors)}, nil
+	}
 }
 
 // showPath is a path as given, a folder's with a trailing slash.

@@ -194,10 +194,18 @@ describe('the workspace', { timeout: 30_000 }, () => {
     wb.repairReport = structuredClone(golden.repairLost);
     await fireEvent.click(button('workspace-check'));
     const again = await screen.findByTestId('check-dialog');
+    // The list of watched folders is one of the parts: its damage is a
+    // problem with what Repair does, a folder that is gone a note.
+    const watched = (await within(again).findAllByTestId('finding')).filter((f) => f.dataset.part === 'watched folders');
+    expect(watched.map((f) => f.dataset.status)).toEqual(['problem', 'note']);
+    expect(watched[0].textContent).toContain('watched.json is not a list of watched folders');
+    expect(watched[0].textContent).toContain('Repair: writes it again with the 1 folder that can be read');
+    expect(watched[1].textContent).toContain('/home/ada/notes/archive (no longer exists)');
     const repair = (await within(again).findByTestId('repair-workspace')) as HTMLButtonElement;
     await fireEvent.click(repair);
     const report = await within(again).findByTestId('repair-report');
     expect(report.textContent).toContain('Repaired in place');
+    expect(report.textContent).toContain('wrote watched.json again with the 1 folder that could be read from it');
     expect(within(report).getByTestId('repair-lost-none')).toBeTruthy();
     expect(wb.repairs).toBe(1);
     await vi.waitFor(() => expect(screen.getByTestId('app').dataset.state).toBe('ready'), slow);

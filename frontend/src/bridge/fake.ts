@@ -628,7 +628,12 @@ export class FakeWorkbench implements Workbench {
     if (paths.join('\n') !== golden.paths.join('\n')) {
       throw new Error(`FakeWorkbench: the goldens ingest ${golden.paths.join(', ')} by path, not ${paths.join(', ')}`);
     }
-    return this.ingest(ingests.paths, 'paths');
+    const res = await this.ingest(ingests.paths, 'paths');
+    // As the engine: only folders not watched yet are offered.
+    const watchable = (res.watchable ?? []).filter((p) => !this.watched.some((w) => w.path === p));
+    if (watchable.length > 0 && this.watchFolder) res.watchable = watchable;
+    else delete res.watchable;
+    return res;
   }
 
   async ingestUploads(files: Upload[]) {

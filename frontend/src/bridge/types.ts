@@ -742,6 +742,14 @@ export interface IngestResult {
    * report's Hidden counts what was left out without a word).
    */
   skipped: SkippedFile[];
+  /**
+   * Watchable are the folders among the paths ingested (a drop, the
+   * folder dialog) that the desktop could keep in step with their
+   * files and does not yet: the page offers "Watch this folder" for
+   * each (WatchFolder). Absent in the web edition, for uploads, and on
+   * a workspace open read-only.
+   */
+  watchable?: string[];
 }
 
 /**

@@ -49,4 +49,28 @@ describe('IngestPanel', () => {
     expect(summary).toContain('2.5 s');
     expect(screen.queryByTestId('ingest-cancel')).toBeNull();
   });
+  it('offers to watch the folders of a finished ingest, when it can watch', async () => {
+    const report = { files: 2, added: 2, updated: 0, unchanged: 0, removed: 0, nodes: 4, concepts_created: 1, bytes: 1, unread: 0, embedder: 'e', duration_ns: 1e9, canceled: false, hidden: 0, job: 'ingest-1', errors: [], skipped: [], watchable: ['/home/ada/notes', '/home/ada/papers'] };
+    const base = { progress: null, files: [], ingesting: false, cancelling: false, report, error: null, oncancel: vi.fn(), ondismiss: vi.fn() };
+    const onwatch = vi.fn();
+    const { unmount } = render(IngestPanel, { ...base, onwatch, watched: ['/home/ada/papers'] });
+    const folders = screen.getAllByTestId('watch-offer-folder');
+    expect(folders.map((f) => f.dataset.path)).toEqual(['/home/ada/notes', '/home/ada/papers']);
+    expect(folders[0].textContent).toContain('notes');
+    expect(folders[1].querySelector('[data-testid="watch-offer-done"]')).toBeTruthy();
+    expect(folders[1].querySelector('[data-testid="watch-offer-button"]')).toBeNull();
+    await fireEvent.click(screen.getByTestId('watch-offer-button'));
+    expect(onwatch).toHaveBeenCalledWith('/home/ada/notes');
+    unmount();
+
+    // The web edition (no onwatch), a cancelled ingest, a read-only workspace.
+    const { unmount: u2 } = render(IngestPanel, base);
+    expect(screen.queryByTestId('watch-offer')).toBeNull();
+    u2();
+    const { unmount: u3 } = render(IngestPanel, { ...base, report: { ...report, canceled: true }, onwatch });
+    expect(screen.queryByTestId('watch-offer')).toBeNull();
+    u3();
+    render(IngestPanel, { ...base, onwatch, locked: 'Read-only: another Loom process holds it' });
+    expect((screen.getAllByTestId('watch-offer-button')[0] as HTMLButtonElement).disabled).toBe(true);
+  });
 });

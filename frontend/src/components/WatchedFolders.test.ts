@@ -108,4 +108,52 @@ describe('WatchedFolders', { timeout: 30_000 }, () => {
     await fireEvent.click(screen.getByTestId('add-folder'));
     await vi.waitFor(() => expect(screen.getByTestId('watch-problem').textContent).toBe(golden.error('read_only').message), slow);
   });
+  it('a folder dropped on the window is ingested, then offered for watching, as Add folder… would', async () => {
+    const { wb } = await setup('desktop');
+    wb.emitFileDrop(golden.paths);
+    const offer = await screen.findByTestId('watch-offer');
+    expect(wb.pathIngests).toEqual([golden.paths]);
+    expect(screen.getByTestId('ingest-summary')).toBeTruthy();
+    const item = within(offer).getByTestId('watch-offer-folder');
+    expect(item.dataset.path).toBe(notes);
+    expect(item.textContent).toContain('notes');
+    expect(screen.queryAllByTestId('watched-folder')).toHaveLength(0);
+
+    await fireEvent.click(within(item).getByTestId('watch-offer-button'));
+    await vi.waitFor(() => expect(wb.watchCalls).toEqual([notes]), slow);
+    expect((await within(offer).findByTestId('watch-offer-done')).textContent).toContain('watched');
+    expect(within(offer).queryByTestId('watch-offer-button')).toBeNull();
+    await vi.waitFor(() => expect(row().dataset.state).toBe('synced'), slow);
+    expect(wb.pathIngests).toHaveLength(1);
+  });
+
+  it('a folder already watched is not offered again; the offer goes with the report', async () => {
+    const { wb } = await setup('desktop', [folder()]);
+    wb.emitFileDrop(golden.paths);
+    await screen.findByTestId('ingest-summary');
+    expect(screen.queryByTestId('watch-offer')).toBeNull();
+    await vi.waitFor(() => expect(screen.getAllByTestId('watched-folder')).toHaveLength(1), slow);
+  });
+
+  it('Add folder… without watching ingests it once, and the result still offers to watch it', async () => {
+    const { wb } = await setup('desktop');
+    wb.pickedFolder = notes;
+    await fireEvent.click(screen.getByTestId('watch-new-folder'));
+    await fireEvent.click(screen.getByTestId('add-folder'));
+    const offer = await screen.findByTestId('watch-offer');
+    expect(wb.watchCalls).toEqual([]);
+    await fireEvent.click(within(offer).getByTestId('watch-offer-button'));
+    await vi.waitFor(() => expect(wb.watchCalls).toEqual([notes]), slow);
+  });
+
+  it('an offer refused (the workspace went read-only) says why, and the offer stays', async () => {
+    const { wb } = await setup('desktop');
+    wb.emitFileDrop(golden.paths);
+    const offer = await screen.findByTestId('watch-offer');
+    wb.readOnly = golden.readOnly;
+    await fireEvent.click(within(offer).getByTestId('watch-offer-button'));
+    expect((await screen.findByTestId('watch-offer-error')).textContent).toContain('this workspace is open read-only');
+    expect(within(offer).getByTestId('watch-offer-button')).toBeTruthy();
+    expect(wb.watchCalls).toEqual([]);
+  });
 });

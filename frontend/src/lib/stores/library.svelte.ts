@@ -44,6 +44,9 @@ export class LibraryStore {
   ingestError: WorkbenchError | null = $state(null);
   /** Files the page left out before sending (wrong type, unreadable). */
   skipped: FileProgress[] = $state([]);
+  /** Folders of the last ingest watched from its offer (WatchFolder), and the offer's last failure. */
+  watchedFromOffer: string[] = $state([]);
+  watchOfferError: WorkbenchError | null = $state(null);
   /** Document actions under way, by document id. */
   busy: Record<string, DocumentAction> = $state({});
   /** Ingest jobs whose call has returned (their late events are ignored). */
@@ -165,6 +168,8 @@ export class LibraryStore {
     this.progress = null;
     this.report = null;
     this.ingestError = null;
+    this.watchedFromOffer = [];
+    this.watchOfferError = null;
     this.skipped = skipped;
     try {
       const report = await start();
@@ -258,6 +263,29 @@ export class LibraryStore {
     }
   }
 
+  /**
+   * Watches a folder the last ingest offered (a dropped or picked folder,
+   * IngestResult.watchable), as Add folder… does: the engine syncs it now
+   * and whenever its files change; its state comes as watch:state events.
+   */
+  async watchOffered(path: string): Promise<boolean> {
+    const locked = this.locked;
+    if (locked) {
+      this.watchOfferError = new WorkbenchError('read_only', locked);
+      return false;
+    }
+    if (!this.workbench.watchFolder) return false;
+    this.watchOfferError = null;
+    try {
+      await this.workbench.watchFolder(path);
+      if (!this.watchedFromOffer.includes(path)) this.watchedFromOffer = [...this.watchedFromOffer, path];
+      return true;
+    } catch (reason) {
+      this.watchOfferError = this.writeFailed(reason);
+      return false;
+    }
+  }
+
   async cancelIngest(): Promise<void> {
     if (!this.ingesting) return;
     this.cancelling = true;
@@ -275,6 +303,8 @@ export class LibraryStore {
     this.progress = null;
     this.report = null;
     this.ingestError = null;
+    this.watchedFromOffer = [];
+    this.watchOfferError = null;
     this.skipped = [];
   }
 

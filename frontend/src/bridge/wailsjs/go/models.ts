@@ -86,6 +86,7 @@ export namespace bind {
 	    job: string;
 	    errors: FileProblem[];
 	    skipped: SkippedFile[];
+	    watchable?: string[];
 	}
 	export interface MCPStatus {
 	    available: boolean;
