@@ -272,7 +272,7 @@ describe('levels of detail', () => {
     const base = budgetFor(1000, 700);
     expect(base).toEqual({ concepts: 150, sections: 300 });
     expect(budgetFor(2000, 1400).concepts).toBe(600);
-    expect(budgetFor(100, 100).concepts).toBe(50); // at least a third
+    expect(budgetFor(100, 100).concepts).toBe(150); // a small stage keeps the base budget
     expect(budgetFor(1000, 700, 1).concepts).toBe(600);
     expect(budgetFor(1000, 700, 0).concepts).toBeLessThan(base.concepts);
   });

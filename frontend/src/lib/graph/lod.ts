@@ -29,13 +29,13 @@ export function visibleShare(ratio: number): number {
 }
 
 /**
- * Budgets for a stage of this size: ~150 concepts and ~300 sections on a
- * 1000×700 stage, in proportion to its area (at least a third of that).
+ * Budgets for a stage of this size: 150 concepts and 300 sections on a
+ * 1000×700 stage or a smaller one, in proportion to the area on a bigger one.
  * detail (0 … 1, the person's "detail" setting; 0.5 by default) scales them
  * from a quarter to four times.
  */
 export function budgetFor(width: number, height: number, detail = 0.5): LodBudget {
-  const area = Math.max(1 / 3, (Math.max(1, width) * Math.max(1, height)) / (1000 * 700));
+  const area = Math.max(1, (Math.max(1, width) * Math.max(1, height)) / (1000 * 700));
   const k = area * 4 ** (2 * Math.min(1, Math.max(0, detail)) - 1);
   return { concepts: Math.round(150 * k), sections: Math.round(300 * k) };
 }

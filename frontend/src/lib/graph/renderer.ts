@@ -77,6 +77,8 @@ export function createRenderer(container: HTMLElement, scene: GraphScene, events
     labelSize: LABEL_SIZE,
     labelWeight: '500',
     defaultDrawNodeHover: makeDrawHover(opts.theme),
+    // A pane squeezed to nothing for a moment must not throw: the next resize draws again.
+    allowInvalidContainer: true,
     minCameraRatio: 0.005,
     maxCameraRatio: 10,
     stagePadding: 24,
@@ -354,7 +356,9 @@ export function createRenderer(container: HTMLElement, scene: GraphScene, events
     ratio: () => camera.getState().ratio,
     size: () => sigma.getDimensions(),
     fit(keys, duration = 500) {
-      fitNodes(sigma, keys, duration);
+      // Positions written since the last frame are not framed yet: fit once they are.
+      if (internal.needToProcess) sigma.once('afterRender', () => fitNodes(sigma, keys, duration));
+      else fitNodes(sigma, keys, duration);
     },
     redraw: () => sigma.scheduleRender(),
   };

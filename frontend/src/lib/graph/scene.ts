@@ -558,10 +558,12 @@ export class GraphScene {
       cx /= n;
       cy /= n;
     }
-    // A node's room on its circle: a thirtieth of the graph's extent, so the rings,
-    // framed by the camera, are not zoomed in so far that nodes swell into each other.
+    // A node's room on its circle: the rings span about the graph's extent, so the
+    // camera frames them near its overview zoom, where nodes do not swell into each other.
     const e = this.extent();
-    const unit = Math.max(e.x[1] - e.x[0], e.y[1] - e.y[0], 1) / 30;
+    const span = Math.max(e.x[1] - e.x[0], e.y[1] - e.y[0], 1);
+    const radiusInUnits = 1.3 * Math.sqrt(f.ring.size / Math.PI) + 2 * (f.maxRing + 1);
+    const unit = span / (2 * radiusInUnits);
     const layout = ringLayout(f, { x: cx, y: cy }, unit);
     this.ringPositions = layout.positions;
     this.ringGuides = { centre: layout.centre, radii: layout.radii };
@@ -599,6 +601,11 @@ export class GraphScene {
       });
     }
     if (f && input.focusRest === 'faded') for (const [id, r] of f.ring) if (r <= input.focusStep) forced.push(this.graph.getNodeAttribute(id, 'i'));
+    // After a question, what it loaded, found relevant or started from shows at any level.
+    if (this.built && input.query) {
+      for (const [id, c] of input.query.candidates) if ((c.loaded || c.relevant) && this.graph.hasNode(id)) forced.push(this.graph.getNodeAttribute(id, 'i'));
+      for (const id of input.seeds) if (this.graph.hasNode(id)) forced.push(this.graph.getNodeAttribute(id, 'i'));
+    }
     if (this.built && this.matches && this.matches.size <= 2000) for (const id of this.matches) forced.push(this.graph.getNodeAttribute(id, 'i'));
     const vis = computeVisibility({
       kind: this.kind,
