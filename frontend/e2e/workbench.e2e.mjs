@@ -12,8 +12,15 @@
 // asks a question about it; then ingests files through the file input,
 // watches the progress and the document list, checks the graph has nodes,
 // runs a query, reads the budget view and the manifest, moves the budget
-// and sees the loaded set change, and copies the prompt. Prints "N passed,
-// M failed" and exits non-zero on a failure.
+// and sees the loaded set change, and copies the prompt. Then the graph at
+// library scale (graphChecks below): the clusters the engine found, drawn
+// as super-nodes and expanded, the question's focused view a ring at a
+// time, filters that restrict the graph and the document list, and the
+// node details beside the graph's controls, not over them. Prints "N
+// passed, M failed" and exits non-zero on a failure.
+//
+//   LOOM_E2E_MIN_CLUSTERS  clusters the fixture library must have (default 2):
+//                          needs the engine's community detection; 0 skips it
 import { chromium } from 'playwright-core';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
@@ -35,6 +42,8 @@ const sampleDocs =
     .filter((f) => f.endsWith('.bib'))
     .reduce((n, f) => n + (readFileSync(join(samplePapers, f), 'utf8').match(/^@\w+\{/gm) ?? []).length, 0);
 mkdirSync(out, { recursive: true });
+
+const minClusters = Number(process.env.LOOM_E2E_MIN_CLUSTERS ?? 2);
 
 let passed = 0;
 let failed = 0;
@@ -181,13 +190,183 @@ try {
   check('the chat panel is there', (await chatLog.count()) > 0 && (await page.locator('[data-testid="chat-input"]').count()) > 0);
 
   await page.screenshot({ path: join(out, 'workbench.png') });
+  await graphChecks(page);
   check('no uncaught page errors', errors.length === 0, errors.join(' | '));
 } catch (e) {
   failed++;
-  console.log(`e2e: FAIL ${e instanceof Error ? e.message : e}`);
+  console.log(`e2e: FAIL ${e instanceof Error ? (e.stack ?? e.message) : e}`);
   await page.screenshot({ path: join(out, 'failure.png') }).catch(() => {});
 } finally {
   await browser.close();
 }
 console.log(`e2e: ${passed} passed, ${failed} failed (screenshots in ${out})`);
 process.exit(failed ? 1 : 0);
+
+/** The graph view's data-* attributes, as numbers where they are. */
+async function graphState(page) {
+  return page.evaluate(() => {
+    const el = document.querySelector('[data-testid="graph-view"]');
+    const out = {};
+    for (const a of el.attributes) {
+      if (!a.name.startsWith('data-') || a.name === 'data-testid') continue;
+      const k = a.name.slice(5).replace(/-(\w)/g, (_, c) => c.toUpperCase());
+      out[k] = a.value !== '' && !Number.isNaN(Number(a.value)) ? Number(a.value) : a.value;
+    }
+    return out;
+  });
+}
+
+/** Waits for the graph to settle (layout done, restyling done, a frame drawn). */
+async function settled(page) {
+  await page.waitForSelector('[data-testid="graph-view"][data-settled="yes"]', { timeout: 60_000 });
+}
+
+/**
+ * The graph at library scale, on the library the checks above built (the
+ * sample, the fixture notes, README.md and BENCHMARKS.md) with the last
+ * question's answer on screen.
+ */
+async function graphChecks(page) {
+  // The graph alone in the middle: the stage the levels of detail are for.
+  await page.getByRole('button', { name: 'Graph', exact: true }).click();
+  await settled(page);
+  let g = await graphState(page);
+  const concepts = Number(((await page.locator('[data-testid="library-stat-concepts"]').textContent()) ?? '0').replace(/[^\d]/g, ''));
+
+  // Clusters: what the engine sent (the bridge's Graph result, data-clusters) is what the page lists and draws.
+  let engineClusters = g.clusters;
+  const fromBridge = await page.evaluate(async () => {
+    const app = window.go?.bind?.App;
+    if (!app?.Graph) return null; // the web edition's engine is in a worker: data-clusters is its answer
+    const graph = await app.Graph();
+    return graph.clusters.length;
+  });
+  if (fromBridge !== null) {
+    check('the page counts the clusters the engine’s Graph returns', fromBridge === g.clusters, `Graph: ${fromBridge}, data-clusters: ${g.clusters}`);
+    engineClusters = fromBridge;
+  }
+  // NEEDS THE ENGINE'S COMMUNITY DETECTION (branch h-clus): until GraphData.clusters is
+  // filled in, the engine sends none and this check fails. LOOM_E2E_MIN_CLUSTERS=0 skips it.
+  if (minClusters > 0)
+    check(
+      `a library of ${concepts} concepts has at least ${minClusters} clusters [needs the engine's clustering]`,
+      engineClusters >= minClusters,
+      `data-clusters=${g.clusters} (concepts ${concepts})`,
+    );
+  await page.click('[data-testid="graph-filters-toggle"]');
+  const listed = await page.locator('[data-testid="graph-cluster"]').count();
+  check('the filters list every cluster the engine sent', listed === g.clusters, `listed ${listed}, data-clusters ${g.clusters}`);
+
+  // Zoomed out as far as the whole graph, with the least detail: a library with clusters shows them as super-nodes.
+  await page.locator('[data-testid="graph-detail"]').fill('0');
+  await page.getByRole('button', { name: 'Fit all' }).click();
+  await page.waitForTimeout(700); // pacing: the camera's animation
+  await settled(page);
+  g = await graphState(page);
+  if (g.clusters > 0) {
+    check('zoomed out, the clusters are drawn as super-nodes', g.level === 0 ? g.drawnClusters === g.clusters : g.drawnClusters === 0, JSON.stringify(g));
+    await page.screenshot({ path: join(out, 'graph-clusters.png') });
+    // Expand the first cluster from the list, then collapse it again.
+    const first = page.locator('[data-testid="graph-cluster"]').first();
+    const id = await first.getAttribute('data-id');
+    const before = g;
+    await first.locator('[data-testid="graph-cluster-toggle"]').click();
+    await settled(page);
+    g = await graphState(page);
+    const card = page.locator('[data-testid="graph-cluster-card"]');
+    check(
+      'a cluster expands: its members are drawn and its card opens',
+      g.expanded === 1 && (await card.getAttribute('data-id')) === id && (await first.getAttribute('data-mode')) === 'full' && g.drawnNodes > before.drawnNodes,
+      `drawn ${before.drawnNodes} → ${g.drawnNodes}, expanded ${g.expanded}`,
+    );
+    await page.screenshot({ path: join(out, 'graph-expanded.png') });
+    await page.click('[data-testid="graph-cluster-card-toggle"]');
+    await settled(page);
+    check('and collapses again', (await first.getAttribute('data-mode')) === 'collapsed', await first.getAttribute('data-mode'));
+    await page.click('[data-testid="graph-clusters-reset"]');
+  } else {
+    check('without clusters the graph draws its nodes, and no super-node', g.drawnClusters === 0 && g.drawnNodes > 0, JSON.stringify(g));
+  }
+  await page.locator('[data-testid="graph-detail"]').fill('0.5');
+
+  // Filters that filter: node kinds, collections (and the document list), the search.
+  await settled(page);
+  g = await graphState(page);
+  await page.click('[data-testid="graph-filter-kind-concept"]');
+  let h = await graphState(page);
+  check('unticking concepts takes them out of the graph', h.drawnConcepts === 0 && h.visible < g.visible, `visible ${g.visible} → ${h.visible}, concepts drawn ${h.drawnConcepts}`);
+  await page.click('[data-testid="graph-filter-kind-concept"]');
+  const sampleChip = page.locator('[data-testid="graph-filter-collection"][data-name="sample"]');
+  await sampleChip.click();
+  h = await graphState(page);
+  const listedDocs = await page.locator('[data-testid="document-list"] [data-testid="document-item"]').count();
+  const sampleDocs = await page.locator('[data-testid="document-group"][data-collection="sample"] [data-testid="document-item"]').count();
+  check(
+    'a collection narrows the graph and the document list to it',
+    h.visible < g.visible && listedDocs === sampleDocs && listedDocs > 0 && (await page.locator('[data-testid="document-list-filtered"]').count()) === 1,
+    `visible ${g.visible} → ${h.visible}, documents listed ${listedDocs} (sample: ${sampleDocs})`,
+  );
+  await sampleChip.click();
+  await page.fill('[data-testid="graph-search"]', 'budget');
+  h = await graphState(page);
+  check('the search shows only what matches', h.matches > 0 && h.visible === h.matches, `matches ${h.matches}, visible ${h.visible}`);
+  await page.fill('[data-testid="graph-search"]', '');
+  await page.click('[data-testid="graph-filter-edge-about"]');
+  check('edge kinds toggle', !(await page.locator('[data-testid="graph-filter-edge-about"]').isChecked()));
+  await page.click('[data-testid="graph-filter-edge-about"]');
+
+  // The question's focused view: only its neighbourhood, a ring at a time.
+  const focus = page.locator('[data-testid="graph-focus"]');
+  await focus.click();
+  await settled(page);
+  const rings = page.locator('[data-testid="graph-rings"]');
+  g = await graphState(page);
+  const max = Number(await rings.getAttribute('data-max'));
+  const shown = Number(await rings.getAttribute('data-shown'));
+  check('focused on the question: its seeds, what it loaded or found relevant and the paths to them, the rest hidden', g.focus === 'on' && g.drawnNodes === shown && shown > 0 && g.drawnNodes < g.nodes && g.drawnClusters === 0, `shown ${shown} of ${g.nodes}, rings 0–${max}`);
+  await page.screenshot({ path: join(out, 'graph-focus.png') });
+  await page.click('[data-testid="graph-ring-first"]');
+  await settled(page);
+  const seeds = (await graphState(page)).drawnNodes;
+  let stepOk = Number(await rings.getAttribute('data-step')) === 0 && seeds > 0;
+  let last = seeds;
+  for (let ring = 1; ring <= max; ring++) {
+    await page.click('[data-testid="graph-ring-next"]');
+    await settled(page);
+    const now = (await graphState(page)).drawnNodes;
+    stepOk &&= Number(await rings.getAttribute('data-step')) === ring && now >= last;
+    last = now;
+  }
+  check('the rings come one at a time, from the seeds out', stepOk && last === shown, `seeds ${seeds}, then up to ${last} of ${shown}`);
+  await focus.click();
+
+  // The node details sit beside the graph: its controls stay where they are, and answer.
+  await page.getByRole('button', { name: 'Split', exact: true }).click();
+  await page.locator('[data-testid="candidate-row"]').first().click();
+  const panel = page.locator('[data-testid="details-panel"]');
+  await panel.waitFor({ timeout: 15_000 });
+  const p = await panel.boundingBox();
+  const controls = ['graph-filters-toggle', 'graph-search', 'graph-label-density', 'graph-filter-kind-concept', 'graph-focus'];
+  const covered = [];
+  for (const id of controls) {
+    const loc = page.locator(`[data-testid="${id}"]`);
+    if (!(await loc.count())) continue;
+    const b = await loc.boundingBox();
+    if (!b) continue;
+    const overlap = b.x < p.x + p.width && b.x + b.width > p.x && b.y < p.y + p.height && b.y + b.height > p.y;
+    const onTop = await loc.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return hit === el || el.contains(hit) || hit?.contains(el);
+    });
+    if (overlap || !onTop) covered.push(id);
+  }
+  check('with a node selected, no graph control lies under the details panel', covered.length === 0, covered.join(', '));
+  g = await graphState(page);
+  await page.click('[data-testid="graph-filter-kind-concept"]');
+  h = await graphState(page);
+  check('and the filters still answer', h.visible < g.visible, `visible ${g.visible} → ${h.visible}`);
+  await page.click('[data-testid="graph-filter-kind-concept"]');
+  await page.screenshot({ path: join(out, 'graph-details.png') });
+  await page.keyboard.press('Escape');
+}

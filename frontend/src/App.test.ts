@@ -176,6 +176,60 @@ describe('App', { timeout: 30_000 }, () => {
     expect(screen.queryByTestId('details-panel')).toBeNull();
   });
 
+  it('puts the node details beside the graph, never over its controls', async () => {
+    await open();
+    await ask(staleness);
+    await fireEvent.click(screen.getAllByTestId('candidate-row')[0]);
+    const panel = await screen.findByTestId('details-panel');
+    const graph = screen.getByTestId('graph-view');
+    // A column of its own: not inside the graph's pane (nor the context's), so nothing of theirs lies under it.
+    expect(graph.contains(panel)).toBe(false);
+    expect(panel.closest('.graph-pane')).toBeNull();
+    expect(panel.closest('.results-pane')).toBeNull();
+    expect(panel.parentElement?.classList.contains('middle')).toBe(true);
+    // The graph's filters still answer while it is open.
+    await fireEvent.click(screen.getByTestId('graph-filters-toggle'));
+    await fireEvent.click(screen.getByTestId('graph-filter-kind-concept'));
+    expect(Number(graph.dataset.visible)).toBeLessThan(Number(graph.dataset.nodes));
+  });
+
+  it('a collection chip narrows the graph and the document list along with the question’s scope', async () => {
+    await open();
+    const graph = screen.getByTestId('graph-view');
+    const chip = within(screen.getByTestId('collection-list')).getByText(/^notes/);
+    await fireEvent.click(chip);
+    expect((screen.getByTestId('query-scope') as HTMLSelectElement).value).toBe('notes');
+    await fireEvent.click(screen.getByTestId('graph-filters-toggle'));
+    const graphChip = screen.getAllByTestId('graph-filter-collection').find((b) => b.dataset.name === 'notes')!;
+    expect(graphChip.getAttribute('aria-pressed')).toBe('true');
+    expect(screen.getByTestId('graph-filter-count').textContent).toBe('1');
+    // All: the filter and the scope go together.
+    await fireEvent.click(within(screen.getByTestId('collection-list')).getByText('All'));
+    expect((screen.getByTestId('query-scope') as HTMLSelectElement).value).toBe('');
+    expect(graphChip.getAttribute('aria-pressed')).toBe('false');
+    expect(graph.dataset.visible).toBe(graph.dataset.nodes);
+  });
+
+  it('the graph’s document filter narrows the document list, and Show all clears it', async () => {
+    await open();
+    const docs = golden.workspaces.notes.documents;
+    expect(screen.getAllByTestId('document-item')).toHaveLength(docs.length);
+    await fireEvent.click(screen.getByTestId('graph-filters-toggle'));
+    await fireEvent.input(screen.getByTestId('graph-doc-search'), { target: { value: docs[0].title } });
+    const choice = screen.getAllByTestId('graph-filter-document').find((c) => c.dataset.id === docs[0].id)!;
+    await fireEvent.click(choice);
+    const items = screen.getAllByTestId('document-item');
+    expect(items.map((i) => i.dataset.id)).toEqual([docs[0].id]);
+    const note = screen.getByTestId('document-list-filtered');
+    expect(note.dataset.shown).toBe('1');
+    expect(note.dataset.total).toBe(String(docs.length));
+    const graph = screen.getByTestId('graph-view');
+    expect(Number(graph.dataset.visible)).toBeLessThan(Number(graph.dataset.nodes));
+    await fireEvent.click(screen.getByTestId('document-list-clear-filter'));
+    expect(screen.getAllByTestId('document-item')).toHaveLength(docs.length);
+    expect(graph.dataset.visible).toBe(graph.dataset.nodes);
+  });
+
   it('copies the prompt with the button and with Ctrl+Shift+C, saves with Ctrl+S', async () => {
     const wb = await open();
     await ask(staleness);

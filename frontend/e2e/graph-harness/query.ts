@@ -1,8 +1,8 @@
 // A plausible query over a synthetic graph: seeds, hop distances by
 // breadth-first search, candidates near the seeds, some loaded.
-import type { Candidate, GraphData, NodeDetail, QueryAnswer } from '../../src/bridge/workbench';
+import type { Candidate, GraphData, NodeDetail, QueryResult } from '../../src/bridge/workbench';
 
-export function syntheticQuery(data: GraphData): QueryAnswer {
+export function syntheticQuery(data: GraphData): QueryResult {
   const adj = new Map<string, string[]>();
   const kind = new Map<string, string>();
   for (const n of data.nodes) {
@@ -59,7 +59,7 @@ export function syntheticQuery(data: GraphData): QueryAnswer {
     complexity: 0.4,
     embedder: 'synthetic',
     weights: signals,
-    budget: { window: 8192, window_source: 'synthetic', system: 0, question: 0, output: 0, output_share: 0, context: 0, manifest: 0, catalog: 0, loaded: 0, free: 0 },
+    split: { window: 8192, window_source: 'synthetic', system: 0, question: 0, output: 0, output_share: 0, context: 0, manifest: 0, catalog: 0, loaded: 0, free: 0 },
     branch: 'synthetic',
     manifest: '',
     prompt: '',
@@ -70,7 +70,8 @@ export function syntheticQuery(data: GraphData): QueryAnswer {
     seed_concepts: seeds.map((id) => ({ id, name: id, similarity: 0.9 })),
     candidates,
     concept_hops: conceptHops,
-    timing: {},
+    limits: { min_budget: 48, max_budget: 32768 },
+    timing: { classify_us: 0, candidates_us: 0, score_us: 0, select_us: 0, assemble_us: 0, total_us: 0 },
   };
 }
 

@@ -14,5 +14,7 @@ export default defineConfig({
     outDir: process.env.LOOM_GRAPH_HARNESS_OUT ?? '/tmp/loom-graph-harness',
     emptyOutDir: true,
     sourcemap: false,
+    // LOOM_GRAPH_HARNESS_MINIFY=0 keeps names readable in a profile.
+    minify: process.env.LOOM_GRAPH_HARNESS_MINIFY !== '0',
   },
 });

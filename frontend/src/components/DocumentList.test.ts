@@ -30,6 +30,26 @@ describe('DocumentList', () => {
     expect(screen.getAllByTestId('document-item').map((d) => d.dataset.id)).toEqual(['a', 'b', 'c']);
   });
 
+  it('shows only what the graph’s filters let through, says so, and offers to show all', async () => {
+    const onclearfilter = vi.fn();
+    render(DocumentList, {
+      groups: [group('papers', [doc('a', 'papers'), doc('b', 'papers')]), group('notes', [doc('c', 'notes')])],
+      busy: {},
+      onremove: vi.fn(),
+      onreingest: vi.fn(),
+      onpin: vi.fn(),
+      shown: (d: DocumentInfo) => d.collection === 'notes' || d.id === 'b',
+      onclearfilter,
+    });
+    expect(screen.getAllByTestId('document-item').map((d) => d.dataset.id)).toEqual(['b', 'c']);
+    const groups = screen.getAllByTestId('document-group');
+    expect(groups[0].textContent).toContain('1 doc'); // the group's counts are of what is shown
+    const note = screen.getByTestId('document-list-filtered');
+    expect(note.textContent).toContain('2 of 3 documents');
+    await fireEvent.click(screen.getByTestId('document-list-clear-filter'));
+    expect(onclearfilter).toHaveBeenCalled();
+  });
+
   it('removes only after the confirm step', async () => {
     const { onremove } = setup([group('papers', [doc('a', 'papers')])]);
     await fireEvent.click(screen.getByTestId('remove-document'));

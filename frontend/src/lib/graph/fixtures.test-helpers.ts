@@ -97,3 +97,21 @@ export const smallQuery: QueryResult = queryFor(
   [candidate('s1', 1, true, true), candidate('s2', 2, true, false), candidate('s6', -1, false, false)],
   { A: 0, B: 1 },
 );
+
+/**
+ * The small graph with two clusters, as the engine sends them: "c:A"
+ * (A and the sections about it: s1 s3 s6) and "c:B" (B, s2 s4); C, s5 and
+ * s7 are in none. One link between the clusters.
+ */
+export const smallClustered: GraphData = {
+  ...small,
+  nodes: small.nodes.map((n) => ({
+    ...n,
+    cluster: ['A', 's1', 's3', 's6'].includes(n.id) ? 'c:A' : ['B', 's2', 's4'].includes(n.id) ? 'c:B' : undefined,
+  })),
+  clusters: [
+    { id: 'c:A', name: 'Loading', colour: 0, concepts: 1, sections: 3, documents: 3, top: ['A'] },
+    { id: 'c:B', name: '', colour: 5, concepts: 1, sections: 2, documents: 2, top: ['B'] },
+  ],
+  clusterLinks: [{ source: 'c:A', target: 'c:B', weight: 2.3, edges: 3 }],
+};

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildGraph, conceptSize, contentSize, neighbourSet, positionsOf, seededRandom } from './build';
 import { mix, parseColour, toHex, withAlpha, luminance } from './colour';
-import { boundsOf, countVisible, defaultFilters, edgeVisible, matchNodes, nodeVisible, normaliseTerm } from './filter';
+import { boundsOf, countVisible, defaultFilters, edgeVisible, matchNodes, nodeVisible, normaliseTerm, passingNodes } from './filter';
 import { computeHops, hopBucket, makeQueryView, summarise } from './hops';
 import { baseColour, edgeAlphaFor, edgeStyle, hopColour, makeStyleState, nodeStyle, NODE_TYPE } from './style';
 import { DARK_DEFAULTS, EDGE_KINDS, LIGHT_DEFAULTS, makeTheme, readThemeVars } from './theme';
@@ -214,15 +214,31 @@ describe('filter', () => {
     expect(normaliseTerm('  MiXed ')).toBe('mixed');
   });
 
-  it('kind toggles hide nodes; only-matches hides the rest', () => {
+  it('kind toggles hide nodes; the search hides the rest unless told to dim it', () => {
     const f = defaultFilters();
+    const off = (k: keyof typeof f.kinds) => ({ ...f, kinds: { ...f.kinds, [k]: false } });
     expect(countVisible(g, f, null)).toBe(10);
-    expect(countVisible(g, { ...f, concepts: false }, null)).toBe(7);
-    expect(countVisible(g, { ...f, content: false }, null)).toBe(3);
+    expect(countVisible(g, off('concept'), null)).toBe(7);
+    expect(countVisible(g, { ...f, kinds: { concept: true, input: false, output: false, analysis: false } }, null)).toBe(3);
+    expect(countVisible(g, off('analysis'), null)).toBe(9); // s4
+    expect(countVisible(g, off('output'), null)).toBe(9); // s7
     const m = matchNodes(g, 'budget');
-    expect(countVisible(g, f, m)).toBe(10); // dimmed, not hidden
-    expect(countVisible(g, { ...f, onlyMatches: true }, m)).toBe(3);
-    expect(nodeVisible('A', g.getNodeAttributes('A'), { ...f, concepts: false }, null)).toBe(false);
+    expect(countVisible(g, f, m)).toBe(3); // only matches, by default
+    expect(countVisible(g, { ...f, onlyMatches: false }, m)).toBe(10); // dimmed, not hidden
+    expect(nodeVisible('A', g.getNodeAttributes('A'), off('concept'), null)).toBe(false);
+  });
+
+  it('collections, documents and clusters narrow the sections, and the concepts to those about them', () => {
+    const f = defaultFilters();
+    const ids = (pass: Uint8Array) => g.nodes().filter((id) => pass[g.getNodeAttribute(id, 'i')]).sort();
+    // docs: s1 s2 s3 (a.md, b.md); A is about s1 s3 s6, B about s2 s4.
+    expect(ids(passingNodes(g, { ...f, collections: ['docs'] }, null))).toEqual(['A', 'B', 's1', 's2', 's3']);
+    expect(ids(passingNodes(g, { ...f, documents: ['b.md'] }, null))).toEqual(['A', 'B', 's3', 's4']);
+    expect(ids(passingNodes(g, { ...f, documents: ['c.md'] }, null))).toEqual(['A', 's5', 's6']);
+    // A collection's documents can come from the page (groups made by hand).
+    expect(ids(passingNodes(g, { ...f, collections: ['mine'] }, null, { documentsInCollections: new Set(['c.md']) }))).toEqual(['A', 's5', 's6']);
+    // Without documents or collections narrowed, a concept shows whether or not anything is about it.
+    expect(ids(passingNodes(g, f, null))).toContain('C');
   });
 
   it('edge kind toggles', () => {
@@ -327,7 +343,7 @@ describe('style', () => {
 
   it('filters hide nodes and edges', () => {
     const f = defaultFilters();
-    const s = state({ filters: { ...f, content: false, edges: { ...f.edges, related: false } } });
+    const s = state({ filters: { ...f, kinds: { ...f.kinds, input: false }, edges: { ...f.edges, related: false } } });
     expect(node('s1', s).hidden).toBe(true);
     expect(node('A', s).hidden).toBe(false);
     expect(edge('A', 'B', s).hidden).toBe(true);

@@ -2,7 +2,36 @@
 import FA2Layout from 'graphology-layout-forceatlas2/worker';
 import { inferSettings } from 'graphology-layout-forceatlas2';
 import type { ForceAtlas2Settings } from 'graphology-layout-forceatlas2';
+import Graph from 'graphology';
 import type { LoomGraph } from './build';
+
+/** What the layout moves: x and y, and the edges' weights. */
+export type LayoutGraph = Graph<{ x: number; y: number }, { weight: number }>;
+
+/**
+ * The graph the layout runs on: the engine's nodes and edges with their
+ * positions, without super-nodes and the links between them (those follow
+ * their clusters' members, scene.setHome). Kept apart from the drawn graph
+ * so the layout's every step does not repaint it; the view copies the
+ * positions over a few times a second.
+ */
+export function layoutGraphOf(graph: LoomGraph): LayoutGraph {
+  const out: LayoutGraph = new Graph({ multi: true, type: 'mixed', allowSelfLoops: false });
+  graph.forEachNode((key, a) => {
+    if (a.kind !== 'cluster') out.addNode(key, { x: a.x, y: a.y });
+  });
+  // Edges within a cluster pull harder and those between clusters less, so
+  // the clusters the engine found come apart on the stage.
+  graph.forEachEdge((_key, a, source, target, sa, ta) => {
+    if (a.kind === 'cluster') return;
+    const k = sa.cluster < 0 || ta.cluster < 0 ? 1 : sa.cluster === ta.cluster ? 2 : 0.3;
+    out.addEdge(source, target, { weight: a.weight * k });
+  });
+  return out;
+}
+
+/** Graphs above this many nodes are not laid out by themselves (clusters place them; the person can still run it). */
+export const AUTO_LAYOUT_LIMIT = 20000;
 
 /** How long the layout runs before it stops by itself (ms). */
 export function layoutDuration(order: number): number {
@@ -12,7 +41,7 @@ export function layoutDuration(order: number): number {
 }
 
 /** FA2 settings for a graph of this size: Barnes-Hut above 1,000 nodes. */
-export function layoutSettings(graph: LoomGraph): ForceAtlas2Settings {
+export function layoutSettings(graph: LoomGraph | LayoutGraph): ForceAtlas2Settings {
   const inferred = inferSettings(graph);
   // The layout gets a few seconds, not thousands of iterations: a low
   // slowDown lets nodes travel in that time (FA2's own inference, 1 + ln n,
@@ -36,7 +65,7 @@ export class LayoutRunner {
   private timer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
-    private readonly graph: LoomGraph,
+    private readonly graph: LayoutGraph,
     private readonly onchange: (running: boolean) => void,
   ) {}
 
