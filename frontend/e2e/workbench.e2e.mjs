@@ -260,8 +260,7 @@ async function graphChecks(page) {
   // Zoomed out as far as the whole graph, with the least detail: a library with clusters shows them as super-nodes.
   await page.locator('[data-testid="graph-detail"]').fill('0');
   await page.getByRole('button', { name: 'Fit all' }).click();
-  await page.waitForTimeout(700); // pacing: the camera's animation
-  await settled(page);
+  await settled(page); // not before the camera's animation has ended
   g = await graphState(page);
   if (g.clusters > 0) {
     check('zoomed out, the clusters are drawn as super-nodes', g.level === 0 ? g.drawnClusters === g.clusters : g.drawnClusters === 0, JSON.stringify(g));
