@@ -97,8 +97,23 @@ const viewAttrs = (page) =>
     return Object.fromEntries([...el.attributes].filter((a) => a.name.startsWith('data-') && a.name !== 'data-testid').map((a) => [a.name.slice(5), a.value]));
   });
 
-/** Waits until the layout has stopped and restyling is done (data-settled). */
-const settle = (page, timeout = 90000) => page.waitForSelector('[data-testid=graph-view][data-settled=yes]', { timeout });
+/** Waits until the layout has stopped and restyling is done (data-settled); says what was still under way if it never is. */
+const settle = async (page, timeout = 90000) => {
+  try {
+    await page.waitForSelector('[data-testid=graph-view][data-settled=yes]', { timeout });
+  } catch (e) {
+    const sample = () => page.evaluate(() => {
+      const sc = window.__graph?.scene;
+      const sg = window.__graph.sigma;
+      const cap = sg.getMouseCaptor();
+      return sc && { hideEdges: sg.settings.hideEdgesOnMove, joiningAt: sc.joining && [sc.joining.c, sc.joining.at, sc.joining.edgesAt, sc.joining.listAt, sc.joining.ids.length], animated: sg.getCamera().isAnimated(), mouseDown: cap.isMouseDown, isMoving: cap.isMoving, dragged: cap.draggedEvents, frame: sc.frame, busy: sc.busy, pendingNodes: sc.pendingNodes.size, pendingEdges: sc.pendingEdges.size, joining: Boolean(sc.joining), wanted: sc.wanted.length, leaving: sc.leaving.length, resting: sc.resting, view: [sc.view.order, sc.view.size] };
+    });
+    const s = await sample();
+    await page.waitForTimeout(2000);
+    const s2 = await sample();
+    throw new Error(`the graph did not settle: ${JSON.stringify(s)}, 2 s later ${JSON.stringify(s2)}; ${e.message}`);
+  }
+};
 
 /**
  * Runs `action` under a trace and Performance.getMetrics; returns the
@@ -190,7 +205,10 @@ async function run(colorScheme) {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme });
   const page = await context.newPage();
   const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('pageerror', (e) => {
+    errors.push(String(e));
+    log(`page error: ${e.stack ?? e}`);
+  });
   page.on('console', (m) => m.type() === 'error' && !m.text().includes('favicon') && !m.text().includes('404') && errors.push(m.text()));
 
   const navStart = Date.now();

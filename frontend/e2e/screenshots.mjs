@@ -54,7 +54,7 @@ try {
   const before = await page.locator('[data-testid="document-item"]').count();
   await page.setInputFiles('[data-testid="file-input"]', files);
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid="document-item"]').length >= n, before + files.length, { timeout: 90_000 });
-  await page.click('[data-testid="ingest-dismiss"]').catch(() => {});
+  await page.getByRole('button', { name: 'Dismiss the ingest report' }).click({ timeout: 5000 }).catch(() => {});
   await page.fill('[data-testid="query-input"]', 'How is the loadable token budget calculated from the context window?');
   await page.click('[data-testid="query-submit"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="manifest"]')?.textContent?.includes('[Context loaded:'), null, { timeout: 60_000 });

@@ -97,7 +97,8 @@ export function detailFor(data: GraphData, id: string): NodeDetail | null {
     tokens: node.tokens,
     pinned: node.pinned,
     text: `Synthetic text of ${node.label}.\n\nA second paragraph.`,
-    concepts: neighbours.filter((n) => n.kind === 'concept').map((n) => ({ id: n.id, name: n.label, similarity: n.weight })),
+    // One entry per concept (two edges to the same concept are one concept), as the engine lists them.
+    concepts: [...new Map(neighbours.filter((n) => n.kind === 'concept').map((n) => [n.id, { id: n.id, name: n.label, similarity: n.weight }])).values()],
     neighbours,
   };
 }

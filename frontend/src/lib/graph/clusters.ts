@@ -117,7 +117,7 @@ export function indexClusters(data: GraphData): ClusterIndex {
     seen.add(c.id);
     const m = members.get(c.id)!;
     if (m.concepts.length + m.sections.length === 0) continue;
-    const top = (c.top ?? []).filter((id) => label.has(id));
+    const top = [...new Set(c.top ?? [])].filter((id) => label.has(id));
     if (!top.length && m.concepts.length) top.push(m.concepts[0]);
     const name = c.name?.trim() || top.slice(0, 2).map((id) => label.get(id)!).join(' · ') || c.id;
     list.push({

@@ -33,19 +33,6 @@ export function defaultFilters(): Filters {
   };
 }
 
-/** Whether any filter narrows collections, documents or clusters. */
-export function hasScopeFilter(f: Filters): boolean {
-  return f.collections.length > 0 || f.documents.length > 0 || f.clusters.length > 0;
-}
-
-/** How many filters are on (for the Filters button's badge): each narrowed list, each kind off. */
-export function activeFilterCount(f: Filters): number {
-  let n = (f.collections.length ? 1 : 0) + (f.documents.length ? 1 : 0) + (f.clusters.length ? 1 : 0);
-  for (const k of NODE_KINDS) if (!f.kinds[k]) n++;
-  for (const k of Object.keys(f.edges) as EdgeKind[]) if (!f.edges[k]) n++;
-  return n;
-}
-
 /** Normalises what was typed: trimmed, lower-cased; "" means no search. */
 export function normaliseTerm(term: string): string {
   return term.trim().toLowerCase();

@@ -37,7 +37,7 @@ import {
   ratioFor,
   visibleShare,
 } from './lod';
-import { GraphScene, Pending, PROGRESSIVE_NODES, type SceneInput } from './scene';
+import { GraphScene, Pending, PROGRESSIVE_NODES, VIEW_CAP, type SceneInput, type SceneRenderer } from './scene';
 import { makeStyleState, nodeStyle } from './style';
 import { addTopicClusters, syntheticGraph } from './synthetic';
 import { DARK_DEFAULTS, LIGHT_DEFAULTS, makeTheme } from './theme';
@@ -596,5 +596,63 @@ describe('the scene (no renderer)', () => {
     expect(scene.graph.order).toBe(data.nodes.length + data.clusters.length);
     expect(scene.status().ready).toBe(true);
     expect(scene.view.order).toBe(data.clusters.length); // members join the view only when wanted (a renderer asks)
+  });
+
+  it('progressive: a cluster’s members join the view when it is expanded, and those in sight when zoomed in', async () => {
+    const data = syntheticGraph({ nodes: PROGRESSIVE_NODES + 1000, edges: (PROGRESSIVE_NODES + 1000) * 3 });
+    const scene = new GraphScene(data);
+    while (!scene.build(Infinity));
+    let ratio = 1;
+    let refreshed = 0;
+    const renderer: SceneRenderer = {
+      refreshItems: (n, e) => void (refreshed += n.length + e.length),
+      moving: () => false,
+      edgesHidden: () => false,
+      ratio: () => ratio,
+      size: () => ({ width: 1000, height: 700 }),
+      viewRect: () => ({ minX: -1e9, minY: -1e9, maxX: 1e9, maxY: 1e9 }),
+      setExtent: () => {},
+      batch: (change) => change(),
+      fit: () => {},
+      redraw: () => {},
+    };
+    const idle = async () => {
+      for (let k = 0; k < 2000 && scene.busy; k++) await new Promise((r) => requestAnimationFrame(r));
+      expect(scene.busy).toBe(false);
+    };
+    scene.attach(renderer);
+    scene.update(input());
+    await idle();
+    expect(scene.status().level).toBe(0);
+    expect(scene.view.order).toBe(data.clusters.length); // nothing else is wanted yet
+    const c = data.clusters[0];
+    scene.toggleCluster(c.id);
+    await idle();
+    expect(scene.view.order).toBe(data.clusters.length + c.concepts + c.sections);
+    for (const id of scene.membersOf(c.id)) expect(scene.isDrawn(id)).toBe(true);
+    // Edges between members joined with them.
+    const members = new Set(scene.membersOf(c.id));
+    let inside = 0;
+    scene.graph.forEachEdge((_e, _a, s2, t) => {
+      if (members.has(s2) && members.has(t)) inside++;
+    });
+    expect(scene.view.size).toBeGreaterThanOrEqual(inside);
+    // Zoomed in with everything in sight: everything joins.
+    ratio = 0.02;
+    scene.cameraMoved(ratio);
+    scene.cameraRested();
+    await idle();
+    expect(scene.status().level).toBe(2);
+    expect(scene.view.order).toBe(scene.graph.order);
+    expect(scene.view.size).toBe(scene.graph.size);
+    expect(refreshed).toBeGreaterThan(0);
+    // Zoomed out again: the members draw nothing, and the view lets them go down to its cap.
+    ratio = 1;
+    scene.cameraMoved(ratio);
+    scene.cameraRested();
+    await idle();
+    expect(scene.status().level).toBe(0);
+    expect(scene.view.order).toBeLessThanOrEqual(VIEW_CAP);
+    for (let i = 0; i < scene.keys.length; i++) if (scene.drawn[i] && !scene.view.hasNode(scene.keys[i])) throw new Error(`${scene.keys[i]} left but is still drawn`);
   });
 });

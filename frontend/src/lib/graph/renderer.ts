@@ -90,12 +90,16 @@ export function createRenderer(container: HTMLElement, scene: GraphScene, events
   const internal = sigma as unknown as {
     settings: { hideEdgesOnMove: boolean };
     needToProcess: boolean;
+    hoveredNode: string | null;
     getNodeAtPosition(p: { x: number; y: number }): string | null;
+    unbindGraphHandlers(): void;
+    bindGraphHandlers(): void;
   };
-  const captor = sigma.getMouseCaptor() as unknown as { isMouseDown: boolean; isMoving: boolean; draggedEvents: number; currentWheelDirection: number };
+  const captor = sigma.getMouseCaptor() as unknown as { isMouseDown: boolean; isMoving: boolean; draggedEvents: number };
   const camera = sigma.getCamera();
   let hovered: string | null = null;
-  const moving = () => camera.isAnimated() || captor.isMoving || captor.draggedEvents > 0 || captor.currentWheelDirection !== 0 || captor.isMouseDown;
+  // Not the captor's wheel direction: it stays set when another animation cuts the wheel's short.
+  const moving = () => camera.isAnimated() || captor.isMoving || captor.draggedEvents > 0 || captor.isMouseDown;
   const pick = internal.getNodeAtPosition.bind(sigma);
   internal.getNodeAtPosition = (p) => (moving() ? hovered : pick(p));
   // sigma's mouse captor re-processes the whole graph after a drag when
@@ -343,6 +347,18 @@ export function createRenderer(container: HTMLElement, scene: GraphScene, events
       const a = sigma.viewportToGraph({ x: 0, y: 0 });
       const b = sigma.viewportToGraph({ x: width, y: height });
       return { minX: Math.min(a.x, b.x), maxX: Math.max(a.x, b.x), minY: Math.min(a.y, b.y), maxY: Math.max(a.y, b.y) };
+    },
+    batch(change) {
+      // sigma re-indexes the whole graph for every node or edge dropped: unhooked, the
+      // change is made, then one refresh takes it all in.
+      internal.unbindGraphHandlers();
+      try {
+        change();
+      } finally {
+        internal.bindGraphHandlers();
+        if (internal.hoveredNode && !graph.hasNode(internal.hoveredNode)) internal.hoveredNode = null;
+        sigma.refresh({ schedule: true });
+      }
     },
     setExtent(extent) {
       sigma.setCustomBBox(extent);

@@ -16,8 +16,8 @@
 import Graph from 'graphology';
 import type { GraphData } from '../../bridge/workbench';
 import { GraphBuilder, type EdgeAttrs, type LoomGraph, type NodeAttrs, type Position } from './build';
-import { clusterDiscs, indexClusters, isSuperKey, type ClusterIndex, type Disc } from './clusters';
-import { edgeVisible, matchNodes, passingNodes, type Filters, type ScopeContext } from './filter';
+import { clusterDiscs, indexClusters, type ClusterIndex, type Disc } from './clusters';
+import { matchNodes, passingNodes, type Filters, type ScopeContext } from './filter';
 import { makeFocus, ringLayout, type FocusView } from './focus';
 import type { QueryView } from './hops';
 import {
@@ -35,7 +35,7 @@ import {
   type Level,
   type LodBudget,
 } from './lod';
-import { edgeStyle, makeStyleState, nodeStyle, PRIORITY, sameEdgeStyle, sameNodeStyle, type EdgeStyle, type NodeStyle, type StyleState } from './style';
+import { edgeStyle, makeStyleState, nodeStyle, sameEdgeStyle, sameNodeStyle, type EdgeStyle, type NodeStyle, type StyleState } from './style';
 import type { GraphTheme } from './theme';
 
 export interface SceneInput {
@@ -86,6 +86,8 @@ export interface SceneRenderer {
   size(): { width: number; height: number };
   /** The part of the graph in sight, in graph coordinates. */
   viewRect(): { minX: number; minY: number; maxX: number; maxY: number };
+  /** Makes a change to the view in one go (nodes leaving it): the renderer takes it in with one refresh. */
+  batch(change: () => void): void;
   /** Fixes the graph's extent (so members joining the view do not rescale it). */
   setExtent(extent: { x: [number, number]; y: [number, number] } | null): void;
   fit(keys: Iterable<string>, duration?: number): void;
@@ -101,6 +103,9 @@ export interface SceneOptions {
 export const PROGRESSIVE_NODES = 5000;
 
 const SLICE_MS = 6;
+
+/** Progressive: the most nodes the view holds before clusters out of sight leave it. */
+export const VIEW_CAP = 4000;
 
 /** Indices waiting to be restyled: a bitmap, so marking everything costs nothing and each is taken once. */
 export class Pending {
@@ -179,7 +184,6 @@ export class GraphScene {
   private passes: Uint8Array;
   private vis: Uint8Array;
   private matches: Set<string> | null = null;
-  private matchTerm = '';
   private overrides = new Map<number, ClusterOverride>();
   private level: Level;
   private budget: LodBudget = { concepts: 150, sections: 300 };
@@ -194,6 +198,7 @@ export class GraphScene {
   /** The camera crossed a level: restyle at the next frame (not inside the camera's event). */
   private levelDirty = false;
   private frame = 0;
+  private fallback: ReturnType<typeof setTimeout> | undefined;
   private statusCache: SceneStatus | null = null;
   private clusterDrawn = new Uint8Array(0);
   private readonly scratchNode = {} as NodeStyle;
@@ -205,7 +210,10 @@ export class GraphScene {
   private joining: { c: number; ids: string[]; at: number; edgesAt: number; list: string[] | null; listAt: number } | null = null;
   /** The camera rests (since the last rest event, no move): clusters may join the view. */
   private resting = true;
+  private lastMove = 0;
   private unclusteredIds: string[] = [];
+  /** Progressive: clusters whose members leave the view at the next rest (over VIEW_CAP, out of sight). */
+  private leaving: number[] = [];
 
   /** Called when the status (level, drawn counts, focus, readiness) changed. */
   onstatus: ((s: SceneStatus) => void) | null = null;
@@ -345,11 +353,6 @@ export class GraphScene {
     return this.clusters.list.length > 0;
   }
 
-  /** The level of detail now. */
-  get currentLevel(): Level {
-    return this.level;
-  }
-
   get focus(): FocusView | null {
     return this.input?.focus ? this.focusView : null;
   }
@@ -387,7 +390,6 @@ export class GraphScene {
     const filtersChanged = !prev || prev.filters !== input.filters || prev.scope !== input.scope;
     const searchChanged = !prev || prev.search !== input.search;
     if (searchChanged) {
-      this.matchTerm = input.search;
       this.matches = matchNodes(this.graph, input.search);
     }
     if (filtersChanged || searchChanged) {
@@ -415,6 +417,7 @@ export class GraphScene {
   /** The camera moved: a new level when the zoom crossed a threshold. Called per frame: O(1) unless the level changes. */
   cameraMoved(ratio: number): void {
     this.resting = false;
+    this.lastMove = performance.now();
     if (!this.built) return;
     const next = levelFor(ratio, this.counts(), this.budget, this.level);
     if (next === this.level) return;
@@ -589,9 +592,11 @@ export class GraphScene {
     if (!input) return;
     const f = this.built ? this.focus : null;
     let only: Uint8Array | null = null;
+    const focusIdx: number[] = [];
+    if (f) for (const [id, r] of f.ring) if (r <= input.focusStep) focusIdx.push(this.graph.getNodeAttribute(id, 'i'));
     if (f && input.focusRest === 'hidden') {
       only = new Uint8Array(this.keys.length);
-      for (const [id, r] of f.ring) if (r <= input.focusStep) only[this.graph.getNodeAttribute(id, 'i')] = 1;
+      for (const i of focusIdx) only[i] = 1;
     }
     const forced: number[] = [];
     if (this.built && input.selected && this.graph.hasNode(input.selected)) {
@@ -600,7 +605,7 @@ export class GraphScene {
         if (a.kind !== 'cluster') forced.push(a.i);
       });
     }
-    if (f && input.focusRest === 'faded') for (const [id, r] of f.ring) if (r <= input.focusStep) forced.push(this.graph.getNodeAttribute(id, 'i'));
+    if (f && input.focusRest === 'faded') forced.push(...focusIdx);
     // After a question, what it loaded, found relevant or started from shows at any level.
     if (this.built && input.query) {
       for (const [id, c] of input.query.candidates) if ((c.loaded || c.relevant) && this.graph.hasNode(id)) forced.push(this.graph.getNodeAttribute(id, 'i'));
@@ -656,7 +661,7 @@ export class GraphScene {
             });
         }
     }
-    if (this.progressive && this.built) this.want(forced);
+    if (this.progressive && this.built) this.want(only ? [...forced, ...focusIdx] : forced);
     this.statusCache = null;
     this.schedule();
     this.onstatus?.(this.status());
@@ -722,6 +727,48 @@ export class GraphScene {
     }
     list.sort((a, b) => a.d - b.d);
     this.wanted = list.map((x) => x.c);
+    // Over the cap, clusters joined earlier that draw nothing now (collapsed by the zoom) or
+    // are out of sight leave, those drawing nothing first, then the farthest, so the
+    // renderer never carries the whole graph hidden.
+    this.leaving = [];
+    let size = this.view.order;
+    for (const c of this.wanted) size += c === C ? this.unclusteredIds.length : this.clusters.list[c].members.length;
+    if (size <= VIEW_CAP) return;
+    const out: { c: number; d: number }[] = [];
+    for (let c = 0; c < C; c++) {
+      if (!this.materialized[c] || must[c]) continue;
+      const disc = this.discs.get(this.clusters.list[c].id);
+      if (!disc || !rect) continue;
+      const inSight = disc.x + disc.r >= rect.minX && disc.x - disc.r <= rect.maxX && disc.y + disc.r >= rect.minY && disc.y - disc.r <= rect.maxY;
+      const idle = !this.clusterDrawn[c];
+      if (!inSight || idle) out.push({ c, d: (idle ? 1e15 : 0) + Math.hypot(disc.x - cx, disc.y - cy) });
+    }
+    out.sort((a, b) => b.d - a.d);
+    for (const { c } of out) {
+      if (size <= VIEW_CAP) break;
+      this.leaving.push(c);
+      size -= this.clusters.list[c].members.length;
+    }
+  }
+
+  /** Takes the members of clusters that are leaving out of the view (one repaint for all of them). */
+  private leave(): void {
+    const leaving = this.leaving;
+    this.leaving = [];
+    const drop = () => {
+      for (const c of leaving) {
+        for (const id of this.clusters.list[c].members) {
+          if (!this.view.hasNode(id)) continue;
+          this.view.dropNode(id);
+          const i = this.graph.getNodeAttribute(id, 'i');
+          this.drawn[i] = undefined;
+          this.nodeStyles[i] = undefined;
+        }
+        this.materialized[c] = 0;
+      }
+    };
+    if (this.renderer) this.renderer.batch(drop);
+    else drop();
   }
 
   /** Brings members of wanted clusters into the view, within the deadline; true when none is left. */
@@ -823,10 +870,16 @@ export class GraphScene {
     // Without a renderer nothing is drawn: styles wait until one asks (the reducers style lazily).
     if (!this.renderer) return;
     if (this.frame || typeof requestAnimationFrame === 'undefined') return;
-    this.frame = requestAnimationFrame(() => {
+    // The next frame; or, should frames stall (a busy GPU, a hidden page), a timer: the work is never left waiting.
+    const run = () => {
+      if (!this.frame) return;
+      cancelAnimationFrame(this.frame);
+      clearTimeout(this.fallback);
       this.frame = 0;
       this.flush();
-    });
+    };
+    this.frame = requestAnimationFrame(run);
+    this.fallback = setTimeout(run, 300);
   }
 
   /**
@@ -848,7 +901,11 @@ export class GraphScene {
     }
     // The state as it is now (the restyle above replaced it).
     const s = this.state;
-    if (this.progressive && (this.joining || this.wanted.length) && this.resting && !this.renderer?.moving()) {
+    // At rest (a second without a camera move counts as rest, whatever the renderer's signals say).
+    const quiet = performance.now() - this.lastMove > 1000;
+    const rest = quiet || (this.resting && !this.renderer?.moving());
+    if (this.progressive && this.leaving.length && rest) this.leave();
+    if (this.progressive && (this.joining || this.wanted.length) && rest) {
       if (!this.join(t0 + SLICE_MS)) return this.schedule();
     }
     const CHUNK = 400;
@@ -879,7 +936,7 @@ export class GraphScene {
       }
     }
     hand();
-    const edgesWait = this.renderer?.edgesHidden() === true;
+    const edgesWait = !quiet && this.renderer?.edgesHidden() === true;
     if (!spent() && !edgesWait) {
       for (let j = this.pendingEdges.take(); j >= 0; j = this.pendingEdges.take()) {
         const key = this.edgeKeys[j];
@@ -908,7 +965,7 @@ export class GraphScene {
 
   /** Whether restyling (or, progressive, bringing clusters into the view) is still under way. */
   get busy(): boolean {
-    return this.pendingNodes.size > 0 || this.pendingEdges.size > 0 || this.levelDirty || this.joining !== null || this.wanted.length > 0;
+    return this.pendingNodes.size > 0 || this.pendingEdges.size > 0 || this.levelDirty || this.joining !== null || this.wanted.length > 0 || this.leaving.length > 0;
   }
 
   // --- renderer -----------------------------------------------------------
@@ -922,6 +979,7 @@ export class GraphScene {
 
   detach(): void {
     if (this.frame) cancelAnimationFrame(this.frame);
+    clearTimeout(this.fallback);
     this.frame = 0;
     this.renderer = null;
   }
@@ -1016,20 +1074,4 @@ export class GraphScene {
     return this.clusters.byId.get(clusterId)?.members ?? [];
   }
 
-  edgeShown(key: string): boolean {
-    const a = this.graph.getEdgeAttributes(key);
-    return edgeVisible(a, this.input?.filters ?? ({ edges: {} } as Filters)) && this.vis[a.s] === 1 && this.vis[a.t] === 1;
-  }
-
-  /** The search term the matches are for. */
-  get term(): string {
-    return this.matchTerm;
-  }
-
-  isSuper(key: string): boolean {
-    return isSuperKey(key);
-  }
-
-  /** Label priority threshold of forced labels (for the label layer). */
-  static readonly FORCED = PRIORITY.forced - 10;
 }

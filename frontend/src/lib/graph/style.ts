@@ -1,7 +1,6 @@
 // What each node and edge looks like given the theme, the query, the
 // selection, the hovered node, the search and the filters. Pure functions:
 // the renderer calls them from sigma's reducers, the tests call them directly.
-import type { EdgeKind } from '../../bridge/workbench';
 import type { EdgeAttrs, LoomGraph, NodeAttrs, ViewEdgeKind } from './build';
 import { clusterColour } from './clusters';
 import { mix } from './colour';
