@@ -277,13 +277,14 @@ async function graphChecks(page) {
       check('a cluster collapses into its super-node', (await first.getAttribute('data-mode')) === 'collapsed' && g.drawnClusters >= 1, JSON.stringify(g));
     }
     const before = await graphState(page);
+    // The camera then goes to the cluster's members; zoomed in that far, other clusters in sight may open too.
     await toggle.click();
     await settled(page);
     g = await graphState(page);
     const card = page.locator('[data-testid="graph-cluster-card"]');
     check(
       'a cluster expands: its members are drawn and its card opens',
-      g.expanded === 1 && (await card.getAttribute('data-id')) === id && (await first.getAttribute('data-mode')) === 'full' && g.drawnNodes > before.drawnNodes && g.drawnClusters === before.drawnClusters - 1,
+      g.expanded === 1 && (await card.getAttribute('data-id')) === id && (await first.getAttribute('data-mode')) === 'full' && g.drawnNodes > before.drawnNodes && g.drawnClusters <= before.drawnClusters - 1,
       `drawn ${before.drawnNodes} → ${g.drawnNodes}, clusters ${before.drawnClusters} → ${g.drawnClusters}, expanded ${g.expanded}`,
     );
     await page.screenshot({ path: join(out, 'graph-expanded.png') });
