@@ -9,7 +9,9 @@
 //     the JSON parsed);
 //   - picture: the first frame after that drawing something useful (the
 //     clusters, or nodes when the workspace has none);
-//   - settled: the layout done and restyling finished (data-settled).
+//   - settled: the layout done and restyling finished (data-settled);
+//   - the main thread's long tasks (> 50 ms) between the picture and settled:
+//     how long the page could not answer the person's input.
 //
 //   node e2e/graph-open.mjs [--url http://localhost:34115] [--runs 3]
 //        [--chromium /usr/bin/chromium] [--screenshot /tmp/graph-open.png]
@@ -35,8 +37,12 @@ const SHOT = opt('screenshot', '');
 // frame and notes when its data, its first useful picture and its settled
 // state first appear.
 const watcher = () => {
-  const marks = {};
+  const marks = { longTasks: [] };
   window.__graphOpen = marks;
+  // Main-thread tasks over 50 ms (the page frozen that long), from the first picture to settled.
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (marks.picture !== undefined && marks.settled === undefined) marks.longTasks.push(Math.round(e.duration));
+  }).observe({ type: 'longtask' });
   const tick = () => {
     const el = document.querySelector('[data-testid="graph-view"]');
     if (el) {
@@ -69,7 +75,7 @@ try {
     if (SHOT && run === RUNS) await page.screenshot({ path: SHOT });
     rows.push(m);
     console.log(
-      `run ${run}: data ${Math.round(m.data)} ms, first useful picture ${Math.round(m.picture)} ms (${Math.round(m.picture - m.data)} ms after the data; level ${m.at.level}, ${m.at.clusters} clusters, ${m.at.nodes} nodes drawn of ${m.at.engineNodes}), settled ${Math.round(m.settled)} ms${errors.length ? `; page errors: ${errors.join(' | ')}` : ''}`,
+      `run ${run}: data ${Math.round(m.data)} ms, first useful picture ${Math.round(m.picture)} ms (${Math.round(m.picture - m.data)} ms after the data; level ${m.at.level}, ${m.at.clusters} clusters, ${m.at.nodes} nodes drawn of ${m.at.engineNodes}), settled ${Math.round(m.settled)} ms, ${m.longTasks.length} long tasks between (longest ${Math.max(0, ...m.longTasks)} ms)${errors.length ? `; page errors: ${errors.join(' | ')}` : ''}`,
     );
     await context.close();
     if (errors.length) process.exitCode = 1;

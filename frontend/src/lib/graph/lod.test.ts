@@ -655,4 +655,37 @@ describe('the scene (no renderer)', () => {
     expect(scene.view.order).toBeLessThanOrEqual(VIEW_CAP);
     for (let i = 0; i < scene.keys.length; i++) if (scene.drawn[i] && !scene.view.hasNode(scene.keys[i])) throw new Error(`${scene.keys[i]} left but is still drawn`);
   });
+
+  it('progressive: only what is drawn joins the view (clusters showing their concepts do not bring their sections)', async () => {
+    // Few concepts, many sections (a 50,000-section library with 101 concepts looked like this):
+    // the whole view fits the concepts level, so every cluster shows its concepts at once.
+    const data = syntheticGraph({ nodes: PROGRESSIVE_NODES + 3000, edges: (PROGRESSIVE_NODES + 3000) * 2, conceptShare: 0.005 });
+    const scene = new GraphScene(data);
+    while (!scene.build(Infinity));
+    const renderer: SceneRenderer = {
+      refreshItems: () => {},
+      moving: () => false,
+      edgesHidden: () => false,
+      ratio: () => 1,
+      size: () => ({ width: 1000, height: 700 }),
+      viewRect: () => ({ minX: -1e9, minY: -1e9, maxX: 1e9, maxY: 1e9 }),
+      setExtent: () => {},
+      batch: (change) => change(),
+      fit: () => {},
+      redraw: () => {},
+    };
+    scene.attach(renderer);
+    scene.update(input());
+    for (let k = 0; k < 2000 && scene.busy; k++) await new Promise((r) => requestAnimationFrame(r));
+    expect(scene.busy).toBe(false);
+    const s = scene.status();
+    expect(s.drawnConcepts).toBeGreaterThan(0);
+    expect(s.drawnSections).toBe(0);
+    let sections = 0;
+    scene.view.forEachNode((_k, a) => {
+      if (a.kind === 'content') sections++;
+    });
+    expect(sections).toBe(0);
+    expect(scene.view.order).toBeLessThanOrEqual(data.clusters.length + s.drawnConcepts);
+  });
 });

@@ -203,17 +203,17 @@ export class GraphScene {
   private clusterDrawn = new Uint8Array(0);
   private readonly scratchNode = {} as NodeStyle;
   private readonly scratchEdge = {} as EdgeStyle;
-  /** Progressive: which clusters' members are in the view (the last slot: nodes in no cluster). */
-  private materialized: Uint8Array;
-  /** Clusters waiting to join the view, nearest the camera first; and the one under way (its member, then edge, cursor). */
+  /** Progressive: which nodes (by index) are in the view. */
+  private inView: Uint8Array;
+  /** Clusters with members to draw that are not in the view yet, nearest the camera first; and the one under way (its member, then edge, cursor). */
   private wanted: number[] = [];
   private joining: { c: number; ids: string[]; at: number; edgesAt: number; list: string[] | null; listAt: number } | null = null;
   /** The camera rests (since the last rest event, no move): clusters may join the view. */
   private resting = true;
   private lastMove = 0;
   private unclusteredIds: string[] = [];
-  /** Progressive: clusters whose members leave the view at the next rest (over VIEW_CAP, out of sight). */
-  private leaving: number[] = [];
+  /** Progressive: members that leave the view at the next rest (over VIEW_CAP: hidden ones, then clusters out of sight). */
+  private leaving: string[] = [];
 
   /** Called when the status (level, drawn counts, focus, readiness) changed. */
   onstatus: ((s: SceneStatus) => void) | null = null;
@@ -237,7 +237,7 @@ export class GraphScene {
     this.vis = new Uint8Array(n);
     this.pendingNodes = new Pending(n);
     this.pendingEdges = new Pending(m);
-    this.materialized = new Uint8Array(nClusters + 1);
+    this.inView = new Uint8Array(n);
     // What the data says, before any graph exists: kinds, clusters, counts.
     let concepts = 0,
       sections = 0;
@@ -280,14 +280,17 @@ export class GraphScene {
     if (this.progressive) {
       // The view: the super-nodes and their links, sharing the model's attributes.
       this.view = new Graph<NodeAttrs, EdgeAttrs>({ multi: true, type: 'mixed', allowSelfLoops: false });
-      this.graph.forEachNode((key, a) => this.view.addNode(key, a));
+      this.graph.forEachNode((key, a) => {
+        this.view.addNode(key, a);
+        this.inView[a.i] = 1;
+      });
       this.graph.forEachEdge((key, a, s, t) => this.view.addEdgeWithKey(key, s, t, a));
       this.built = false;
       this.level = 0;
     } else {
       this.builder.step();
       this.view = this.graph;
-      this.materialized.fill(1);
+      this.inView.fill(1);
       this.built = true;
       this.level = 0;
       this.finishModel();
@@ -708,63 +711,89 @@ export class GraphScene {
       must[c >= 0 ? c : C] = 1;
     }
     for (const [c, o] of this.overrides) if (o === 'expanded') must[c] = 1;
+    // Per cluster: members drawn now but not in the view, and members in the view drawing nothing.
+    // Only what is drawn joins: a cluster showing its concepts brings them, not its sections.
+    const missing = new Int32Array(C + 1);
+    const hidden = new Int32Array(C + 1);
+    for (let i = 0; i < this.keys.length; i++) {
+      if (this.kind[i] === KIND_SUPER) continue;
+      const c = this.cluster[i] >= 0 ? this.cluster[i] : C;
+      if (this.vis[i] && !this.inView[i]) missing[c]++;
+      else if (!this.vis[i] && this.inView[i]) hidden[c]++;
+    }
     const rect = this.renderer?.viewRect();
     const cx = rect ? (rect.minX + rect.maxX) / 2 : 0;
     const cy = rect ? (rect.minY + rect.maxY) / 2 : 0;
+    const inSight = (c: number) => {
+      const disc = this.discs.get(this.clusters.list[c].id);
+      return !rect || (disc !== undefined && disc.x + disc.r >= rect.minX && disc.x - disc.r <= rect.maxX && disc.y + disc.r >= rect.minY && disc.y - disc.r <= rect.maxY);
+    };
     const list: { c: number; d: number }[] = [];
     for (let c = 0; c <= C; c++) {
-      if (this.materialized[c] || !this.clusterDrawn[c]) continue;
+      if (!missing[c]) continue;
       if (c === C) {
         list.push({ c, d: Infinity });
         continue;
       }
       const disc = this.discs.get(this.clusters.list[c].id);
       if (!disc) continue;
-      const inSight =
-        !rect || (disc.x + disc.r >= rect.minX && disc.x - disc.r <= rect.maxX && disc.y + disc.r >= rect.minY && disc.y - disc.r <= rect.maxY);
-      if (!inSight && !must[c]) continue;
+      if (!inSight(c) && !must[c]) continue;
       list.push({ c, d: Math.hypot(disc.x - cx, disc.y - cy) - (must[c] ? 1e9 : 0) });
     }
     list.sort((a, b) => a.d - b.d);
     this.wanted = list.map((x) => x.c);
-    // Over the cap, clusters joined earlier that draw nothing now (collapsed by the zoom) or
-    // are out of sight leave, those drawing nothing first, then the farthest, so the
-    // renderer never carries the whole graph hidden.
+    // Over the cap, members in the view that draw nothing now leave (collapsed by the zoom,
+    // filtered out), then whole clusters out of sight, the farthest first, so the renderer
+    // never carries the whole graph hidden.
     this.leaving = [];
     let size = this.view.order;
-    for (const c of this.wanted) size += c === C ? this.unclusteredIds.length : this.clusters.list[c].members.length;
+    for (const c of this.wanted) size += missing[c];
     if (size <= VIEW_CAP) return;
+    for (let c = 0; c <= C; c++) {
+      if (!hidden[c]) continue;
+      for (const id of this.memberIds(c)) {
+        const i = this.graph.getNodeAttribute(id, 'i');
+        if (this.inView[i] && !this.vis[i]) this.leaving.push(id);
+      }
+      size -= hidden[c];
+    }
+    if (size <= VIEW_CAP || !rect) return;
     const out: { c: number; d: number }[] = [];
     for (let c = 0; c < C; c++) {
-      if (!this.materialized[c] || must[c]) continue;
+      if (must[c] || inSight(c)) continue;
       const disc = this.discs.get(this.clusters.list[c].id);
-      if (!disc || !rect) continue;
-      const inSight = disc.x + disc.r >= rect.minX && disc.x - disc.r <= rect.maxX && disc.y + disc.r >= rect.minY && disc.y - disc.r <= rect.maxY;
-      const idle = !this.clusterDrawn[c];
-      if (!inSight || idle) out.push({ c, d: (idle ? 1e15 : 0) + Math.hypot(disc.x - cx, disc.y - cy) });
+      if (disc) out.push({ c, d: Math.hypot(disc.x - cx, disc.y - cy) });
     }
     out.sort((a, b) => b.d - a.d);
     for (const { c } of out) {
       if (size <= VIEW_CAP) break;
-      this.leaving.push(c);
-      size -= this.clusters.list[c].members.length;
+      for (const id of this.memberIds(c)) {
+        const i = this.graph.getNodeAttribute(id, 'i');
+        if (this.inView[i] && this.vis[i]) {
+          this.leaving.push(id);
+          size--;
+        }
+      }
     }
   }
 
-  /** Takes the members of clusters that are leaving out of the view (one repaint for all of them). */
+  /** A cluster's members by index (the last index: the nodes in no cluster). */
+  private memberIds(c: number): readonly string[] {
+    return c === this.clusters.list.length ? this.unclusteredIds : this.clusters.list[c].members;
+  }
+
+  /** Takes the members that are leaving out of the view (one repaint for all of them). */
   private leave(): void {
     const leaving = this.leaving;
     this.leaving = [];
     const drop = () => {
-      for (const c of leaving) {
-        for (const id of this.clusters.list[c].members) {
-          if (!this.view.hasNode(id)) continue;
-          this.view.dropNode(id);
-          const i = this.graph.getNodeAttribute(id, 'i');
-          this.drawn[i] = undefined;
-          this.nodeStyles[i] = undefined;
-        }
-        this.materialized[c] = 0;
+      for (const id of leaving) {
+        if (!this.view.hasNode(id)) continue;
+        this.view.dropNode(id);
+        const i = this.graph.getNodeAttribute(id, 'i');
+        this.inView[i] = 0;
+        this.drawn[i] = undefined;
+        this.nodeStyles[i] = undefined;
       }
     };
     if (this.renderer) this.renderer.batch(drop);
@@ -773,18 +802,26 @@ export class GraphScene {
 
   /** Brings members of wanted clusters into the view, within the deadline; true when none is left. */
   private join(deadline: number): boolean {
-    const C = this.clusters.list.length;
     let k = 0;
     while (this.joining || this.wanted.length) {
       if (!this.joining) {
         const c = this.wanted.shift()!;
-        if (this.materialized[c]) continue;
-        this.joining = { c, ids: c === C ? this.unclusteredIds : this.clusters.list[c].members, at: 0, edgesAt: 0, list: null, listAt: 0 };
+        // The members drawn now and not in the view yet (visibility may have changed since it was wanted).
+        const ids = this.memberIds(c).filter((id) => {
+          const i = this.graph.getNodeAttribute(id, 'i');
+          return this.vis[i] === 1 && !this.inView[i];
+        });
+        if (!ids.length) continue;
+        this.joining = { c, ids, at: 0, edgesAt: 0, list: null, listAt: 0 };
       }
       const j = this.joining;
       while (j.at < j.ids.length) {
         const id = j.ids[j.at++];
-        if (this.graph.hasNode(id) && !this.view.hasNode(id)) this.view.addNode(id, this.graph.getNodeAttributes(id));
+        if (this.graph.hasNode(id) && !this.view.hasNode(id)) {
+          const a = this.graph.getNodeAttributes(id);
+          this.view.addNode(id, a);
+          this.inView[a.i] = 1;
+        }
         if ((++k & 127) === 0 && performance.now() > deadline) return false;
       }
       // Each member's edges to what is in the view; a concept can have thousands, so a member's list is resumable.
@@ -806,7 +843,6 @@ export class GraphScene {
         }
         j.list = null;
       }
-      this.materialized[j.c] = 1;
       this.joining = null;
     }
     return true;
