@@ -327,7 +327,7 @@ func TestChatTruncatedByTheWindow(t *testing.T) {
 	assert.Equal(t, "The first part of a long answer", res.Answer)
 	require.Len(t, res.Notes, 1)
 	assert.Contains(t, res.Notes[0], "cut off")
-	assert.Contains(t, res.Notes[0], "end of the model's window (num_ctx 4096)")
+	assert.Contains(t, res.Notes[0], "end of the model's window (4096 tokens, num_ctx)")
 }
 
 // Ollama says "length" too when the model's num_predict stops the answer
@@ -404,7 +404,7 @@ func TestChatPromptLongerThanWindow(t *testing.T) {
 	res, err := c.Chat(context.Background(), chat.Turn{Model: "gemma:2b", Window: 100, System: strings.Repeat("word ", 200), Question: "q?", Count: words})
 	require.Error(t, err)
 	assert.Equal(t, errs.OllamaContextTooLong, errs.CodeOf(err))
-	assert.Contains(t, err.Error(), "window (num_ctx) is 100")
+	assert.Contains(t, err.Error(), "window is 100 (num_ctx)")
 	assert.NotNil(t, res)
 	sent := srv.Chats()
 	assert.Empty(t, sent, "nothing is sent")

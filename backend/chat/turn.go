@@ -216,10 +216,30 @@ func (r *runner) prepare(ctx context.Context) error {
 	r.add(api.Message{Role: "user", Content: r.t.Question})
 	if prompt := r.scaled(r.tr.total()); prompt > r.t.Window {
 		return errs.E(errs.OllamaContextTooLong,
-			"the prompt is about %d tokens but the window (num_ctx) is %d: lower the context budget or shorten the history", prompt, r.t.Window)
+			"the prompt is about %d tokens but the window is %d (%s): lower the context budget or shorten the history", prompt, r.t.Window, r.terms().window)
 	}
 	r.res.ToolsOffered = r.toolsOn
 	return nil
+}
+
+// limitTerms are what a model server calls the window and the output
+// limit, for notes and errors the person acts on.
+type limitTerms struct {
+	server, window, output, raise string
+}
+
+// terms names the limits as the turn's server does: Ollama's num_ctx and
+// num_predict, else the server's context length and its output limit
+// (LM Studio, llama.cpp's server and vLLM set it per model or at launch).
+func (r *runner) terms() limitTerms {
+	name := "Ollama"
+	if n, ok := r.c.server.(interface{ Name() string }); ok && n.Name() != "" {
+		name = n.Name()
+	}
+	if name == "Ollama" {
+		return limitTerms{server: name, window: "num_ctx", output: "num_predict, set in its Modelfile or options", raise: "raise num_predict"}
+	}
+	return limitTerms{server: name, window: "the context length " + name + " loaded it with", output: "the most tokens " + name + " lets it write", raise: "raise that limit in " + name}
 }
 
 func (r *runner) margin() int { return int(float64(r.t.Window) * outputMargin) }
@@ -258,7 +278,7 @@ func (r *runner) run(ctx context.Context) error {
 		case counted > 0 && counted < r.t.Window-r.t.Window/20:
 			r.c.calib.Observe(r.t.Model, estimate, counted)
 		case counted > 0:
-			r.note("Ollama counted %d prompt tokens against a window of %d: it may have dropped the oldest messages to make room.", rep.metrics.PromptEvalCount, r.t.Window)
+			r.note("%s counted %d prompt tokens against a window of %d: it may have dropped the oldest messages to make room.", r.terms().server, rep.metrics.PromptEvalCount, r.t.Window)
 		}
 		if rep.doneReason == "length" {
 			r.res.Truncated = true
@@ -267,10 +287,11 @@ func (r *runner) run(ctx context.Context) error {
 			// (num_predict, from its Modelfile or options) stopped it first.
 			used := rep.metrics.PromptEvalCount + rep.metrics.EvalCount
 			if r.t.Window <= 0 || used == 0 || used >= r.t.Window-r.t.Window/50 {
-				r.note("The answer was cut off: it reached the end of the model's window (num_ctx %d). Ask for the rest, or give less context to leave more room for the answer.", r.t.Window)
+				r.note("The answer was cut off: it reached the end of the model's window (%d tokens, %s). Ask for the rest, or give less context to leave more room for the answer.", r.t.Window, r.terms().window)
 				r.ignoreCalls(rep.toolCalls, "not run: the reply was cut by the window")
 			} else {
-				r.note("The answer was cut off after %d tokens by the model's output limit (num_predict, set in its Modelfile or options), not by its window (%d of %d tokens used). Ask for the rest, or raise num_predict.", rep.metrics.EvalCount, used, r.t.Window)
+				lt := r.terms()
+				r.note("The answer was cut off after %d tokens by the model's output limit (%s), not by its window (%d of %d tokens used). Ask for the rest, or %s.", rep.metrics.EvalCount, lt.output, used, r.t.Window, lt.raise)
 				r.ignoreCalls(rep.toolCalls, "not run: the reply was cut by the model's output limit")
 			}
 			return nil

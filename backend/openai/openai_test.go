@@ -477,3 +477,34 @@ func TestEmbeddingsRefuseBrokenReplies(t *testing.T) {
 		})
 	}
 }
+
+// A reply cut by a limit is explained in the server's own terms, not
+// Ollama's num_ctx and num_predict.
+func TestCutOffNotesNameTheServersLimits(t *testing.T) {
+	srv := openaitest.New(t, openaitest.LMStudio, openaitest.WithChat(
+		func(s *openaitest.Stream) {
+			s.Content("The first part ", "of a long answer")
+			s.Finish("length", 300, 128) // far from the window: the output limit
+		},
+		func(s *openaitest.Stream) {
+			s.Content("The first part ", "of a long answer")
+			s.Finish("length", 300, 3796) // the window is full
+		}))
+	oc := newClient(t, srv.URL)
+	_, err := oc.Model(context.Background(), "qwen/qwen3-4b") // as the app does before a chat: the server has said what it is
+	require.NoError(t, err)
+	turn := chat.Turn{Model: "qwen/qwen3-4b", Window: 4096, Question: "Tell me everything."}
+	res, err := chat.New(oc).Chat(context.Background(), turn)
+	require.NoError(t, err)
+	assert.True(t, res.Truncated)
+	require.Len(t, res.Notes, 1)
+	assert.Contains(t, res.Notes[0], "cut off after 128 tokens by the model's output limit (the most tokens LM Studio lets it write)")
+	assert.Contains(t, res.Notes[0], "raise that limit in LM Studio")
+	assert.NotContains(t, res.Notes[0], "num_predict")
+
+	res, err = chat.New(oc).Chat(context.Background(), turn)
+	require.NoError(t, err)
+	require.Len(t, res.Notes, 1)
+	assert.Contains(t, res.Notes[0], "end of the model's window (4096 tokens, the context length LM Studio loaded it with)")
+	assert.NotContains(t, res.Notes[0], "num_ctx")
+}
