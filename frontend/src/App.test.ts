@@ -248,6 +248,34 @@ describe('App', { timeout: 30_000 }, () => {
     expect(wb.saved[0].text).toContain(prompt);
   });
 
+  it('keeps a re-embed’s progress and its Cancel in the top bar while a question’s results hide the workspace panel', async () => {
+    const wb = new FakeWorkbench({ edition: 'desktop', library: 'notes' });
+    wb.ollamaStatus = structuredClone(golden.modelServer.status); // a server with an embedding model to re-embed with
+    await open(wb);
+    const offer = await screen.findByTestId('reembed-text-embedding-nomic-embed-text-v1.5');
+    const held: (() => void)[] = [];
+    wb.step = () => new Promise<void>((r) => held.push(r));
+    const next = async () => {
+      await waitFor(() => expect(held).toHaveLength(1));
+      held.shift()?.();
+    };
+    await fireEvent.click(offer);
+    await screen.findByTestId('reembed-progress');
+    expect(screen.queryByTestId('reembed-topbar')).toBeNull(); // the workspace panel shows it
+    const [, started] = golden.modelServer.reembed.events;
+    await next();
+    await next();
+    await waitFor(() => expect(screen.getByTestId('reembed-progress').textContent).toContain(`0 of ${started.total} nodes`));
+
+    wb.step = () => Promise.resolve(); // the question runs freely; the re-embed stays held
+    await ask(linked);
+    expect(screen.queryByTestId('reembed-progress')).toBeNull();
+    const tag = screen.getByTestId('reembed-topbar');
+    expect(tag.textContent).toContain(`Re-embedding: 0 of ${started.total} nodes`);
+    await fireEvent.click(screen.getByTestId('reembed-topbar-cancel'));
+    expect(wb.reembedCancels).toBe(1);
+  });
+
   it('opens the settings from the top bar, where MCP is served from; Escape closes them', async () => {
     const wb = await open(new FakeWorkbench({ edition: 'desktop', library: 'notes' }));
     await fireEvent.click(screen.getByTestId('settings-button'));
