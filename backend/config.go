@@ -11,6 +11,7 @@ import (
 	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/backend/modelserver"
 	"github.com/loomwork/loom/backend/ollama"
+	"github.com/loomwork/loom/backend/openai"
 	"github.com/loomwork/loom/backend/tokens"
 )
 
@@ -40,8 +41,9 @@ type Config struct {
 	// model windows (a question naming a model), embeds in auto and the
 	// server's mode, and summarises with SummaryModel.
 	Server func() (modelserver.Server, error)
-	// SummaryModel makes summaries with this Ollama model, the extractive
-	// method standing in when Ollama fails ("": extractive only).
+	// SummaryModel makes summaries with this model of the server (Ollama
+	// or an OpenAI-compatible one), the extractive method standing in when
+	// it fails ("": extractive only).
 	SummaryModel string
 	// ConceptThreshold overrides the embedder's calibrated one (0: the
 	// calibrated one).
@@ -142,13 +144,16 @@ func (c Config) EngineOptions() ([]Option, error) {
 			if err != nil {
 				return nil, err
 			}
-			oc, ok := srv.(*ollama.Client)
-			if !ok {
-				return nil, errs.E(errs.Invalid, "summaries with a model (%s) need Ollama: %s at %s cannot make them yet; leave the summary model out for extractive summaries", c.SummaryModel, srv.Name(), srv.URL())
-			}
 			count := tokens.Default().Count
-			opts = append(opts, WithSummarizer(&ollama.Summarizer{Client: oc, Model: c.SummaryModel, Count: count,
-				Fallback: abstract.Extractive{Count: count, Additive: true}}))
+			fallback := abstract.Extractive{Count: count, Additive: true}
+			switch sc := srv.(type) {
+			case *ollama.Client:
+				opts = append(opts, WithSummarizer(&ollama.Summarizer{Client: sc, Model: c.SummaryModel, Count: count, Fallback: fallback}))
+			case *openai.Client:
+				opts = append(opts, WithSummarizer(&openai.Summarizer{Client: sc, Model: c.SummaryModel, Count: count, Fallback: fallback}))
+			default:
+				return nil, errs.E(errs.Invalid, "summaries with a model (%s): %s at %s cannot make them; leave the summary model out for extractive summaries", c.SummaryModel, srv.Name(), srv.URL())
+			}
 		}
 	}
 	mode, offline, told := c.Embedder, c.Offline, c.OnEmbedder

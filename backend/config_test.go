@@ -4,6 +4,7 @@ package backend
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -13,6 +14,8 @@ import (
 	"github.com/loomwork/loom/backend/modelserver"
 	"github.com/loomwork/loom/backend/ollama"
 	"github.com/loomwork/loom/backend/ollama/ollamatest"
+	"github.com/loomwork/loom/backend/openai"
+	"github.com/loomwork/loom/backend/openai/openaitest"
 )
 
 // TestNewWiresOllamaAsConfigured: New, the one constructor of the three
@@ -118,6 +121,32 @@ func TestNewWiresOllamaAsConfigured(t *testing.T) {
 		require.NoError(t, err)
 		assert.NotEmpty(t, srv.Requests("/api/generate"), "a summary was asked of the model")
 		assert.Contains(t, res.Prompt, "Staleness halves every half-life.")
+	})
+
+	t.Run("summaries come from an OpenAI-compatible server's model", func(t *testing.T) {
+		srv := openaitest.New(t, openaitest.LMStudio, openaitest.WithChat(func(s *openaitest.Stream) {
+			s.Content("Summary: Staleness halves every half-life.")
+			s.Finish("stop", 40, 8)
+		}))
+		oc, err := openai.New(srv.URL)
+		require.NoError(t, err)
+		wb, err := New(ctx, Config{Dir: t.TempDir(), Embedder: "offline", Server: func() (modelserver.Server, error) { return oc, nil }, SummaryModel: openaitest.Qwen3().ID,
+			Options: []Option{WithClock(clock)}})
+		require.NoError(t, err)
+		defer wb.Close()
+		_, err = wb.Ingest(ctx, []string{copyFixtureWithLongSection(t)}, IngestOptions{})
+		require.NoError(t, err)
+		res, err := wb.Query(ctx, QueryRequest{Question: "How is the loadable budget calculated?", Budget: 200, Level: "summary", NoTouch: true})
+		require.NoError(t, err)
+		chats := srv.Chats()
+		require.NotEmpty(t, chats, "a summary was asked of the model")
+		assert.Equal(t, false, chats[0]["stream"])
+		assert.Equal(t, json.Number("0"), chats[0]["temperature"])
+		maxTokens, err := chats[0]["max_tokens"].(json.Number).Int64()
+		require.NoError(t, err)
+		assert.Positive(t, maxTokens)
+		assert.Contains(t, res.Prompt, "Staleness halves every half-life.")
+		assert.NotContains(t, res.Prompt, "Summary: Staleness", "the reply's label is cleaned off")
 	})
 
 	t.Run("a mode that is not one is refused", func(t *testing.T) {

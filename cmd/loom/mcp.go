@@ -33,7 +33,7 @@ func cmdMCP(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.Var(&roots, "allow-root", "a folder ingest may read besides the workspace's library folders (repeatable; needs --allow-ingest)")
 	timeout := fs.Duration("timeout", mcpserver.DefaultTimeout, "the longest one call may take (an ingest: "+mcpserver.DefaultIngestTimeout.String()+")")
 	sessionTimeout := fs.Duration("session-timeout", mcpserver.DefaultSessionTimeout, "with --http: close a client's session after this long without a request (0: never); the client starts a new one when it comes back")
-	summaryModel := fs.String("summary-model", "", "make summaries with this Ollama model (the extractive method when Ollama fails); default: extractive")
+	summaryModel := fs.String("summary-model", "", "make summaries with this model of the model server (Ollama or the OpenAI-compatible one; the extractive method when it fails); default: extractive")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err

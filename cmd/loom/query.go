@@ -120,7 +120,7 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var pins stringList
 	fs.Var(&pins, "pin", "node or document id to load first (repeatable)")
 	noTouch := fs.Bool("no-touch", false, "leave access times alone")
-	summaryModel := fs.String("summary-model", "", "make summaries with this Ollama model (the extractive method when Ollama fails); default: extractive")
+	summaryModel := fs.String("summary-model", "", "make summaries with this model of the model server (Ollama or the OpenAI-compatible one; the extractive method when it fails); default: extractive")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
