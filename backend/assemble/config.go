@@ -100,9 +100,8 @@ type Config struct {
 	// SemanticCut: a relevant candidate's semantic relevance is also at
 	// least SemanticCut × the best candidate's.
 	SemanticCut float64 `json:"semantic_cut"`
-	// BM25K1 and BM25B are the keyword scorer's parameters: Anserini's k1
-	// 0.9, and a length normalisation of 0.5 rather than 0.75 (sections
-	// are short and uneven; retuned for issue 19, BENCHMARKS.md).
+	// BM25K1 and BM25B are the keyword scorer's parameters (Anserini's
+	// defaults).
 	BM25K1 float64 `json:"bm25_k1"`
 	BM25B  float64 `json:"bm25_b"`
 	// PhraseWeight weighs matches of adjacent word pairs (a BM25 field of
@@ -170,7 +169,7 @@ func DefaultConfig() Config {
 		SeedConcepts:  5,
 		KeywordWeight: 0.85,
 		BM25K1:        0.9,
-		BM25B:         0.5,
+		BM25B:         0.75,
 		PhraseWeight:  0.4,
 		RelevanceCut:  0.65,
 		SemanticCut:   0.5,

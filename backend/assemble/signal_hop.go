@@ -5,11 +5,7 @@ import "math"
 // Hop distance: how close the candidate is to the question's concepts in
 // the graph — 1 on one of the query's best concepts (or one edge from
 // it), halving with every further edge, 0 beyond the ranking's MaxHops or
-// when unreachable. With the distilled embedder's concept graph nearly
-// every candidate of a small corpus sits one hop from the question's seeds,
-// so the answer preset keeps only a light weight on it: a tiebreak against
-// the few two hops away (retuned for issue 19 on seeds, cargo-book, distill
-// and SciFact train; BENCHMARKS.md).
+// when unreachable. The other high signal after semantic relevance.
 const Hop SignalID = 1
 
 func init() { register(hopSignal{}) }
@@ -19,7 +15,7 @@ type hopSignal struct{}
 func (hopSignal) ID() SignalID { return Hop }
 func (hopSignal) Name() string { return "hop" }
 func (hopSignal) Weight(p Purpose) float64 {
-	return byPurpose{Answer: 0.05, Verify: 0.10, Explore: 0.20, Decide: 0.10, Create: 0.15}.weight(p)
+	return byPurpose{Answer: 0.15, Verify: 0.10, Explore: 0.20, Decide: 0.10, Create: 0.15}.weight(p)
 }
 
 func (hopSignal) Score(f *Facts) float64 { return HopSignal(f.Hops, f.MaxHops) }
