@@ -190,6 +190,11 @@ func TestClustersAreKeptUntilTheLibraryChanges(t *testing.T) {
 	wb.ws.Unlock()
 	require.NoError(t, err)
 	assert.NotSame(t, first, remade)
+	// The clusters that continue keep their ids: a question scoped to one
+	// before the ingest still finds it.
+	for _, c := range first.Clusters {
+		assert.GreaterOrEqual(t, remade.Find(c.ID), 0, "cluster %s (%s) kept its id", c.ID, c.Name)
+	}
 	g, err = wb.Graph(ctx)
 	require.NoError(t, err)
 	for _, n := range g.Nodes {

@@ -24,8 +24,9 @@ type clusterCache struct {
 // committed write) and built again only when what they are made of
 // changed: a write of access times or summaries keeps them (a summary
 // belongs to its source's cluster, Result.NodeOf). Nothing is saved: at
-// 50,000 sections a build takes tens of milliseconds. Callers hold the
-// lock.
+// 50,000 sections a build takes tens of milliseconds. A rebuild keeps the
+// ids of the clusters that continue the last build's (Result.Follow), for
+// as long as the workspace is open. Callers hold the lock.
 func (w *Workspace) Clusters(ctx context.Context) (*clusters.Result, error) {
 	ix, err := w.Index(ctx)
 	if err != nil {
@@ -37,7 +38,12 @@ func (w *Workspace) Clusters(ctx context.Context) (*clusters.Result, error) {
 	}
 	fp := clusters.Fingerprint(ix)
 	if c.result == nil || c.fingerprint != fp {
-		c.result, c.fingerprint = clusters.Build(ix, clusters.Defaults), fp
+		next := clusters.Build(ix, clusters.Defaults)
+		// Clusters that continue the last ones keep their ids and colours:
+		// a question scoped to one, and the page's view of them, survive
+		// an ingest that moves them a little.
+		next.Follow(c.result)
+		c.result, c.fingerprint = next, fp
 	}
 	c.index, c.generation = ix, w.meta.Generation
 	return c.result, nil
