@@ -30,9 +30,11 @@ type GraphNode struct {
 // documents that are mostly about its concepts: what the graph view draws
 // as one super-node when zoomed out, and a query scope ("cluster:ID").
 type GraphCluster struct {
-	// ID is stable while the cluster keeps its most central concept:
-	// "c:" + that concept's id; "c:other" for Other, the concepts linked
-	// to nothing else.
+	// ID is "c:" + the id of the cluster's most central concept when it is
+	// first made ("c:other" for Other, the concepts linked to nothing
+	// else), and is kept while the workspace is open by the cluster that
+	// continues it after a change to the library (more than half of each
+	// one's concepts shared; clusters.Result.Follow).
 	ID string `json:"id"`
 	// Name is made from the cluster's most central concepts (and its
 	// documents' titles when they say it better), for people to read.

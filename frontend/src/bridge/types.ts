@@ -627,9 +627,11 @@ export const FolderStates: readonly FolderState[] = [
  */
 export interface GraphCluster {
   /**
-   * ID is stable while the cluster keeps its most central concept:
-   * "c:" + that concept's id; "c:other" for Other, the concepts linked
-   * to nothing else.
+   * ID is "c:" + the id of the cluster's most central concept when it is
+   * first made ("c:other" for Other, the concepts linked to nothing
+   * else), and is kept while the workspace is open by the cluster that
+   * continues it after a change to the library (more than half of each
+   * one's concepts shared; clusters.Result.Follow).
    */
   id: string;
   /**
