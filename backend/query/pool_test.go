@@ -98,13 +98,19 @@ func TestTheHopWalkReachesHopReach(t *testing.T) {
 // TestRelevantNeighbours: a definition one symbol edge from a relevant one
 // (either way) becomes relevant when it scores at least RelevanceCut × the
 // best on its own; not one below it, not one two edges away, not one with
-// no edge, not a section of prose.
+// no edge, not a section of prose. A definition in a relevant one's file
+// is relevant at sameFileCut × the best; the file's own node is not.
 func TestRelevantNeighbours(t *testing.T) {
 	g := index.NewGraph()
 	for _, id := range []string{"a", "callee", "caller", "weak", "far", "apart"} {
-		g.Nodes[id] = &model.ContentNode{ID: id, Symbol: &model.Symbol{Name: id}}
+		g.Nodes[id] = &model.ContentNode{ID: id, DocID: "d-" + id, Symbol: &model.Symbol{Name: id}}
 	}
-	g.Nodes["prose"] = &model.ContentNode{ID: "prose"}
+	// Definitions in a's file: one scoring at least sameFileCut × the
+	// best, one below it; the file's own node does not count.
+	g.Nodes["sibling"] = &model.ContentNode{ID: "sibling", DocID: "d-a", Symbol: &model.Symbol{Name: "sibling"}}
+	g.Nodes["lowSibling"] = &model.ContentNode{ID: "lowSibling", DocID: "d-a", Symbol: &model.Symbol{Name: "lowSibling"}}
+	g.Nodes["file"] = &model.ContentNode{ID: "file", DocID: "d-a", Symbol: &model.Symbol{Name: "a.go", Kind: "file"}}
+	g.Nodes["prose"] = &model.ContentNode{ID: "prose", DocID: "d-a"}
 	g.Out["a"] = []model.Edge{{From: "a", To: "callee", Kind: model.EdgeCalls}, {From: "a", To: "weak", Kind: model.EdgeCalls}, {From: "a", To: "prose", Kind: model.EdgeLinks}}
 	g.Out["callee"] = []model.Edge{{From: "callee", To: "far", Kind: model.EdgeCalls}}
 	g.Out["caller"] = []model.Edge{{From: "caller", To: "a", Kind: model.EdgeCalls}}
@@ -125,14 +131,19 @@ func TestRelevantNeighbours(t *testing.T) {
 		{ID: "far", Score: 0.8},
 		{ID: "prose", Score: 0.8},
 		{ID: "weak", Score: 0.5},
+		{ID: "sibling", Score: sameFileCut},
+		{ID: "lowSibling", Score: sameFileCut - 0.01},
+		{ID: "file", Score: 0.9},
 	}
 	cfg := assemble.DefaultConfig()
+	require.Less(t, sameFileCut, cfg.RelevanceCut)
 	p.relevantNeighbours(cands, cfg)
 	got := map[string]bool{}
 	for _, c := range cands {
 		got[c.ID] = c.Relevant
 	}
-	assert.Equal(t, map[string]bool{"a": true, "apart": false, "callee": true, "caller": true, "far": false, "prose": false, "weak": false}, got)
+	assert.Equal(t, map[string]bool{"a": true, "apart": false, "callee": true, "caller": true, "far": false, "prose": false, "weak": false,
+		"sibling": true, "lowSibling": false, "file": false}, got)
 
 	// Link density in the symbol graph: the share of a definition's
 	// neighbours among the best hits.
