@@ -161,3 +161,34 @@ func TestRelevantNeighbours(t *testing.T) {
 		assert.False(t, c.Relevant, c.ID)
 	}
 }
+
+// TestCodeWords: the words of a question written as code is — an inner
+// capital, an underscore, a capital not opening a sentence — and not
+// acronyms, numbers or plain words; a qualified name keeps its qualifier
+// and drops the type as a word of its own.
+func TestCodeWords(t *testing.T) {
+	got := codeWords("Close the Vectors before persistPending runs. Check max_tokens, MCP and 2x; How does Library.RemoveDocuments work?\nThe end")
+	assert.Equal(t, []codeWord{{name: "Vectors"}, {name: "persistPending"}, {name: "max_tokens"}, {qualifier: "Library", name: "RemoveDocuments"}}, got)
+	assert.Empty(t, codeWords("how are wiki links resolved?"))
+}
+
+// TestNamedDefinitions: a named definition is found by its name; a name
+// that more than maxNamed definitions share is not taken; a qualified name
+// picks the method of that type.
+func TestNamedDefinitions(t *testing.T) {
+	names := map[string][]string{
+		"Content":         {"wb.Content"},
+		"Close":           {"log.Close", "wb.Close"},
+		"RemoveDocuments": {"lib.RemoveDocuments", "store.RemoveDocuments"},
+	}
+	for i := range maxNamed + 1 {
+		names["String"] = append(names["String"], fmt.Sprintf("s%d", i))
+	}
+	full := map[string]string{"wb.Close": "Workbench.Close", "log.Close": "Log.Close",
+		"lib.RemoveDocuments": "Library.RemoveDocuments", "store.RemoveDocuments": "Store.RemoveDocuments"}
+	name := func(id string) string { return full[id] }
+	assert.Equal(t, []string{"wb.Content", "log.Close", "wb.Close"}, namedDefinitions("why does Content fail after Close, and Close again?", names, name))
+	assert.Empty(t, namedDefinitions("a bad String", names, name), "shared by too many")
+	assert.Equal(t, []string{"lib.RemoveDocuments"}, namedDefinitions("in Library.RemoveDocuments", names, name))
+	assert.Equal(t, []string{"wb.Close"}, namedDefinitions("when Workbench.Close runs", names, name))
+}
