@@ -317,8 +317,8 @@ func (p *pool) symbolShare(id string) float64 {
 // their words overlap with the rest of the code more than a document's
 // sections do, so the background rule alone stops too early. One step, so
 // that relevance does not spread along call chains. A definition in the
-// same file as a relevant definition is relevant too when it scores at
-// least sameFileCut × the best.
+// same file as one of the sameFileOf best relevant definitions is relevant
+// too when it scores at least sameFileCut × the best.
 func (p *pool) relevantNeighbours(cands []*assemble.Candidate, cfg assemble.Config) {
 	best := 0.0
 	relevant := map[string]bool{}
@@ -332,10 +332,15 @@ func (p *pool) relevantNeighbours(cands []*assemble.Candidate, cfg assemble.Conf
 		return
 	}
 	floor := cfg.RelevanceCut * best
-	files := map[string]bool{} // the files of the relevant definitions
-	for id := range relevant {
-		if n := p.r.Graph.Nodes[id]; n != nil && n.Symbol != nil && n.Symbol.Kind != "file" {
+	files := map[string]bool{} // the files of the best relevant definitions
+	nf := sameFileOf
+	for _, c := range cands { // in rank order
+		if !c.Relevant || nf <= 0 {
+			continue
+		}
+		if n := p.r.Graph.Nodes[c.ID]; n != nil && n.Symbol != nil && n.Symbol.Kind != "file" {
 			files[n.DocID] = true
+			nf--
 		}
 	}
 	fileFloor := sameFileCut * best
@@ -360,15 +365,24 @@ func (p *pool) relevantNeighbours(cands []*assemble.Candidate, cfg assemble.Conf
 	}
 }
 
-// sameFileCut: a definition in the file of a relevant definition is
-// relevant when it scores at least this share of the best candidate: a
-// file holds what belongs together (a type and its methods, a function
-// and its helpers), which calls and imports do not always link. On
-// Loom's own code at budget 4000 (BENCHMARKS.md), none → 0.6: the 110
-// questions' recall 0.570 → 0.689 (precision 0.151 → 0.133), the 24 bug
-// cases' 0.593 → 0.656; 0.65 and 0.55 gave 0.619 / 0.720 and 0.642 /
-// 0.680, at precision 0.146 / 0.120 and 0.085 / 0.077.
-const sameFileCut = 0.6
+// sameFileCut and sameFileOf: a definition in the file of one of the
+// sameFileOf best relevant definitions is relevant when it scores at least
+// sameFileCut × the best candidate: a file holds what belongs together (a
+// type and its methods, a function and its helpers), which calls and
+// imports do not always link. On Loom's own code at budget 4000
+// (BENCHMARKS.md), against no such rule: the 110 questions' recall 0.570
+// → 0.689 and the 24 bug cases' 0.593 → 0.656 with the files of every
+// relevant definition (precision 0.151 → 0.133, 0.099 → 0.083); cuts of
+// 0.65 / 0.55 gave recall 0.619 / 0.720, precision 0.146 / 0.120 on the
+// questions. With the later changes, the files of the 1 / 2 / 3 / 5 / all
+// best: questions P 0.155 / 0.149 / 0.144 / 0.139 / 0.136, R 0.662 /
+// 0.685 / 0.691 / 0.700 / 0.703; bugs P 0.101 / 0.094 / 0.097 / 0.092 /
+// 0.091, R 0.642 / 0.642 / 0.669 / 0.690 / 0.704 — 3 has the best F1 on
+// both.
+const (
+	sameFileCut = 0.6
+	sameFileOf  = 3
+)
 
 // symbolNeighbours are a definition's neighbours in the symbol graph:
 // what it calls, implements or imports, then what calls it.

@@ -98,8 +98,9 @@ func TestTheHopWalkReachesHopReach(t *testing.T) {
 // TestRelevantNeighbours: a definition one symbol edge from a relevant one
 // (either way) becomes relevant when it scores at least RelevanceCut × the
 // best on its own; not one below it, not one two edges away, not one with
-// no edge, not a section of prose. A definition in a relevant one's file
-// is relevant at sameFileCut × the best; the file's own node is not.
+// no edge, not a section of prose. A definition in the file of one of the
+// sameFileOf best relevant ones is relevant at sameFileCut × the best; the
+// file's own node is not.
 func TestRelevantNeighbours(t *testing.T) {
 	g := index.NewGraph()
 	for _, id := range []string{"a", "callee", "caller", "weak", "far", "apart"} {
@@ -111,6 +112,14 @@ func TestRelevantNeighbours(t *testing.T) {
 	g.Nodes["lowSibling"] = &model.ContentNode{ID: "lowSibling", DocID: "d-a", Symbol: &model.Symbol{Name: "lowSibling"}}
 	g.Nodes["file"] = &model.ContentNode{ID: "file", DocID: "d-a", Symbol: &model.Symbol{Name: "a.go", Kind: "file"}}
 	g.Nodes["prose"] = &model.ContentNode{ID: "prose", DocID: "d-a"}
+	// Only the files of the sameFileOf (3) best relevant definitions
+	// count: a, r1 and r2; not r3's or r4's.
+	require.Equal(t, 3, sameFileOf, "the expectations below")
+	for i := 1; i <= sameFileOf+1; i++ {
+		id := fmt.Sprintf("r%d", i)
+		g.Nodes[id] = &model.ContentNode{ID: id, DocID: "d-" + id, Symbol: &model.Symbol{Name: id}}
+		g.Nodes[id+"sib"] = &model.ContentNode{ID: id + "sib", DocID: "d-" + id, Symbol: &model.Symbol{Name: id + "sib"}}
+	}
 	g.Out["a"] = []model.Edge{{From: "a", To: "callee", Kind: model.EdgeCalls}, {From: "a", To: "weak", Kind: model.EdgeCalls}, {From: "a", To: "prose", Kind: model.EdgeLinks}}
 	g.Out["callee"] = []model.Edge{{From: "callee", To: "far", Kind: model.EdgeCalls}}
 	g.Out["caller"] = []model.Edge{{From: "caller", To: "a", Kind: model.EdgeCalls}}
@@ -125,6 +134,14 @@ func TestRelevantNeighbours(t *testing.T) {
 	p := &pool{r: &index.Search{Graph: g, Callers: callers}}
 	cands := []*assemble.Candidate{
 		{ID: "a", Score: 1, Relevant: true},
+		{ID: "r1", Score: 0.99, Relevant: true},
+		{ID: "r2", Score: 0.98, Relevant: true},
+		{ID: "r3", Score: 0.97, Relevant: true},
+		{ID: "r4", Score: 0.96, Relevant: true},
+		{ID: "r1sib", Score: 0.62},
+		{ID: "r2sib", Score: 0.62},
+		{ID: "r3sib", Score: 0.62},
+		{ID: "r4sib", Score: 0.62},
 		{ID: "apart", Score: 0.9},
 		{ID: "callee", Score: 0.7},
 		{ID: "caller", Score: 0.66},
@@ -143,7 +160,8 @@ func TestRelevantNeighbours(t *testing.T) {
 		got[c.ID] = c.Relevant
 	}
 	assert.Equal(t, map[string]bool{"a": true, "apart": false, "callee": true, "caller": true, "far": false, "prose": false, "weak": false,
-		"sibling": true, "lowSibling": false, "file": false}, got)
+		"sibling": true, "lowSibling": false, "file": false,
+		"r1": true, "r2": true, "r3": true, "r4": true, "r1sib": true, "r2sib": true, "r3sib": false, "r4sib": false}, got)
 
 	// Link density in the symbol graph: the share of a definition's
 	// neighbours among the best hits.
