@@ -43,6 +43,9 @@ type Search struct {
 	// Callers is source code's symbol graph the other way: a definition →
 	// the definitions that call, implement or import it.
 	Callers map[string][]string
+	// Names is source code's definitions by name (a method's without its
+	// receiver: "Close" for "Workbench.Close"), as a question may name them.
+	Names   map[string][]string
 	scratch sync.Pool
 	key     []byte // tableKey, once computed; add and remove clear it
 }
@@ -180,6 +183,20 @@ func (r *Search) RebuildGraph() {
 	}
 }
 
+// DefinitionName is the name a question would use for a definition named
+// name in the index: without a receiver ("Workbench.Close" → "Close") and
+// without the suffix that tells apart definitions of one name in one file
+// ("init-2" → "init").
+func DefinitionName(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	if i := strings.LastIndexByte(name, '-'); i > 0 && strings.Trim(name[i+1:], "0123456789") == "" && i+1 < len(name) {
+		name = name[:i]
+	}
+	return name
+}
+
 // AnalysisOf returns the cached summary or essence of a node, if made.
 func (r *Search) AnalysisOf(source string, level abstract.Level) *model.ContentNode {
 	if r == nil || r.Analysis == nil {
@@ -198,7 +215,12 @@ func (r *Search) Pinned() map[string]bool { return r.Pins }
 // IndexNodes rebuilds the analysis and pin maps from the index.
 func (r *Search) IndexNodes() {
 	r.Analysis, r.Pins, r.Children = map[string]map[string]string{}, map[string]bool{}, map[string][]string{}
+	r.Names = map[string][]string{}
 	for id, n := range r.Graph.Nodes {
+		if n.Symbol != nil && n.Symbol.Kind != "file" && Searchable(n) && n.Part <= 1 {
+			name := DefinitionName(n.Symbol.Name)
+			r.Names[name] = append(r.Names[name], id)
+		}
 		if n.Parent != "" && Searchable(n) {
 			r.Children[n.Parent] = append(r.Children[n.Parent], id)
 		}
@@ -211,6 +233,9 @@ func (r *Search) IndexNodes() {
 			}
 			r.Analysis[n.Source][n.Level] = id
 		}
+	}
+	for _, ids := range r.Names {
+		slices.Sort(ids) // the same order whatever the map's
 	}
 }
 

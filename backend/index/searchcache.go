@@ -21,7 +21,7 @@ import (
 // one generation (vectors live in the vector log), laid out so that one
 // read into an 8-aligned buffer gives postings usable in place:
 //
-//	0   "LOOMSRC4", generation (uint64 LE)
+//	0   "LOOMSRC5", generation (uint64 LE)
 //	16  lengths of the three sections (uint64 LE each)
 //	40  CRC-32C of bytes 0–40 (uint32 LE), 0 (uint32)
 //	48  the slot table: slots (uint32), per slot the end of its id in the
@@ -32,7 +32,7 @@ import (
 //
 // Anything that does not add up (magic, generation, lengths, checksums, a
 // slot naming a node the index lacks) makes the cache be rebuilt.
-const searchCacheMagic = "LOOMSRC4"
+const searchCacheMagic = "LOOMSRC5"
 
 const searchCacheHeader = 48
 

@@ -373,7 +373,7 @@ func (w *Library) prepareKind(ctx context.Context, e embed.Embedder, docs []inge
 				d := docs[i]
 				d.Chunk(iopts)
 				pd := preparedDoc{id: model.DocumentID(d.Collection, d.Path), doc: d, kind: kind}
-				says := &model.Document{Format: string(d.Format), Title: d.Title, Meta: d.Meta}
+				says := &model.Document{Format: string(d.Format), Title: d.Title, Meta: d.Meta, Path: d.Path}
 				prov := provenance
 				if prov == "" {
 					prov = "ingest " + d.Collection + "/" + d.Path

@@ -31,6 +31,7 @@ type pool struct {
 	dist                     map[string]int  // concept → hops from the seeds
 	symbolHop                map[string]bool // definitions one symbol edge from the best hits
 	topHit                   map[string]bool // the best hits (symbol link density)
+	named                    map[string]bool // definitions the question names
 	sc                       *index.Scratch  // per-slot arrays, returned by release
 	fused                    []float32       // semantic relevance of every slot
 	est                      *estimate       // non-nil when cos holds estimates for some slots
@@ -161,6 +162,22 @@ func newPool(w *Pipeline, r *index.Search, q string, qv []float32, req QueryRequ
 		for _, nb := range p.symbolNeighbours(id) {
 			p.symbolHop[nb] = true
 			if sl, ok := r.Slot[nb]; ok && !seen[sl] && (allow == nil || allow(sl)) {
+				p.slots = append(p.slots, sl)
+				seen[sl] = true
+			}
+		}
+	}
+	// Source code: the definitions the question names.
+	p.named = map[string]bool{}
+	if strategy == StrategyLoom {
+		for _, id := range namedDefinitions(q, r.Names, func(id string) string {
+			if n := r.Graph.Nodes[id]; n != nil && n.Symbol != nil {
+				return n.Symbol.Name
+			}
+			return ""
+		}) {
+			p.named[id] = true
+			if sl, ok := r.Slot[id]; ok && !seen[sl] && (allow == nil || allow(sl)) {
 				p.slots = append(p.slots, sl)
 				seen[sl] = true
 			}
@@ -299,7 +316,9 @@ func (p *pool) symbolShare(id string) float64 {
 // code a question's answer is a few definitions that use each other, and
 // their words overlap with the rest of the code more than a document's
 // sections do, so the background rule alone stops too early. One step, so
-// that relevance does not spread along call chains.
+// that relevance does not spread along call chains. A definition in the
+// same file as one of the sameFileOf best relevant definitions is relevant
+// too when it scores at least sameFileCut × the best.
 func (p *pool) relevantNeighbours(cands []*assemble.Candidate, cfg assemble.Config) {
 	best := 0.0
 	relevant := map[string]bool{}
@@ -313,8 +332,28 @@ func (p *pool) relevantNeighbours(cands []*assemble.Candidate, cfg assemble.Conf
 		return
 	}
 	floor := cfg.RelevanceCut * best
+	files := map[string]bool{} // the files of the best relevant definitions
+	nf := sameFileOf
+	for _, c := range cands { // in rank order
+		if !c.Relevant || nf <= 0 {
+			continue
+		}
+		if n := p.r.Graph.Nodes[c.ID]; n != nil && n.Symbol != nil && n.Symbol.Kind != "file" {
+			files[n.DocID] = true
+			nf--
+		}
+	}
+	fileFloor := sameFileCut * best
 	for _, c := range cands {
-		if c.Relevant || c.Score < floor || p.r.Graph.Nodes[c.ID] == nil || p.r.Graph.Nodes[c.ID].Symbol == nil {
+		n := p.r.Graph.Nodes[c.ID]
+		if c.Relevant || n == nil || n.Symbol == nil {
+			continue
+		}
+		if c.Score >= fileFloor && n.Symbol.Kind != "file" && files[n.DocID] {
+			c.Relevant = true
+			continue
+		}
+		if c.Score < floor {
 			continue
 		}
 		for _, nb := range p.symbolNeighbours(c.ID) {
@@ -325,6 +364,25 @@ func (p *pool) relevantNeighbours(cands []*assemble.Candidate, cfg assemble.Conf
 		}
 	}
 }
+
+// sameFileCut and sameFileOf: a definition in the file of one of the
+// sameFileOf best relevant definitions is relevant when it scores at least
+// sameFileCut × the best candidate: a file holds what belongs together (a
+// type and its methods, a function and its helpers), which calls and
+// imports do not always link. On Loom's own code at budget 4000
+// (BENCHMARKS.md), against no such rule: the 110 questions' recall 0.570
+// → 0.689 and the 24 bug cases' 0.593 → 0.656 with the files of every
+// relevant definition (precision 0.151 → 0.133, 0.099 → 0.083); cuts of
+// 0.65 / 0.55 gave recall 0.619 / 0.720, precision 0.146 / 0.120 on the
+// questions. With the later changes, the files of the 1 / 2 / 3 / 5 / all
+// best: questions P 0.155 / 0.149 / 0.144 / 0.139 / 0.136, R 0.662 /
+// 0.685 / 0.691 / 0.700 / 0.703; bugs P 0.101 / 0.094 / 0.097 / 0.092 /
+// 0.091, R 0.642 / 0.642 / 0.669 / 0.690 / 0.704 — 3 has the best F1 on
+// both.
+const (
+	sameFileCut = 0.6
+	sameFileOf  = 3
+)
 
 // symbolNeighbours are a definition's neighbours in the symbol graph:
 // what it calls, implements or imports, then what calls it.
@@ -416,6 +474,9 @@ func (p *pool) candidates(budget int) []*assemble.Candidate {
 				f.Semantic = round4(max(f.Semantic, p.cfg.Inherit*p.semantic(ps)))
 			}
 		}
+		if p.named[id] {
+			f.Semantic = round4(min(1, f.Semantic+nameBoost))
+		}
 		if d != nil {
 			c.Document, c.Collection = d.Path, d.Collection
 			f.Collection, f.Path, f.HasDocument = d.Collection, d.Path, true
@@ -481,3 +542,121 @@ func nodeTitle(d *model.Document, n *model.ContentNode) string {
 }
 
 func round4(x float64) float64 { return float64(int64(x*1e4+0.5)) / 1e4 }
+
+// namedDefinitions are the definitions a question names: a word written
+// as code is (an inner capital or an underscore: "persistPending",
+// "max_tokens"; or a capital not opening a sentence: "Close"; not an
+// acronym: "MCP") that is the name of at most maxNamed definitions. A
+// name in plain lower case ("change") is an English word as often as not,
+// and one that many definitions share ("String") says little. A qualified
+// name ("Library.RemoveDocuments") names the method, not its type. name
+// reads a definition's full name (receiver included).
+func namedDefinitions(q string, names map[string][]string, name func(id string) string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range codeWords(q) {
+		ids := names[w.name]
+		if w.qualifier != "" {
+			var own []string
+			for _, id := range ids {
+				if full := name(id); strings.HasSuffix(full, w.qualifier+"."+w.name) {
+					own = append(own, id)
+				}
+			}
+			if len(own) > 0 {
+				ids = own
+			}
+		}
+		key := w.qualifier + "." + w.name
+		if seen[key] || len(ids) == 0 || len(ids) > maxNamed {
+			continue
+		}
+		seen[key] = true
+		out = append(out, ids...)
+	}
+	return out
+}
+
+// maxNamed: a name shared by more definitions than this is not taken as
+// naming one of them.
+const maxNamed = 4
+
+// nameBoost is added to the semantic relevance of a definition the
+// question names (namedDefinitions), which also joins the pool. On Loom's
+// own code at budget 4000 (BENCHMARKS.md), 0 → 0.4: the 24 bug cases'
+// nDCG@10 0.317 → 0.369, file Acc@5 0.875 → 0.917, definition Acc@5
+// 0.500 → 0.583, recall 0.656 → 0.697; the 110 questions, most of which
+// name no definition, unchanged (nDCG@10 0.399). 0.2 / 0.3: bugs def
+// Acc@5 0.542, file Acc@5 0.875; 0.5 / 0.7: as 0.4 on the bugs, questions
+// nDCG@10 0.397 / 0.394.
+const nameBoost = 0.4
+
+// codeWord is a word of a question written as an identifier is, with the
+// word before it when the two are joined by a dot ("Library.Pin").
+type codeWord struct{ qualifier, name string }
+
+// codeWords are the words of q written as identifiers are (see
+// namedDefinitions), in order; the qualifier of a qualified name is not
+// one of them.
+func codeWords(q string) []codeWord {
+	var out []codeWord
+	start := true // at the start of a sentence
+	prev, prevEnd := "", -1
+	i := 0
+	for i < len(q) {
+		c := q[i]
+		if !isIdentByte(c) {
+			switch c {
+			case '.', '!', '?', '\n', ':', ';':
+				start = true
+			case ' ', '\t', '\r', '"', '\'', '(', '[', '`':
+			default:
+				start = false
+			}
+			i++
+			continue
+		}
+		j := i
+		for j < len(q) && isIdentByte(q[j]) {
+			j++
+		}
+		w := q[i:j]
+		qualified := prevEnd >= 0 && i == prevEnd+1 && q[prevEnd] == '.'
+		if qualified && len(out) > 0 && out[len(out)-1].name == prev && out[len(out)-1].qualifier == "" {
+			out = out[:len(out)-1] // the type of a method named with it
+		}
+		if (w[0] < '0' || w[0] > '9') && (identifierLike(w) || (!start || qualified) && w[0] >= 'A' && w[0] <= 'Z' && hasLower(w)) {
+			cw := codeWord{name: w}
+			if qualified {
+				cw.qualifier = prev
+			}
+			out = append(out, cw)
+		}
+		start = false
+		prev, prevEnd = w, j
+		i = j
+	}
+	return out
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func hasLower(w string) bool {
+	return strings.ContainsFunc(w, func(r rune) bool { return r >= 'a' && r <= 'z' })
+}
+
+// identifierLike: an inner capital after a lower-case letter, or an
+// underscore between letters.
+func identifierLike(w string) bool {
+	for k := 1; k < len(w); k++ {
+		if w[k] >= 'A' && w[k] <= 'Z' && w[k-1] >= 'a' && w[k-1] <= 'z' {
+			return true
+		}
+		if w[k] == '_' && k+1 < len(w) {
+			return true
+		}
+	}
+	return false
+}

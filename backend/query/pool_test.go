@@ -98,13 +98,28 @@ func TestTheHopWalkReachesHopReach(t *testing.T) {
 // TestRelevantNeighbours: a definition one symbol edge from a relevant one
 // (either way) becomes relevant when it scores at least RelevanceCut × the
 // best on its own; not one below it, not one two edges away, not one with
-// no edge, not a section of prose.
+// no edge, not a section of prose. A definition in the file of one of the
+// sameFileOf best relevant ones is relevant at sameFileCut × the best; the
+// file's own node is not.
 func TestRelevantNeighbours(t *testing.T) {
 	g := index.NewGraph()
 	for _, id := range []string{"a", "callee", "caller", "weak", "far", "apart"} {
-		g.Nodes[id] = &model.ContentNode{ID: id, Symbol: &model.Symbol{Name: id}}
+		g.Nodes[id] = &model.ContentNode{ID: id, DocID: "d-" + id, Symbol: &model.Symbol{Name: id}}
 	}
-	g.Nodes["prose"] = &model.ContentNode{ID: "prose"}
+	// Definitions in a's file: one scoring at least sameFileCut × the
+	// best, one below it; the file's own node does not count.
+	g.Nodes["sibling"] = &model.ContentNode{ID: "sibling", DocID: "d-a", Symbol: &model.Symbol{Name: "sibling"}}
+	g.Nodes["lowSibling"] = &model.ContentNode{ID: "lowSibling", DocID: "d-a", Symbol: &model.Symbol{Name: "lowSibling"}}
+	g.Nodes["file"] = &model.ContentNode{ID: "file", DocID: "d-a", Symbol: &model.Symbol{Name: "a.go", Kind: "file"}}
+	g.Nodes["prose"] = &model.ContentNode{ID: "prose", DocID: "d-a"}
+	// Only the files of the sameFileOf (3) best relevant definitions
+	// count: a, r1 and r2; not r3's or r4's.
+	require.Equal(t, 3, sameFileOf, "the expectations below")
+	for i := 1; i <= sameFileOf+1; i++ {
+		id := fmt.Sprintf("r%d", i)
+		g.Nodes[id] = &model.ContentNode{ID: id, DocID: "d-" + id, Symbol: &model.Symbol{Name: id}}
+		g.Nodes[id+"sib"] = &model.ContentNode{ID: id + "sib", DocID: "d-" + id, Symbol: &model.Symbol{Name: id + "sib"}}
+	}
 	g.Out["a"] = []model.Edge{{From: "a", To: "callee", Kind: model.EdgeCalls}, {From: "a", To: "weak", Kind: model.EdgeCalls}, {From: "a", To: "prose", Kind: model.EdgeLinks}}
 	g.Out["callee"] = []model.Edge{{From: "callee", To: "far", Kind: model.EdgeCalls}}
 	g.Out["caller"] = []model.Edge{{From: "caller", To: "a", Kind: model.EdgeCalls}}
@@ -119,20 +134,34 @@ func TestRelevantNeighbours(t *testing.T) {
 	p := &pool{r: &index.Search{Graph: g, Callers: callers}}
 	cands := []*assemble.Candidate{
 		{ID: "a", Score: 1, Relevant: true},
+		{ID: "r1", Score: 0.99, Relevant: true},
+		{ID: "r2", Score: 0.98, Relevant: true},
+		{ID: "r3", Score: 0.97, Relevant: true},
+		{ID: "r4", Score: 0.96, Relevant: true},
+		{ID: "r1sib", Score: 0.62},
+		{ID: "r2sib", Score: 0.62},
+		{ID: "r3sib", Score: 0.62},
+		{ID: "r4sib", Score: 0.62},
 		{ID: "apart", Score: 0.9},
 		{ID: "callee", Score: 0.7},
 		{ID: "caller", Score: 0.66},
 		{ID: "far", Score: 0.8},
 		{ID: "prose", Score: 0.8},
 		{ID: "weak", Score: 0.5},
+		{ID: "sibling", Score: sameFileCut},
+		{ID: "lowSibling", Score: sameFileCut - 0.01},
+		{ID: "file", Score: 0.9},
 	}
 	cfg := assemble.DefaultConfig()
+	require.Less(t, sameFileCut, cfg.RelevanceCut)
 	p.relevantNeighbours(cands, cfg)
 	got := map[string]bool{}
 	for _, c := range cands {
 		got[c.ID] = c.Relevant
 	}
-	assert.Equal(t, map[string]bool{"a": true, "apart": false, "callee": true, "caller": true, "far": false, "prose": false, "weak": false}, got)
+	assert.Equal(t, map[string]bool{"a": true, "apart": false, "callee": true, "caller": true, "far": false, "prose": false, "weak": false,
+		"sibling": true, "lowSibling": false, "file": false,
+		"r1": true, "r2": true, "r3": true, "r4": true, "r1sib": true, "r2sib": true, "r3sib": false, "r4sib": false}, got)
 
 	// Link density in the symbol graph: the share of a definition's
 	// neighbours among the best hits.
@@ -149,4 +178,35 @@ func TestRelevantNeighbours(t *testing.T) {
 	for _, c := range cands {
 		assert.False(t, c.Relevant, c.ID)
 	}
+}
+
+// TestCodeWords: the words of a question written as code is — an inner
+// capital, an underscore, a capital not opening a sentence — and not
+// acronyms, numbers or plain words; a qualified name keeps its qualifier
+// and drops the type as a word of its own.
+func TestCodeWords(t *testing.T) {
+	got := codeWords("Close the Vectors before persistPending runs. Check max_tokens, MCP and 2x; How does Library.RemoveDocuments work?\nThe end")
+	assert.Equal(t, []codeWord{{name: "Vectors"}, {name: "persistPending"}, {name: "max_tokens"}, {qualifier: "Library", name: "RemoveDocuments"}}, got)
+	assert.Empty(t, codeWords("how are wiki links resolved?"))
+}
+
+// TestNamedDefinitions: a named definition is found by its name; a name
+// that more than maxNamed definitions share is not taken; a qualified name
+// picks the method of that type.
+func TestNamedDefinitions(t *testing.T) {
+	names := map[string][]string{
+		"Content":         {"wb.Content"},
+		"Close":           {"log.Close", "wb.Close"},
+		"RemoveDocuments": {"lib.RemoveDocuments", "store.RemoveDocuments"},
+	}
+	for i := range maxNamed + 1 {
+		names["String"] = append(names["String"], fmt.Sprintf("s%d", i))
+	}
+	full := map[string]string{"wb.Close": "Workbench.Close", "log.Close": "Log.Close",
+		"lib.RemoveDocuments": "Library.RemoveDocuments", "store.RemoveDocuments": "Store.RemoveDocuments"}
+	name := func(id string) string { return full[id] }
+	assert.Equal(t, []string{"wb.Content", "log.Close", "wb.Close"}, namedDefinitions("why does Content fail after Close, and Close again?", names, name))
+	assert.Empty(t, namedDefinitions("a bad String", names, name), "shared by too many")
+	assert.Equal(t, []string{"lib.RemoveDocuments"}, namedDefinitions("in Library.RemoveDocuments", names, name))
+	assert.Equal(t, []string{"wb.Close"}, namedDefinitions("when Workbench.Close runs", names, name))
 }
