@@ -2,7 +2,6 @@ package eval
 
 import (
 	"archive/tar"
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -191,31 +190,22 @@ type BugCase struct {
 
 // LoadBugCases reads cases.jsonl.
 func LoadBugCases(file string) ([]BugCase, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, fmt.Errorf("read bug cases: %w", err)
-	}
-	defer f.Close()
 	var out []BugCase
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	line := 0
-	for sc.Scan() {
-		line++
-		t := strings.TrimSpace(sc.Text())
-		if t == "" {
-			continue
-		}
+	err := readJSONLines(file, "read bug cases", func(line int, text []byte) error {
 		var c BugCase
-		if err := json.Unmarshal([]byte(t), &c); err != nil {
-			return nil, fmt.Errorf("%s:%d: not a bug case: %w", file, line, err)
+		if err := json.Unmarshal(text, &c); err != nil {
+			return fmt.Errorf("%s:%d: not a bug case: %w", file, line, err)
 		}
 		if c.Parent == "" || c.Query == "" || len(c.Relevant) == 0 || len(c.Files) == 0 {
-			return nil, fmt.Errorf("%s:%d: a bug case needs parent, query, relevant and files", file, line)
+			return fmt.Errorf("%s:%d: a bug case needs parent, query, relevant and files", file, line)
 		}
 		out = append(out, c)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return out, sc.Err()
+	return out, nil
 }
 
 // Query is the case as a labelled query.

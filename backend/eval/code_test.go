@@ -109,3 +109,25 @@ func TestLoomOnLoom(t *testing.T) {
 		assert.GreaterOrEqual(t, c.Reports[0].FileAcc5, 0.85)
 	})
 }
+
+func TestLoadBugCasesNamesTheFileAndLineOfABadCase(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"not JSON", []string{``, `{"parent": "abc",`}, ":2: not a bug case"},
+		{"a case without files", []string{`{"parent": "abc", "query": "q", "relevant": ["a.go#F"]}`}, ":1: a bug case needs parent, query, relevant and files"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "cases.jsonl")
+			writeLines(t, path, tt.lines...)
+			_, err := LoadBugCases(path)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), path+tt.want)
+		})
+	}
+	_, err := LoadBugCases(filepath.Join(t.TempDir(), "nope.jsonl"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
+	assert.ErrorContains(t, err, "read bug cases")
+}

@@ -6,6 +6,7 @@ package eval
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,31 +49,18 @@ func (q Query) files() []string {
 // LoadQueries reads reference queries, one JSON object a line:
 // {"id", "query", "relevant": ["path#slug", …]}.
 func LoadQueries(path string) ([]Query, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read queries: %w", err)
-	}
-	defer f.Close()
 	var out []Query
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	line := 0
-	for sc.Scan() {
-		line++
-		t := strings.TrimSpace(sc.Text())
-		if t == "" {
-			continue
-		}
+	err := readJSONLines(path, "read queries", func(line int, text []byte) error {
 		var raw struct {
 			ID       string   `json:"id"`
 			Query    string   `json:"query"`
 			Relevant []string `json:"relevant"`
 		}
-		if err := json.Unmarshal([]byte(t), &raw); err != nil {
-			return nil, fmt.Errorf("%s:%d: not a query object: %w", path, line, err)
+		if err := json.Unmarshal(text, &raw); err != nil {
+			return fmt.Errorf("%s:%d: not a query object: %w", path, line, err)
 		}
 		if raw.Query == "" || len(raw.Relevant) == 0 {
-			return nil, fmt.Errorf("%s:%d: a query needs \"query\" and a non-empty \"relevant\" list", path, line)
+			return fmt.Errorf("%s:%d: a query needs \"query\" and a non-empty \"relevant\" list", path, line)
 		}
 		if raw.ID == "" {
 			raw.ID = strconv.Itoa(line)
@@ -82,14 +70,42 @@ func LoadQueries(path string) ([]Query, error) {
 			q.Relevant[r] = 1
 		}
 		out = append(out, q)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s holds no queries", path)
 	}
 	return out, nil
+}
+
+// readJSONLines calls fn with each non-blank line of a JSON Lines file
+// (lines up to 16 MB) and its number, from 1, stopping at fn's first
+// error. what opens the message of a file that cannot be opened ("read
+// queries: open …").
+func readJSONLines(path, what string, fn func(line int, text []byte) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for line := 1; sc.Scan(); line++ {
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
+			continue
+		}
+		if err := fn(line, text); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	return nil
 }
 
 // BEIR is a BEIR folder: the corpus to ingest and the judged queries of one
@@ -119,30 +135,21 @@ func LoadBEIR(dir, split string) (*BEIR, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(filepath.Join(dir, "queries.jsonl"))
-	if err != nil {
-		return nil, fmt.Errorf("read BEIR queries: %w", err)
-	}
-	defer f.Close()
 	b := &BEIR{Corpus: corpus}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for line := 1; sc.Scan(); line++ {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
+	err = readJSONLines(filepath.Join(dir, "queries.jsonl"), "read BEIR queries", func(line int, text []byte) error {
 		var q struct {
 			ID   string `json:"_id"`
 			Text string `json:"text"`
 		}
-		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
-			return nil, fmt.Errorf("queries.jsonl:%d: %w", line, err)
+		if err := json.Unmarshal(text, &q); err != nil {
+			return fmt.Errorf("queries.jsonl:%d: %w", line, err)
 		}
 		if rel, ok := qrels[q.ID]; ok {
 			b.Queries = append(b.Queries, Query{ID: q.ID, Text: q.Text, Relevant: rel})
 		}
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	if len(b.Queries) == 0 {
