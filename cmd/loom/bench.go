@@ -30,16 +30,51 @@ import (
 // benchBudget is the context budget of every benchmark question.
 const benchBudget = 4000
 
+// BenchHost is the machine a benchmark ran on; every bench report opens
+// with it.
+type BenchHost struct {
+	GOOS      string `json:"goos"`
+	GOARCH    string `json:"goarch"`
+	CPUs      int    `json:"cpus"`
+	GoVersion string `json:"go_version"`
+}
+
+// thisHost is the machine this program runs on.
+func thisHost() BenchHost {
+	return BenchHost{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.GOMAXPROCS(0), GoVersion: runtime.Version()}
+}
+
+// benchRoot is where a benchmark keeps its workspaces: dir, or a new
+// temporary folder (named by pattern) that done removes.
+func benchRoot(dir, pattern string) (root string, done func(), err error) {
+	if dir != "" {
+		return dir, func() {}, nil
+	}
+	d, err := os.MkdirTemp("", pattern)
+	if err != nil {
+		return "", nil, err
+	}
+	return d, func() { os.RemoveAll(d) }, nil
+}
+
+// writeBench prints a bench report: indented JSON, or text by print.
+func writeBench[R any](w io.Writer, format string, rep R, print func(io.Writer, R)) error {
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	print(w, rep)
+	return nil
+}
+
 // BenchReport is what `loom bench --format json` prints.
 type BenchReport struct {
-	GOOS      string     `json:"goos"`
-	GOARCH    string     `json:"goarch"`
-	CPUs      int        `json:"cpus"`
-	GoVersion string     `json:"go_version"`
-	Seed      uint64     `json:"seed"`
-	Queries   int        `json:"queries"`
-	Budget    int        `json:"budget"`
-	Runs      []BenchRun `json:"runs"`
+	BenchHost
+	Seed    uint64     `json:"seed"`
+	Queries int        `json:"queries"`
+	Budget  int        `json:"budget"`
+	Runs    []BenchRun `json:"runs"`
 }
 
 // BenchRun is one workspace size with one embedder. Times are in
@@ -189,27 +224,16 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if bf.format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	printBench(stdout, rep)
-	return nil
+	return writeBench(stdout, bf.format, rep, printBench)
 }
 
 func runBench(ctx context.Context, bf benchFlags, stderr io.Writer) (*BenchReport, error) {
-	root := bf.dir
-	if root == "" {
-		d, err := os.MkdirTemp("", "loom-bench-*")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(d)
-		root = d
+	root, done, err := benchRoot(bf.dir, "loom-bench-*")
+	if err != nil {
+		return nil, err
 	}
-	rep := &BenchReport{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.GOMAXPROCS(0), GoVersion: runtime.Version(),
-		Seed: bf.seed, Queries: bf.queries, Budget: benchBudget}
+	defer done()
+	rep := &BenchReport{BenchHost: thisHost(), Seed: bf.seed, Queries: bf.queries, Budget: benchBudget}
 	var prof *os.File
 	if bf.queryProfile != "" {
 		f, err := os.Create(bf.queryProfile)

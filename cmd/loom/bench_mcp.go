@@ -4,14 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,15 +33,12 @@ import (
 
 // BenchMCPReport is what `loom bench mcp --format json` prints.
 type BenchMCPReport struct {
-	GOOS      string        `json:"goos"`
-	GOARCH    string        `json:"goarch"`
-	CPUs      int           `json:"cpus"`
-	GoVersion string        `json:"go_version"`
-	Seed      uint64        `json:"seed"`
-	Calls     int           `json:"calls"`
-	Warmup    int           `json:"warmup"`
-	Budget    int           `json:"budget"`
-	Runs      []BenchMCPRun `json:"runs"`
+	BenchHost
+	Seed   uint64        `json:"seed"`
+	Calls  int           `json:"calls"`
+	Warmup int           `json:"warmup"`
+	Budget int           `json:"budget"`
+	Runs   []BenchMCPRun `json:"runs"`
 }
 
 // BenchMCPRun is one workspace size. Every mode asks the same questions,
@@ -139,13 +134,7 @@ func cmdBenchMCP(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	if bf.format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	printBenchMCP(stdout, rep)
-	return nil
+	return writeBench(stdout, bf.format, rep, printBenchMCP)
 }
 
 // parseNodes reads a comma-separated list of workspace sizes.
@@ -162,17 +151,12 @@ func parseNodes(cmd, list string) ([]int, error) {
 }
 
 func runBenchMCP(ctx context.Context, bf benchMCPFlags, stderr io.Writer) (*BenchMCPReport, error) {
-	root := bf.dir
-	if root == "" {
-		d, err := os.MkdirTemp("", "loom-bench-mcp-*")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(d)
-		root = d
+	root, done, err := benchRoot(bf.dir, "loom-bench-mcp-*")
+	if err != nil {
+		return nil, err
 	}
-	rep := &BenchMCPReport{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.GOMAXPROCS(0), GoVersion: runtime.Version(),
-		Seed: bf.seed, Calls: bf.calls, Warmup: bf.warmup, Budget: benchBudget}
+	defer done()
+	rep := &BenchMCPReport{BenchHost: thisHost(), Seed: bf.seed, Calls: bf.calls, Warmup: bf.warmup, Budget: benchBudget}
 	questions := synth.Questions(bf.calls, bf.seed)
 	e, threshold, err := benchEmbedder("offline")
 	if err != nil {

@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"text/tabwriter"
 	"time"
 
@@ -29,13 +27,10 @@ import (
 
 // BenchWatchReport is what `loom bench watch --format json` prints.
 type BenchWatchReport struct {
-	GOOS      string `json:"goos"`
-	GOARCH    string `json:"goarch"`
-	CPUs      int    `json:"cpus"`
-	GoVersion string `json:"go_version"`
-	Notes     int    `json:"notes"`
-	Folders   int    `json:"folders"`
-	Saves     int    `json:"saves"`
+	BenchHost
+	Notes   int `json:"notes"`
+	Folders int `json:"folders"`
+	Saves   int `json:"saves"`
 	// IngestMS is the first ingest of the folder (every note added).
 	IngestMS float64 `json:"ingest_ms"`
 	// SetupMS is watch.New on the folder (one watch a folder); Watches
@@ -89,26 +84,16 @@ func cmdBenchWatch(ctx context.Context, args []string, stdout, stderr io.Writer)
 	case *quiet <= 0:
 		return usageErr("bench watch: --quiet must be positive, e.g. 500ms")
 	}
-	root := *dir
-	if root == "" {
-		d, err := os.MkdirTemp("", "loom-bench-watch-*")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(d)
-		root = d
+	root, done, err := benchRoot(*dir, "loom-bench-watch-*")
+	if err != nil {
+		return err
 	}
+	defer done()
 	rep, err := runBenchWatch(ctx, root, *notes, *folders, *saves, []time.Duration{*quiet, noDebounce}, stderr)
 	if err != nil {
 		return err
 	}
-	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	printBenchWatch(stdout, rep)
-	return nil
+	return writeBench(stdout, *format, rep, printBenchWatch)
 }
 
 // notePath is note i of the generated folder.
@@ -117,7 +102,7 @@ func notePath(lib string, i, folders int) string {
 }
 
 func runBenchWatch(ctx context.Context, root string, notes, folders, saves int, quiets []time.Duration, stderr io.Writer) (*BenchWatchReport, error) {
-	rep := &BenchWatchReport{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.GOMAXPROCS(0), GoVersion: runtime.Version(),
+	rep := &BenchWatchReport{BenchHost: thisHost(),
 		Notes: notes, Folders: folders, Saves: saves}
 	lib, ws := filepath.Join(root, "notes"), filepath.Join(root, "ws")
 	if err := os.RemoveAll(lib); err != nil {
