@@ -1,6 +1,7 @@
 package abstract
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -81,6 +82,36 @@ func CleanReply(s string, level Level) string {
 // text that already fits.
 func Check(count Counter, text string, level Level, maxTokens int) (answer string, done bool, err error) {
 	return checkRequest(count, text, level, maxTokens, 0)
+}
+
+// ByModel is the way every model summariser (Ollama's, an OpenAI-compatible
+// server's) summarises: the request is checked (Check: a text that needs no
+// summarising is its own answer, and the model is not asked); generate asks
+// the model; when it fails and fallback is set, the fallback's text comes
+// back with a *FellBackError saying who made it and why. The caller's
+// ended ctx is never covered by the fallback. id names the summariser in
+// the messages ("summarise with ollama/llama3.2: …").
+func ByModel(ctx context.Context, id string, count Counter, text string, level Level, maxTokens int,
+	generate func() (string, error), fallback Summarizer) (string, error) {
+	answer, done, err := Check(count, text, level, maxTokens)
+	if err != nil {
+		return "", fmt.Errorf("summarise with %s: %w", id, err)
+	}
+	if done {
+		return answer, nil
+	}
+	out, err := generate()
+	if err == nil {
+		return out, nil
+	}
+	if fallback == nil || ctx.Err() != nil {
+		return "", err
+	}
+	out, fallbackErr := fallback.Summarize(ctx, text, level, maxTokens)
+	if fallbackErr != nil {
+		return "", fmt.Errorf("%w; the fallback failed too: %w", err, fallbackErr)
+	}
+	return out, &FellBackError{By: fallback.ID(), Cause: err}
 }
 
 // FitText returns s, trimmed, if it counts at most maxTokens; else the

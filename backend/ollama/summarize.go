@@ -54,25 +54,8 @@ func (s *Summarizer) ID() string { return "ollama/" + baseName(s.Model) }
 // the text itself, without asking Ollama. If the caller's ctx ends, its
 // error is returned and Fallback is not tried.
 func (s *Summarizer) Summarize(ctx context.Context, text string, level abstract.Level, maxTokens int) (string, error) {
-	answer, done, err := abstract.Check(s.Count, text, level, maxTokens)
-	if err != nil {
-		return "", fmt.Errorf("summarise with %s: %w", s.ID(), err)
-	}
-	if done {
-		return answer, nil
-	}
-	out, err := s.generate(ctx, text, level, maxTokens)
-	if err == nil {
-		return out, nil
-	}
-	if s.Fallback == nil || ctx.Err() != nil {
-		return "", err
-	}
-	out, fallbackErr := s.Fallback.Summarize(ctx, text, level, maxTokens)
-	if fallbackErr != nil {
-		return "", fmt.Errorf("%w; the fallback failed too: %w", err, fallbackErr)
-	}
-	return out, &abstract.FellBackError{By: s.Fallback.ID(), Cause: err}
+	return abstract.ByModel(ctx, s.ID(), s.Count, text, level, maxTokens,
+		func() (string, error) { return s.generate(ctx, text, level, maxTokens) }, s.Fallback)
 }
 
 // generate asks Ollama once and checks and fits its reply.
