@@ -194,20 +194,11 @@ func (c *Client) Stream(ctx context.Context, req *api.ChatRequest, notify func(w
 		what: "answer with model " + req.Model, model: req.Model, limit: c.cfg.idle, notify: serialised}
 	reqCtx, w := c.watch(ctx, r.what, r.model, r.limit, serialised)
 	defer w.Stop()
-	httpReq, err := c.newRequest(reqCtx, r)
+	resp, err := c.send(ctx, reqCtx, w, r)
 	if err != nil {
 		return err
 	}
-	resp, err := c.http.Do(httpReq)
-	if err != nil {
-		w.Stop()
-		return c.transportError(ctx, w, r, err)
-	}
 	defer resp.Body.Close()
-	if resp.StatusCode >= http.StatusBadRequest {
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		return c.statusError(r, resp.StatusCode, body)
-	}
 	rd := &replyReader{c: c, model: req.Model, emit: emit, calls: map[int]*api.ToolCall{}}
 	if ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct == "application/json" {
 		// The server answered with one object instead of a stream.

@@ -218,20 +218,11 @@ func (c *Client) newRequest(ctx context.Context, r route) (*http.Request, error)
 func (c *Client) call(ctx context.Context, r route, out any) error {
 	reqCtx, w := c.watch(ctx, r.what, r.model, r.limit, r.notify)
 	defer w.Stop()
-	req, err := c.newRequest(reqCtx, r)
+	resp, err := c.send(ctx, reqCtx, w, r)
 	if err != nil {
 		return err
 	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		w.Stop()
-		return c.transportError(ctx, w, r, err)
-	}
 	defer resp.Body.Close()
-	if resp.StatusCode >= http.StatusBadRequest {
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		return c.statusError(r, resp.StatusCode, body)
-	}
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
 		w.Stop()
@@ -241,6 +232,28 @@ func (c *Client) call(ctx context.Context, r route, out any) error {
 		return c.unusable(r.model, err, "a reply to %s that is not JSON of the expected shape: %s", r.what, describe(body))
 	}
 	return nil
+}
+
+// send makes the request r under the watch w (reqCtx is its context)
+// and returns the reply of one the server took (status below 400), whose
+// body the caller closes. A failure is an *Error, but the caller's own
+// cancelled ctx, which comes back as it is.
+func (c *Client) send(ctx, reqCtx context.Context, w *wait.Watch, r route) (*http.Response, error) {
+	req, err := c.newRequest(reqCtx, r)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		w.Stop()
+		return nil, c.transportError(ctx, w, r, err)
+	}
+	if resp.StatusCode >= http.StatusBadRequest {
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		return nil, c.statusError(r, resp.StatusCode, body)
+	}
+	return resp, nil
 }
 
 // transportError explains a request that got no reply: the caller
