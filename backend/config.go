@@ -25,7 +25,8 @@ type Config struct {
 	// Embedder is auto (the default: the embedder the workspace's vectors
 	// were made with; for a new workspace the model server's embedding
 	// model when it answers and has one, else the offline embedder),
-	// offline, or the server's own mode (ollama, openai).
+	// offline, minilm (the full encoder), or the server's own mode
+	// (ollama, openai).
 	Embedder embed.Mode
 	// EmbedModel is the server's embedding model ("": the workspace's,
 	// else one the server lists as an embedding model, nomic-embed-text
@@ -197,11 +198,15 @@ func FindEmbedModel(ctx context.Context, srv modelserver.Server, named, stored s
 }
 
 // OfflineTarget names the offline embedder as a re-embed's target
-// (OpenEmbedder).
-const OfflineTarget = "offline"
+// (OpenEmbedder), and MiniLMTarget the full MiniLM encoder.
+const (
+	OfflineTarget = "offline"
+	MiniLMTarget  = "minilm"
+)
 
 // OpenEmbedder opens the embedder a re-embed asked for by name: "offline"
-// (OfflineTarget) is the offline embedder, any other name the model
+// (OfflineTarget) is the offline embedder, "minilm" (MiniLMTarget) the
+// full MiniLM encoder, any other name the model
 // server's embedding model of that name ("": the one FindEmbedModel picks
 // for a new workspace). It returns the embedder and a sentence saying
 // what it is, for Stats.
@@ -216,6 +221,13 @@ func (c Config) OpenEmbedder(ctx context.Context, target string) (embed.Embedder
 			return nil, "", err
 		}
 		return e, fmt.Sprintf("using offline embedder (%d dimensions): the workspace was re-embedded with it", e.Dim()), nil
+	}
+	if strings.TrimSpace(target) == MiniLMTarget {
+		e, err := embed.LoadMiniLM()
+		if err != nil {
+			return nil, "", err
+		}
+		return e, fmt.Sprintf("using the full MiniLM encoder (%d dimensions): the workspace was re-embedded with it", e.Dim()), nil
 	}
 	if c.Server == nil {
 		return nil, "", errs.E(errs.Invalid, "re-embed with %s: no model server is configured", target)

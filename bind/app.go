@@ -16,6 +16,7 @@ import (
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/chat"
 	"github.com/loomwork/loom/backend/embed"
+	"github.com/loomwork/loom/backend/embed/minilm"
 	"github.com/loomwork/loom/backend/modelserver"
 	"github.com/loomwork/loom/backend/ollama"
 	"github.com/loomwork/loom/backend/ollama/wait"
@@ -115,6 +116,9 @@ type App struct {
 	// ollamaURL is the Ollama address the edition was given ("": none; the
 	// web edition's page sets it).
 	ollamaURL func() string
+	// fullEncoder says whether the full MiniLM encoder's weights are
+	// installed, for Stats (nil in the web edition: it has none).
+	fullEncoder func() bool
 	// settingsMu orders the changes of the settings file; savedServer is
 	// the model server's settings as last read or saved (nil: not read).
 	settingsMu  sync.Mutex
@@ -174,9 +178,13 @@ func NewApp(shell Shell) *App {
 		defaultDir: func() (string, error) { return backend.DefaultWorkspaceDir("default") },
 		newServer:  backend.NewModelServer,
 		ollamaURL:  func() string { return os.Getenv(OllamaEnv) },
-		ready:      make(chan struct{}),
-		stopping:   make(chan struct{}),
-		ctx:        context.Background(),
+		fullEncoder: func() bool {
+			_, err := minilm.Find()
+			return err == nil
+		},
+		ready:    make(chan struct{}),
+		stopping: make(chan struct{}),
+		ctx:      context.Background(),
 	}
 	// The desktop app opens read-only when another Loom process (the CLI,
 	// loom watch, another window) holds the workspace or its folder cannot
@@ -234,6 +242,7 @@ func NewWebApp(shell Shell, cfg WebConfig) *App {
 	a := NewApp(shell)
 	a.web = true
 	a.embedder, a.offline = embed.ModeOffline, cfg.Offline
+	a.fullEncoder = nil // the page has no weights to load
 	a.defaultDir = func() (string, error) { return cfg.Dir, nil }
 	// One tab holds the workspace at a time (the page waits for the
 	// others), so there is no other process to fall back to read-only for.
@@ -327,6 +336,7 @@ func (a *App) Stats() (backend.Stats, error) {
 	err := a.use(func(ws workspace) (err error) {
 		ws.ChooseEmbedder(a.ctx)
 		stats, err = ws.Stats(a.ctx)
+		stats.FullEncoder = a.fullEncoder != nil && a.fullEncoder()
 		return err
 	})
 	return stats, err

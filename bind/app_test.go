@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/loomwork/loom/backend"
+	"github.com/loomwork/loom/backend/embed/minilm"
 	"github.com/loomwork/loom/backend/errs"
 )
 
@@ -173,7 +174,29 @@ func newTestApp(defaultDir func() (string, error), open func(context.Context, st
 	app := NewApp(shell)
 	app.defaultDir = defaultDir
 	app.open = open
+	app.fullEncoder = func() bool { return false } // the same with or without the weights
 	return app, shell
+}
+
+// Stats says whether the full encoder's weights are installed, as the
+// desktop app finds them; the web edition never offers it.
+func TestStatsSaysWhetherTheFullEncoderCanLoad(t *testing.T) {
+	open := func(context.Context, string) (workspace, error) {
+		return &fakeWorkspace{stats: backend.Stats{Workspace: "/data/default", Documents: 1}}, nil
+	}
+	for _, installed := range []bool{false, true} {
+		app, _ := newTestApp(func() (string, error) { return "/data/default", nil }, open)
+		app.fullEncoder = func() bool { return installed }
+		app.Startup(t.Context())
+		stats, err := app.Stats()
+		require.NoError(t, err)
+		assert.Equal(t, installed, stats.FullEncoder)
+	}
+	web := NewWebApp(&fakeShell{}, WebConfig{Dir: "/loom"})
+	assert.Nil(t, web.fullEncoder)
+	t.Setenv(minilm.DirEnv, "")
+	_, err := minilm.Find()
+	assert.Equal(t, err == nil, NewApp(&fakeShell{}).fullEncoder(), "the desktop app asks minilm.Find")
 }
 
 func TestAppStartup(t *testing.T) {

@@ -178,6 +178,7 @@ func goldenAppIn(t *testing.T, dir, url string, clientOpts ...wait.Options) (*Ap
 	shell := &fakeShell{}
 	app := NewApp(shell)
 	app.options = append(testOptions(), backend.WithClock(func() time.Time { return goldenNow }))
+	app.fullEncoder = func() bool { return true } // the same with or without the weights
 	if url != "" {
 		app.newServer = serverAt(url, clientOpts...)
 	}

@@ -260,7 +260,7 @@ func TestSelectUsesTheBuiltInOfflineEmbedderByDefault(t *testing.T) {
 }
 
 func TestParseMode(t *testing.T) {
-	for in, want := range map[string]embed.Mode{"": embed.ModeAuto, "auto": embed.ModeAuto, " Offline ": embed.ModeOffline, "OLLAMA": embed.ModeOllama, "openai": embed.ModeOpenAI} {
+	for in, want := range map[string]embed.Mode{"": embed.ModeAuto, "auto": embed.ModeAuto, " Offline ": embed.ModeOffline, "OLLAMA": embed.ModeOllama, "openai": embed.ModeOpenAI, "MiniLM": embed.ModeMiniLM} {
 		t.Run(in, func(t *testing.T) {
 			got, err := embed.ParseMode(in)
 			require.NoError(t, err)
@@ -269,7 +269,7 @@ func TestParseMode(t *testing.T) {
 	}
 	_, err := embed.ParseMode("cloud")
 	require.Error(t, err)
-	assert.True(t, strings.Contains(err.Error(), "want auto, offline, ollama or openai"))
+	assert.True(t, strings.Contains(err.Error(), "want auto, offline, minilm, ollama or openai"))
 }
 
 func TestConceptThreshold(t *testing.T) {
@@ -280,6 +280,7 @@ func TestConceptThreshold(t *testing.T) {
 		{"ollama/nomic-embed-text", 0.8},
 		{"ollama/all-minilm", 0.8},
 		{"offline/minilm-l6-m2v-256", embed.OfflineConceptThreshold},
+		{"minilm/all-MiniLM-L6-v2-fp16", embed.MiniLMConceptThreshold},
 		{"something/else", 0.8},
 	}
 	for _, tc := range cases {
@@ -287,4 +288,44 @@ func TestConceptThreshold(t *testing.T) {
 			assert.Equal(t, tc.want, embed.ConceptThreshold(tc.id))
 		})
 	}
+}
+
+// stubMiniLM stands in for the full encoder where its cost is beside the
+// point.
+type stubMiniLM struct{}
+
+func (stubMiniLM) ID() string { return "minilm/stub" }
+func (stubMiniLM) Dim() int   { return 384 }
+func (stubMiniLM) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	return make([][]float32, len(texts)), nil
+}
+
+func TestSelectTheFullEncoder(t *testing.T) {
+	srv := fakeOllama(t, []string{"nomic-embed-text:latest"})
+	loadMiniLM := func() (embed.Embedder, error) { return stubMiniLM{}, nil }
+	missing := func() (embed.Embedder, error) { return nil, errors.New("weights not installed") }
+
+	// Chosen: the server is not asked.
+	e, choice, err := embed.Select(context.Background(), embed.SelectOptions{Mode: embed.ModeMiniLM, Remote: ollamaAt(srv.URL, ""), Offline: loadStub, MiniLM: loadMiniLM})
+	require.NoError(t, err)
+	assert.Equal(t, "minilm/stub", e.ID())
+	assert.Equal(t, embed.Choice{Mode: embed.ModeMiniLM, ID: "minilm/stub", Reason: "using the full MiniLM encoder (384 dimensions): chosen in configuration"}, choice)
+	assert.Empty(t, srv.Requests())
+
+	// Chosen without its weights: an error, never another embedder.
+	_, _, err = embed.Select(context.Background(), embed.SelectOptions{Mode: embed.ModeMiniLM, Offline: loadStub, MiniLM: missing})
+	assert.ErrorContains(t, err, "embedder mode minilm: weights not installed")
+
+	// Auto keeps a workspace's full-encoder vectors, without asking the server.
+	e, choice, err = embed.Select(context.Background(), embed.SelectOptions{Stored: "minilm/all-MiniLM-L6-v2-fp16", Remote: ollamaAt(srv.URL, ""), Offline: loadStub, MiniLM: loadMiniLM})
+	require.NoError(t, err)
+	assert.Equal(t, "minilm/stub", e.ID())
+	assert.Contains(t, choice.Reason, "the workspace's vectors were made with it")
+	assert.Empty(t, srv.Requests())
+
+	// ... and says why it cannot when the weights are gone.
+	_, choice, err = embed.Select(context.Background(), embed.SelectOptions{Stored: "minilm/all-MiniLM-L6-v2-fp16", Offline: loadStub, MiniLM: missing})
+	require.NoError(t, err)
+	assert.Equal(t, embed.ModeOffline, choice.Mode)
+	assert.Contains(t, choice.Reason, "the workspace's vectors are the full MiniLM encoder's, which cannot load (embedder mode minilm: weights not installed), so the next ingest embeds everything again with the offline embedder")
 }

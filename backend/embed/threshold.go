@@ -22,6 +22,10 @@ const OllamaConceptThreshold = 0.8
 // and 15%, where GloVe at 0.83 gave 33% and 17%.
 const OfflineConceptThreshold = 0.695
 
+// MiniLMConceptThreshold is the threshold for the full MiniLM encoder,
+// calibrated the same way (see BENCHMARKS.md).
+const MiniLMConceptThreshold = 0.6
+
 // ConceptThreshold returns the cosine similarity at or above which two texts are
 // taken to be about the same concept, for vectors made by the embedder with
 // this ID. Thresholds do not transfer between embedders, so each gets its
@@ -29,8 +33,10 @@ const OfflineConceptThreshold = 0.695
 // the Ollama value.
 func ConceptThreshold(embedderID string) float64 {
 	switch {
-	case strings.HasPrefix(embedderID, "offline/"):
+	case strings.HasPrefix(embedderID, OfflinePrefix):
 		return OfflineConceptThreshold
+	case strings.HasPrefix(embedderID, MiniLMPrefix):
+		return MiniLMConceptThreshold
 	default: // "ollama/..." and anything else
 		return OllamaConceptThreshold
 	}

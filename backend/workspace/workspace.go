@@ -54,6 +54,10 @@ type Stats struct {
 	// EmbedderDims is the length of the vectors of the embedder in use (0
 	// before it is chosen).
 	EmbedderDims int `json:"embedder_dims,omitempty"`
+	// FullEncoder says that the full MiniLM encoder's weights are
+	// installed, so that a re-embed can use it (set by the desktop app;
+	// the engine leaves it false).
+	FullEncoder bool `json:"full_encoder,omitempty"`
 	// Generation counts committed writes.
 	Generation int64 `json:"generation"`
 	// ReadOnly says why the workspace is open read-only ("" when it is

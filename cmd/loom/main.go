@@ -49,7 +49,7 @@ Usage:
   loom collection [--workspace DIR] list | add NAME DOC... | remove NAME DOC...
   loom models [--provider ollama|openai] [--ollama-url URL | --openai-url URL]
                                                    the model server's models: window, tools, embeddings
-  loom reembed [--workspace DIR] [--embed-model M | --offline]
+  loom reembed [--workspace DIR] [--embed-model M | --offline | --minilm]
                                                    embed the workspace again with another embedder
   loom eval   [--workspace DIR] (--queries FILE.jsonl | --beir DIR [--split test] | --corpus DIR ...) [--budget N] [--strategy S] [--compare S,S|none] [--format text|json]
   loom bench  [--nodes N[,N…]] [--dims offline|768|both] [--queries Q] [--format text|json]

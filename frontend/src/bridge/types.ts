@@ -1376,6 +1376,12 @@ export interface Stats {
    * before it is chosen).
    */
   embedder_dims?: number;
+  /**
+   * FullEncoder says that the full MiniLM encoder's weights are
+   * installed, so that a re-embed can use it (set by the desktop app;
+   * the engine leaves it false).
+   */
+  full_encoder?: boolean;
   /** Generation counts committed writes. */
   generation: number;
   /**

@@ -141,6 +141,38 @@ describe('WorkspaceStats', () => {
     stop();
   });
 
+  it('offers the full MiniLM encoder when its weights are installed, with what it costs, and not again once the vectors are its', async () => {
+    const wb = new FakeWorkbench({ edition: 'desktop', library: 'notes' });
+    const embedder = new EmbedderStore(wb);
+    const stop = embedder.start();
+    const { unmount } = render(WorkspaceStats, { dir: stats.workspace, stats, embedder });
+    expect(screen.queryByTestId('reembed-minilm')).toBeNull(); // weights not installed
+    unmount();
+
+    const withWeights: Stats = { ...stats, full_encoder: true };
+    const { rerender } = render(WorkspaceStats, { dir: stats.workspace, stats: withWeights, embedder });
+    expect(screen.queryByTestId('reembed-offline')).toBeNull(); // the vectors are the offline embedder's
+    const offer = screen.getByTestId('reembed-minilm');
+    expect(offer.textContent?.trim()).toBe('Re-embed with the full MiniLM encoder');
+    // 345 sections at about 0.3 s each: about 2 minutes.
+    expect(offer.getAttribute('title')).toContain('about 2 min for 345 sections');
+
+    const held: (() => void)[] = [];
+    wb.step = () => new Promise<void>((r) => held.push(r));
+    await fireEvent.click(offer);
+    expect(wb.reembeds).toEqual(['minilm']);
+    await waitFor(() => expect(screen.getByTestId('reembed-progress').textContent).toContain('Re-embedding with the full MiniLM encoder'));
+    while (embedder.running) {
+      await waitFor(() => expect(held.length > 0 || !embedder.running).toBe(true));
+      held.shift()?.();
+    }
+
+    await rerender({ dir: stats.workspace, stats: { ...withWeights, embedder: 'minilm/all-MiniLM-L6-v2-fp16' }, embedder });
+    expect(screen.queryByTestId('reembed-minilm')).toBeNull();
+    expect(screen.getByTestId('reembed-offline').textContent?.trim()).toBe('Re-embed with the offline embedder');
+    stop();
+  });
+
   it('offers no re-embed on a read-only workspace, nor while an ingest runs', () => {
     const wb = new FakeWorkbench({ edition: 'desktop', library: 'notes' });
     const embedder = new EmbedderStore(wb);

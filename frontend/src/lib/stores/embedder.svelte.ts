@@ -9,9 +9,19 @@ import type { ModelInfo, ReembedProgress, ReembedReport, Stats } from '../../bri
 /** The offline embedder as a re-embed's target. */
 export const OFFLINE = 'offline';
 
-/** A re-embed the page offers: with a server's embedding model, or the offline embedder. */
+/** The full MiniLM encoder as a re-embed's target. */
+export const MINILM = 'minilm';
+
+/** How a re-embed's target reads in a sentence. */
+export function targetLabel(target: string): string {
+  if (target === OFFLINE) return 'the offline embedder';
+  if (target === MINILM) return 'the full MiniLM encoder';
+  return target;
+}
+
+/** A re-embed the page offers: with a server's embedding model, the offline embedder or the full encoder. */
 export interface ReembedOffer {
-  /** What Reembed is asked with: the model's name, or "offline". */
+  /** What Reembed is asked with: the model's name, "offline" or "minilm". */
   target: string;
   /** What the button says after "Re-embed with". */
   label: string;
@@ -21,15 +31,17 @@ export interface ReembedOffer {
 
 /**
  * The re-embeds to offer for a workspace: each embedding model the server
- * lists whose embedder is not the workspace's, and the offline embedder
- * when the workspace's vectors are a server's.
+ * lists whose embedder is not the workspace's, the offline embedder when
+ * the workspace's vectors are not its, and the full MiniLM encoder when
+ * its weights are installed and the vectors are not its.
  */
 export function reembedOffers(stats: Stats, models: ModelInfo[]): ReembedOffer[] {
   const current = stats.embedder || stats.embedder_in_use || '';
   const offers: ReembedOffer[] = models
     .filter((m) => m.embedding && m.embedder_id && m.embedder_id !== current)
     .map((m) => ({ target: m.name, label: m.name, id: m.embedder_id }));
-  if (current && !current.startsWith('offline/') && stats.documents > 0) offers.push({ target: OFFLINE, label: 'the offline embedder' });
+  if (current && !current.startsWith('offline/') && stats.documents > 0) offers.push({ target: OFFLINE, label: targetLabel(OFFLINE) });
+  if (stats.full_encoder && !current.startsWith('minilm/') && stats.documents > 0) offers.push({ target: MINILM, label: targetLabel(MINILM) });
   return offers;
 }
 
@@ -56,7 +68,7 @@ export class EmbedderStore {
     });
   }
 
-  /** Re-embeds the workspace with target (a model's name or "offline"). */
+  /** Re-embeds the workspace with target (a model's name, "offline" or "minilm"). */
   async reembed(target: string): Promise<void> {
     if (this.running) return;
     this.running = target;

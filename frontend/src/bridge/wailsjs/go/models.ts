@@ -519,6 +519,7 @@ export namespace workspace {
 	    embedder_in_use?: string;
 	    embedder_choice?: string;
 	    embedder_dims?: number;
+	    full_encoder?: boolean;
 	    generation: number;
 	    read_only?: string;
 	    read_only_cause?: string;
