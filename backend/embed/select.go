@@ -170,19 +170,19 @@ func Select(ctx context.Context, opts SelectOptions) (Embedder, Choice, error) {
 	if loadMiniLM == nil {
 		loadMiniLM = LoadMiniLM
 	}
-	useMiniLM := func(why string) (Embedder, Choice, error) {
-		e, err := loadMiniLM()
-		if err != nil {
-			return nil, Choice{}, fmt.Errorf("embedder mode %s: %w", ModeMiniLM, err)
-		}
-		return e, Choice{Mode: ModeMiniLM, ID: e.ID(), Reason: fmt.Sprintf("using the full MiniLM encoder (%d dimensions): %s", e.Dim(), why)}, nil
+	miniLMChoice := func(e Embedder, why string) Choice {
+		return Choice{Mode: ModeMiniLM, ID: e.ID(), Reason: fmt.Sprintf("using the full MiniLM encoder (%d dimensions): %s", e.Dim(), why)}
 	}
 
 	switch mode {
 	case ModeOffline:
 		return useOffline("chosen in configuration")
 	case ModeMiniLM:
-		return useMiniLM("chosen in configuration")
+		e, err := loadMiniLM()
+		if err != nil {
+			return nil, Choice{}, fmt.Errorf("embedder mode %s: %w", ModeMiniLM, err)
+		}
+		return e, miniLMChoice(e, "chosen in configuration"), nil
 	case ModeOllama, ModeOpenAI:
 		if mode != remoteMode {
 			return nil, Choice{}, errs.E(errs.Invalid, "embedder mode %s, but the model server is %s: choose embedder mode %s (or auto), or that provider", mode, remoteMode, remoteMode)
@@ -202,14 +202,11 @@ func Select(ctx context.Context, opts SelectOptions) (Embedder, Choice, error) {
 		return useOffline("the workspace's vectors were made with it (re-embed the workspace to use a model server's embedding model)")
 	}
 	if strings.HasPrefix(opts.Stored, MiniLMPrefix) {
-		e, c, err := useMiniLM("the workspace's vectors were made with it")
-		if err == nil {
-			return e, c, nil
+		e, err := loadMiniLM()
+		if err != nil {
+			return useOffline(fmt.Sprintf("the workspace's vectors are the full MiniLM encoder's, which cannot load (%v), so the next ingest embeds everything again with the offline embedder", err))
 		}
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return nil, Choice{}, ctxErr
-		}
-		return useOffline(fmt.Sprintf("the workspace's vectors are the full MiniLM encoder's, which cannot load (%v), so the next ingest embeds everything again with the offline embedder", err))
+		return e, miniLMChoice(e, "the workspace's vectors were made with it"), nil
 	}
 	probe := opts.ProbeTimeout
 	if probe <= 0 {

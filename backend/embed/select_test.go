@@ -327,5 +327,5 @@ func TestSelectTheFullEncoder(t *testing.T) {
 	_, choice, err = embed.Select(context.Background(), embed.SelectOptions{Stored: "minilm/all-MiniLM-L6-v2-fp16", Offline: loadStub, MiniLM: missing})
 	require.NoError(t, err)
 	assert.Equal(t, embed.ModeOffline, choice.Mode)
-	assert.Contains(t, choice.Reason, "the workspace's vectors are the full MiniLM encoder's, which cannot load (embedder mode minilm: weights not installed), so the next ingest embeds everything again with the offline embedder")
+	assert.Contains(t, choice.Reason, "the workspace's vectors are the full MiniLM encoder's, which cannot load (weights not installed), so the next ingest embeds everything again with the offline embedder")
 }
