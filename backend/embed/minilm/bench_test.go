@@ -55,3 +55,21 @@ func BenchmarkLoad(b *testing.B) {
 	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "MiB-kept")
 	runtime.KeepAlive(e)
 }
+
+// BenchmarkEncodeBatch encodes 16 texts of 25 to 200 tokens in one call,
+// as an ingest does; ms/text is the cost of one.
+func BenchmarkEncodeBatch(b *testing.B) {
+	e := realEncoder(b)
+	var texts []string
+	for i := range 16 {
+		texts = append(texts, benchSection[:len(benchSection)*(i+2)/17]+" "+benchQuestion)
+	}
+	b.ResetTimer()
+	start := time.Now()
+	for b.Loop() {
+		if _, err := e.Encode(texts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N*len(texts)), "ms/text")
+}
