@@ -107,7 +107,7 @@ type SelectOptions struct {
 func LoadMiniLM() (Embedder, error) {
 	dir, err := minilm.Find()
 	if err != nil {
-		return nil, errs.E(errs.Invalid, "%v", err)
+		return nil, errs.Wrap(errs.Invalid, err, "") // the message is Find's
 	}
 	enc, err := minilm.Load(dir)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/loomwork/loom/backend/embed"
+	"github.com/loomwork/loom/backend/embed/minilm"
 	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/backend/ollama"
 	"github.com/loomwork/loom/backend/ollama/ollamatest"
@@ -328,4 +329,14 @@ func TestSelectTheFullEncoder(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, embed.ModeOffline, choice.Mode)
 	assert.Contains(t, choice.Reason, "the workspace's vectors are the full MiniLM encoder's, which cannot load (weights not installed), so the next ingest embeds everything again with the offline embedder")
+}
+
+// Without its weights, the full encoder's loader says so with Find's
+// error, coded as the person's to fix.
+func TestLoadMiniLMWithoutWeights(t *testing.T) {
+	t.Setenv(minilm.DirEnv, t.TempDir())
+	_, err := embed.LoadMiniLM()
+	require.ErrorIs(t, err, minilm.ErrWeightsMissing)
+	assert.Equal(t, errs.Invalid, errs.CodeOf(err))
+	assert.ErrorContains(t, err, "$LOOM_MINILM_DIR is ")
 }

@@ -50,12 +50,7 @@ func TestTheCLIWithTheFullEncoder(t *testing.T) {
 	assert.Contains(t, out, "was "+minilm.ID)
 	out, _, err = runCLI(t, "reembed", "--workspace", ws, "--minilm", "--quiet", "--format", "json")
 	require.NoError(t, err)
-	var rep struct {
-		To       string
-		Nodes    int
-		Embedded int
-	}
-	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	rep := readReembedReport(t, out)
 	assert.Equal(t, minilm.ID, rep.To)
 	assert.Positive(t, rep.Nodes)
 	assert.Zero(t, rep.Embedded, "its vectors were still in its log: nothing is encoded twice")

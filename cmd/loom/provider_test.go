@@ -55,12 +55,7 @@ func TestTheCLIWithAnOpenAICompatibleServer(t *testing.T) {
 	embedsBefore := len(srv.Requests("/v1/embeddings"))
 	out, _, err = runCLI(t, "reembed", "--workspace", ws, "--openai-url", srv.URL, "--quiet", "--format", "json")
 	require.NoError(t, err)
-	var rep struct {
-		To       string
-		Nodes    int
-		Embedded int
-	}
-	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	rep := readReembedReport(t, out)
 	assert.Equal(t, "openai/text-embedding-nomic-embed-text-v1.5", rep.To)
 	assert.Positive(t, rep.Nodes)
 	assert.Zero(t, rep.Embedded, "its vectors were still in its log: nothing is embedded twice")
@@ -70,4 +65,19 @@ func TestTheCLIWithAnOpenAICompatibleServer(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "nothing answers at http://127.0.0.1:9/v1")
 	assert.True(t, strings.Contains(err.Error(), "lms server start"))
+}
+
+// reembedReport is what `loom reembed --format json` says, as far as the
+// tests read it.
+type reembedReport struct {
+	To       string
+	Nodes    int
+	Embedded int
+}
+
+func readReembedReport(t *testing.T, out string) reembedReport {
+	t.Helper()
+	var rep reembedReport
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	return rep
 }

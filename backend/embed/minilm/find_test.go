@@ -18,11 +18,7 @@ func TestFindReadsTheEnvironmentFirst(t *testing.T) {
 	if want := "$" + DirEnv + " is " + dir + ", which has no " + WeightsFile; !strings.Contains(err.Error(), want) {
 		t.Fatalf("error %q does not say %q", err, want)
 	}
-	for _, f := range []string{ConfigFile, TokenizerFile, WeightsFile} {
-		if err := os.WriteFile(filepath.Join(dir, f), []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	placeWeights(t, dir)
 	got, err := Find()
 	if err != nil || got != dir {
 		t.Fatalf("Find() = %q, %v; want %q", got, err, dir)
@@ -59,5 +55,15 @@ func TestFindLooksAboveTheWorkingDirectory(t *testing.T) {
 	got, err := Find()
 	if err != nil || got != model {
 		t.Fatalf("Find() = %q, %v; want %q", got, err, model)
+	}
+}
+
+// placeWeights puts the three files Find looks for in dir.
+func placeWeights(t *testing.T, dir string) {
+	t.Helper()
+	for _, f := range []string{ConfigFile, TokenizerFile, WeightsFile} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -157,15 +157,14 @@ describe('WorkspaceStats', () => {
     // 345 sections at about 0.3 s each: about 2 minutes.
     expect(offer.getAttribute('title')).toContain('about 2 min for 345 sections');
 
-    const held: (() => void)[] = [];
-    wb.step = () => new Promise<void>((r) => held.push(r));
+    let release = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    wb.step = () => gate; // every step waits until the progress has been seen
     await fireEvent.click(offer);
     expect(wb.reembeds).toEqual(['minilm']);
     await waitFor(() => expect(screen.getByTestId('reembed-progress').textContent).toContain('Re-embedding with the full MiniLM encoder'));
-    while (embedder.running) {
-      await waitFor(() => expect(held.length > 0 || !embedder.running).toBe(true));
-      held.shift()?.();
-    }
+    release();
+    await waitFor(() => expect(embedder.running).toBe(''));
 
     await rerender({ dir: stats.workspace, stats: { ...withWeights, embedder: 'minilm/all-MiniLM-L6-v2-fp16' }, embedder });
     expect(screen.queryByTestId('reembed-minilm')).toBeNull();
