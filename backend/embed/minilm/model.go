@@ -32,16 +32,16 @@ func (c Config) check() error {
 	return nil
 }
 
-// layer is one transformer block. Every matrix is stored transposed from
-// the checkpoint's [out, in] to [in, out], row-major, so that matmul walks
-// it row by row; Q, K and V are fused into one [hidden, 3·hidden] matrix.
+// layer is one transformer block. Every matrix is packed (see pack) from
+// the checkpoint's [out, in]; Q, K and V are fused into one
+// [hidden, 3·hidden] matrix.
 type layer struct {
-	qkvW, qkvB   []float32 // [H][3H], [3H]
-	attnW, attnB []float32 // [H][H], [H]
-	ln1G, ln1B   []float32
-	ffn1W, ffn1B []float32 // [H][I], [I]
-	ffn2W, ffn2B []float32 // [I][H], [H]
-	ln2G, ln2B   []float32
+	qkv        packed // H → 3H
+	attn       packed // H → H
+	ln1G, ln1B []float32
+	ffn1       packed // H → I
+	ffn2       packed // I → H
+	ln2G, ln2B []float32
 }
 
 // model holds a BERT encoder's weights as float32.
@@ -113,24 +113,29 @@ func loadModel(st *safetensors, cfg Config) (*model, error) {
 		kb := get(p+"attention.self.key.bias", H)
 		vb := get(p+"attention.self.value.bias", H)
 		if firstErr == nil {
-			ly.qkvW = make([]float32, H*3*H)
+			qkvW := make([]float32, H*3*H)
 			for r := 0; r < H; r++ {
-				copy(ly.qkvW[r*3*H:], q[r*H:(r+1)*H])
-				copy(ly.qkvW[r*3*H+H:], k[r*H:(r+1)*H])
-				copy(ly.qkvW[r*3*H+2*H:], v[r*H:(r+1)*H])
+				copy(qkvW[r*3*H:], q[r*H:(r+1)*H])
+				copy(qkvW[r*3*H+H:], k[r*H:(r+1)*H])
+				copy(qkvW[r*3*H+2*H:], v[r*H:(r+1)*H])
 			}
-			ly.qkvB = append(append(append(make([]float32, 0, 3*H), qb...), kb...), vb...)
+			ly.qkv = pack(qkvW, append(append(append(make([]float32, 0, 3*H), qb...), kb...), vb...), H, 3*H)
 		}
-		ly.attnW = transposed(p+"attention.output.dense.weight", H, H)
-		ly.attnB = get(p+"attention.output.dense.bias", H)
+		attnW := transposed(p+"attention.output.dense.weight", H, H)
+		attnB := get(p+"attention.output.dense.bias", H)
 		ly.ln1G = get(p+"attention.output.LayerNorm.weight", H)
 		ly.ln1B = get(p+"attention.output.LayerNorm.bias", H)
-		ly.ffn1W = transposed(p+"intermediate.dense.weight", I, H)
-		ly.ffn1B = get(p+"intermediate.dense.bias", I)
-		ly.ffn2W = transposed(p+"output.dense.weight", H, I)
-		ly.ffn2B = get(p+"output.dense.bias", H)
+		ffn1W := transposed(p+"intermediate.dense.weight", I, H)
+		ffn1B := get(p+"intermediate.dense.bias", I)
+		ffn2W := transposed(p+"output.dense.weight", H, I)
+		ffn2B := get(p+"output.dense.bias", H)
 		ly.ln2G = get(p+"output.LayerNorm.weight", H)
 		ly.ln2B = get(p+"output.LayerNorm.bias", H)
+		if firstErr == nil {
+			ly.attn = pack(attnW, attnB, H, H)
+			ly.ffn1 = pack(ffn1W, ffn1B, H, I)
+			ly.ffn2 = pack(ffn2W, ffn2B, I, H)
+		}
 		m.layers = append(m.layers, ly)
 	}
 	if firstErr != nil {
@@ -157,17 +162,19 @@ type scratch struct {
 	h, tmp, ctx []float32 // [n][H]
 	qkv         []float32 // [n][3H]
 	ffn         []float32 // [n][I]
-	scores      []float32 // [workers][n]
+	att         []float32 // [workers][attScratch(seq, d)]
+	tail        []float32 // [blockRows][I]: matmul's last rows
 }
 
 func (m *model) scratch(n, seq int) *scratch {
 	s, _ := m.pool.Get().(*scratch)
 	H, I := m.cfg.Hidden, m.cfg.Intermediate
-	if s == nil || len(s.h) < n*H || len(s.scores) < workers()*seq {
+	if s == nil || len(s.h) < n*H || len(s.att) < workers()*attScratch(seq, H/m.cfg.Heads) {
 		s = &scratch{
 			h: make([]float32, n*H), tmp: make([]float32, n*H), ctx: make([]float32, n*H),
 			qkv: make([]float32, n*3*H), ffn: make([]float32, n*I),
-			scores: make([]float32, workers()*seq),
+			att:  make([]float32, workers()*attScratch(seq, H/m.cfg.Heads)),
+			tail: make([]float32, blockRows*max(H, I)),
 		}
 	}
 	return s
@@ -260,14 +267,14 @@ func (m *model) hidden(ids []int32, seq int) (*scratch, []float32, error) {
 	qkv, ctx, tmp, ffn := s.qkv[:n*3*H], s.ctx[:n*H], s.tmp[:n*H], s.ffn[:n*I]
 	for li := range m.layers {
 		ly := &m.layers[li]
-		matmul(qkv, h, ly.qkvW, ly.qkvB, n, H, 3*H)
-		m.attention(ctx, qkv, s.scores, n, seq)
-		matmul(tmp, ctx, ly.attnW, ly.attnB, n, H, H)
+		matmul(qkv, h, ly.qkv, n, s.tail)
+		m.attention(ctx, qkv, s.att, n, seq)
+		matmul(tmp, ctx, ly.attn, n, s.tail)
 		addInto(h, tmp)
 		layerNorm(h, n, H, ly.ln1G, ly.ln1B, eps)
-		matmul(ffn, h, ly.ffn1W, ly.ffn1B, n, H, I)
+		matmul(ffn, h, ly.ffn1, n, s.tail)
 		parallelFor(len(ffn), 4096, func(lo, hi int) { gelu(ffn[lo:hi]) })
-		matmul(tmp, ffn, ly.ffn2W, ly.ffn2B, n, I, H)
+		matmul(tmp, ffn, ly.ffn2, n, s.tail)
 		addInto(h, tmp)
 		layerNorm(h, n, H, ly.ln2G, ly.ln2B, eps)
 	}
@@ -277,143 +284,90 @@ func (m *model) hidden(ids []int32, seq int) (*scratch, []float32, error) {
 // attention computes multi-head scaled dot-product self-attention within
 // each sequence of seq tokens: qkv holds each token's query, key and value
 // ([n][3H]); ctx receives each token's heads' weighted sums of the values
-// of its own sequence ([n][H]). scores has room for seq floats per worker.
-func (m *model) attention(ctx, qkv, scores []float32, n, seq int) {
+// of its own sequence ([n][H]). Each (sequence, head) pair is two matrix
+// products through the kernel, scores = Q·Kᵀ and ctx = softmax(scores)·V,
+// the pairs split among workers; att has attScratch(seq, d) floats per
+// worker.
+func (m *model) attention(ctx, qkv, att []float32, n, seq int) {
 	H := m.cfg.Hidden
 	nh := m.cfg.Heads
 	d := H / nh
 	scale := float32(1 / math.Sqrt(float64(d)))
-	// Work items are (query token, head) pairs, split among workers.
+	per := attScratch(seq, d)
+	sp := roundUp(seq, panelW) // a row of scores, padded to whole panels
+	vPanels := roundUp(d, panelW) / panelW
 	var mu sync.Mutex
 	next := 0
-	parallelFor(n*nh, 64, func(lo, hi int) {
+	parallelFor(n/seq*nh, 1, func(lo, hi int) {
 		mu.Lock()
-		var sc []float32
-		if (next+1)*seq <= len(scores) {
-			sc = scores[next*seq : (next+1)*seq]
+		var buf []float32
+		if (next+1)*per <= len(att) {
+			buf = att[next*per : (next+1)*per]
 		} else { // GOMAXPROCS grew since the scratch was made
-			sc = make([]float32, seq)
+			buf = make([]float32, per)
 		}
 		next++
 		mu.Unlock()
+		kp, buf := buf[:sp*d], buf[sp*d:]                             // keys, packed: [sp/panelW][d][panelW]
+		sc, buf := buf[:seq*sp], buf[seq*sp:]                         // scores, then weights: [seq][sp]
+		vp, buf := buf[:vPanels*seq*panelW], buf[vPanels*seq*panelW:] // values, packed
+		zero, buf := buf[:max(sp, vPanels*panelW)], buf[max(sp, vPanels*panelW):]
+		tail := buf[:blockRows*max(seq, d)]
+		clear(zero)
 		for item := lo; item < hi; item++ {
-			i, hd := item/nh, item%nh
-			base := i / seq * seq // the first token of i's sequence
-			q := qkv[i*3*H+hd*d : i*3*H+hd*d+d]
-			maxv := float32(math.Inf(-1))
+			base, hd := item/nh*seq, item%nh
+			q := qkv[base*3*H+hd*d:]
+			clear(kp)
 			for j := 0; j < seq; j++ {
-				k := qkv[(base+j)*3*H+H+hd*d : (base+j)*3*H+H+hd*d+d]
-				var dot float32
-				for t := range q {
-					dot += q[t] * k[t]
-				}
-				dot *= scale
-				sc[j] = dot
-				if dot > maxv {
-					maxv = dot
+				key := qkv[(base+j)*3*H+H+hd*d:][:d]
+				p, t := j/panelW, j%panelW
+				for c, v := range key {
+					kp[(p*d+c)*panelW+t] = v
 				}
 			}
-			var sum float32
-			for j := 0; j < seq; j++ {
-				e := float32(math.Exp(float64(sc[j] - maxv)))
-				sc[j] = e
-				sum += e
+			gemm(sc, sp, q, 3*H, seq, d, kp, zero, 0, sp/panelW, sp, tailRows(tail, q, 3*H, d, seq))
+			for i := 0; i < seq; i++ {
+				softmax(sc[i*sp:i*sp+seq], scale)
 			}
-			out := ctx[i*H+hd*d : i*H+hd*d+d]
-			clear(out)
-			inv := 1 / sum
+			clear(vp)
 			for j := 0; j < seq; j++ {
-				p := sc[j] * inv
-				v := qkv[(base+j)*3*H+2*H+hd*d : (base+j)*3*H+2*H+hd*d+d]
-				for t := range out {
-					out[t] += p * v[t]
+				val := qkv[(base+j)*3*H+2*H+hd*d:][:d]
+				for c, v := range val {
+					vp[((c/panelW)*seq+j)*panelW+c%panelW] = v
 				}
 			}
+			gemm(ctx[base*H+hd*d:], H, sc, sp, seq, seq, vp, zero, 0, vPanels, d, tailRows(tail, sc, sp, seq, seq))
 		}
 	})
 }
 
-// matmul sets out ([n][outDim]) to x ([n][in]) times w ([in][outDim]) plus
-// bias, the rows split among workers when there are many. Each worker walks
-// w in tiles of tileK×tileJ that stay in cache while every one of its rows
-// uses them, instead of streaming all of w once per row.
-func matmul(out, x, w, bias []float32, n, in, outDim int) {
-	parallelFor(n, 4, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			copy(out[i*outDim:(i+1)*outDim], bias)
-		}
-		for j0 := 0; j0 < outDim; j0 += tileJ {
-			j1 := min(j0+tileJ, outDim)
-			for k0 := 0; k0 < in; k0 += tileK {
-				k1 := min(k0+tileK, in)
-				wt := w[k0*outDim+j0:]
-				i := lo
-				for ; i+2 <= hi; i += 2 {
-					matvec2(out[i*outDim+j0:i*outDim+j1], out[(i+1)*outDim+j0:(i+1)*outDim+j1],
-						x[i*in+k0:i*in+k1], x[(i+1)*in+k0:(i+1)*in+k1], wt, outDim)
-				}
-				if i < hi {
-					matvec(out[i*outDim+j0:i*outDim+j1], x[i*in+k0:i*in+k1], wt, outDim)
-				}
-			}
-		}
-	})
+// attScratch is how many floats attention needs a worker for sequences of
+// seq tokens and heads of d dimensions.
+func attScratch(seq, d int) int {
+	sp, vp := roundUp(seq, panelW), roundUp(d, panelW)
+	return sp*d + seq*sp + vp*seq + max(sp, vp) + blockRows*max(seq, d)
 }
 
-// Tile sizes of matmul: a 64×256 float32 tile of w is 64 KiB.
-const (
-	tileK = 64
-	tileJ = 256
-)
+func roundUp(n, m int) int { return (n + m - 1) / m * m }
 
-// matvec adds xi times w to o, where row k of w starts at w[k*stride] and
-// only its first len(o) entries are used. It sums in the same order as
-// matvec2, two rows of w at a time, so that a row's result does not depend
-// on how rows were split among workers or paired.
-func matvec(o, xi, w []float32, stride int) {
-	m := len(o)
-	k := 0
-	for ; k+2 <= len(xi); k += 2 {
-		a0, a1 := xi[k], xi[k+1]
-		w0 := w[k*stride : k*stride+m]
-		w1 := w[(k+1)*stride : (k+1)*stride+m]
-		w0, w1 = w0[:len(o)], w1[:len(o)]
-		for j := range o {
-			o[j] += a0*w0[j] + a1*w1[j]
+// softmax sets row to the softmax of its values times scale (positive),
+// in place.
+func softmax(row []float32, scale float32) {
+	maxv := float32(math.Inf(-1))
+	for _, v := range row {
+		if v > maxv {
+			maxv = v
 		}
 	}
-	if k < len(xi) {
-		a := xi[k]
-		wk := w[k*stride : k*stride+m]
-		wk = wk[:len(o)]
-		for j := range o {
-			o[j] += a * wk[j]
-		}
+	var sum float32
+	for j, v := range row {
+		e := float32(math.Exp(float64((v - maxv) * scale)))
+		row[j] = e
+		sum += e
 	}
-}
-
-// matvec2 is matvec for two rows at once, o += xi·w and p += yi·w, so
-// that each element of w loaded serves both.
-func matvec2(o, p, xi, yi, w []float32, stride int) {
-	m := len(o)
-	p = p[:m]
-	yi = yi[:len(xi)]
-	k := 0
-	for ; k+2 <= len(xi); k += 2 {
-		a0, a1 := xi[k], xi[k+1]
-		b0, b1 := yi[k], yi[k+1]
-		w0 := w[k*stride : k*stride+m]
-		w1 := w[(k+1)*stride : (k+1)*stride+m]
-		w0, w1 = w0[:len(o)], w1[:len(o)]
-		for j := range o {
-			u, v := w0[j], w1[j]
-			o[j] += a0*u + a1*v
-			p[j] += b0*u + b1*v
-		}
-	}
-	if k < len(xi) {
-		matvec(o, xi[k:], w[k*stride:], stride)
-		matvec(p, yi[k:], w[k*stride:], stride)
+	inv := 1 / sum
+	for j := range row {
+		row[j] *= inv
 	}
 }
 
@@ -440,12 +394,49 @@ func layerNorm(x []float32, n, dim int, g, b []float32, eps float32) {
 	}
 }
 
-// gelu applies the exact (erf) GELU, 0.5·x·(1+erf(x/√2)), in place.
+// gelu applies GELU, 0.5·x·(1+erf(x/√2)), in place: by linear
+// interpolation in a table of the exact values, 1/geluSteps apart on
+// [-geluSpan, geluSpan] (an error under 4e-7, below float32's resolution
+// of most activations), and 0 or x beyond, where the exact value differs
+// from those by under 1e-8. math.Erf itself cost a third of a question's
+// encoding.
 func gelu(x []float32) {
+	t := geluTable()
+	const hi = 2 * geluSpan * geluSteps
 	for i, v := range x {
-		x[i] = float32(0.5 * float64(v) * (1 + math.Erf(float64(v)/math.Sqrt2)))
+		u := (v + geluSpan) * geluSteps
+		switch {
+		case !(u >= 0): // below the span, or NaN
+			if v != v {
+				continue
+			}
+			x[i] = 0
+		case u >= hi:
+			// x itself
+		default:
+			k := int(u)
+			f := u - float32(k)
+			x[i] = t[k] + f*(t[k+1]-t[k])
+		}
 	}
 }
+
+const (
+	geluSpan  = 8
+	geluSteps = 512
+)
+
+var geluTable = sync.OnceValue(func() []float32 {
+	t := make([]float32, 2*geluSpan*geluSteps+2)
+	for k := range t {
+		v := float64(k)/geluSteps - geluSpan
+		t[k] = float32(geluExact(v))
+	}
+	return t
+})
+
+// geluExact is GELU in float64 with math.Erf.
+func geluExact(v float64) float64 { return 0.5 * v * (1 + math.Erf(v/math.Sqrt2)) }
 
 func addInto(dst, src []float32) {
 	for i, v := range src {

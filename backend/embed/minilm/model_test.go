@@ -217,8 +217,18 @@ func naiveForward(cfg Config, ts map[string]tensor, prefix string, ids []int32) 
 // TestForwardMatchesNaive checks the optimised forward pass (transposed,
 // fused, pooled, parallel) against naiveForward on random tiny weights, in
 // F32 and F16 files, with and without the "bert." prefix, for short and
-// long sequences (the long ones take the parallel paths).
+// long sequences (the long ones take the parallel paths), with the kernel
+// this machine runs and with the portable one.
 func TestForwardMatchesNaive(t *testing.T) {
+	forwardMatchesNaive(t)
+	if hasFMA {
+		hasFMA = false
+		defer func() { hasFMA = true }()
+		forwardMatchesNaive(t)
+	}
+}
+
+func forwardMatchesNaive(t *testing.T) {
 	cfg := tinyConfig
 	cj, _ := json.Marshal(cfg)
 	for _, c := range []struct{ dtype, prefix string }{{"F32", ""}, {"F16", "bert."}} {
@@ -246,7 +256,7 @@ func TestForwardMatchesNaive(t *testing.T) {
 			want := naiveForward(cfg, ts, c.prefix, ids)
 			for j := range want {
 				if math.Abs(float64(got[j])-want[j]) > 1e-4 {
-					t.Errorf("%s %q n=%d: dim %d = %.6f, naive %.6f", c.dtype, c.prefix, n, j, got[j], want[j])
+					t.Errorf("%s %q n=%d, FMA kernel %v: dim %d = %.6f, naive %.6f", c.dtype, c.prefix, n, hasFMA, j, got[j], want[j])
 					break
 				}
 			}
