@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/loomwork/loom/backend/embed/minilm"
 	"github.com/loomwork/loom/backend/modelserver"
 	"github.com/loomwork/loom/backend/ollama"
 	"github.com/loomwork/loom/backend/ollama/ollamatest"
@@ -48,6 +49,7 @@ func TestNewWiresOllamaAsConfigured(t *testing.T) {
 	})
 
 	t.Run("auto falls back to offline when Ollama is not running, and says so", func(t *testing.T) {
+		t.Setenv(minilm.DirEnv, t.TempDir()) // no full encoder either
 		wb, err := New(ctx, Config{Dir: t.TempDir(), Server: client(ollamatest.Closed(t))})
 		require.NoError(t, err)
 		defer wb.Close()
@@ -59,7 +61,24 @@ func TestNewWiresOllamaAsConfigured(t *testing.T) {
 		assert.Empty(t, st.Embedder, "nothing stored yet")
 	})
 
+	t.Run("auto gives a new workspace the full encoder when Ollama is not running and its weights are installed", func(t *testing.T) {
+		if _, err := minilm.Find(); err != nil {
+			t.Skipf("the full encoder's weights are not installed (bash scripts/minilm.sh): %v", err)
+		}
+		wb, err := New(ctx, Config{Dir: t.TempDir(), Server: client(ollamatest.Closed(t)), Options: []Option{WithClock(clock)}})
+		require.NoError(t, err)
+		defer wb.Close()
+		_, err = wb.Ingest(ctx, []string{notes}, IngestOptions{})
+		require.NoError(t, err)
+		st, err := wb.Stats(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, "minilm/all-MiniLM-L6-v2-fp16", st.EmbedderInUse)
+		assert.Equal(t, st.EmbedderInUse, st.Embedder, "the vectors stored are the encoder's")
+		assert.Contains(t, st.EmbedderChoice, "using the full MiniLM encoder (384 dimensions): Ollama")
+	})
+
 	t.Run("auto falls back to offline when Ollama lacks the model", func(t *testing.T) {
+		t.Setenv(minilm.DirEnv, t.TempDir())
 		srv := ollamatest.New(t, ollamatest.WithModels(ollamatest.Llama32()))
 		wb, err := New(ctx, Config{Dir: t.TempDir(), Server: client(srv.URL)})
 		require.NoError(t, err)

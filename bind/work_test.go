@@ -17,6 +17,7 @@ import (
 
 	"github.com/loomwork/loom/backend"
 	"github.com/loomwork/loom/backend/embed"
+	"github.com/loomwork/loom/backend/embed/minilm"
 	"github.com/loomwork/loom/backend/embed/synthetic"
 	"github.com/loomwork/loom/backend/ollama"
 	"github.com/loomwork/loom/backend/ollama/ollamatest"
@@ -635,11 +636,18 @@ func TestDesktopChoosesItsEmbedderAsTheCLIDoes(t *testing.T) {
 	for _, tc := range []struct {
 		name, prefix string
 		models       []ollamatest.Model
+		noWeights    bool
 	}{
-		{"Ollama has the embedding model", "ollama/nomic-embed-text", ollamatest.Standard()},
-		{"Ollama lacks it", "offline/", []ollamatest.Model{ollamatest.Llama32()}},
+		{"Ollama has the embedding model", "ollama/nomic-embed-text", ollamatest.Standard(), false},
+		{"Ollama lacks it, the full encoder's weights are installed", "minilm/", []ollamatest.Model{ollamatest.Llama32()}, false},
+		{"Ollama lacks it, and there are no weights", "offline/", []ollamatest.Model{ollamatest.Llama32()}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.noWeights {
+				t.Setenv(minilm.DirEnv, t.TempDir())
+			} else if _, err := minilm.Find(); err != nil && tc.prefix == "minilm/" {
+				t.Skipf("the full encoder's weights are not installed (bash scripts/minilm.sh): %v", err)
+			}
 			srv := ollamatest.New(t, ollamatest.WithModels(tc.models...), ollamatest.WithEmbedDim(16))
 			t.Setenv(WorkspaceEnv, t.TempDir())
 			t.Setenv(OllamaEnv, srv.URL)

@@ -132,10 +132,12 @@ type Choice struct {
 var ErrNoServer = errors.New("no model server was configured")
 
 // Select picks the embedder for opts.Mode. In auto mode a workspace whose
-// vectors are the offline embedder's keeps it (the server is not asked);
-// otherwise Select asks the server (within ProbeTimeout) whether it has
-// the model, uses it if so and the offline embedder otherwise; Choice.Reason
-// says which and why. In the server's mode any problem with the server is
+// vectors are the offline embedder's or the full encoder's keeps it (the
+// server is not asked); otherwise Select asks the server (within
+// ProbeTimeout) whether it has the model and uses it if so; failing that,
+// a new workspace gets the full MiniLM encoder when its weights are
+// installed (never in the web edition), and any other the offline
+// embedder. Choice.Reason says which and why. In the server's mode any problem with the server is
 // returned as an error (the adapter's, naming what to do); in offline mode
 // the server is not contacted at all.
 func Select(ctx context.Context, opts SelectOptions) (Embedder, Choice, error) {
@@ -240,6 +242,20 @@ func Select(ctx context.Context, opts SelectOptions) (Embedder, Choice, error) {
 	}
 	if opts.Stored != "" && (r == nil || r.ID() == opts.Stored) {
 		why += fmt.Sprintf("; the workspace's vectors are %s's, so the next ingest embeds everything again with the offline embedder", opts.Stored)
+	}
+	if opts.Stored == "" && (opts.MiniLM != nil || fullEncoderHere) {
+		// A new workspace without a server's model: the full encoder when
+		// its weights are installed, as it ranks better on every dev set
+		// and a question still encodes within 10 ms (BENCHMARKS.md).
+		e, err := loadMiniLM()
+		if err == nil {
+			return e, miniLMChoice(e, why+"; its weights are installed"), nil
+		}
+		if errors.Is(err, minilm.ErrWeightsMissing) {
+			why += "; the full MiniLM encoder's weights are not installed (bash scripts/minilm.sh installs them)"
+		} else {
+			why += fmt.Sprintf("; the full MiniLM encoder cannot load: %v", err)
+		}
 	}
 	return useOffline(why)
 }

@@ -53,6 +53,12 @@ func (stubOffline) Embed(_ context.Context, texts []string) ([][]float32, error)
 
 func loadStub() (embed.Embedder, error) { return stubOffline{}, nil }
 
+// noWeights is SelectOptions.MiniLM on a machine without the full
+// encoder's weights.
+func noWeights() (embed.Embedder, error) {
+	return nil, errs.Wrap(errs.Invalid, minilm.ErrWeightsMissing, "")
+}
+
 func TestSelect(t *testing.T) {
 	closed := ollamatest.Closed(t)
 	cases := []struct {
@@ -140,7 +146,7 @@ func TestSelect(t *testing.T) {
 			if tc.url != "" {
 				url = tc.url
 			}
-			opts := embed.SelectOptions{Mode: tc.mode, ProbeTimeout: tc.probe, Remote: ollamaAt(url, tc.model), Offline: loadStub}
+			opts := embed.SelectOptions{Mode: tc.mode, ProbeTimeout: tc.probe, Remote: ollamaAt(url, tc.model), Offline: loadStub, MiniLM: noWeights}
 			e, choice, err := embed.Select(context.Background(), opts)
 			if tc.errText != nil {
 				require.Error(t, err)
@@ -195,18 +201,19 @@ func TestSelectWhenNothingIsAvailable(t *testing.T) {
 	_, _, err := embed.Select(context.Background(), embed.SelectOptions{
 		Remote:  ollamaAt(closed, ""),
 		Offline: func() (embed.Embedder, error) { return nil, missing },
+		MiniLM:  noWeights,
 	})
 	require.ErrorIs(t, err, missing)
 	assert.Contains(t, err.Error(), "no embedder available: Ollama not reachable at "+closed)
 }
 
-// Without a server to ask, auto mode is the offline embedder and the
-// server's mode an error that says so.
+// Without a server to ask or the full encoder's weights, auto mode is the
+// offline embedder and the server's mode an error that says so.
 func TestSelectWithoutAServer(t *testing.T) {
-	e, choice, err := embed.Select(context.Background(), embed.SelectOptions{Offline: loadStub})
+	e, choice, err := embed.Select(context.Background(), embed.SelectOptions{Offline: loadStub, MiniLM: noWeights})
 	require.NoError(t, err)
 	assert.Equal(t, "offline/stub", e.ID())
-	assert.Equal(t, "using offline embedder: the model server is not usable: no model server was configured", choice.Reason)
+	assert.Equal(t, "using offline embedder: the model server is not usable: no model server was configured; the full MiniLM encoder's weights are not installed (bash scripts/minilm.sh installs them)", choice.Reason)
 	_, _, err = embed.Select(context.Background(), embed.SelectOptions{Mode: embed.ModeOllama, Offline: loadStub})
 	assert.ErrorContains(t, err, "embedder mode ollama: no model server was configured")
 }
@@ -339,4 +346,41 @@ func TestLoadMiniLMWithoutWeights(t *testing.T) {
 	require.ErrorIs(t, err, minilm.ErrWeightsMissing)
 	assert.Equal(t, errs.Invalid, errs.CodeOf(err))
 	assert.ErrorContains(t, err, "$LOOM_MINILM_DIR is ")
+}
+
+// A new workspace without a server's embedding model gets the full encoder
+// when its weights load, and the offline embedder, with the reason, when
+// they are missing or broken. A workspace with vectors keeps its embedder:
+// the offline embedder's, or (when its server is gone) the offline one
+// rather than a full re-embed by the encoder.
+func TestSelectGivesANewWorkspaceTheFullEncoder(t *testing.T) {
+	closed := ollamatest.Closed(t)
+	loads := 0
+	loadMiniLM := func() (embed.Embedder, error) { loads++; return stubMiniLM{}, nil }
+
+	e, choice, err := embed.Select(context.Background(), embed.SelectOptions{Remote: ollamaAt(closed, ""), Offline: loadStub, MiniLM: loadMiniLM})
+	require.NoError(t, err)
+	assert.Equal(t, "minilm/stub", e.ID())
+	assert.Equal(t, embed.Choice{Mode: embed.ModeMiniLM, ID: "minilm/stub",
+		Reason: "using the full MiniLM encoder (384 dimensions): Ollama not reachable at " + closed + "; its weights are installed"}, choice)
+
+	// A server with an embedding model still comes first.
+	srv := fakeOllama(t, []string{"nomic-embed-text:latest"})
+	e, choice, err = embed.Select(context.Background(), embed.SelectOptions{Remote: ollamaAt(srv.URL, ""), Offline: loadStub, MiniLM: loadMiniLM})
+	require.NoError(t, err)
+	assert.Equal(t, embed.ModeOllama, choice.Mode, choice.Reason)
+	assert.Equal(t, 1, loads, "the encoder is not loaded when the server's model is used")
+
+	broken := func() (embed.Embedder, error) { return nil, errors.New("model.fp16.safetensors: truncated header") }
+	e, choice, err = embed.Select(context.Background(), embed.SelectOptions{Offline: loadStub, MiniLM: broken})
+	require.NoError(t, err)
+	assert.Equal(t, "offline/stub", e.ID())
+	assert.Contains(t, choice.Reason, "; the full MiniLM encoder cannot load: model.fp16.safetensors: truncated header")
+
+	for _, stored := range []string{"offline/minilm-l6-m2v-256", "ollama/nomic-embed-text:latest"} {
+		_, choice, err = embed.Select(context.Background(), embed.SelectOptions{Stored: stored, Remote: ollamaAt(closed, ""), Offline: loadStub, MiniLM: loadMiniLM})
+		require.NoError(t, err)
+		assert.Equal(t, embed.ModeOffline, choice.Mode, "stored %s: %s", stored, choice.Reason)
+	}
+	assert.Equal(t, 1, loads, "a workspace with vectors never loads the encoder it did not use")
 }

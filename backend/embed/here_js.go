@@ -1,0 +1,3 @@
+package embed
+
+const fullEncoderHere = false
