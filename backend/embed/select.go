@@ -37,8 +37,9 @@ const (
 	// ModeMiniLM always uses the full all-MiniLM-L6-v2 encoder
 	// (backend/embed/minilm), the offline embedder's teacher, and fails
 	// when its weights are not installed. It ranks better than the
-	// distilled table and costs far more: about 0.3 s a section to ingest
-	// and 33 ms a question on two cores (BENCHMARKS.md).
+	// distilled table and costs more: about 30 ms a section to ingest and
+	// 7 ms a question on two cores, against microseconds (BENCHMARKS.md).
+	// Auto mode gives it to a new workspace when its weights are installed.
 	ModeMiniLM Mode = "minilm"
 )
 

@@ -27,7 +27,7 @@ type workspaceFlags struct {
 
 func (w *workspaceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&w.dir, "workspace", os.Getenv("LOOM_WORKSPACE"), "workspace folder (default ~/.local/share/loom/default)")
-	fs.StringVar(&w.embedder, "embedder", "auto", "auto (the workspace's own; for a new workspace the model server's embedding model when it has one, else offline), offline, minilm (the full MiniLM encoder: better ranking, about 0.3 s a section to ingest and 33 ms a question on two cores; its weights come from bash scripts/minilm.sh), or the server's own: ollama or openai")
+	fs.StringVar(&w.embedder, "embedder", "auto", "auto (the workspace's own; for a new workspace the model server's embedding model when it has one, else minilm when its weights are installed, else offline), offline (the table distilled from MiniLM: instant), minilm (the full MiniLM encoder: better ranking, about 30 ms a section to ingest and 7 ms a question on two cores; its weights come from bash scripts/minilm.sh), or the server's own: ollama or openai")
 	w.server.register(fs)
 	fs.StringVar(&w.model, "embed-model", "", "the model server's embedding model (default: the workspace's, else one the server lists as an embedding model, nomic-embed-text first)")
 	fs.Float64Var(&w.threshold, "concept-threshold", 0, "cosine at or above which content links to a concept (default: calibrated per embedder)")

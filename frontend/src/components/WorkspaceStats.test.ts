@@ -154,8 +154,8 @@ describe('WorkspaceStats', () => {
     expect(screen.queryByTestId('reembed-offline')).toBeNull(); // the vectors are the offline embedder's
     const offer = screen.getByTestId('reembed-minilm');
     expect(offer.textContent?.trim()).toBe('Re-embed with the full MiniLM encoder');
-    // 345 sections at about 0.3 s each: about 2 minutes.
-    expect(offer.getAttribute('title')).toContain('about 2 min for 345 sections');
+    // 345 sections at about 30 ms each: about 10 seconds.
+    expect(offer.getAttribute('title')).toContain('about 10 s for 345 sections');
 
     let release = () => {};
     const gate = new Promise<void>((r) => (release = r));
@@ -165,6 +165,10 @@ describe('WorkspaceStats', () => {
     await waitFor(() => expect(screen.getByTestId('reembed-progress').textContent).toContain('Re-embedding with the full MiniLM encoder'));
     release();
     await waitFor(() => expect(embedder.running).toBe(''));
+
+    // 4,000 sections: about 2 minutes.
+    await rerender({ dir: stats.workspace, stats: { ...withWeights, content_nodes: 4000 }, embedder });
+    expect(screen.getByTestId('reembed-minilm').getAttribute('title')).toContain('about 2 min for 4,000 sections');
 
     await rerender({ dir: stats.workspace, stats: { ...withWeights, embedder: 'minilm/all-MiniLM-L6-v2-fp16' }, embedder });
     expect(screen.queryByTestId('reembed-minilm')).toBeNull();
