@@ -177,16 +177,20 @@ const (
 
 // IngestProgress is the event the page gets while an ingest runs.
 type IngestProgress struct {
-	Job        string         `json:"job"`
-	FilesDone  int            `json:"files_done"`
-	FilesTotal int            `json:"files_total"`
-	BytesDone  int64          `json:"bytes_done"`
-	BytesTotal int64          `json:"bytes_total"`
-	Current    string         `json:"current"`
-	Files      []FileProgress `json:"files"`
-	Finished   bool           `json:"finished"`
-	Canceled   bool           `json:"canceled,omitempty"`
-	Error      string         `json:"error,omitempty"`
+	Job        string `json:"job"`
+	FilesDone  int    `json:"files_done"`
+	FilesTotal int    `json:"files_total"`
+	BytesDone  int64  `json:"bytes_done"`
+	BytesTotal int64  `json:"bytes_total"`
+	Current    string `json:"current"`
+	// SectionsEmbedded of SectionsToEmbed sections of Current are
+	// embedded: a long file's progress inside it (0 of 0 otherwise).
+	SectionsEmbedded int            `json:"sections_embedded"`
+	SectionsToEmbed  int            `json:"sections_to_embed"`
+	Files            []FileProgress `json:"files"`
+	Finished         bool           `json:"finished"`
+	Canceled         bool           `json:"canceled,omitempty"`
+	Error            string         `json:"error,omitempty"`
 }
 
 // IngestPaths ingests files and folders (a native drop or the file dialog).
@@ -311,6 +315,7 @@ func (t *ingestTracker) update(p backend.Progress) IngestProgress {
 		}
 	}
 	t.p.FilesDone, t.p.FilesTotal, t.p.BytesDone, t.p.BytesTotal, t.p.Current = p.FilesDone, p.FilesTotal, p.BytesDone, p.BytesTotal, p.Current
+	t.p.SectionsEmbedded, t.p.SectionsToEmbed = p.Embedded, p.ToEmbed
 	if p.Current != "" {
 		t.file(p.Current).State = FileReading
 	}

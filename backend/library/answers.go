@@ -40,7 +40,7 @@ func (w *Library) IndexText(ctx context.Context, collection, path, text string, 
 	if err != nil {
 		return nil, err
 	}
-	prepared, err := w.prepareKind(ctx, e, docs, iopts, kind, provenance)
+	prepared, err := w.prepareKind(ctx, e, docs, iopts, kind, provenance, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -48,6 +48,10 @@ type Progress struct {
 	Errors     int           `json:"errors"`
 	Current    string        `json:"current"`
 	Elapsed    time.Duration `json:"elapsed"`
+	// Embedded of ToEmbed sections of Current have been embedded: a long
+	// document's progress inside the file (both 0 between embeddings).
+	Embedded int `json:"sections_embedded"`
+	ToEmbed  int `json:"sections_to_embed"`
 }
 
 // IngestReport is what an ingest run did.
@@ -232,7 +236,11 @@ func (w *Library) ingestWalked(ctx context.Context, walked ingest.WalkResult, ro
 					}
 					todo = append(todo, d)
 				}
-				prepared, perr := w.prepare(ctx, e, todo, iopts)
+				prepared, perr := w.prepareKind(ctx, e, todo, iopts, model.KindInput, "", func(done, total int) {
+					prog.Embedded, prog.ToEmbed = done, total
+					report(f.Path)
+				})
+				prog.Embedded, prog.ToEmbed = 0, 0
 				if perr != nil {
 					w.ws.Invalidate()
 					return rep, perr
@@ -353,15 +361,14 @@ type preparedDoc struct {
 	kind  model.Kind // provenance of every node (input unless set)
 }
 
-// prepare chunks, counts and classifies documents in parallel, then embeds
-// every section whose vector is not already stored, in one batch.
-func (w *Library) prepare(ctx context.Context, e embed.Embedder, docs []ingest.Document, iopts ingest.Options) ([]preparedDoc, error) {
-	return w.prepareKind(ctx, e, docs, iopts, model.KindInput, "")
-}
-
-// prepareKind is prepare for nodes of a given provenance (answers are
-// output nodes) with an optional provenance sentence.
-func (w *Library) prepareKind(ctx context.Context, e embed.Embedder, docs []ingest.Document, iopts ingest.Options, kind model.Kind, provenance string) ([]preparedDoc, error) {
+// prepareKind chunks, counts and classifies documents in parallel, then
+// embeds every section whose vector is not already stored, for nodes of
+// the given provenance (answers are output nodes) with an optional
+// provenance sentence. onEmbed, when not nil, is told how many of the
+// sections to embed are done when they are more than EmbedChunk: they go
+// to the embedder EmbedChunk at a time, so that a long document shows its
+// progress.
+func (w *Library) prepareKind(ctx context.Context, e embed.Embedder, docs []ingest.Document, iopts ingest.Options, kind model.Kind, provenance string, onEmbed func(done, total int)) ([]preparedDoc, error) {
 	out := make([]preparedDoc, len(docs))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -420,20 +427,36 @@ func (w *Library) prepareKind(ctx context.Context, e embed.Embedder, docs []inge
 			where = append(where, [2]int{i, j})
 		}
 	}
-	if len(need) > 0 {
-		vecs, err := e.Embed(ctx, need)
+	step := len(need)
+	if onEmbed != nil && len(need) > EmbedChunk {
+		step = EmbedChunk
+		onEmbed(0, len(need))
+	} else {
+		onEmbed = nil // one call: nothing to report inside it
+	}
+	for start := 0; start < len(need); start += step {
+		end := min(start+step, len(need))
+		vecs, err := e.Embed(ctx, need[start:end])
 		if err != nil {
 			return nil, fmt.Errorf("embed with %s: %w", e.ID(), err)
 		}
-		if len(vecs) != len(need) {
-			return nil, fmt.Errorf("embed with %s: got %d vectors for %d texts", e.ID(), len(vecs), len(need))
+		if len(vecs) != end-start {
+			return nil, fmt.Errorf("embed with %s: got %d vectors for %d texts", e.ID(), len(vecs), end-start)
 		}
-		for k, ij := range where {
+		for k, ij := range where[start:end] {
 			out[ij[0]].vecs[ij[1]] = vecs[k]
+		}
+		if onEmbed != nil {
+			onEmbed(end, len(need))
 		}
 	}
 	return out, nil
 }
+
+// EmbedChunk is how many sections an ingest sends the embedder at a time
+// when it reports progress: a second or so of the full encoder's work on
+// two cores, and one request of a model server's.
+const EmbedChunk = 32
 
 func round3(x float64) float64 { return float64(int(x*1000+0.5)) / 1000 }
 

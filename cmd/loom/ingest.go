@@ -140,7 +140,10 @@ func (p *progressBar) update(pr backend.Progress) {
 	if len(cur) > 32 {
 		cur = "…" + cur[len(cur)-31:]
 	}
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d files  %d docs  %.1f MB/s  %d errors  %-32s",
+	if pr.ToEmbed > 0 {
+		cur += fmt.Sprintf(" (embedding %d/%d)", pr.Embedded, pr.ToEmbed)
+	}
+	fmt.Fprintf(p.w, "\r\033[K[%s%s] %d/%d files  %d docs  %.1f MB/s  %d errors  %-32s",
 		strings.Repeat("=", filled), strings.Repeat(" ", width-filled), pr.FilesDone, pr.FilesTotal, pr.Documents, rate, pr.Errors, cur)
 	p.drew = true
 }

@@ -704,6 +704,12 @@ export interface IngestProgress {
   bytes_done: number;
   bytes_total: number;
   current: string;
+  /**
+   * SectionsEmbedded of SectionsToEmbed sections of Current are
+   * embedded: a long file's progress inside it (0 of 0 otherwise).
+   */
+  sections_embedded: number;
+  sections_to_embed: number;
   files: FileProgress[];
   finished: boolean;
   canceled?: boolean;

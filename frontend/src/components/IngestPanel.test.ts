@@ -4,7 +4,7 @@ import IngestPanel from './IngestPanel.svelte';
 import type { IngestProgress } from '../bridge/types';
 
 const progress: IngestProgress = {
-  job: 'j1', files_done: 2, files_total: 5, bytes_done: 2048, bytes_total: 1536000, current: 'notes/c.md',
+  job: 'j1', files_done: 2, files_total: 5, bytes_done: 2048, bytes_total: 1536000, current: 'notes/c.md', sections_embedded: 0, sections_to_embed: 0,
   files: [
     { path: 'notes/a.md', state: 'done' },
     { path: 'notes/b.png', state: 'error', problem: 'notes/b.png was skipped: Loom reads papers (PDF), notes (Markdown, text), web pages (HTML), Word (.docx), EPUB, BibTeX and source files — not .png files.' },
@@ -32,8 +32,20 @@ describe('IngestPanel', () => {
     const files = screen.getAllByTestId('ingest-file');
     expect(files.map((f) => f.dataset.state)).toEqual(['error', 'done', 'reading']);
     expect(files[0].textContent).toContain('notes/b.png was skipped: Loom reads papers (PDF)');
+    expect(screen.queryByTestId('ingest-embedding')).toBeNull(); // nothing inside the file to show
     await fireEvent.click(screen.getByTestId('ingest-cancel'));
     expect(oncancel).toHaveBeenCalled();
+  });
+
+  it('shows a long file\u2019s sections as they are embedded, and counts them on the bar', () => {
+    const inside = { ...progress, sections_embedded: 320, sections_to_embed: 1280 };
+    render(IngestPanel, {
+      progress: inside, files: inside.files, ingesting: true, cancelling: false, report: null, error: null, oncancel: vi.fn(), ondismiss: vi.fn(),
+    });
+    expect(screen.getByTestId('ingest-embedding').textContent).toContain('embedding 320 of 1,280 sections');
+    const fill = screen.getByTestId('ingest-progress').querySelector<HTMLElement>('.fill');
+    expect(fill?.style.width).toBe('45%'); // (2 files + a quarter of the third) of 5
+    expect(screen.getByTestId('ingest-progress').getAttribute('aria-valuenow')).toBe('2'); // whole files
   });
 
   it('summarises a finished ingest', () => {

@@ -203,6 +203,8 @@ export class LibraryStore {
       bytes_done: p?.bytes_done ?? report.bytes,
       bytes_total: p?.bytes_total ?? report.bytes,
       current: '',
+      sections_embedded: 0,
+      sections_to_embed: 0,
       files: p?.files ?? [],
       finished: true,
       canceled: report.canceled,
