@@ -53,6 +53,27 @@ func clipWords(s string, n int) string {
 	return strings.Join(f[:n], " ") + "…"
 }
 
+// FramePercent is the most of the context budget the frame takes with the
+// catalog: the catalog's lines join only within it, the last ones left
+// out first.
+const FramePercent = 10
+
+// fitLines keeps the first lines of s that count to at most room tokens
+// together, and their count; "" when not even the first fits.
+func fitLines(s string, room int, count Counter) (string, int) {
+	for room > 0 && s != "" {
+		if n := countLines(count, s); n <= room {
+			return s, n
+		}
+		i := strings.LastIndexByte(s, '\n')
+		if i < 0 {
+			break
+		}
+		s = s[:i]
+	}
+	return "", 0
+}
+
 // ShortIDHex is the fewest hex digits a node id is shortened to.
 const ShortIDHex = 6
 
@@ -110,11 +131,14 @@ func (c *Candidate) short() string {
 }
 
 // ownTitle is the node's title without its document's path in front
-// ("loom-concept.md › 5. Ranking" → "5. Ranking").
+// ("loom-concept.md › 5. Ranking" → "5. Ranking"; a record's "4983 Title"
+// → "Title").
 func ownTitle(c *Candidate) string {
 	if c.Document != "" {
-		if rest, ok := strings.CutPrefix(c.Title, c.Document+" › "); ok && rest != "" {
-			return rest
+		for _, sep := range []string{" › ", " "} {
+			if rest, ok := strings.CutPrefix(c.Title, c.Document+sep); ok && rest != "" {
+				return rest
+			}
 		}
 	}
 	return c.Title
@@ -181,21 +205,51 @@ func BlockHeader(c *Candidate) string { return header(c, true) }
 
 // header is BlockHeader, with the document's path left out of the title
 // when withDoc is false (the block sits under its document's line).
-func header(c *Candidate, withDoc bool) string {
-	title := Clean(ownTitle(c))
-	if withDoc {
+func header(c *Candidate, withDoc bool) string { return headerTitled(c, withDoc, true) }
+
+// blockHeader is the header of a loaded block: its node's own title is
+// left out when the text opens with it (a Markdown heading, a record's
+// title line), so that the title is written once.
+func blockHeader(bl Block, withDoc bool) string {
+	return headerTitled(bl.Candidate, withDoc, !opensWith(bl.Text, ownTitle(bl.Candidate)))
+}
+
+// opensWith says whether text's first line, without a Markdown heading's
+// hashes, is title (spacing and a final full stop or colon aside).
+func opensWith(text, title string) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	first = strings.TrimLeft(first, "# ")
+	norm := func(s string) string { return strings.TrimRight(strings.Join(strings.Fields(s), " "), ".:") }
+	t := norm(title)
+	return t != "" && norm(first) == t
+}
+
+// headerTitled is header, with the node's own title left out when titled
+// is false.
+func headerTitled(c *Candidate, withDoc, titled bool) string {
+	var title string
+	switch {
+	case titled && withDoc:
 		title = Clean(c.Title)
+	case titled:
+		title = Clean(ownTitle(c))
+	case withDoc && c.Document != "" && ownTitle(c) != c.Title:
+		title = Clean(c.Document)
 	}
-	title = clipWords(title, HeaderWords)
-	h := "[" + c.short() + "] " + title
-	if loc := location(c); loc != "" {
-		h += " · " + loc
-	}
+	parts := []string{clipWords(title, HeaderWords), location(c)}
 	if c.Level != "" && c.Level != Detailed {
-		h += " · " + string(c.Level)
+		parts = append(parts, string(c.Level))
 	}
 	if c.Stale != "" {
-		h += " · STALE"
+		parts = append(parts, "STALE")
+	}
+	h := "[" + c.short() + "]"
+	sep := " "
+	for _, p := range parts {
+		if p != "" {
+			h += sep + p
+			sep = " · "
+		}
 	}
 	return h
 }
@@ -231,7 +285,7 @@ func ContextText(manifest, catalog string, blocks []Block) string {
 			} else {
 				b.WriteString("\n")
 			}
-			b.WriteString(header(bl.Candidate, !grouped))
+			b.WriteString(blockHeader(bl, !grouped))
 			b.WriteString("\n")
 			b.WriteString(strings.TrimSpace(bl.Text))
 		}
@@ -267,7 +321,7 @@ func frameTokens(count Counter, blocks []Block) int {
 			n += count(docLine(g[0].Candidate.Document)) + 2
 		}
 		for _, bl := range g {
-			n += count(header(bl.Candidate, !grouped)) + 3
+			n += count(blockHeader(bl, !grouped)) + 3
 		}
 	}
 	return n
@@ -490,11 +544,13 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 		}
 		a := &Assembly{Split: split, Selection: sel, Manifest: manifest, Blocks: blocks}
 		if catalog != "" {
-			// Optional: it joins when the upper bound says it fits (an
-			// exact count of a full context costs more than the catalog is
-			// worth).
-			if withCat := total + count(catalog) + 2; withCat <= split.Context {
-				a.Catalog, total = catalog, withCat
+			// Optional: as many of its lines as fit both the budget and
+			// the frame's share of it beside the manifest and the headers,
+			// by the upper bound (an exact count of a full context costs
+			// more than the catalog is worth).
+			room := min(split.Context-total, split.Context*FramePercent/100-(total-sel.Used)) - 2
+			if cat, n := fitLines(catalog, room, count); cat != "" {
+				a.Catalog, total = cat, total+n+2
 			}
 		}
 		a.Context = ContextText(manifest, a.Catalog, blocks)

@@ -114,6 +114,24 @@ func TestEachReferenceIsWrittenOnce(t *testing.T) {
 	}
 }
 
+// A block whose text opens with its title (a Markdown heading, a record's
+// title line) is headed without it: the title is written once. Other
+// blocks keep it.
+func TestBlockHeaderLeavesOutATitleTheTextOpensWith(t *testing.T) {
+	md := &Candidate{ID: "n-1a2b", Document: "notes/a.md", Ref: "notes/a.md#split", Cite: "notes/a.md#split L3–12", Title: "notes/a.md › Split"}
+	record := &Candidate{ID: "n-3c4d", Document: "4983", Ref: "4983", Cite: "4983", Title: "4983 Microstructural development of human brain."}
+	summary := &Candidate{ID: "n-5e6f", Document: "notes/b.md", Ref: "notes/b.md#levels", Cite: "notes/b.md#levels L1–9", Title: "notes/b.md › Levels", Level: Summary}
+	text := ContextText("[M]", "", []Block{
+		{md, "## Split\n\nThe split divides the window."},
+		{record, "Microstructural development of human brain\n\nAlterations of the architecture…"},
+		{summary, "Three levels: detailed, summary, essence."},
+	})
+	assert.Equal(t, "[M]\n\n"+
+		"[n-1a2b] notes/a.md · L3–12\n## Split\n\nThe split divides the window.\n\n"+
+		"[n-3c4d] 4983\nMicrostructural development of human brain\n\nAlterations of the architecture…\n\n"+
+		"[n-5e6f] notes/b.md › Levels · L1–9 · summary\nThree levels: detailed, summary, essence.", text)
+}
+
 func TestShortIDs(t *testing.T) {
 	cs := []*Candidate{{ID: "n-1a2b3c4d00000000"}, {ID: "n-1a2b3c4e00000000"}, {ID: "n-ffff000000000000"}, {ID: "n-1a2b3c4d00000000"}, {ID: "c-12"}}
 	ShortIDs(cs)
@@ -345,14 +363,26 @@ func TestAssembleCatalog(t *testing.T) {
 	count := counter(t)
 	split, err := PlanSplit(SplitRequest{Budget: 400, Reserve: 0.3})
 	require.NoError(t, err)
+	wide, err := PlanSplit(SplitRequest{Budget: 2000, Reserve: 0.3})
+	require.NoError(t, err)
 	t.Run("a catalog that fits is kept between manifest and blocks", func(t *testing.T) {
 		cs := []*Candidate{node("a", 0.9, 100)}
-		a, err := Assemble(cs, split, SelectOptions{Oversize: 0.5}, "", "q", "CATALOG: a, b, c", count, fakeText(count))
+		a, err := Assemble(cs, wide, SelectOptions{Oversize: 0.5}, "", "q", "CATALOG: a, b, c", count, fakeText(count))
 		require.NoError(t, err)
 		assert.Equal(t, "CATALOG: a, b, c", a.Catalog)
 		assert.True(t, strings.HasPrefix(a.Context, a.Manifest+"\n\nCATALOG: a, b, c\n\n[a] "))
 		assert.Equal(t, count("CATALOG: a, b, c"), a.Split.Catalog)
-		assert.LessOrEqual(t, count(a.Context), split.Context)
+		assert.LessOrEqual(t, count(a.Context), wide.Context)
+	})
+	t.Run("the catalog's last lines are left out beyond the frame's share of the budget", func(t *testing.T) {
+		cs := []*Candidate{node("a", 0.9, 100)}
+		catalog := "[Catalog: 3 documents]\n[Documents near:" + strings.Repeat(" d", 150) + "]\n[Concepts near:" + strings.Repeat(" c", 150) + "]"
+		a, err := Assemble(cs, wide, SelectOptions{Oversize: 0.5}, "", "q", catalog, count, fakeText(count))
+		require.NoError(t, err)
+		assert.Equal(t, "[Catalog: 3 documents]", a.Catalog, "room for the first line only")
+		assert.LessOrEqual(t, a.Split.Manifest+a.Split.Catalog, wide.Context*FramePercent/100)
+		assert.Contains(t, a.Context, "[a] ", "the nodes are all there")
+		assert.Equal(t, 100, a.Split.Loaded)
 	})
 	t.Run("a catalog that does not fit is dropped, not the nodes", func(t *testing.T) {
 		cs := []*Candidate{node("a", 0.9, 300)}

@@ -104,7 +104,7 @@ func Run(ctx context.Context, wb *backend.Workbench, qs []Query, o Options) (*Re
 			return nil, err
 		}
 		res, err := wb.Query(ctx, backend.QueryRequest{Question: q.Text, Budget: o.Budget, Purpose: o.Purpose, Level: o.Level,
-			Strategy: o.Strategy, Top: o.Top, Candidates: o.Candidates, NoTouch: true, NoCatalog: true})
+			Strategy: o.Strategy, Top: o.Top, Candidates: o.Candidates, NoTouch: true})
 		if err != nil {
 			return nil, fmt.Errorf("query %s (%q): %w", q.ID, q.Text, err)
 		}
