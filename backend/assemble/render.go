@@ -170,7 +170,8 @@ func location(c *Candidate) string {
 	for _, f := range splitLocation(rest) {
 		switch {
 		case strings.HasPrefix(f, "#"): // the anchor: the title says it
-		case strings.HasPrefix(f, "§") && strings.Contains(title, strings.TrimPrefix(f, "§")):
+		case strings.HasPrefix(f, "§") && strings.Contains(title, strings.TrimSuffix(strings.TrimPrefix(f, "§"), "…")):
+			// The section's name is the title's (a long one clipped with "…").
 		default:
 			parts = append(parts, f)
 		}
