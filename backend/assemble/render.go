@@ -215,14 +215,53 @@ func blockHeader(bl Block, withDoc bool) string {
 	return headerTitled(bl.Candidate, withDoc, !opensWith(bl.Text, ownTitle(bl.Candidate)))
 }
 
-// opensWith says whether text's first line, without a Markdown heading's
-// hashes, is title (spacing and a final full stop or colon aside).
+// opensWith says whether text's first line says title: it is the title,
+// without a Markdown heading's hashes (spacing and a final full stop or
+// colon aside), or the title is a definition's kind and name ("method
+// Pipeline.catalog") and the line declares that name (whole definitions
+// only: a part's title says which definition it is part of).
 func opensWith(text, title string) bool {
 	first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-	first = strings.TrimLeft(first, "# ")
 	norm := func(s string) string { return strings.TrimRight(strings.Join(strings.Fields(s), " "), ".:") }
 	t := norm(title)
-	return t != "" && norm(first) == t
+	if t == "" {
+		return false
+	}
+	if norm(strings.TrimLeft(first, "# ")) == t {
+		return true
+	}
+	f := strings.Fields(t)
+	if len(f) != 2 {
+		return false
+	}
+	name := f[1][strings.LastIndexByte(f[1], '.')+1:]
+	if len(name) < 2 || !isIdent(name) {
+		return false
+	}
+	for rest := first; ; {
+		i := strings.Index(rest, name)
+		if i < 0 {
+			return false
+		}
+		before, after := rest[:i], rest[i+len(name):]
+		if (before == "" || !identByte(before[len(before)-1])) && (after == "" || !identByte(after[0])) {
+			return true
+		}
+		rest = after
+	}
+}
+
+func isIdent(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !identByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func identByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
 // headerTitled is header, with the node's own title left out when titled

@@ -532,3 +532,21 @@ func TestAssembleNeverOverflows(t *testing.T) {
 		})
 	}
 }
+
+// A whole definition's block is headed without its kind and name when its
+// first line declares the name; a part's block keeps them (they say which
+// definition it is part of), as does a block whose first line names
+// something else.
+func TestBlockHeaderLeavesOutADefinitionTheTextDeclares(t *testing.T) {
+	def := &Candidate{ID: "n-1a2b", Document: "query/catalog.go", Ref: "query/catalog.go#Pipeline.catalog", Cite: "query/catalog.go L10–41", Title: "query/catalog.go › method Pipeline.catalog"}
+	part := &Candidate{ID: "n-3c4d", Document: "query/render.go", Ref: "query/render.go#Assemble", Cite: "query/render.go L431–477", Title: "query/render.go › func Assemble (part 2/4)"}
+	other := &Candidate{ID: "n-5e6f", Document: "query/x.go", Ref: "query/x.go#Catalog", Cite: "query/x.go L1–3", Title: "query/x.go › func catalog"}
+	text := ContextText("[M]", "", []Block{
+		{def, "func (w *Pipeline) catalog(p *pool) string {\n\treturn \"\"\n}"},
+		{part, "\tfor _, c := range cands {"},
+		{other, "func catalogue() {}"},
+	})
+	assert.Contains(t, text, "[n-1a2b] query/catalog.go · L10–41\nfunc (w *Pipeline) catalog(")
+	assert.Contains(t, text, "[n-3c4d] query/render.go › func Assemble (part 2/4) · L431–477\n")
+	assert.Contains(t, text, "[n-5e6f] query/x.go › func catalog · L1–3\n", "catalogue is not catalog")
+}
