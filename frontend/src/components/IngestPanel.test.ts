@@ -42,7 +42,7 @@ describe('IngestPanel', () => {
     render(IngestPanel, {
       progress: inside, files: inside.files, ingesting: true, cancelling: false, report: null, error: null, oncancel: vi.fn(), ondismiss: vi.fn(),
     });
-    expect(screen.getByTestId('ingest-embedding').textContent).toContain('embedding 320 of 1,280 sections');
+    expect(screen.getByTestId('ingest-embedding').textContent).toContain('Embedding 320 of 1,280 sections');
     const fill = screen.getByTestId('ingest-progress').querySelector<HTMLElement>('.fill');
     expect(fill?.style.width).toBe('45%'); // (2 files + a quarter of the third) of 5
     expect(screen.getByTestId('ingest-progress').getAttribute('aria-valuenow')).toBe('2'); // whole files
