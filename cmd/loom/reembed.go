@@ -21,7 +21,7 @@ func cmdReembed(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var ws workspaceFlags
 	ws.register(fs)
 	toOffline := fs.Bool("offline", false, "re-embed with the built-in offline embedder instead of the model server's")
-	toMiniLM := fs.Bool("minilm", false, "re-embed with the full MiniLM encoder (better ranking; about 0.3 s a section on two cores, so minutes for a library; needs its weights: bash scripts/minilm.sh)")
+	toMiniLM := fs.Bool("minilm", false, "re-embed with the full MiniLM encoder (better ranking; about 30 ms a section on two cores; needs its weights: bash scripts/minilm.sh)")
 	quiet := fs.Bool("quiet", false, "no progress line")
 	format := fs.String("format", "text", "text, or json (the report)")
 	if _, err := parse(fs, args); err != nil {
