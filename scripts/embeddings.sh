@@ -7,7 +7,7 @@
 #
 # Idempotent: when the table exists and was built from the same weights
 # (sha256) and the same distiller sources, it says so and exits at once. No
-# network. The first build takes about two minutes on two cores.
+# network. The first build takes about half a minute on two cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
