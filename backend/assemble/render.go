@@ -231,7 +231,7 @@ func opensWith(text, title string) bool {
 		return true
 	}
 	f := strings.Fields(t)
-	if len(f) != 2 {
+	if len(f) != 2 || !definitionKinds[f[0]] {
 		return false
 	}
 	name := f[1][strings.LastIndexByte(f[1], '.')+1:]
@@ -249,6 +249,13 @@ func opensWith(text, title string) bool {
 		}
 		rest = after
 	}
+}
+
+// definitionKinds are the words a source definition's title starts with
+// (backend/ingest/code), so that "Related work" is never read as one.
+var definitionKinds = map[string]bool{
+	"func": true, "method": true, "type": true, "struct": true, "interface": true, "class": true,
+	"const": true, "var": true, "enum": true, "macro": true, "trait": true, "impl": true, "package": true,
 }
 
 func isIdent(s string) bool {

@@ -549,4 +549,8 @@ func TestBlockHeaderLeavesOutADefinitionTheTextDeclares(t *testing.T) {
 	assert.Contains(t, text, "[n-1a2b] query/catalog.go · L10–41\nfunc (w *Pipeline) catalog(")
 	assert.Contains(t, text, "[n-3c4d] query/render.go › func Assemble (part 2/4) · L431–477\n")
 	assert.Contains(t, text, "[n-5e6f] query/x.go › func catalog · L1–3\n", "catalogue is not catalog")
+
+	prose := &Candidate{ID: "n-7a8b", Document: "paper.pdf", Ref: "paper.pdf#related", Cite: "paper.pdf p. 2", Title: "paper.pdf › Related work"}
+	text = ContextText("[M]", "", []Block{{prose, "Earlier work on retrieval weighed terms by their rarity."}})
+	assert.Contains(t, text, "[n-7a8b] paper.pdf › Related work · p. 2\n", "a two-word prose title is no definition")
 }
