@@ -131,7 +131,8 @@ try {
     'the prompt names each block’s source after its (shortened) id, once',
     chips.every((c) => {
       const lines = c.cite.split(' ').pop();
-      const headers = [...prompt.matchAll(/\n\[(n-[0-9a-f]{6,16})\] [^\n]* · (L[\d–]+)\n/g)].filter((m) => c.id.startsWith(m[1]));
+      // A header may leave out the title its text opens with: "[n-1a2b3c] L3–12".
+      const headers = [...prompt.matchAll(/\n\[(n-[0-9a-f]{6,16})\](?: [^\n]*?)?(?: · | )(L[\d–]+)\n/g)].filter((m) => c.id.startsWith(m[1]));
       return headers.length === 1 && headers[0][2] === lines;
     }),
     prompt.slice(0, 400),
