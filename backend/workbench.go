@@ -86,6 +86,16 @@ func (w *Workbench) BudgetLimits(window int) (Limits, error) { return w.query.Li
 // FileTokens counts a file's tokens, as whole-file context would send it.
 func (w *Workbench) FileTokens(path string) int { return w.query.FileTokens(path) }
 
+// CountTokens counts s with the workspace's tokenizer, the one its
+// queries assemble with.
+func (w *Workbench) CountTokens(s string) (int, error) {
+	count, err := w.ws.Counter()
+	if err != nil {
+		return 0, err
+	}
+	return count(s), nil
+}
+
 // Tools are the tools a model calls for more context (search_context,
 // expand, get_window, catalog).
 func (w *Workbench) Tools() chat.Tools { return w.query }

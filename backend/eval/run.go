@@ -149,7 +149,15 @@ func Run(ctx context.Context, wb *backend.Workbench, qs []Query, o Options) (*Re
 		for f := range files {
 			qr.WholeFileTokens += wb.FileTokens(f)
 		}
-		qr.FrameTokens = res.Split.Manifest + res.Split.Catalog
+		// The frame as the prompt has it: the whole prompt counted, less
+		// the system prompt, the question and the nodes' text. The
+		// assembly's own split is an upper bound (it adds up parts
+		// without counting the whole, for speed).
+		whole, err := wb.CountTokens(res.Prompt)
+		if err != nil {
+			return nil, err
+		}
+		qr.FrameTokens = max(0, whole-res.Split.System-res.Split.Question-res.Split.Loaded)
 		qr.FrameShare = float64(qr.FrameTokens) / float64(o.Budget)
 		if qr.WholeFileTokens > 0 {
 			qr.TokenRatio = float64(qr.TokensLoaded) / float64(qr.WholeFileTokens)

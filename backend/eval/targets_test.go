@@ -63,6 +63,18 @@ func TestSeedQueriesMeetTheTargets(t *testing.T) {
 		assert.InDelta(t, float64(q.FrameTokens)/2000, q.FrameShare, 1e-9, q.ID)
 		assert.GreaterOrEqual(t, q.TokenRatioFramed, q.TokenRatio, q.ID)
 	}
+	// Measured on the prompt itself (its count less the system prompt, the
+	// question and the nodes), it is at least the manifest and within the
+	// assembly's upper bound of manifest, headers and catalog.
+	res, err := wb.Query(ctx, backend.QueryRequest{Question: qs[0].Text, Budget: 2000, Strategy: "loom", Candidates: 200, NoTouch: true})
+	require.NoError(t, err)
+	whole, err := wb.CountTokens(res.Prompt)
+	require.NoError(t, err)
+	manifest, err := wb.CountTokens(res.Manifest)
+	require.NoError(t, err)
+	exact := whole - res.Split.System - res.Split.Question - res.Split.Loaded
+	assert.GreaterOrEqual(t, exact, manifest)
+	assert.LessOrEqual(t, exact, res.Split.Manifest+res.Split.Catalog+4, "the split's parts bound it (the prompt's two joins aside)")
 
 	top3, err := Run(ctx, wb, qs, Options{Budget: 2000, Strategy: "bm25", Top: 3})
 	require.NoError(t, err)
