@@ -14,7 +14,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/loomwork/loom/backend/abstract"
 	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/storage"
 )
 
 // copyCode copies testdata/code (a small Go module of two packages) into
@@ -415,4 +417,55 @@ func mustRead(t *testing.T, p string) string {
 	b, err := os.ReadFile(p)
 	require.NoError(t, err)
 	return string(b)
+}
+
+// A definition's summary and essence are read from its code: the
+// declaration and its doc comment, not the extractive method's reading of
+// comments and code as prose. One made the old way is made again.
+func TestCodeSummaryIsTheDeclarationAndItsDocComment(t *testing.T) {
+	ctx := context.Background()
+	src := copyCode(t)
+	wb := openBolt(t, t.TempDir())
+	defer wb.Close()
+	_, err := wb.Ingest(ctx, []string{src}, IngestOptions{})
+	require.NoError(t, err)
+	block := func(level string) string {
+		t.Helper()
+		res, err := wb.Query(ctx, QueryRequest{Question: "Which shape has the greatest area, for the largest figure report?", Budget: 1500, Level: level, NoTouch: true})
+		require.NoError(t, err)
+		for _, c := range res.Candidates {
+			if c.Ref == "shapes/shapes.go#Largest" {
+				require.True(t, c.Loaded, "Largest loads: %s", c.Reason)
+				require.Equal(t, level, string(c.Level))
+			}
+		}
+		_, after, ok := strings.Cut(res.Prompt, " · "+level+"\n")
+		require.True(t, ok, "a block at level %s:\n%s", level, res.Prompt)
+		text, _, _ := strings.Cut(after, "\n\n")
+		return text
+	}
+	assert.Equal(t, "func Largest(shapes []Shape) Shape\nLargest returns the shape of the greatest area, for the report.", block("summary"))
+	assert.Equal(t, "Largest returns the shape of the greatest area, for the report.", block("essence"))
+
+	// A summary the extractive method made (before definitions had their
+	// own) is not served: the definition's own is made in its place.
+	var src0 *model.ContentNode
+	wb.ws.Lock()
+	for _, n := range wb.ws.CurrentIndex().Nodes {
+		if n.Ref == "shapes/shapes.go#Largest" && n.Kind == model.KindInput {
+			src0 = n
+		}
+	}
+	require.NotNil(t, src0)
+	old := "// Largest returns the shape of the greatest area, for the report. func Largest(shapes []Shape) Shape { var best Shape…"
+	h := storage.Hash(old)
+	wb.ws.Texts().Stage(h, old)
+	now := time.Now()
+	a := model.ContentNode{ID: "n-" + model.ShortHash(src0.ID, "summary", abstract.ExtractiveID), DocID: src0.DocID, Ref: src0.Ref,
+		LineStart: src0.LineStart, LineEnd: src0.LineEnd, ContentHash: h, Kind: model.KindAnalysis, ContentType: "prose",
+		Tokens: 30, Created: now, LastAccess: now, Provenance: "summary of " + src0.ID + " by " + abstract.ExtractiveID,
+		Source: src0.ID, Level: "summary"}
+	wb.ws.RecordAnalysis(a, model.Edge{Kind: model.EdgeDerived, From: a.ID, To: src0.ID, Weight: 1, Created: now})
+	wb.ws.Unlock()
+	assert.Equal(t, "func Largest(shapes []Shape) Shape\nLargest returns the shape of the greatest area, for the report.", block("summary"))
 }

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/loomwork/loom/backend/abstract"
 	"github.com/loomwork/loom/backend/assemble"
@@ -30,7 +31,7 @@ func (w *Levels) TextAt(ctx context.Context, c *assemble.Candidate, l assemble.L
 	read := pre.read(w)
 	if l == assemble.Summary || l == assemble.Essence {
 		lvl := abstract.Level(l)
-		if a := w.ws.CurrentSearch().AnalysisOf(n.ID, lvl); a != nil {
+		if a := w.cached(n, lvl); a != nil {
 			if t, err := read(a.ContentHash); err == nil {
 				return t, nil
 			}
@@ -58,7 +59,11 @@ func (w *Levels) TextAt(ctx context.Context, c *assemble.Candidate, l assemble.L
 		return t, nil
 	case assemble.Summary, assemble.Essence:
 		lvl := abstract.Level(l)
-		t, by, err := w.Summarize(ctx, text, lvl, limitAt(c, l))
+		s, err := w.summarizerFor(n)
+		if err != nil {
+			return "", err
+		}
+		t, by, err := SummarizeWith(ctx, s, text, lvl, limitAt(c, l))
 		if err != nil {
 			return "", err
 		}
@@ -74,18 +79,49 @@ func (w *Levels) TextAt(ctx context.Context, c *assemble.Candidate, l assemble.L
 	return "", fmt.Errorf("no text at level %q", l)
 }
 
-// summarize uses the configured summariser (Ollama when set up, with the
-// extractive method as fallback) or the extractive one.
-func (w *Levels) Summarize(ctx context.Context, text string, l abstract.Level, limit int) (string, string, error) {
+// summarizerFor is what makes a node's summary and essence: source code
+// (a definition, or a file's own node) is summarised by its declaration and
+// doc comment (abstract.Definition: instant, and faithful to the code); other
+// nodes by the workspace's summariser (a model, with the extractive method
+// as its fallback), else the extractive method.
+func (w *Levels) summarizerFor(n *model.ContentNode) (abstract.Summarizer, error) {
 	count, err := w.ws.Counter()
 	if err != nil {
-		return "", "", err
+		return nil, err
 	}
-	var s abstract.Summarizer = abstract.Extractive{Count: abstract.Counter(count), Additive: w.additiveCount()}
-	if w.ws.Summarizer() != nil {
-		s = w.ws.Summarizer()
+	if isDefinition(n) {
+		return definitionSummarizer(n, abstract.Counter(count)), nil
 	}
-	return SummarizeWith(ctx, s, text, l, limit)
+	if s := w.ws.Summarizer(); s != nil {
+		return s, nil
+	}
+	return abstract.Extractive{Count: abstract.Counter(count), Additive: w.additiveCount()}, nil
+}
+
+// isDefinition: a node of source code, a definition (or a part of a long
+// one) or a file's own node (its package clause, imports and comments).
+func isDefinition(n *model.ContentNode) bool { return n.Symbol != nil }
+
+// definitionSummarizer summarises definition n. A later part of a long
+// definition starts inside its body: its own first line stands for the
+// declaration there.
+func definitionSummarizer(n *model.ContentNode, count abstract.Counter) abstract.Definition {
+	d := abstract.Definition{Count: count, Name: n.Symbol.Name, File: n.Symbol.Kind == "file"}
+	if n.Part <= 1 {
+		d.Signature = n.Symbol.Signature
+	}
+	return d
+}
+
+// cached is the summary or essence of n made before, if it is still the
+// one to use: a definition's made by another method (the extractive one,
+// before definitions had their own) is made again.
+func (w *Levels) cached(n *model.ContentNode, l abstract.Level) *model.ContentNode {
+	a := w.ws.CurrentSearch().AnalysisOf(n.ID, l)
+	if a == nil || isDefinition(n) && !strings.HasSuffix(a.Provenance, " by "+abstract.DefinitionID) {
+		return nil
+	}
+	return a
 }
 
 // additiveCount tells whether countFunc is cl100k_base's counter (see
@@ -138,12 +174,12 @@ func (w *Levels) Offer(c *assemble.Candidate, n *model.ContentNode, budget int, 
 	if n.Tokens <= 8 {
 		return
 	}
-	if a := w.ws.CurrentSearch().AnalysisOf(n.ID, abstract.Summary); a != nil {
+	if a := w.cached(n, abstract.Summary); a != nil {
 		c.SummaryTokens, c.SummaryCached = a.Tokens, true
 	} else {
 		c.SummaryTokens = abstract.Target(abstract.Summary, n.Tokens)
 	}
-	if a := w.ws.CurrentSearch().AnalysisOf(n.ID, abstract.Essence); a != nil {
+	if a := w.cached(n, abstract.Essence); a != nil {
 		c.EssenceTokens = a.Tokens
 	} else {
 		c.EssenceTokens = abstract.Target(abstract.Essence, n.Tokens)

@@ -52,7 +52,8 @@ func (p *Prefetched) madeFor(node string, l abstract.Level) (made, bool) {
 // prefetch does, on four goroutines, the slow part of fetching the texts
 // of the nodes about to load: it reads what textAt will read (a summary's
 // own text when one is cached, else the node's), and, with the extractive
-// summariser, makes and stores the summaries and essences not made yet
+// summariser (and for definitions of source code, whatever the
+// summariser), makes and stores the summaries and essences not made yet
 // (the first time a node loads at those levels: ~0.4 ms each, ten a
 // question on a fresh workspace). textAt then records what was made, in
 // the loading order, as if it had made it. An Ollama summariser is left
@@ -72,11 +73,11 @@ func (w *Levels) Prefetch(ctx context.Context, cs []*assemble.Candidate) *Prefet
 		}
 		if c.Level == assemble.Summary || c.Level == assemble.Essence {
 			lvl := abstract.Level(c.Level)
-			if a := w.ws.CurrentSearch().AnalysisOf(n.ID, lvl); a != nil {
+			if a := w.cached(n, lvl); a != nil {
 				jobs = append(jobs, job{hash: a.ContentHash})
 				continue
 			}
-			if w.ws.Summarizer() == nil {
+			if w.ws.Summarizer() == nil || isDefinition(n) {
 				jobs = append(jobs, job{hash: n.ContentHash, node: n, level: lvl, limit: limitAt(c, c.Level)})
 				continue
 			}
@@ -101,7 +102,11 @@ func (w *Levels) Prefetch(ctx context.Context, cs []*assemble.Candidate) *Prefet
 				if errs[i] != nil || j.level == "" || count == nil {
 					continue
 				}
-				t, by, err := SummarizeWith(ctx, extractive, texts[i], j.level, j.limit)
+				var s abstract.Summarizer = extractive
+				if isDefinition(j.node) {
+					s = definitionSummarizer(j.node, abstract.Counter(count))
+				}
+				t, by, err := SummarizeWith(ctx, s, texts[i], j.level, j.limit)
 				if err != nil {
 					continue // textAt tries again and reports it
 				}

@@ -1,0 +1,384 @@
+package abstract
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// DefinitionID names the Definition summariser and its version.
+const DefinitionID = "definition/v1"
+
+// Definition summarises one definition of source code (a function, method,
+// type, class, constant block) by what a reader of the code looks at first:
+// its declaration and what its doc comment says. A summary is the
+// declaration on its first line, then the doc comment's sentences in order,
+// as many as fit; without a doc comment, the declaration and the body's
+// first lines. An essence is the doc comment's first sentence (the
+// declaration when there is none, or when the sentence does not name the
+// definition, the name before it). Comment markers (//, #, /* */, /** */,
+// ///, --) and docstring quotes are taken off; tags such as @param are
+// left out.
+//
+// The extractive method reads text as Markdown, which turns a block of
+// comments and code into run-on prose; this one reads it as code. It needs
+// no model, and its result depends only on the text and the declaration.
+type Definition struct {
+	Count Counter
+	// Signature is the declaration's header on one line (model.Symbol's);
+	// "" takes the first line of code that is not a comment.
+	Signature string
+	// Name is the definition's name ("Rank", "Library.link"), "" if unknown.
+	Name string
+	// File: the text is a file's own node (its package clause, imports and
+	// top-level comments) rather than one definition; its doc comment is
+	// then the first block of comments anywhere in it.
+	File bool
+}
+
+// ID returns "definition/v1".
+func (Definition) ID() string { return DefinitionID }
+
+// Summarize returns the summary or essence of a definition's text in at most
+// maxTokens tokens as measured by d.Count. A Summary of a text that already
+// fits is the text itself.
+func (d Definition) Summarize(ctx context.Context, text string, level Level, maxTokens int) (string, error) {
+	answer, done, err := checkRequest(d.Count, text, level, maxTokens, 0)
+	if err != nil {
+		return "", fmt.Errorf("summarise with %s: %w", DefinitionID, err)
+	}
+	if done {
+		return answer, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	doc, body := splitDoc(text)
+	sig := strings.Join(strings.Fields(d.Signature), " ")
+	if sig == "" {
+		sig = firstCodeLine(body)
+	}
+	sentences := docSentences(doc)
+	if len(sentences) == 0 && d.File {
+		sentences = docSentences(firstCommentRun(text))
+	}
+	var out string
+	if level == Essence {
+		out = d.essence(sig, sentences, maxTokens)
+	} else {
+		out = d.summary(sig, sentences, body, maxTokens)
+	}
+	if out == "" { // neither a declaration nor a sentence: the text's words
+		out = truncate(d.Count, strings.Join(strings.Fields(text), " "), maxTokens)
+	}
+	if out == "" {
+		return "", fmt.Errorf("summarise with %s: not one character of the text fits in %d tokens", DefinitionID, maxTokens)
+	}
+	return out, nil
+}
+
+func (d Definition) summary(sig string, sentences []string, body string, maxTokens int) string {
+	if sig == "" { // only comments (a file's doc comment alone)
+		return noTrailingColon(d.Count, fitText(d.Count, strings.Join(sentences, " "), maxTokens), maxTokens)
+	}
+	head := truncate(d.Count, sig, maxTokens)
+	if head == "" || head != sig {
+		return head
+	}
+	out := head
+	if len(sentences) > 0 {
+		for k := range sentences {
+			c := head + "\n" + strings.Join(sentences[:k+1], " ")
+			if d.Count(c) > maxTokens {
+				if k == 0 { // the first sentence cut short, if enough of it is left to say something
+					cut := truncate(d.Count, sentences[0], maxTokens-d.Count(head+"\n"))
+					if len(strings.Fields(cut)) >= minCutWords {
+						out = head + "\n" + cut
+					}
+				}
+				break
+			}
+			out = c
+		}
+		return noTrailingColon(d.Count, out, maxTokens)
+	}
+	// No doc comment: the declaration and the body's first lines (after
+	// the decorators or attributes and the declaration's own line).
+	lines := strings.Split(body, "\n")
+	start := 0
+	for start < len(lines) {
+		t := strings.TrimSpace(lines[start])
+		if t != "" && !strings.HasPrefix(t, "@") && !strings.HasPrefix(t, "#[") {
+			break
+		}
+		start++
+	}
+	start++
+	for k := start; k < len(lines); k++ {
+		c := strings.TrimRight(head+"\n"+strings.Join(lines[start:k+1], "\n"), " \t\n")
+		if d.Count(c) > maxTokens {
+			break
+		}
+		out = c
+	}
+	return out
+}
+
+// minCutWords: a doc comment's first sentence cut to fewer words than this
+// is left out of a summary (the declaration says more than "newLink…").
+const minCutWords = 5
+
+func (d Definition) essence(sig string, sentences []string, maxTokens int) string {
+	if len(sentences) == 0 {
+		return truncate(d.Count, sig, maxTokens)
+	}
+	first := sentences[0]
+	short := shortName(d.Name)
+	if short != "" && !containsWord(first, short) {
+		first = short + ": " + first
+	}
+	return noTrailingColon(d.Count, truncate(d.Count, first, maxTokens), maxTokens)
+}
+
+// shortName is a qualified name's last part: "Library.link" → "link".
+func shortName(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+// containsWord tells whether s holds w as a whole word (or as a word's
+// start: "Rank" in "Ranks").
+func containsWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		if j == 0 || !isIdentByte(s[j-1]) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// splitDoc separates a definition's doc comment from its code: the comment
+// lines above the declaration (decorators and attributes between them and
+// the declaration are code), else a docstring opening the body (Python).
+// The doc is returned with its markers; body is the text from the first
+// line of code on.
+func splitDoc(text string) (doc []string, body string) {
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	i := 0
+	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
+		i++
+	}
+	inBlock := false
+	start := i
+	for i < len(lines) {
+		t := strings.TrimSpace(lines[i])
+		switch {
+		case inBlock:
+			doc = append(doc, lines[i])
+			if strings.Contains(t, "*/") {
+				inBlock = false
+			}
+		case strings.HasPrefix(t, "/*"):
+			doc = append(doc, lines[i])
+			inBlock = !strings.Contains(t[2:], "*/")
+		case isLineComment(t):
+			doc = append(doc, lines[i])
+		case t == "" && len(doc) > 0:
+			// a blank line inside a comment run keeps it; one after it ends
+			// it unless more comment follows
+			j := i + 1
+			for j < len(lines) && strings.TrimSpace(lines[j]) == "" {
+				j++
+			}
+			if j < len(lines) && (isLineComment(strings.TrimSpace(lines[j])) || strings.HasPrefix(strings.TrimSpace(lines[j]), "/*")) {
+				doc = append(doc, "")
+				break
+			}
+			return doc, strings.Join(lines[j:], "\n")
+		default:
+			if len(doc) == 0 {
+				return docstring(lines[start:])
+			}
+			return doc, strings.Join(lines[i:], "\n")
+		}
+		i++
+	}
+	return doc, ""
+}
+
+// firstCommentRun is the first run of line comments (or block comment)
+// in text, wherever it is.
+func firstCommentRun(text string) []string {
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if isLineComment(t) || strings.HasPrefix(t, "/*") {
+			doc, _ := splitDoc(strings.Join(lines[i:], "\n"))
+			return doc
+		}
+	}
+	return nil
+}
+
+// isLineComment: a line comment in one of the languages Loom parses (a
+// Python or shell "#", but not a C preprocessor line or a Rust attribute).
+func isLineComment(t string) bool {
+	switch {
+	case strings.HasPrefix(t, "//"), strings.HasPrefix(t, "--"):
+		return true
+	case strings.HasPrefix(t, "#"):
+		return !strings.HasPrefix(t, "#[") && !strings.HasPrefix(t, "#!") && !cDirective(t)
+	}
+	return false
+}
+
+func cDirective(t string) bool {
+	for _, d := range []string{"#include", "#define", "#if", "#ifdef", "#ifndef", "#else", "#elif", "#endif", "#pragma", "#undef", "#error"} {
+		if strings.HasPrefix(t, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// docstring finds a docstring opening the body of a definition whose text
+// starts with code (Python's def and class): the first statement after the
+// declaration's line(s), when it is a string literal.
+func docstring(lines []string) (doc []string, body string) {
+	body = strings.Join(lines, "\n")
+	// the declaration ends at the first line ending with ":" (Python)
+	i := 0
+	for i < len(lines) && !strings.HasSuffix(strings.TrimSpace(stripTrailingComment(lines[i])), ":") {
+		i++
+		if i > 8 {
+			return nil, body
+		}
+	}
+	i++
+	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
+		i++
+	}
+	if i >= len(lines) {
+		return nil, body
+	}
+	t := strings.TrimSpace(lines[i])
+	t = strings.TrimLeft(t, "rRuUbB")
+	var quote string
+	for _, q := range []string{`"""`, `'''`, `"`, `'`} {
+		if strings.HasPrefix(t, q) {
+			quote = q
+			break
+		}
+	}
+	if quote == "" {
+		return nil, body
+	}
+	rest := t[len(quote):]
+	if j := strings.Index(rest, quote); j >= 0 {
+		return []string{rest[:j]}, body
+	}
+	if len(quote) == 1 {
+		return nil, body
+	}
+	doc = append(doc, rest)
+	for i++; i < len(lines); i++ {
+		if j := strings.Index(lines[i], quote); j >= 0 {
+			return append(doc, lines[i][:j]), body
+		}
+		doc = append(doc, lines[i])
+	}
+	return nil, body // never closed: not a docstring after all
+}
+
+func stripTrailingComment(s string) string {
+	if i := strings.Index(s, " #"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// docSentences reads a doc comment as prose: markers off, paragraphs
+// joined, tag lines (@param, :param, Args:) and what follows them left out,
+// indented code blocks left out, cut into sentences.
+func docSentences(doc []string) []string {
+	var paras []string
+	var cur []string
+	flush := func() {
+		if len(cur) > 0 {
+			paras = append(paras, strings.Join(cur, " "))
+			cur = nil
+		}
+	}
+	for _, l := range doc {
+		raw := stripMarker(l)
+		t := strings.TrimSpace(raw)
+		if t == "" {
+			flush()
+			continue
+		}
+		if strings.HasPrefix(t, "@") || strings.HasPrefix(t, ":param") || strings.HasPrefix(t, ":return") ||
+			isSectionLine(t) {
+			flush()
+			break
+		}
+		if strings.HasPrefix(raw, "\t") || strings.HasPrefix(raw, "    ") { // a code example
+			flush()
+			continue
+		}
+		cur = append(cur, t)
+	}
+	flush()
+	var out []string
+	for _, p := range paras {
+		out = append(out, splitSentences(strings.Join(strings.Fields(p), " "), nil)...)
+	}
+	return out
+}
+
+// isSectionLine: the heading of a docstring's sections (Google and NumPy
+// style), after which come parameter lists, not prose.
+func isSectionLine(t string) bool {
+	switch strings.TrimSuffix(t, ":") {
+	case "Args", "Arguments", "Parameters", "Returns", "Return", "Raises", "Yields", "Example", "Examples", "Attributes", "Note", "Notes", "See Also", "Throws":
+		return strings.HasSuffix(t, ":") || t == "Parameters" || t == "Returns"
+	}
+	return strings.Trim(t, "-=") == "" && len(t) > 2
+}
+
+// stripMarker takes a comment line's marker off: "// x" → " x", "/** x" →
+// " x", " * x" → " x", "x */" → "x", "# x" → " x", "/// x", "//! x", "-- x".
+// What follows the marker keeps its indentation, so a code example in a
+// comment (a tab or four spaces after the marker) can be told apart.
+func stripMarker(l string) string {
+	t := strings.TrimLeft(l, " \t")
+	t = strings.TrimSuffix(strings.TrimRight(t, " \t"), "*/")
+	for _, m := range []string{"///", "//!", "//", "/**", "/*", "--", "#", "*"} {
+		if strings.HasPrefix(t, m) {
+			t = t[len(m):]
+			break
+		}
+	}
+	return strings.TrimPrefix(t, " ")
+}
+
+// firstCodeLine is the first line of body that is not blank, whitespace
+// collapsed.
+func firstCodeLine(body string) string {
+	for _, l := range strings.Split(body, "\n") {
+		if t := strings.Join(strings.Fields(l), " "); t != "" {
+			return t
+		}
+	}
+	return ""
+}

@@ -1,0 +1,141 @@
+package abstract
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func defSummary(t *testing.T, d Definition, text string, level Level, limit int) string {
+	t.Helper()
+	if d.Count == nil {
+		d.Count = wordCounter
+	}
+	out, err := d.Summarize(context.Background(), text, level, limit)
+	require.NoError(t, err)
+	assert.LessOrEqual(t, d.Count(out), limit, "within the limit: %q", out)
+	return out
+}
+
+// wordCounter counts words and punctuation runs, roughly as BPE does.
+func wordCounter(s string) int { return len(strings.Fields(s)) }
+
+const goResolve = `// resolve maps a section's links to document ids, each once. A link
+// that names nothing in the collection is left out.
+//
+// It reads [[wiki]] links and markdown links alike:
+//
+//	r.resolve(doc, []string{"[[Note]]", "other.md"})
+//
+// Unknown targets are dropped.
+func (r *linkResolver) resolve(d ingest.Document, links []string) []string {
+	if d.Format == ingest.FormatBEIR {
+		return nil
+	}
+	var out []string
+	return out
+}`
+
+func TestDefinitionSummaryIsTheDeclarationAndTheDocComment(t *testing.T) {
+	d := Definition{Signature: "func (r *linkResolver) resolve(d ingest.Document, links []string) []string", Name: "linkResolver.resolve"}
+	got := defSummary(t, d, goResolve, Summary, 60)
+	lines := strings.Split(got, "\n")
+	require.Len(t, lines, 2, got)
+	assert.Equal(t, d.Signature, lines[0])
+	assert.Equal(t, "resolve maps a section's links to document ids, each once. A link that names nothing in the collection is left out. It reads [[wiki]] links and markdown links alike: Unknown targets are dropped.", lines[1],
+		"sentences in order, markers off, the code example left out")
+	assert.NotContains(t, got, "//")
+	assert.NotContains(t, got, "if d.Format", "no body when there is a doc comment")
+
+	short := defSummary(t, d, goResolve, Summary, 25)
+	assert.Equal(t, d.Signature+"\nresolve maps a section's links to document ids, each once.", short, "whole sentences while they fit")
+}
+
+func TestDefinitionEssenceIsTheDocCommentsFirstSentence(t *testing.T) {
+	d := Definition{Signature: "func (r *linkResolver) resolve(d ingest.Document, links []string) []string", Name: "linkResolver.resolve"}
+	assert.Equal(t, "resolve maps a section's links to document ids, each once.", defSummary(t, d, goResolve, Essence, 30))
+
+	// a sentence that does not name the definition gets its name in front
+	py := "@app.get(\"/items\")\ndef read_items(q: str = None):\n    \"\"\"Return the items that match a query.\n\n    Args:\n        q: the query\n    \"\"\"\n    return db.find(q)\n"
+	pd := Definition{Signature: "def read_items(q: str = None):", Name: "read_items"}
+	assert.Equal(t, "read_items: Return the items that match a query.", defSummary(t, pd, py, Essence, 30))
+	assert.Equal(t, "def read_items(q: str = None):\nReturn the items that match a query.", defSummary(t, pd, py, Summary, 14), "a docstring's Args section is left out")
+
+	// without a doc comment, the declaration
+	bare := "func add(a, b int) int {\n\treturn a + b\n}"
+	assert.Equal(t, "func add(a, b int) int", defSummary(t, Definition{Signature: "func add(a, b int) int", Name: "add"}, bare, Essence, 30))
+}
+
+func TestDefinitionSummaryInEachLanguage(t *testing.T) {
+	cases := []struct {
+		name, text, sig, want string
+	}{
+		{"jsdoc", "/**\n * Flushes pending writes to IndexedDB.\n * @param force write even when nothing changed\n */\nasync flush(force = false): Promise<void> {\n  await this.db.put(this.pending);\n}",
+			"async flush(force = false): Promise<void>", "async flush(force = false): Promise<void>\nFlushes pending writes to IndexedDB."},
+		{"rust", "/// Parses a manifest.\n///\n/// Fails on unknown keys.\n#[inline]\npub fn parse(s: &str) -> Result<Manifest> {\n    todo!()\n}",
+			"pub fn parse(s: &str) -> Result<Manifest>", "pub fn parse(s: &str) -> Result<Manifest>\nParses a manifest. Fails on unknown keys."},
+		{"java", "/** Opens the store. Creates it when missing. */\npublic Store open(Path p) throws IOException {\n  return new Store(p);\n}",
+			"public Store open(Path p) throws IOException", "public Store open(Path p) throws IOException\nOpens the store. Creates it when missing."},
+		{"c block", "/* Counts the set bits of x. */\nstatic int popcount(unsigned x) {\n  return __builtin_popcount(x);\n}",
+			"static int popcount(unsigned x)", "static int popcount(unsigned x)\nCounts the set bits of x."},
+		{"python hash comments", "# Cache of parsed files.\n# Cleared on reload.\n_cache = {}",
+			"_cache = {}", "_cache = {}\nCache of parsed files. Cleared on reload."},
+		{"no doc: the first lines", "func add(a, b int) int {\n\tsum := a + b\n\treturn sum\n}",
+			"func add(a, b int) int", "func add(a, b int) int\n\tsum := a + b\n\treturn sum\n}"},
+		{"c directive is code", "#define MAX 10\nint limit = MAX;\nint other = limit + MAX * 2;", "#define MAX 10", "#define MAX 10\nint limit = MAX;"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			// a limit under the text's own size, so that it is summarised
+			limit := min(wordCounter(c.text)-1, 40)
+			got := defSummary(t, Definition{Signature: c.sig}, c.text, Summary, limit)
+			assert.Equal(t, c.want, got)
+		})
+	}
+}
+
+func TestDefinitionKeepsToItsLimit(t *testing.T) {
+	d := Definition{Count: wordCounter, Signature: "func (r *linkResolver) resolve(d ingest.Document, links []string) []string", Name: "linkResolver.resolve"}
+	for limit := 1; limit <= 80; limit++ {
+		for _, l := range []Level{Summary, Essence} {
+			out, err := d.Summarize(context.Background(), goResolve, l, limit)
+			require.NoError(t, err, "limit %d", limit)
+			assert.LessOrEqual(t, wordCounter(out), limit, "%s at %d: %q", l, limit, out)
+			assert.NotEmpty(t, out)
+			assert.False(t, strings.HasSuffix(out, ":"), "%s at %d ends on a colon: %q", l, limit, out)
+		}
+	}
+	_, err := d.Summarize(context.Background(), "  \n", Summary, 10)
+	assert.ErrorIs(t, err, ErrEmptyText)
+}
+
+func TestDefinitionSummaryLeavesOutASentenceCutToAStub(t *testing.T) {
+	text := "// newLinkResolver makes a resolver over the documents in docs and the\n// files of a run (either may be nil).\nfunc newLinkResolver(docs map[string]*model.Document, files []ingest.File) *linkResolver {\n\treturn &linkResolver{docs: docs, files: files}\n}"
+	d := Definition{Signature: "func newLinkResolver(docs map[string]*model.Document, files []ingest.File) *linkResolver", Name: "newLinkResolver"}
+	assert.Equal(t, d.Signature, defSummary(t, d, text, Summary, 8), "not the declaration and \"newLinkResolver…\"")
+	assert.Equal(t, d.Signature+"\nnewLinkResolver makes a resolver over the documents…", defSummary(t, d, text, Summary, 13))
+}
+
+func TestFileSummaryReadsItsFirstComments(t *testing.T) {
+	text := "package ingest\n\nimport (\n\t\"bytes\"\n\t\"strings\"\n)\n\n// Obsidian's links are read by an inline parser of goldmark's. A section\n// records each in Links whole, as written.\n\nvar x = 1\n"
+	d := Definition{Signature: "package ingest", File: true}
+	assert.Equal(t, "package ingest\nObsidian's links are read by an inline parser of goldmark's. A section records each in Links whole, as written.", defSummary(t, d, text, Summary, 25))
+	assert.Equal(t, "Obsidian's links are read by an inline parser of goldmark's.", defSummary(t, d, text, Essence, 12))
+}
+
+func TestDefinitionOfOnlyComments(t *testing.T) {
+	text := "// Package pdf turns a PDF into blocks. It works in two steps.\n//\n// Read is the two together.\n"
+	d := Definition{File: true}
+	assert.Equal(t, "Package pdf turns a PDF into blocks. It works in two steps.", defSummary(t, d, text, Summary, 12))
+	assert.Equal(t, "Package pdf turns a PDF into blocks.", defSummary(t, d, text, Essence, 8))
+}
+
+func TestDefinitionWithoutDeclarationOrSentence(t *testing.T) {
+	for _, l := range []Level{Summary, Essence} {
+		got := defSummary(t, Definition{}, "/* */\n/*\n*/\n{ x y z w }", l, 3)
+		assert.NotEmpty(t, got, l)
+	}
+}
