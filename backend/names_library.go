@@ -26,6 +26,13 @@ type (
 	ReembedProgress = library.ReembedProgress
 )
 
+// The stages of an ingest (Progress.Stage): its files embedded before the
+// library changes, then written.
+const (
+	StageEmbedding = library.StageEmbedding
+	StageWriting   = library.StageWriting
+)
+
 // DefaultBatchQuads is how many quads an ingest's transaction gathers
 // before it commits.
 const DefaultBatchQuads = library.DefaultBatchQuads

@@ -170,7 +170,10 @@ type FileState string
 const (
 	FileQueued  FileState = "queued"
 	FileReading FileState = "reading"
-	FileDone    FileState = "done"
+	// FileEmbedded: its sections are embedded (an ingest's first stage);
+	// the second stage writes it to the library.
+	FileEmbedded FileState = "embedded"
+	FileDone     FileState = "done"
 	// FileError: the file could not be ingested; Problem says why.
 	FileError FileState = "error"
 )
@@ -185,9 +188,13 @@ type IngestProgress struct {
 	Current    string `json:"current"`
 	// SectionsEmbedded of SectionsToEmbed sections of Current are
 	// embedded: a long file's progress inside it (0 of 0 otherwise).
-	SectionsEmbedded int            `json:"sections_embedded"`
-	SectionsToEmbed  int            `json:"sections_to_embed"`
-	Files            []FileProgress `json:"files"`
+	SectionsEmbedded int `json:"sections_embedded"`
+	SectionsToEmbed  int `json:"sections_to_embed"`
+	// Stage is "embedding" while the files are embedded before the
+	// library changes (questions go on meanwhile), then "writing"; "" for
+	// an ingest in one stage. The file counts start again at each stage.
+	Stage string         `json:"stage,omitempty"`
+	Files []FileProgress `json:"files"`
 	Finished         bool           `json:"finished"`
 	Canceled         bool           `json:"canceled,omitempty"`
 	Error            string         `json:"error,omitempty"`
@@ -312,10 +319,13 @@ func (t *ingestTracker) update(p backend.Progress) IngestProgress {
 	if t.p.Current != "" && t.p.Current != p.Current {
 		if f := t.file(t.p.Current); f.State == FileReading {
 			f.State = FileDone
+			if t.p.Stage == backend.StageEmbedding {
+				f.State = FileEmbedded
+			}
 		}
 	}
 	t.p.FilesDone, t.p.FilesTotal, t.p.BytesDone, t.p.BytesTotal, t.p.Current = p.FilesDone, p.FilesTotal, p.BytesDone, p.BytesTotal, p.Current
-	t.p.SectionsEmbedded, t.p.SectionsToEmbed = p.Embedded, p.ToEmbed
+	t.p.SectionsEmbedded, t.p.SectionsToEmbed, t.p.Stage = p.Embedded, p.ToEmbed, p.Stage
 	if p.Current != "" {
 		t.file(p.Current).State = FileReading
 	}
@@ -324,7 +334,7 @@ func (t *ingestTracker) update(p backend.Progress) IngestProgress {
 
 func (t *ingestTracker) finish(res *IngestResult, err error) IngestProgress {
 	for i := range t.p.Files {
-		if t.p.Files[i].State == FileReading {
+		if st := t.p.Files[i].State; st == FileReading || st == FileEmbedded {
 			t.p.Files[i].State = FileDone
 		}
 	}

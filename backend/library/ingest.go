@@ -52,7 +52,19 @@ type Progress struct {
 	// document's progress inside the file (both 0 between embeddings).
 	Embedded int `json:"sections_embedded"`
 	ToEmbed  int `json:"sections_to_embed"`
+	// Stage is "embedding" while the files are embedded before the
+	// library is changed (questions go on meanwhile; see embedAhead),
+	// then "writing" while the library is written; "" for an ingest done
+	// in one stage (its embedder is fast). The file counts start again at
+	// each stage.
+	Stage string `json:"stage,omitempty"`
 }
+
+// The stages of an ingest (Progress.Stage).
+const (
+	StageEmbedding = "embedding"
+	StageWriting   = "writing"
+)
 
 // IngestReport is what an ingest run did.
 type IngestReport struct {
@@ -110,6 +122,24 @@ func (w *Library) Ingest(ctx context.Context, paths []string, opts IngestOptions
 func (w *Library) ingestWalked(ctx context.Context, walked ingest.WalkResult, roots []string, opts IngestOptions) (*IngestReport, error) {
 	start := w.ws.Now()
 	wall := time.Now()
+	var first *ahead
+	if len(walked.Files) > 0 {
+		var err error
+		first, err = w.embedAhead(ctx, walked.Files, roots, func(p Progress) {
+			if opts.Progress != nil {
+				opts.Progress(p)
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	canceledAhead := first != nil && first.canceled
+	if canceledAhead {
+		// Cancelled while embedding: what was embedded is still written,
+		// as a cancel keeps the documents already done.
+		ctx = context.WithoutCancel(ctx)
+	}
 	w.ws.Lock()
 	defer w.ws.Unlock()
 	e, err := w.ws.Embedder(ctx)
@@ -141,7 +171,19 @@ func (w *Library) ingestWalked(ctx context.Context, walked ingest.WalkResult, ro
 	rep.Errors = append(rep.Errors, walked.Errors...)
 	rep.Skipped, rep.Hidden = walked.Skipped, walked.Hidden
 	rep.Files = len(files)
+	if canceledAhead {
+		done := files[:0:0]
+		for _, f := range files {
+			if first.embedded[f.Abs] {
+				done = append(done, f)
+			}
+		}
+		files = done
+	}
 	prog := Progress{FilesTotal: len(files)}
+	if first != nil {
+		prog.Stage = StageWriting
+	}
 	for _, f := range files {
 		prog.BytesTotal += f.Size
 	}
@@ -184,7 +226,11 @@ func (w *Library) ingestWalked(ctx context.Context, walked ingest.WalkResult, ro
 		}
 		files = kept
 	}
-	pre := parseAhead(ctx, files, iopts)
+	var have map[string]parsed
+	if first != nil {
+		have = first.parsed
+	}
+	pre := parseAhead(ctx, files, iopts, have)
 	if pre != nil {
 		links.symbols = newSymbolTable(ix, runDocs(pre))
 		rep.Warnings = append(rep.Warnings, w.pendingSymbolEdges(ctx, ix, links.symbols, pre, unread, iopts, start)...)
@@ -201,6 +247,8 @@ func (w *Library) ingestWalked(ctx context.Context, walked ingest.WalkResult, ro
 			err  error
 		)
 		if p, ok := pre[f.Abs]; ok {
+			size, docs, err = p.size, p.docs, p.err
+		} else if p, ok := have[f.Abs]; ok {
 			size, docs, err = p.size, p.docs, p.err
 		} else {
 			var data []byte
@@ -276,7 +324,7 @@ func (w *Library) ingestWalked(ctx context.Context, walked ingest.WalkResult, ro
 		prog.BytesDone += f.Size
 		rep.Bytes += int64(size)
 	}
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || canceledAhead {
 		rep.Canceled = true
 	}
 	if opts.Prune && !rep.Canceled {

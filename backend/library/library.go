@@ -10,10 +10,18 @@
 //	rep, err := lib.Ingest(ctx, []string{"notes/"}, library.IngestOptions{})
 package library
 
-import "github.com/loomwork/loom/backend/workspace"
+import (
+	"sync"
+
+	"github.com/loomwork/loom/backend/workspace"
+)
 
 // Library changes and reads the documents of one workspace.
-type Library struct{ ws *workspace.Workspace }
+type Library struct {
+	ws *workspace.Workspace
+	// reembedMu: one re-embed at a time (see Reembed).
+	reembedMu sync.Mutex
+}
 
 // New returns the library of ws.
-func New(ws *workspace.Workspace) *Library { return &Library{ws} }
+func New(ws *workspace.Workspace) *Library { return &Library{ws: ws} }

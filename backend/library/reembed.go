@@ -12,6 +12,7 @@ import (
 	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/ingest"
 	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/backend/vectors"
 	"github.com/loomwork/loom/graphdb"
 )
 
@@ -56,7 +57,26 @@ func (w *Library) Reembed(ctx context.Context, e embed.Embedder, choice string, 
 	if err := w.ws.Writable("re-embed"); err != nil {
 		return nil, err
 	}
+	// One re-embed at a time: its first stage writes the log of an
+	// embedder the workspace does not use yet, which its second stage (or
+	// another re-embed's) opens as the workspace's own.
+	w.reembedMu.Lock()
+	defer w.reembedMu.Unlock()
 	start := time.Now()
+	last := [2]int{-1, -1}
+	report := func(done, total int) { // each count once, across the stages
+		if progress != nil && last != [2]int{done, total} {
+			last = [2]int{done, total}
+			progress(ReembedProgress{Done: done, Total: total, Elapsed: time.Since(start)})
+		}
+	}
+	ahead := 0 // embedded by the first stage
+	if embedsAhead(e) {
+		var err error
+		if ahead, err = w.reembedAhead(ctx, e, report); err != nil {
+			return nil, err
+		}
+	}
 	w.ws.Lock()
 	defer w.ws.Unlock()
 	if _, err := w.ws.Index(ctx); err != nil {
@@ -67,18 +87,93 @@ func (w *Library) Reembed(ctx context.Context, e embed.Embedder, choice string, 
 	if err != nil {
 		return nil, err
 	}
-	counts, err := w.reembedLocked(ctx, e, func(done, total int) {
-		if progress != nil {
-			progress(ReembedProgress{Done: done, Total: total, Elapsed: time.Since(start)})
-		}
-	})
+	counts, err := w.reembedLocked(ctx, e, report)
 	if err != nil {
 		w.ws.RestoreEmbedder(prev)
 		return nil, err
 	}
-	rep.Nodes, rep.Embedded, rep.Concepts = counts.nodes, counts.embedded, counts.concepts
+	rep.Nodes, rep.Embedded, rep.Concepts = counts.nodes, ahead+counts.embedded, counts.concepts
 	rep.Duration = time.Since(start)
 	return rep, prev.Release()
+}
+
+// reembedAhead is a re-embed's first stage, as an ingest's (embedAhead):
+// without the workspace's lock, it embeds every content node whose vector
+// e's log lacks and stores it there, so that questions go on while a slow
+// embedder works; the second stage, under the lock, finds them and
+// rebuilds the concepts. It takes the lock only to list the nodes. Nothing
+// changes in the library: a cancel or a crash leaves it as it was, with
+// the vectors made so far kept for the next try. A workspace whose
+// vectors are e's already needs no first stage.
+func (w *Library) reembedAhead(ctx context.Context, e embed.Embedder, progress func(done, total int)) (embedded int, err error) {
+	type item struct {
+		hash    string
+		heading []string
+		symbol  *model.Symbol
+	}
+	w.ws.Lock()
+	ix, err := w.ws.Index(ctx)
+	if err != nil {
+		w.ws.Unlock()
+		return 0, err
+	}
+	if w.ws.Meta().Embedder == e.ID() {
+		w.ws.Unlock()
+		return 0, nil
+	}
+	items := make([]item, 0, len(ix.Nodes))
+	for _, n := range ix.Nodes {
+		items = append(items, item{n.ContentHash, n.HeadingPath, n.Symbol})
+	}
+	path := w.ws.VectorsPath(e)
+	w.ws.Unlock()
+	sort.Slice(items, func(i, j int) bool { return items[i].hash < items[j].hash })
+
+	vl, err := vectors.Open(path, e.Dim())
+	if err != nil {
+		return 0, err
+	}
+	defer vl.Close()
+	var keys, need []string
+	seen := map[string]bool{}
+	for _, it := range items {
+		k := index.ContentKey(it.hash)
+		if seen[k] || vl.Has(k) {
+			continue
+		}
+		seen[k] = true
+		text, terr := w.ws.Content(it.hash)
+		if terr != nil {
+			continue // the second stage reads it again and says what is wrong
+		}
+		keys = append(keys, k)
+		need = append(need, ingest.EmbedTextOf(it.heading, text, it.symbol))
+	}
+	total := len(items)
+	done := total - len(need)
+	progress(done, total)
+	for start := 0; start < len(need); start += reembedBatch {
+		end := min(start+reembedBatch, len(need))
+		got, err := e.Embed(ctx, need[start:end])
+		if err == nil {
+			err = ctx.Err()
+		}
+		if err != nil {
+			return embedded, fmt.Errorf("re-embed with %s: %w", e.ID(), err)
+		}
+		for k, v := range got {
+			if err := vl.Put(keys[start+k], v); err != nil {
+				return embedded, err
+			}
+		}
+		if err := vl.Flush(); err != nil {
+			return embedded, err
+		}
+		embedded += len(got)
+		done += len(got)
+		progress(done, total)
+	}
+	return embedded, nil
 }
 
 // reembedCounts is what reembedLocked did.

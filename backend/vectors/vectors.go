@@ -98,6 +98,10 @@ func OpenReadOnly(path string, dim int) (*Log, error) {
 // ErrReadOnly is Put's error on a log opened with OpenReadOnly.
 var ErrReadOnly = errors.New("the vector log is open read-only")
 
+// ErrClosed is Put's error on a log that was closed (by another goroutine:
+// an ingest's first stage embeds beside a re-embed that may close it).
+var ErrClosed = errors.New("the vector log is closed")
+
 // load maps the file, indexes its records and returns the offset after
 // the last intact one, and the file's size.
 func (l *Log) load() (good int, size int64, err error) {
@@ -256,6 +260,9 @@ func (l *Log) Put(key string, v []float32) error {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.fresh == nil {
+		return fmt.Errorf("store a vector in %s: %w", l.path, ErrClosed)
+	}
 	if _, ok := l.at[key]; ok {
 		return nil
 	}

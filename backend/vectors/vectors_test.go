@@ -184,4 +184,8 @@ func TestLogGetAfterPutAndClose(t *testing.T) {
 	_, ok := l.Get("old")
 	assert.False(t, ok)
 	assert.False(t, l.Read("old", dst))
+	// A closed log refuses new vectors, with an error (not a panic): an
+	// ingest's first stage may still be embedding when a re-embed closes it.
+	assert.ErrorIs(t, l.Put("late", []float32{5, 6}), ErrClosed)
+	assert.NoError(t, l.Flush())
 }

@@ -46,6 +46,11 @@ func (w *Workspace) Embedder(ctx context.Context) (embed.Embedder, error) {
 	return e, nil
 }
 
+// VectorsPath is the file of e's vector log in this workspace.
+func (w *Workspace) VectorsPath(e embed.Embedder) string {
+	return filepath.Join(w.dir, "vectors", safeName(e.ID())+".vec")
+}
+
 func safeName(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r == '/' || r == ':' || r == '\\' || r == ' ' {
@@ -136,7 +141,7 @@ func (w *Workspace) SwitchEmbedder(e embed.Embedder, choice string) (*PreviousEm
 	if err := w.Writable("re-embed"); err != nil {
 		return nil, err
 	}
-	vl, err := vectors.Open(filepath.Join(w.dir, "vectors", safeName(e.ID())+".vec"), e.Dim())
+	vl, err := vectors.Open(w.VectorsPath(e), e.Dim())
 	if err != nil {
 		return nil, err
 	}

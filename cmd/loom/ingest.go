@@ -143,8 +143,15 @@ func (p *progressBar) update(pr backend.Progress) {
 	if pr.ToEmbed > 0 {
 		cur += fmt.Sprintf(" (embedding %d/%d)", pr.Embedded, pr.ToEmbed)
 	}
-	fmt.Fprintf(p.w, "\r\033[K[%s%s] %d/%d files  %d docs  %.1f MB/s  %d errors  %-32s",
-		strings.Repeat("=", filled), strings.Repeat(" ", width-filled), pr.FilesDone, pr.FilesTotal, pr.Documents, rate, pr.Errors, cur)
+	stage := ""
+	switch pr.Stage {
+	case backend.StageEmbedding:
+		stage = "1/2 embedding "
+	case backend.StageWriting:
+		stage = "2/2 writing "
+	}
+	fmt.Fprintf(p.w, "\r\033[K%s[%s%s] %d/%d files  %d docs  %.1f MB/s  %d errors  %-32s",
+		stage, strings.Repeat("=", filled), strings.Repeat(" ", width-filled), pr.FilesDone, pr.FilesTotal, pr.Documents, rate, pr.Errors, cur)
 	p.drew = true
 }
 

@@ -584,11 +584,17 @@ export interface FileProgress {
 }
 
 /** FileState is where a file of an ingest is. (bind.FileState) */
-export type FileState = 'queued' | 'reading' | 'done' | 'error';
+export type FileState =
+  | 'queued'
+  | 'reading'
+  | 'embedded'
+  | 'done'
+  | 'error';
 /** Every FileState, in the order Go declares them. */
 export const FileStates: readonly FileState[] = [
   'queued',
   'reading',
+  'embedded',
   'done',
   'error',
 ];
@@ -710,6 +716,12 @@ export interface IngestProgress {
    */
   sections_embedded: number;
   sections_to_embed: number;
+  /**
+   * Stage is "embedding" while the files are embedded before the
+   * library changes (questions go on meanwhile), then "writing"; "" for
+   * an ingest in one stage. The file counts start again at each stage.
+   */
+  stage?: string;
   files: FileProgress[];
   finished: boolean;
   canceled?: boolean;

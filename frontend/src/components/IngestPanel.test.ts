@@ -33,6 +33,7 @@ describe('IngestPanel', () => {
     expect(files.map((f) => f.dataset.state)).toEqual(['error', 'done', 'reading']);
     expect(files[0].textContent).toContain('notes/b.png was skipped: Loom reads papers (PDF)');
     expect(screen.queryByTestId('ingest-embedding')).toBeNull(); // nothing inside the file to show
+    expect(screen.queryByTestId('ingest-stage')).toBeNull(); // one stage: nothing to name
     await fireEvent.click(screen.getByTestId('ingest-cancel'));
     expect(oncancel).toHaveBeenCalled();
   });
@@ -46,6 +47,31 @@ describe('IngestPanel', () => {
     const fill = screen.getByTestId('ingest-progress').querySelector<HTMLElement>('.fill');
     expect(fill?.style.width).toBe('45%'); // (2 files + a quarter of the third) of 5
     expect(screen.getByTestId('ingest-progress').getAttribute('aria-valuenow')).toBe('2'); // whole files
+  });
+
+  it('names the stage of a two-stage ingest: embedding while questions go on, then writing', () => {
+    const embedding: IngestProgress = {
+      ...progress, stage: 'embedding', files_done: 1, files_total: 3, current: 'papers/b.pdf', sections_embedded: 64, sections_to_embed: 256,
+      files: [{ path: 'papers/a.pdf', state: 'embedded' }, { path: 'papers/b.pdf', state: 'reading' }, { path: 'papers/c.pdf', state: 'queued' }],
+    };
+    const { unmount } = render(IngestPanel, {
+      progress: embedding, files: embedding.files, ingesting: true, cancelling: false, report: null, error: null, oncancel: vi.fn(), ondismiss: vi.fn(),
+    });
+    expect(screen.getByTestId('ingest-stage').textContent).toContain('Step 1 of 2');
+    expect(screen.getByTestId('ingest-stage').textContent).toContain('questions still work');
+    expect(screen.getByTestId('ingest-progress').textContent).toContain('Embedding papers/b.pdf');
+    expect(screen.getByTestId('ingest-embedding').textContent).toContain('Embedding 64 of 256 sections');
+    const first = screen.getAllByTestId('ingest-file')[0];
+    expect(first.dataset.state).toBe('embedded');
+    expect(first.querySelector('.icon')?.getAttribute('aria-label')).toBe('embedded, to be written');
+    unmount();
+
+    const writing: IngestProgress = { ...embedding, stage: 'writing', files_done: 0, current: 'papers/a.pdf', sections_embedded: 0, sections_to_embed: 0 };
+    render(IngestPanel, {
+      progress: writing, files: writing.files, ingesting: true, cancelling: false, report: null, error: null, oncancel: vi.fn(), ondismiss: vi.fn(),
+    });
+    expect(screen.getByTestId('ingest-stage').textContent).toContain('Step 2 of 2');
+    expect(screen.getByTestId('ingest-progress').textContent).toContain('Writing papers/a.pdf');
   });
 
   it('summarises a finished ingest', () => {
