@@ -74,6 +74,15 @@ describe('IngestPanel', () => {
     expect(screen.getByTestId('ingest-progress').textContent).toContain('Writing papers/a.pdf');
   });
 
+  it('names no stage once the ingest is over', () => {
+    const last: IngestProgress = { ...progress, stage: 'writing', files_done: 5, files_total: 5, current: '', finished: true };
+    render(IngestPanel, {
+      progress: last, files: [], ingesting: false, cancelling: false, report: null, error: null, oncancel: vi.fn(), ondismiss: vi.fn(),
+    });
+    expect(screen.getByTestId('ingest-panel').textContent).toContain('Ingest finished');
+    expect(screen.queryByTestId('ingest-stage')).toBeNull();
+  });
+
   it('summarises a finished ingest', () => {
     render(IngestPanel, {
       progress: { ...progress, files_done: 5, current: '', finished: true }, files: [], ingesting: false, cancelling: false,
