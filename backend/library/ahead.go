@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/loomwork/loom/backend/crash"
 	"github.com/loomwork/loom/backend/embed"
 	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/ingest"
@@ -226,5 +227,9 @@ func (w *Library) embedFile(ctx context.Context, e embed.Embedder, vl *vectors.L
 			onEmbed(end, len(need))
 		}
 	}
-	return vl.Flush()
+	if err := vl.Flush(); err != nil {
+		return err
+	}
+	crash.At("ingest-ahead-after-vectors")
+	return nil
 }

@@ -169,6 +169,7 @@ func (w *Library) reembedAhead(ctx context.Context, e embed.Embedder, progress f
 		if err := vl.Flush(); err != nil {
 			return embedded, err
 		}
+		crash.At("reembed-ahead-after-batch")
 		embedded += len(got)
 		done += len(got)
 		progress(done, total)

@@ -36,9 +36,10 @@ import (
 // crashKillsWanted is how many kills the test makes at least: one at every
 // step each scenario reaches, so the count follows how many steps there are
 // (210 with the GloVe table, 198 with the distilled one, which makes fewer
-// concepts from the same corpus); a change that stops reaching steps shows
-// here.
-const crashKillsWanted = 190
+// concepts from the same corpus; 273 since ingests and re-embeds with a
+// slow embedder embed in a first stage of their own); a change that stops
+// reaching steps shows here.
+const crashKillsWanted = 260
 
 // embedServer is the fake Ollama with nomic-embed-text, whose vectors are
 // made from the words' hashes in 16 dimensions: the re-embed scenario
@@ -249,6 +250,17 @@ func TestKillsAtEveryStepLeaveWorkspacesThatOpen(t *testing.T) {
 			prepare: ingested(0),
 			args: func(ws, corpus string) []string {
 				return []string{"ingest", "--workspace", ws, "--embedder", "ollama", "--ollama-url", embedder.URL, "--quiet", corpus}
+			}},
+		{name: "ingest changes in two stages",
+			// A workspace on the server's embedder (not the offline table)
+			// embeds an ingest's files before it writes them.
+			prepare: func(t *testing.T, ws, corpus string) {
+				crashCorpus(t, corpus, 0)
+				mustRun(t, "ingest", "--workspace", ws, "--embedder", "ollama", "--ollama-url", embedder.URL, "--quiet", corpus)
+				crashCorpus(t, corpus, 1)
+			},
+			args: func(ws, corpus string) []string {
+				return []string{"ingest", "--workspace", ws, "--embedder", "ollama", "--ollama-url", embedder.URL, "--quiet", "--batch", "30", corpus}
 			}},
 		{name: "reembed command",
 			prepare: ingested(0),
