@@ -63,6 +63,26 @@ func (g *gatedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32,
 // depends on it.
 const hangGuard = 2 * time.Minute
 
+// answeredMeanwhile asks a question while the workbench's embedder is
+// held, and fails if the question waits for it.
+func answeredMeanwhile(t *testing.T, wb *Workbench, question string) *QueryResult {
+	t.Helper()
+	answered := make(chan *QueryResult, 1)
+	go func() {
+		res, err := wb.Query(context.Background(), QueryRequest{Question: question, Budget: 500, NoTouch: true})
+		assert.NoError(t, err)
+		answered <- res
+	}()
+	select {
+	case res := <-answered:
+		require.NotNil(t, res)
+		return res
+	case <-time.After(hangGuard):
+		t.Fatal("the question waited for the embedder")
+		return nil
+	}
+}
+
 // While an ingest embeds its files, questions go on: they are answered
 // from the library as it was, and the new files appear once the ingest
 // has written them. Each section is embedded once: the second stage finds
@@ -92,20 +112,9 @@ func TestQuestionsGoOnWhileAnIngestEmbeds(t *testing.T) {
 	}()
 	<-g.entered // the ingest is embedding glaciers.md, and waits
 
-	answered := make(chan *QueryResult, 1)
-	go func() {
-		res, err := wb.Query(ctx, QueryRequest{Question: "What raises the tides?", Budget: 500, NoTouch: true})
-		assert.NoError(t, err)
-		answered <- res
-	}()
-	select {
-	case res := <-answered:
-		require.NotNil(t, res)
-		assert.Contains(t, res.Prompt, "moon's pull", "answered from the library as it was")
-		assert.NotContains(t, res.Prompt, "glacier", "the new file is not there yet")
-	case <-time.After(hangGuard):
-		t.Fatal("the question waited for the ingest's embedding")
-	}
+	res := answeredMeanwhile(t, wb, "What raises the tides?")
+	assert.Contains(t, res.Prompt, "moon's pull", "answered from the library as it was")
+	assert.NotContains(t, res.Prompt, "glacier", "the new file is not there yet")
 	st, err := wb.Stats(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, 1, st.Documents, "the library is as it was while the ingest embeds")
@@ -115,7 +124,7 @@ func TestQuestionsGoOnWhileAnIngestEmbeds(t *testing.T) {
 	require.NotNil(t, rep)
 	assert.Equal(t, 1, rep.Added)
 	assert.Equal(t, []string{StageEmbedding, StageWriting}, stages)
-	res, err := wb.Query(ctx, QueryRequest{Question: "Where does glacier ice break off?", Budget: 500, NoTouch: true})
+	res, err = wb.Query(ctx, QueryRequest{Question: "Where does glacier ice break off?", Budget: 500, NoTouch: true})
 	require.NoError(t, err)
 	assert.Contains(t, res.Prompt, "meets the sea")
 	for text, n := range g.texts {
@@ -188,20 +197,9 @@ func TestQuestionsGoOnWhileTheWorkspaceIsReembedded(t *testing.T) {
 	}()
 	<-g.entered
 
-	answered := make(chan *QueryResult, 1)
-	go func() {
-		res, err := wb.Query(ctx, QueryRequest{Question: "What raises the tides?", Budget: 500, NoTouch: true})
-		assert.NoError(t, err)
-		answered <- res
-	}()
-	select {
-	case res := <-answered:
-		require.NotNil(t, res)
-		assert.Equal(t, "test/hash-32", res.Embedder, "the old vectors, until the re-embed is done")
-		assert.Contains(t, res.Prompt, "moon's pull")
-	case <-time.After(hangGuard):
-		t.Fatal("the question waited for the re-embed")
-	}
+	res := answeredMeanwhile(t, wb, "What raises the tides?")
+	assert.Equal(t, "test/hash-32", res.Embedder, "the old vectors, until the re-embed is done")
+	assert.Contains(t, res.Prompt, "moon's pull")
 
 	close(g.release)
 	rep := <-done
@@ -210,7 +208,7 @@ func TestQuestionsGoOnWhileTheWorkspaceIsReembedded(t *testing.T) {
 	assert.Equal(t, rep.Nodes, rep.Embedded, "every section embedded (by the first stage)")
 	require.NotEmpty(t, seen)
 	assert.Equal(t, rep.Nodes, seen[len(seen)-1].Done)
-	res, err := wb.Query(ctx, QueryRequest{Question: "What raises the tides?", Budget: 500, NoTouch: true})
+	res, err = wb.Query(ctx, QueryRequest{Question: "What raises the tides?", Budget: 500, NoTouch: true})
 	require.NoError(t, err)
 	assert.Equal(t, "test/gated-32", res.Embedder)
 	for text, n := range g.texts {

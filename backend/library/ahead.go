@@ -2,6 +2,7 @@ package library
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"slices"
 	"strings"
@@ -208,28 +209,49 @@ func (w *Library) embedFile(ctx context.Context, e embed.Embedder, vl *vectors.L
 	} else {
 		onEmbed = nil
 	}
-	for start := 0; start < len(need); start += step {
-		end := min(start+step, len(need))
-		vecs, err := e.Embed(ctx, need[start:end])
-		if err == nil {
-			err = ctx.Err()
-		}
-		if err != nil {
-			_ = vl.Flush()
-			return err
-		}
-		for k, v := range vecs {
-			if err := vl.Put(keys[start+k], v); err != nil {
-				return err // the log was closed: a re-embed switched it
-			}
-		}
+	err := embedSteps(ctx, e, need, step, func(i int, v []float32) error {
+		return vl.Put(keys[i], v) // fails when a re-embed closed the log
+	}, func(done int) error {
 		if onEmbed != nil {
-			onEmbed(end, len(need))
+			onEmbed(done, len(need))
 		}
+		return nil
+	})
+	if err != nil {
+		_ = vl.Flush()
+		return err
 	}
 	if err := vl.Flush(); err != nil {
 		return err
 	}
 	crash.At("ingest-ahead-after-vectors")
+	return nil
+}
+
+// embedSteps embeds texts step at a time, handing each vector to put with
+// its text's index and telling after how many are done after each step.
+// It stops at the first error (after's too), or when ctx ends.
+func embedSteps(ctx context.Context, e embed.Embedder, texts []string, step int, put func(i int, v []float32) error, after func(done int) error) error {
+	for start := 0; start < len(texts); start += step {
+		end := min(start+step, len(texts))
+		vecs, err := e.Embed(ctx, texts[start:end])
+		if err == nil {
+			err = ctx.Err()
+		}
+		if err != nil {
+			return err
+		}
+		if len(vecs) != end-start {
+			return fmt.Errorf("embed with %s: got %d vectors for %d texts", e.ID(), len(vecs), end-start)
+		}
+		for k, v := range vecs {
+			if err := put(start+k, v); err != nil {
+				return err
+			}
+		}
+		if err := after(end); err != nil {
+			return err
+		}
+	}
 	return nil
 }

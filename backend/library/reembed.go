@@ -152,27 +152,19 @@ func (w *Library) reembedAhead(ctx context.Context, e embed.Embedder, progress f
 	total := len(items)
 	done := total - len(need)
 	progress(done, total)
-	for start := 0; start < len(need); start += reembedBatch {
-		end := min(start+reembedBatch, len(need))
-		got, err := e.Embed(ctx, need[start:end])
-		if err == nil {
-			err = ctx.Err()
-		}
-		if err != nil {
-			return embedded, fmt.Errorf("re-embed with %s: %w", e.ID(), err)
-		}
-		for k, v := range got {
-			if err := vl.Put(keys[start+k], v); err != nil {
-				return embedded, err
-			}
-		}
+	err = embedSteps(ctx, e, need, reembedBatch, func(i int, v []float32) error {
+		return vl.Put(keys[i], v)
+	}, func(n int) error {
 		if err := vl.Flush(); err != nil {
-			return embedded, err
+			return err
 		}
 		crash.At("reembed-ahead-after-batch")
-		embedded += len(got)
-		done += len(got)
-		progress(done, total)
+		embedded = n
+		progress(done+n, total)
+		return nil
+	})
+	if err != nil {
+		return embedded, fmt.Errorf("re-embed with %s: %w", e.ID(), err)
 	}
 	return embedded, nil
 }
