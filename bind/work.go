@@ -193,11 +193,11 @@ type IngestProgress struct {
 	// Stage is "embedding" while the files are embedded before the
 	// library changes (questions go on meanwhile), then "writing"; "" for
 	// an ingest in one stage. The file counts start again at each stage.
-	Stage string         `json:"stage,omitempty"`
-	Files []FileProgress `json:"files"`
-	Finished         bool           `json:"finished"`
-	Canceled         bool           `json:"canceled,omitempty"`
-	Error            string         `json:"error,omitempty"`
+	Stage    string         `json:"stage,omitempty"`
+	Files    []FileProgress `json:"files"`
+	Finished bool           `json:"finished"`
+	Canceled bool           `json:"canceled,omitempty"`
+	Error    string         `json:"error,omitempty"`
 }
 
 // IngestPaths ingests files and folders (a native drop or the file dialog).

@@ -89,7 +89,7 @@ func (w *Levels) summarizerFor(n *model.ContentNode) (abstract.Summarizer, error
 	if err != nil {
 		return nil, err
 	}
-	if isDefinition(n) {
+	if isCode(n) {
 		return definitionSummarizer(n, abstract.Counter(count)), nil
 	}
 	if s := w.ws.Summarizer(); s != nil {
@@ -100,7 +100,7 @@ func (w *Levels) summarizerFor(n *model.ContentNode) (abstract.Summarizer, error
 
 // isDefinition: a node of source code, a definition (or a part of a long
 // one) or a file's own node (its package clause, imports and comments).
-func isDefinition(n *model.ContentNode) bool { return n.Symbol != nil }
+func isCode(n *model.ContentNode) bool { return n.Symbol != nil }
 
 // definitionSummarizer summarises definition n. A later part of a long
 // definition starts inside its body: its own first line stands for the
@@ -118,7 +118,7 @@ func definitionSummarizer(n *model.ContentNode, count abstract.Counter) abstract
 // before definitions had their own) is made again.
 func (w *Levels) cached(n *model.ContentNode, l abstract.Level) *model.ContentNode {
 	a := w.ws.CurrentSearch().AnalysisOf(n.ID, l)
-	if a == nil || isDefinition(n) && !strings.HasSuffix(a.Provenance, " by "+abstract.DefinitionID) {
+	if a == nil || isCode(n) && !strings.HasSuffix(a.Provenance, " by "+abstract.DefinitionID) {
 		return nil
 	}
 	return a

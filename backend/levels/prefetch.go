@@ -77,7 +77,7 @@ func (w *Levels) Prefetch(ctx context.Context, cs []*assemble.Candidate) *Prefet
 				jobs = append(jobs, job{hash: a.ContentHash})
 				continue
 			}
-			if w.ws.Summarizer() == nil || isDefinition(n) {
+			if w.ws.Summarizer() == nil || isCode(n) {
 				jobs = append(jobs, job{hash: n.ContentHash, node: n, level: lvl, limit: limitAt(c, c.Level)})
 				continue
 			}
@@ -103,7 +103,7 @@ func (w *Levels) Prefetch(ctx context.Context, cs []*assemble.Candidate) *Prefet
 					continue
 				}
 				var s abstract.Summarizer = extractive
-				if isDefinition(j.node) {
+				if isCode(j.node) {
 					s = definitionSummarizer(j.node, abstract.Counter(count))
 				}
 				t, by, err := SummarizeWith(ctx, s, texts[i], j.level, j.limit)

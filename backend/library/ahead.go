@@ -125,16 +125,13 @@ func (w *Library) embedAhead(ctx context.Context, files []ingest.File, roots []s
 			}
 			prog.Current = f.Path
 			send()
-			if err := w.embedFile(ctx, e, vl, p.docs, iopts, func(done, total int) {
+			if err := embedFile(ctx, e, vl, p.docs, iopts, func(done, total int) {
 				prog.Embedded, prog.ToEmbed = done, total
 				send()
 			}); err != nil {
-				if ctx.Err() != nil {
-					a.canceled = true
-					return a, nil
-				}
-				// The embedder failed: the second stage tries again and
-				// reports it with the file.
+				// Cancelled; or the embedder failed, and the second stage
+				// tries again and reports it with the file.
+				a.canceled = ctx.Err() != nil
 				return a, nil
 			}
 			prog.Embedded, prog.ToEmbed = 0, 0
@@ -183,7 +180,7 @@ func parseFiles(ctx context.Context, files []ingest.File, iopts ingest.Options) 
 // embedFile embeds the sections of one file's documents whose vectors vl
 // lacks and stores them there, as the second stage would chunk and key
 // them (the documents themselves are left as parsed).
-func (w *Library) embedFile(ctx context.Context, e embed.Embedder, vl *vectors.Log, docs []ingest.Document, iopts ingest.Options, onEmbed func(done, total int)) error {
+func embedFile(ctx context.Context, e embed.Embedder, vl *vectors.Log, docs []ingest.Document, iopts ingest.Options, onEmbed func(done, total int)) error {
 	var keys, need []string
 	seen := map[string]bool{}
 	for _, d := range docs {

@@ -117,7 +117,10 @@ func (w *Library) reembedAhead(ctx context.Context, e embed.Embedder, progress f
 		w.ws.Unlock()
 		return 0, err
 	}
-	if w.ws.Meta().Embedder == e.ID() {
+	path := w.ws.VectorsPath(e)
+	// The workspace's vectors are e's already, or this session embeds with
+	// e (an ingest switched to it) and holds its log: no second handle.
+	if w.ws.Meta().Embedder == e.ID() || w.ws.Vectors() != nil && w.ws.Vectors().Path() == path {
 		w.ws.Unlock()
 		return 0, nil
 	}
@@ -125,7 +128,6 @@ func (w *Library) reembedAhead(ctx context.Context, e embed.Embedder, progress f
 	for _, n := range ix.Nodes {
 		items = append(items, item{n.ContentHash, n.HeadingPath, n.Symbol})
 	}
-	path := w.ws.VectorsPath(e)
 	w.ws.Unlock()
 	sort.Slice(items, func(i, j int) bool { return items[i].hash < items[j].hash })
 
