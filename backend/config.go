@@ -35,6 +35,21 @@ type Config struct {
 	// Offline loads the offline embedder (nil: the table built into the
 	// binary; the web edition passes the table the page fetched).
 	Offline func() (embed.Embedder, error)
+	// MiniLM loads the full encoder (nil: embed.LoadMiniLM, the weights
+	// minilm.Find finds).
+	MiniLM func() (embed.Embedder, error)
+	// StartOnTable: a new workspace that auto mode would give the full
+	// MiniLM encoder starts on the offline table instead, so that its
+	// first files are searchable seconds after they are dropped (the full
+	// encoder takes about 30 ms a section); OnStartedOnTable is told, and
+	// the caller re-embeds the workspace with the full encoder in the
+	// background once files are in (the desktop app does: bind's
+	// upgrade). The CLI leaves it false: a command ends with its work.
+	StartOnTable bool
+	// OnStartedOnTable is told when StartOnTable chose the table, with
+	// the target the workspace is meant to be re-embedded with
+	// (MiniLMTarget).
+	OnStartedOnTable func(target string)
 	// Server makes a client for the model server the person configured —
 	// Ollama or an OpenAI-compatible server (NewModelServer) — with the
 	// edition's way of telling them when it is slow (nil: no server — the
@@ -158,10 +173,20 @@ func (c Config) EngineOptions() ([]Option, error) {
 		}
 	}
 	mode, offline, told := c.Embedder, c.Offline, c.OnEmbedder
+	startOnTable, startedOnTable := c.StartOnTable, c.OnStartedOnTable
 	opts = append(opts, WithEmbedderResolver(func(ctx context.Context, stored string) (embed.Embedder, string, error) {
-		e, choice, err := embed.Select(ctx, embed.SelectOptions{Mode: mode, Stored: stored, Remote: remote, RemoteMode: remoteMode, Offline: offline})
+		e, choice, err := embed.Select(ctx, embed.SelectOptions{Mode: mode, Stored: stored, Remote: remote, RemoteMode: remoteMode, Offline: offline, MiniLM: c.MiniLM})
 		if err != nil {
 			return nil, "", err
+		}
+		if startOnTable && stored == "" && choice.Mode == embed.ModeMiniLM {
+			if t, err := c.loadOffline(); err == nil {
+				e = t
+				choice = embed.Choice{Mode: embed.ModeOffline, ID: t.ID(), Reason: "using offline embedder for now: a new workspace starts on the table, so that its first files are searchable at once, and the full MiniLM encoder re-embeds it in the background once files are in"}
+				if startedOnTable != nil {
+					startedOnTable(MiniLMTarget)
+				}
+			}
 		}
 		if told != nil {
 			told(choice.Reason)
@@ -172,6 +197,15 @@ func (c Config) EngineOptions() ([]Option, error) {
 		opts = append(opts, WithConceptThreshold(c.ConceptThreshold))
 	}
 	return append(opts, c.Options...), nil
+}
+
+// loadOffline loads the offline embedder c names (Offline, else the table
+// built into the binary).
+func (c Config) loadOffline() (embed.Embedder, error) {
+	if c.Offline != nil {
+		return c.Offline()
+	}
+	return offline.New()
 }
 
 // FindEmbedModel is the server's embedding model to use: the one named
@@ -212,18 +246,18 @@ const (
 // what it is, for Stats.
 func (c Config) OpenEmbedder(ctx context.Context, target string) (embed.Embedder, string, error) {
 	if strings.TrimSpace(target) == OfflineTarget {
-		load := c.Offline
-		if load == nil {
-			load = func() (embed.Embedder, error) { return offline.New() }
-		}
-		e, err := load()
+		e, err := c.loadOffline()
 		if err != nil {
 			return nil, "", err
 		}
 		return e, fmt.Sprintf("using offline embedder (%d dimensions): the workspace was re-embedded with it", e.Dim()), nil
 	}
 	if strings.TrimSpace(target) == MiniLMTarget {
-		e, err := embed.LoadMiniLM()
+		load := c.MiniLM
+		if load == nil {
+			load = embed.LoadMiniLM
+		}
+		e, err := load()
 		if err != nil {
 			return nil, "", err
 		}

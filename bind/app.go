@@ -109,6 +109,9 @@ type App struct {
 	embedder embed.Mode
 	offline  func() (embed.Embedder, error)
 	options  []backend.Option
+	// miniLM loads the full encoder (nil: the weights minilm.Find finds;
+	// tests swap it for a stand-in).
+	miniLM func() (embed.Embedder, error)
 	// newServer makes the client of the model server configured
 	// (backend.NewModelServer); tests swap it for one at their fake's
 	// address.
@@ -209,7 +212,9 @@ func NewApp(shell Shell) *App {
 
 // config is the engine's wiring (backend.Config, as the CLI's): the
 // embedder (auto in the desktop app: the workspace's own; for a new one the
-// model server's embedding model when it has one, else offline), the model
+// model server's embedding model when it has one, else the offline table
+// until the full encoder has re-embedded it in the background: upgrade.go),
+// the model
 // server as configured (Settings, else the environment) with its silences
 // told to the page, the model windows it reports; the embedder chosen goes
 // to the log, and Stats says it to the page.
@@ -218,12 +223,14 @@ func (a *App) config(dir string) backend.Config {
 	if c, err := a.serverConfig(); err == nil {
 		embedModel = c.EmbedModel
 	}
-	return backend.Config{Dir: dir, Embedder: a.embedder, Offline: a.offline, EmbedModel: embedModel,
+	return backend.Config{Dir: dir, Embedder: a.embedder, Offline: a.offline, MiniLM: a.miniLM, EmbedModel: embedModel,
 		Server: func() (modelserver.Server, error) {
 			return a.server(modelserver.Options{Notify: func(n wait.Notice) { a.shell.Emit(a.ctx, EventOllamaWait, n) }})
 		},
-		OnEmbedder: func(reason string) { a.shell.LogInfo(a.ctx, "embedder: "+reason) },
-		Options:    a.options,
+		OnEmbedder:       func(reason string) { a.shell.LogInfo(a.ctx, "embedder: "+reason) },
+		StartOnTable:     !a.web,
+		OnStartedOnTable: func(target string) { a.startedOnTable(dir, target) },
+		Options:          a.options,
 	}
 }
 
@@ -301,6 +308,13 @@ func (a *App) workspaceFolder() (string, *Error) {
 // Shutdown closes the workspace. Wails calls it as OnShutdown.
 func (a *App) Shutdown(ctx context.Context) {
 	a.stopOnce.Do(func() { close(a.stopping) })
+	// A re-embed stops: the workspace keeps the embedder it had (one in
+	// the background goes on at the next start).
+	a.jobs.mu.Lock()
+	if a.jobs.reembed != nil {
+		a.jobs.reembed()
+	}
+	a.jobs.mu.Unlock()
 	select {
 	case <-a.ready:
 	case <-ctx.Done():

@@ -388,10 +388,15 @@ func (a *App) serverProblem(srv modelserver.Server, code ErrorCode, err error, w
 type ReembedProgress struct {
 	backend.ReembedProgress
 	// Target is what the workspace is being re-embedded with, as asked.
-	Target   string `json:"target"`
-	Finished bool   `json:"finished"`
-	Canceled bool   `json:"canceled,omitempty"`
-	Error    string `json:"error,omitempty"`
+	Target string `json:"target"`
+	// Automatic: the engine's own re-embed of a workspace that started on
+	// the offline table, with the full encoder, in the background
+	// (upgrade.go); the page did not ask for it. One that Canceled stopped
+	// for an ingest starts again after it.
+	Automatic bool   `json:"automatic,omitempty"`
+	Finished  bool   `json:"finished"`
+	Canceled  bool   `json:"canceled,omitempty"`
+	Error     string `json:"error,omitempty"`
 }
 
 // Reembed embeds the open workspace again with target — the name of one
@@ -406,6 +411,9 @@ func (a *App) Reembed(target string) (*backend.ReembedReport, error) {
 		return nil, &Error{Code: CodeInvalid, Message: "Say which embedder to re-embed with."}
 	}
 	a.jobs.mu.Lock()
+	// The background re-embed of a workspace that started on the table
+	// gives way: the person chose an embedder.
+	a.stopUpgradeLocked(true)
 	if job := a.jobs.runningLocked(); job != "" {
 		a.jobs.mu.Unlock()
 		return nil, &Error{Code: CodeBusy, Message: "The workspace cannot be re-embedded while " + job + " runs: wait for it to finish."}
@@ -423,26 +431,42 @@ func (a *App) Reembed(target string) (*backend.ReembedReport, error) {
 		return nil, err
 	}
 	var rep *backend.ReembedReport
-	err := a.use(func(ws workspace) error {
-		emit := func(p ReembedProgress) { p.Target = target; a.shell.Emit(a.ctx, EventReembedProgress, p) }
-		emit(ReembedProgress{})
-		e, choice, err := a.config(a.dir).OpenEmbedder(ctx, target)
-		if err == nil {
-			rep, err = ws.Reembed(ctx, e, choice, func(p backend.ReembedProgress) { emit(ReembedProgress{ReembedProgress: p}) })
-		}
-		final := ReembedProgress{Finished: true, Canceled: ctx.Err() != nil && a.ctx.Err() == nil}
-		if rep != nil {
-			final.Done, final.Total, final.Elapsed = rep.Nodes, rep.Nodes, rep.Duration
-		}
-		if err != nil && !final.Canceled {
-			final.Error = sentence(err.Error())
-		}
-		emit(final)
-		if final.Canceled {
-			return &Error{Code: CodeCanceled, Message: "The re-embed was cancelled: the workspace keeps the embedder it had.", Err: err}
-		}
+	err := a.use(func(ws workspace) (err error) {
+		rep, err = a.runReembed(ctx, ws, target, false)
 		return err
 	})
+	return rep, err
+}
+
+// runReembed re-embeds ws with target, telling the page its progress;
+// automatic marks the background re-embed of upgrade.go.
+func (a *App) runReembed(ctx context.Context, ws workspace, target string, automatic bool) (*backend.ReembedReport, error) {
+	emit := func(p ReembedProgress) {
+		p.Target, p.Automatic = target, automatic
+		a.shell.Emit(a.ctx, EventReembedProgress, p)
+	}
+	emit(ReembedProgress{})
+	var rep *backend.ReembedReport
+	e, choice, err := a.config(a.dir).OpenEmbedder(ctx, target)
+	if err == nil {
+		rep, err = ws.Reembed(ctx, e, choice, func(p backend.ReembedProgress) { emit(ReembedProgress{ReembedProgress: p}) })
+	}
+	if err == nil {
+		// Whatever was still to do in the background is done, or the
+		// person chose another embedder: before the page hears the end.
+		a.clearPending()
+	}
+	final := ReembedProgress{Finished: true, Canceled: ctx.Err() != nil && a.ctx.Err() == nil}
+	if rep != nil {
+		final.Done, final.Total, final.Elapsed = rep.Nodes, rep.Nodes, rep.Duration
+	}
+	if err != nil && !final.Canceled {
+		final.Error = sentence(err.Error())
+	}
+	emit(final)
+	if final.Canceled {
+		return rep, &Error{Code: CodeCanceled, Message: "The re-embed was cancelled: the workspace keeps the embedder it had.", Err: err}
+	}
 	return rep, err
 }
 
@@ -451,6 +475,12 @@ func (a *App) Reembed(target string) (*backend.ReembedReport, error) {
 func (a *App) CancelReembed() {
 	a.jobs.mu.Lock()
 	defer a.jobs.mu.Unlock()
+	if a.jobs.auto != nil {
+		// The person stopped the background re-embed: the workspace stays
+		// on the table (the page offers the full encoder again).
+		a.stopUpgradeLocked(true)
+		return
+	}
 	if a.jobs.reembed != nil {
 		a.jobs.reembed()
 	}

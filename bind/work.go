@@ -59,7 +59,10 @@ type jobs struct {
 	ingest  context.CancelFunc
 	ingestN int
 	reembed context.CancelFunc
-	chats   map[string]context.CancelFunc
+	// auto is the background re-embed of upgrade.go while it runs (reembed
+	// is its cancel too).
+	auto  *upgradeRun
+	chats map[string]context.CancelFunc
 }
 
 // running names the job that holds the workspace now ("" for none).
@@ -252,6 +255,9 @@ func (a *App) CancelIngest() {
 
 func (a *App) ingest(run func(ctx context.Context, ws workspace, opts backend.IngestOptions) (*backend.IngestReport, error)) (*IngestResult, error) {
 	a.jobs.mu.Lock()
+	// The background re-embed stops for the ingest (what it embedded is
+	// kept) and starts again after it, with the new files.
+	a.stopUpgradeLocked(false)
 	if a.jobs.ingest != nil {
 		a.jobs.mu.Unlock()
 		return nil, &Error{Code: CodeBusy, Message: "An ingest is already running: wait for it to finish or cancel it."}
@@ -270,6 +276,7 @@ func (a *App) ingest(run func(ctx context.Context, ws workspace, opts backend.In
 		a.jobs.mu.Lock()
 		a.jobs.ingest = nil
 		a.jobs.mu.Unlock()
+		a.upgradeLater()
 	}()
 
 	t := newIngestTracker(job)

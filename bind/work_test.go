@@ -631,7 +631,9 @@ func TestOllamaThatDoesNotAnswerIsSaidPlainly(t *testing.T) {
 // TestDesktopChoosesItsEmbedderAsTheCLIDoes: the desktop app opens its
 // workspace with backend.New in auto mode, as the CLI does: Ollama's
 // embedder when Ollama has the model, else the offline one; Stats tells
-// the page which one and why.
+// the page which one and why. Where the CLI would give a new workspace the
+// full encoder, the desktop app starts it on the table, the full encoder
+// to re-embed it in the background (upgrade_test.go).
 func TestDesktopChoosesItsEmbedderAsTheCLIDoes(t *testing.T) {
 	for _, tc := range []struct {
 		name, prefix string
@@ -639,13 +641,13 @@ func TestDesktopChoosesItsEmbedderAsTheCLIDoes(t *testing.T) {
 		noWeights    bool
 	}{
 		{"Ollama has the embedding model", "ollama/nomic-embed-text", ollamatest.Standard(), false},
-		{"Ollama lacks it, the full encoder's weights are installed", "minilm/", []ollamatest.Model{ollamatest.Llama32()}, false},
+		{"Ollama lacks it, the full encoder's weights are installed: the table until the full encoder has re-embedded it", "offline/", []ollamatest.Model{ollamatest.Llama32()}, false},
 		{"Ollama lacks it, and there are no weights", "offline/", []ollamatest.Model{ollamatest.Llama32()}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.noWeights {
 				t.Setenv(minilm.DirEnv, t.TempDir())
-			} else if _, err := minilm.Find(); err != nil && tc.prefix == "minilm/" {
+			} else if _, err := minilm.Find(); err != nil {
 				t.Skipf("the full encoder's weights are not installed (bash scripts/minilm.sh): %v", err)
 			}
 			srv := ollamatest.New(t, ollamatest.WithModels(tc.models...), ollamatest.WithEmbedDim(16))
@@ -659,6 +661,10 @@ func TestDesktopChoosesItsEmbedderAsTheCLIDoes(t *testing.T) {
 			require.NoError(t, err)
 			assert.True(t, strings.HasPrefix(st.EmbedderInUse, tc.prefix), "in use: %q", st.EmbedderInUse)
 			assert.NotEmpty(t, st.EmbedderChoice, "the page can say why")
+			if !tc.noWeights && tc.prefix == "offline/" {
+				assert.Contains(t, st.EmbedderChoice, "the full MiniLM encoder re-embeds it in the background")
+				assert.Equal(t, backend.MiniLMTarget, backend.PendingReembed(os.Getenv(WorkspaceEnv)))
+			}
 		})
 	}
 }

@@ -152,6 +152,9 @@ func (a *App) RepairWorkspace() (*backend.RepairReport, error) {
 // waits on Ollama), and while change waited for it every other call would
 // wait behind change: so they are refused instead, with what to do.
 func (a *App) change(f func(ctx context.Context) error) error {
+	a.jobs.mu.Lock()
+	a.stopUpgradeLocked(false) // it starts again once the workspace opens
+	a.jobs.mu.Unlock()
 	if what := a.jobs.running(); what != "" {
 		return &Error{Code: CodeBusy, Message: "Wait for " + what + " to finish (or stop it) first: this closes the workspace for a moment."}
 	}
@@ -206,6 +209,7 @@ func (a *App) openLocked(ctx context.Context) {
 	}
 	a.bench, a.openErr = bench, nil
 	defer a.startWatchesLocked(ctx)
+	defer a.upgradeLater() // a re-embed left to do (upgrade.go)
 	if st, err := bench.Stats(ctx); err == nil && st.ReadOnly != "" {
 		a.shell.LogInfo(ctx, "opened workspace "+a.dir+" read-only: "+st.ReadOnly)
 	} else {

@@ -1215,6 +1215,13 @@ export interface ReembedProgress {
   elapsed_ns: number;
   /** Target is what the workspace is being re-embedded with, as asked. */
   target: string;
+  /**
+   * Automatic: the engine's own re-embed of a workspace that started on
+   * the offline table, with the full encoder, in the background
+   * (upgrade.go); the page did not ask for it. One that Canceled stopped
+   * for an ingest starts again after it.
+   */
+  automatic?: boolean;
   finished: boolean;
   canceled?: boolean;
   error?: string;
