@@ -141,6 +141,53 @@ describe('WorkspaceStats', () => {
     stop();
   });
 
+  it("follows the engine's background re-embed: its progress, a stop for an ingest, Keep the table, and the end", async () => {
+    const wb = new FakeWorkbench({ edition: 'desktop', library: 'notes' });
+    let done = 0;
+    const embedder = new EmbedderStore(wb, () => done++);
+    const stop = embedder.start();
+    const withWeights: Stats = { ...stats, full_encoder: true };
+    render(WorkspaceStats, { dir: stats.workspace, stats: withWeights, embedder });
+    expect(screen.getByTestId('reembed-minilm')).toBeTruthy();
+    const auto = { target: 'minilm', automatic: true, finished: false, done: 0, total: 345, elapsed_ns: 0 };
+
+    wb.emitReembed({ ...auto, done: 120 });
+    await waitFor(() => expect(screen.getByTestId('reembed-progress').textContent).toContain('Improving search in the background: re-embedding with the full MiniLM encoder: 120 of 345 nodes'));
+    expect(screen.getByTestId('reembed-progress').textContent).toContain('Questions use the offline table until it is done');
+    expect(screen.queryByTestId('reembed-offers')).toBeNull();
+    expect(screen.getByTestId('reembed-cancel').textContent?.trim()).toBe('Keep the table');
+
+    // Stopped for an ingest: nothing to say, it starts again after.
+    wb.emitReembed({ ...auto, finished: true, canceled: true });
+    await waitFor(() => expect(screen.queryByTestId('reembed-progress')).toBeNull());
+    expect(screen.queryByTestId('reembed-cancelled')).toBeNull();
+    expect(done).toBe(0);
+    wb.emitReembed({ ...auto, done: 200, total: 360 });
+    await waitFor(() => expect(screen.getByTestId('reembed-progress').textContent).toContain('200 of 360 nodes'));
+
+    // Keep the table: the engine stops it for good; the page says so.
+    await fireEvent.click(screen.getByTestId('reembed-cancel'));
+    expect(wb.reembedCancels).toBe(1);
+    wb.emitReembed({ ...auto, finished: true, canceled: true });
+    await waitFor(() => expect(screen.getByTestId('reembed-cancelled')).toBeTruthy());
+    expect(screen.getByTestId('reembed-minilm')).toBeTruthy();
+
+    // Another start, to the end: the page reads the workspace again.
+    wb.emitReembed({ ...auto, done: 10 });
+    await waitFor(() => expect(screen.getByTestId('reembed-progress')).toBeTruthy());
+    expect(screen.queryByTestId('reembed-cancelled')).toBeNull();
+    wb.emitReembed({ ...auto, finished: true, done: 360, total: 360 });
+    await waitFor(() => expect(done).toBe(1));
+    expect(screen.queryByTestId('reembed-progress')).toBeNull();
+
+    // A failure says what went wrong.
+    wb.emitReembed({ ...auto, done: 10 });
+    wb.emitReembed({ ...auto, finished: true, error: 'The disk is full.' });
+    await waitFor(() => expect(screen.getByTestId('reembed-error').textContent).toBe('The background re-embed with the full MiniLM encoder failed: The disk is full.'));
+    expect(done).toBe(1);
+    stop();
+  });
+
   it('offers the full MiniLM encoder when its weights are installed, with what it costs, and not again once the vectors are its', async () => {
     const wb = new FakeWorkbench({ edition: 'desktop', library: 'notes' });
     const embedder = new EmbedderStore(wb);

@@ -2,8 +2,11 @@
 // embedding models the model server offers instead, and re-embedding with
 // one of them (or the offline embedder): its progress, cancelling it, and
 // what went wrong. A re-embed commits whole or not at all, so a cancelled
-// or failed one leaves the workspace with the embedder it had.
-import { toWorkbenchError, type Workbench, type WorkbenchError } from '../../bridge/workbench';
+// or failed one leaves the workspace with the embedder it had. The desktop
+// app also re-embeds on its own: a new workspace starts on the offline
+// table and the full encoder re-embeds it in the background (automatic
+// progress events); the store follows that one from its events.
+import { toWorkbenchError, WorkbenchError, type Workbench } from '../../bridge/workbench';
 import type { ModelInfo, ReembedProgress, ReembedReport, Stats } from '../../bridge/types';
 
 /** The offline embedder as a re-embed's target. */
@@ -54,6 +57,10 @@ export class EmbedderStore {
   error: WorkbenchError | null = $state(null);
   /** The last re-embed was cancelled: the workspace kept its embedder. */
   cancelled = $state(false);
+  /** The running re-embed is the engine's own, in the background (nobody asked for it here). */
+  automatic = $state(false);
+  /** Cancel was pressed on the background re-embed (it also stops, without that, for an ingest). */
+  private declined = false;
 
   constructor(
     private readonly workbench: Workbench,
@@ -64,8 +71,33 @@ export class EmbedderStore {
   /** Listens to the engine's progress events; returns the stop function. */
   start(): () => void {
     return this.workbench.onReembedProgress((p) => {
-      if (this.running && p.target === this.running) this.progress = p;
+      if (p.automatic) this.follow(p);
+      else if (this.running && p.target === this.running) this.progress = p;
     });
+  }
+
+  /** Follows the engine's background re-embed: it runs, stops for an ingest (and starts again), is cancelled, fails or commits. */
+  private follow(p: ReembedProgress) {
+    if (!p.finished) {
+      if (this.running && !this.automatic) return;
+      if (!this.automatic) {
+        this.error = null;
+        this.cancelled = false;
+        this.declined = false;
+      }
+      this.running = p.target;
+      this.automatic = true;
+      this.progress = p;
+      return;
+    }
+    if (!this.automatic) return;
+    this.running = '';
+    this.automatic = false;
+    this.progress = null;
+    if (p.error) this.error = new WorkbenchError('internal', `The background re-embed with ${targetLabel(p.target)} failed: ${p.error}`);
+    else if (p.canceled) this.cancelled = this.declined;
+    else this.ondone();
+    this.declined = false;
   }
 
   /** Re-embeds the workspace with target (a model's name, "offline" or "minilm"). */
@@ -87,8 +119,10 @@ export class EmbedderStore {
     }
   }
 
-  /** Stops the running re-embed. */
+  /** Stops the running re-embed (the background one for good: the workspace keeps the table). */
   async cancel(): Promise<void> {
-    if (this.running) await this.workbench.cancelReembed();
+    if (!this.running) return;
+    if (this.automatic) this.declined = true;
+    await this.workbench.cancelReembed();
   }
 }
