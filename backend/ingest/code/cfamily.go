@@ -1,11 +1,7 @@
-//go:build cgo && !js
-
 package code
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // cBuiltins are names that are never references in C and C++.
@@ -42,8 +38,8 @@ type cFile struct {
 // cItems reads the declarations in a translation unit, a namespace, a
 // preprocessor block or a class body. owner is the class's name and public
 // whether its members start out public (struct) in a class body.
-func (t *tsFile) cItems(c *cFile, block *sitter.Node, owner string, parent int, public bool) {
-	var pending []*sitter.Node
+func (t *tsFile) cItems(c *cFile, block *node, owner string, parent int, public bool) {
+	var pending []*node
 	access := public
 	for _, ch := range t.children(block) {
 		n := ch.n
@@ -144,7 +140,7 @@ func (t *tsFile) cPrefix(owner string) string {
 // cDeclName is the name a declarator declares: through pointers, arrays,
 // function declarators and parentheses to the identifier. A qualified name
 // A::b is "A.b".
-func (t *tsFile) cDeclName(n *sitter.Node) string {
+func (t *tsFile) cDeclName(n *node) string {
 	for n != nil {
 		switch t.typ(n) {
 		case "identifier", "field_identifier", "type_identifier", "destructor_name", "operator_name", "primitive_type":
@@ -172,7 +168,7 @@ func (t *tsFile) cDeclName(n *sitter.Node) string {
 
 // cBaseName is a scope's name without namespaces or template arguments:
 // Node for ns::Node<T>.
-func (t *tsFile) cBaseName(n *sitter.Node) string {
+func (t *tsFile) cBaseName(n *node) string {
 	switch t.typ(n) {
 	case "template_type":
 		return t.text(t.field(n, "name"))
@@ -185,7 +181,7 @@ func (t *tsFile) cBaseName(n *sitter.Node) string {
 }
 
 // cFuncDeclarator is the function declarator inside a declarator, if any.
-func (t *tsFile) cFuncDeclarator(n *sitter.Node) *sitter.Node {
+func (t *tsFile) cFuncDeclarator(n *node) *node {
 	for n != nil {
 		switch t.typ(n) {
 		case "function_declarator":
@@ -203,7 +199,7 @@ func (t *tsFile) cFuncDeclarator(n *sitter.Node) *sitter.Node {
 }
 
 // cStatic reports a static storage class among a declaration's children.
-func (t *tsFile) cStatic(n *sitter.Node) bool {
+func (t *tsFile) cStatic(n *node) bool {
 	for _, c := range t.children(n) {
 		if t.typ(c.n) == "storage_class_specifier" && t.text(c.n) == "static" {
 			return true
@@ -212,7 +208,7 @@ func (t *tsFile) cStatic(n *sitter.Node) bool {
 	return false
 }
 
-func (t *tsFile) cFunction(c *cFile, n, outer *sitter.Node, doc string, start int, owner string, parent int, access bool) {
+func (t *tsFile) cFunction(c *cFile, n, outer *node, doc string, start int, owner string, parent int, access bool) {
 	decl := t.field(n, "declarator")
 	name := t.cDeclName(decl)
 	body := t.field(n, "body")
@@ -250,9 +246,9 @@ func (t *tsFile) cFunction(c *cFile, n, outer *sitter.Node, doc string, start in
 
 // cDeclaration reads a declaration: a prototype, a method declared in a
 // class, or a global variable.
-func (t *tsFile) cDeclaration(c *cFile, n, outer *sitter.Node, doc string, start int, owner string, parent int, access bool) {
-	var declarators []*sitter.Node
-	var spec *sitter.Node
+func (t *tsFile) cDeclaration(c *cFile, n, outer *node, doc string, start int, owner string, parent int, access bool) {
+	var declarators []*node
+	var spec *node
 	extern := false
 	for _, ch := range t.children(n) {
 		switch {
@@ -326,7 +322,7 @@ func (t *tsFile) cDeclaration(c *cFile, n, outer *sitter.Node, doc string, start
 
 // cRecord reads a struct, union, enum or class with a body; alias is the
 // typedef name that names it, if any.
-func (t *tsFile) cRecord(c *cFile, n, outer *sitter.Node, alias, doc string, start int, owner string, parent int, exported bool) {
+func (t *tsFile) cRecord(c *cFile, n, outer *node, alias, doc string, start int, owner string, parent int, exported bool) {
 	name := t.text(t.field(n, "name"))
 	if alias != "" {
 		name = alias
@@ -378,7 +374,7 @@ func (t *tsFile) cRecord(c *cFile, n, outer *sitter.Node, alias, doc string, sta
 	// Methods are kept for abstract classes only: those with a pure
 	// virtual method
 	abstract := false
-	t.walk(body, func(x *sitter.Node) bool {
+	t.walk(body, func(x *node) bool {
 		if t.typ(x) == "pure_virtual_clause" {
 			abstract = true
 		}
@@ -431,7 +427,7 @@ func (t *tsFile) dropPrototypes(protos []int) {
 
 // cRefs records calls (macros included), constructions, named types,
 // namespace-qualified names, and the file's own names used as values.
-func cRefs(t *tsFile, r *refSet, n *sitter.Node) bool {
+func cRefs(t *tsFile, r *refSet, n *node) bool {
 	switch t.typ(n) {
 	case "call_expression":
 		t.cCallee(r, t.field(n, "function"))
@@ -469,7 +465,7 @@ func cRefs(t *tsFile, r *refSet, n *sitter.Node) bool {
 	return true
 }
 
-func (t *tsFile) cCallee(r *refSet, fn *sitter.Node) {
+func (t *tsFile) cCallee(r *refSet, fn *node) {
 	if fn == nil {
 		return
 	}
@@ -493,7 +489,7 @@ func (t *tsFile) cCallee(r *refSet, fn *sitter.Node) {
 
 // cQualified records a::b: a class of this file as the scope names the
 // class and the member; a namespace is the member's qualifier.
-func (t *tsFile) cQualified(r *refSet, n *sitter.Node, call bool) {
+func (t *tsFile) cQualified(r *refSet, n *node, call bool) {
 	scope, name := t.field(n, "scope"), t.field(n, "name")
 	if name == nil {
 		return

@@ -1,11 +1,7 @@
-//go:build cgo && !js
-
 package code
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // javaBuiltins are java.lang's common classes: never references.
@@ -24,8 +20,8 @@ func extractJava(t *tsFile) {
 
 // javaBody reads the declarations in a program or a type's body; owner is
 // the type's name ("" at the top) and iface whether it is an interface.
-func (t *tsFile) javaBody(body *sitter.Node, owner string, parent int, iface bool) {
-	var pending []*sitter.Node
+func (t *tsFile) javaBody(body *node, owner string, parent int, iface bool) {
+	var pending []*node
 	prefix := ""
 	if owner != "" {
 		prefix = owner + "."
@@ -68,7 +64,7 @@ func (t *tsFile) javaBody(body *sitter.Node, owner string, parent int, iface boo
 			for _, h := range t.children(n) {
 				switch t.typ(h.n) {
 				case "superclass", "super_interfaces", "extends_interfaces":
-					t.walk(h.n, func(x *sitter.Node) bool {
+					t.walk(h.n, func(x *node) bool {
 						switch t.typ(x) {
 						case "type_identifier", "generic_type", "scoped_type_identifier":
 							d.Bases = append(d.Bases, oneLine(t.text(x)))
@@ -124,7 +120,7 @@ func (t *tsFile) javaBody(body *sitter.Node, owner string, parent int, iface boo
 }
 
 // javaAbstract lists the methods a body declares without a body.
-func (t *tsFile) javaAbstract(body *sitter.Node) []string {
+func (t *tsFile) javaAbstract(body *node) []string {
 	var out []string
 	for _, c := range t.children(body) {
 		if t.typ(c.n) == "method_declaration" && t.field(c.n, "body") == nil {
@@ -135,7 +131,7 @@ func (t *tsFile) javaAbstract(body *sitter.Node) []string {
 }
 
 // javaModifiers is the set of a declaration's modifier keywords.
-func (t *tsFile) javaModifiers(n *sitter.Node) map[string]bool {
+func (t *tsFile) javaModifiers(n *node) map[string]bool {
 	m := map[string]bool{}
 	if mods := t.ofType(n, "modifiers"); mods != nil {
 		for _, c := range t.children(mods) {
@@ -149,7 +145,7 @@ func (t *tsFile) javaModifiers(n *sitter.Node) map[string]bool {
 
 // javaSigStart is where a declaration's header begins: past its
 // annotations.
-func (t *tsFile) javaSigStart(n *sitter.Node) uint32 {
+func (t *tsFile) javaSigStart(n *node) uint32 {
 	cs := t.children(n)
 	for i, c := range cs {
 		switch t.typ(c.n) {
@@ -172,7 +168,7 @@ func (t *tsFile) javaSigStart(n *sitter.Node) uint32 {
 	return n.StartByte()
 }
 
-func (t *tsFile) javaImport(n *sitter.Node) {
+func (t *tsFile) javaImport(n *node) {
 	p := t.ofType(n, "scoped_identifier", "identifier")
 	if p == nil {
 		return
@@ -188,7 +184,7 @@ func (t *tsFile) javaImport(n *sitter.Node) {
 
 // javaRefs records method calls, constructions, named types, static
 // members of imported classes, and the file's own names used as values.
-func javaRefs(t *tsFile, r *refSet, n *sitter.Node) bool {
+func javaRefs(t *tsFile, r *refSet, n *node) bool {
 	switch t.typ(n) {
 	case "method_invocation":
 		obj, name := t.field(n, "object"), t.field(n, "name")

@@ -1,12 +1,8 @@
-//go:build cgo && !js
-
 package code
 
 import (
 	"strconv"
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // jsBuiltins are the globals and TypeScript utility types that are never
@@ -42,8 +38,8 @@ func extractJS(t *tsFile) {
 	}
 }
 
-func (t *tsFile) jsStatements(s *jsState, block *sitter.Node, prefix string) {
-	var pending []*sitter.Node
+func (t *tsFile) jsStatements(s *jsState, block *node, prefix string) {
+	var pending []*node
 	for _, c := range t.children(block) {
 		n := c.n
 		ty := t.typ(n)
@@ -72,10 +68,10 @@ func (t *tsFile) jsStatements(s *jsState, block *sitter.Node, prefix string) {
 	}
 }
 
-func isComment(n *sitter.Node) bool { return true }
+func isComment(n *node) bool { return true }
 
 // jsString is a string literal's value.
-func (t *tsFile) jsString(n *sitter.Node) string {
+func (t *tsFile) jsString(n *node) string {
 	s := t.text(n)
 	if u, err := strconv.Unquote(s); err == nil {
 		return u
@@ -83,7 +79,7 @@ func (t *tsFile) jsString(n *sitter.Node) string {
 	return strings.Trim(s, "\"'`")
 }
 
-func (t *tsFile) jsImport(n *sitter.Node) {
+func (t *tsFile) jsImport(n *node) {
 	imp := Import{Path: t.jsString(t.field(n, "source")), Line: lineOf(n)}
 	if clause := t.ofType(n, "import_clause"); clause != nil {
 		for _, c := range t.children(clause) {
@@ -117,7 +113,7 @@ func (t *tsFile) jsImport(n *sitter.Node) {
 
 // jsRequire reads require("x") as an import binding name, "" when the
 // call is no require of a literal.
-func (t *tsFile) jsRequire(call *sitter.Node, name string, line int) bool {
+func (t *tsFile) jsRequire(call *node, name string, line int) bool {
 	if call == nil || t.typ(call) != "call_expression" {
 		return false
 	}
@@ -133,7 +129,7 @@ func (t *tsFile) jsRequire(call *sitter.Node, name string, line int) bool {
 	return true
 }
 
-func (t *tsFile) jsExport(s *jsState, n *sitter.Node, doc string, start int, prefix string) {
+func (t *tsFile) jsExport(s *jsState, n *node, doc string, start int, prefix string) {
 	if src := t.field(n, "source"); src != nil { // export … from "x"
 		t.f.Imports = append(t.f.Imports, Import{Path: t.jsString(src), Line: lineOf(n)})
 		return
@@ -161,7 +157,7 @@ func (t *tsFile) jsExport(s *jsState, n *sitter.Node, doc string, start int, pre
 
 // jsExpression reads CommonJS exports: exports.f = function …, and
 // module.exports = { a, b }.
-func (t *tsFile) jsExpression(s *jsState, n *sitter.Node, doc string, start int) {
+func (t *tsFile) jsExpression(s *jsState, n *node, doc string, start int) {
 	a := t.ofType(n, "assignment_expression")
 	if a == nil {
 		if call := t.ofType(n, "call_expression"); call != nil {
@@ -204,7 +200,7 @@ func isJSFunc(ty string) bool {
 }
 
 // jsFuncValue makes a "func" of a function expression bound to a name.
-func (t *tsFile) jsFuncValue(fn, outer *sitter.Node, name string, exported bool, doc string, start int) {
+func (t *tsFile) jsFuncValue(fn, outer *node, name string, exported bool, doc string, start int) {
 	if t.typ(fn) == "class" {
 		t.jsClass(fn, outer, name, exported, doc, start, "")
 		return
@@ -226,7 +222,7 @@ func (t *tsFile) jsFuncValue(fn, outer *sitter.Node, name string, exported bool,
 }
 
 // sigStart is where a declaration's header begins: after its decorators.
-func (t *tsFile) sigStart(n *sitter.Node) uint32 {
+func (t *tsFile) sigStart(n *node) uint32 {
 	for _, c := range t.children(n) {
 		switch t.typ(c.n) {
 		case "decorator", "comment", "attribute_item", "attribute", "marker_annotation", "annotation":
@@ -239,7 +235,7 @@ func (t *tsFile) sigStart(n *sitter.Node) uint32 {
 
 // jsDecl reads one declaration; outer is the statement that holds it (an
 // export statement), which gives the lines.
-func (t *tsFile) jsDecl(n, outer *sitter.Node, exported bool, doc string, start int, prefix string) {
+func (t *tsFile) jsDecl(n, outer *node, exported bool, doc string, start int, prefix string) {
 	name := t.text(t.field(n, "name"))
 	switch ty := t.typ(n); ty {
 	case "function_declaration", "generator_function_declaration":
@@ -323,13 +319,13 @@ func (t *tsFile) jsDecl(n, outer *sitter.Node, exported bool, doc string, start 
 
 // jsVar reads one top-level binding: a function value is a "func", any
 // other value a constant when exported or UPPER_CASE.
-func (t *tsFile) jsVar(v, outer *sitter.Node, kind string, exported bool, doc string, start int, prefix string) {
+func (t *tsFile) jsVar(v, outer *node, kind string, exported bool, doc string, start int, prefix string) {
 	nameNode, value := t.field(v, "name"), t.field(v, "value")
 	name := t.text(nameNode)
 	if nameNode == nil || t.typ(nameNode) != "identifier" {
 		// const { a, b } = require("x")
 		if nameNode != nil && t.jsRequire(value, "", lineOf(v)) {
-			t.walk(nameNode, func(n *sitter.Node) bool {
+			t.walk(nameNode, func(n *node) bool {
 				if ty := t.typ(n); ty == "identifier" || ty == "shorthand_property_identifier_pattern" {
 					t.quals[t.text(n)] = true
 				}
@@ -368,7 +364,7 @@ func (t *tsFile) jsVar(v, outer *sitter.Node, kind string, exported bool, doc st
 
 // jsHeritage lists the types a class or interface extends or implements,
 // as written.
-func (t *tsFile) jsHeritage(n *sitter.Node) []string {
+func (t *tsFile) jsHeritage(n *node) []string {
 	var out []string
 	for _, c := range t.children(n) {
 		switch ty := t.typ(c.n); {
@@ -398,7 +394,7 @@ func (t *tsFile) jsHeritage(n *sitter.Node) []string {
 	return out
 }
 
-func (t *tsFile) jsClass(n, outer *sitter.Node, name string, exported bool, doc string, start int, prefix string) {
+func (t *tsFile) jsClass(n, outer *node, name string, exported bool, doc string, start int, prefix string) {
 	body := t.field(n, "body")
 	d := Def{
 		Kind:      "class",
@@ -419,7 +415,7 @@ func (t *tsFile) jsClass(n, outer *sitter.Node, name string, exported bool, doc 
 	}
 	ci := t.add(d, n)
 	var methods []string
-	var pending []*sitter.Node
+	var pending []*node
 	for _, c := range t.children(body) {
 		m := c.n
 		ty := t.typ(m)
@@ -429,7 +425,7 @@ func (t *tsFile) jsClass(n, outer *sitter.Node, name string, exported bool, doc 
 		}
 		mdoc, mstart := t.docComments(pending, m, isComment)
 		pending = pending[:0]
-		var fn, mbody *sitter.Node
+		var fn, mbody *node
 		switch ty {
 		case "method_definition":
 			fn, mbody = m, t.field(m, "body")
@@ -476,7 +472,7 @@ func (t *tsFile) jsClass(n, outer *sitter.Node, name string, exported bool, doc 
 
 // jsRefs records calls (with new), named types, JSX components, and the
 // file's own names and imports used as values.
-func jsRefs(t *tsFile, r *refSet, n *sitter.Node) bool {
+func jsRefs(t *tsFile, r *refSet, n *node) bool {
 	switch t.typ(n) {
 	case "call_expression", "new_expression":
 		fn := t.field(n, "function")
@@ -502,7 +498,7 @@ func jsRefs(t *tsFile, r *refSet, n *sitter.Node) bool {
 		t.walkRefs(r, t.field(n, "object"))
 		return false
 	case "class_heritage": // JavaScript: extends Base, any expression
-		t.walk(n, func(c *sitter.Node) bool {
+		t.walk(n, func(c *node) bool {
 			switch t.typ(c) {
 			case "identifier":
 				t.use(r, t.text(c), "", false)
@@ -561,7 +557,7 @@ func jsRefs(t *tsFile, r *refSet, n *sitter.Node) bool {
 
 // jsBindings calls bind with each name a binding pattern or a parameter
 // list declares.
-func (t *tsFile) jsBindings(n *sitter.Node, bind func(string)) {
+func (t *tsFile) jsBindings(n *node, bind func(string)) {
 	if n == nil {
 		return
 	}
@@ -583,7 +579,7 @@ func (t *tsFile) jsBindings(n *sitter.Node, bind func(string)) {
 	}
 }
 
-func (t *tsFile) jsCallee(r *refSet, fn *sitter.Node) {
+func (t *tsFile) jsCallee(r *refSet, fn *node) {
 	if fn == nil {
 		return
 	}

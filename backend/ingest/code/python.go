@@ -1,12 +1,8 @@
-//go:build cgo && !js
-
 package code
 
 import (
 	"regexp"
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // pythonBuiltins are the builtins module's functions and types, never
@@ -33,7 +29,7 @@ func extractPython(t *tsFile) {
 }
 
 // pyBlock reads the statements of a module or class body.
-func (t *tsFile) pyBlock(block *sitter.Node, parent int, prefix string) {
+func (t *tsFile) pyBlock(block *node, parent int, prefix string) {
 	for _, c := range t.children(block) {
 		n, outer := c.n, c.n
 		if t.typ(n) == "decorated_definition" {
@@ -73,7 +69,7 @@ func pyExported(name string) bool {
 
 // pyDocstring is the string literal first in a module's or body's
 // statements, as written.
-func (t *tsFile) pyDocstring(body *sitter.Node) string {
+func (t *tsFile) pyDocstring(body *node) string {
 	for _, c := range t.children(body) {
 		switch t.typ(c.n) {
 		case "comment":
@@ -89,7 +85,7 @@ func (t *tsFile) pyDocstring(body *sitter.Node) string {
 	return ""
 }
 
-func (t *tsFile) pyFunc(n, outer *sitter.Node, parent int, prefix string) int {
+func (t *tsFile) pyFunc(n, outer *node, parent int, prefix string) int {
 	name := t.field(n, "name")
 	body := t.ofType(n, "block")
 	if name == nil {
@@ -114,7 +110,7 @@ func (t *tsFile) pyFunc(n, outer *sitter.Node, parent int, prefix string) int {
 	return t.add(d, outer)
 }
 
-func (t *tsFile) pyClass(n, outer *sitter.Node, parent int, prefix string) {
+func (t *tsFile) pyClass(n, outer *node, parent int, prefix string) {
 	name := t.field(n, "name")
 	body := t.ofType(n, "block")
 	if name == nil {
@@ -181,7 +177,7 @@ func (t *tsFile) pyClass(n, outer *sitter.Node, parent int, prefix string) {
 }
 
 // pyConst reads NAME = value and NAME: T = value.
-func (t *tsFile) pyConst(stmt *sitter.Node) {
+func (t *tsFile) pyConst(stmt *node) {
 	a := t.ofType(stmt, "assignment")
 	if a == nil {
 		return
@@ -203,7 +199,7 @@ func (t *tsFile) pyConst(stmt *sitter.Node) {
 	}, stmt)
 }
 
-func (t *tsFile) pyImport(n *sitter.Node) {
+func (t *tsFile) pyImport(n *node) {
 	line := lineOf(n)
 	if t.typ(n) == "import_statement" {
 		for _, c := range t.children(n) {
@@ -249,7 +245,7 @@ func (t *tsFile) pyImport(n *sitter.Node) {
 
 // pythonRefs records calls, annotated types, class bases, and the
 // module's own names and imports used as values.
-func pythonRefs(t *tsFile, r *refSet, n *sitter.Node) bool {
+func pythonRefs(t *tsFile, r *refSet, n *node) bool {
 	switch t.typ(n) {
 	case "call":
 		fn := t.field(n, "function")
@@ -291,8 +287,8 @@ func pythonRefs(t *tsFile, r *refSet, n *sitter.Node) bool {
 }
 
 // pyTypes records every name in an annotation or a class's bases.
-func (t *tsFile) pyTypes(r *refSet, n *sitter.Node) {
-	t.walk(n, func(n *sitter.Node) bool {
+func (t *tsFile) pyTypes(r *refSet, n *node) {
+	t.walk(n, func(n *node) bool {
 		switch t.typ(n) {
 		case "identifier":
 			t.use(r, t.text(n), "", false)
@@ -311,7 +307,7 @@ func (t *tsFile) pyTypes(r *refSet, n *sitter.Node) {
 	})
 }
 
-func (t *tsFile) pyCallee(r *refSet, fn *sitter.Node) {
+func (t *tsFile) pyCallee(r *refSet, fn *node) {
 	if fn == nil {
 		return
 	}

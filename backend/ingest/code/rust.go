@@ -1,11 +1,7 @@
-//go:build cgo && !js
-
 package code
 
 import (
 	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // rustBuiltins are the prelude's types, traits and variants and the
@@ -64,8 +60,8 @@ func extractRust(t *tsFile) {
 // rustItems reads the items of a file, a module or a trait or impl body.
 // owner is the impl's type or the trait's name for methods ("" at module
 // level); parent the index of the trait.
-func (t *tsFile) rustItems(block *sitter.Node, owner string, parent int, impls *[]rustImpl) {
-	var pending []*sitter.Node
+func (t *tsFile) rustItems(block *node, owner string, parent int, impls *[]rustImpl) {
+	var pending []*node
 	var implMethods *[]int
 	if len(*impls) > 0 && owner != "" && parent == -1 {
 		implMethods = &(*impls)[len(*impls)-1].methods
@@ -88,7 +84,7 @@ func (t *tsFile) rustItems(block *sitter.Node, owner string, parent int, impls *
 			pending = append(pending, n)
 			continue
 		}
-		doc, start := t.docComments(pending, n, func(p *sitter.Node) bool { return t.typ(p) != "attribute_item" })
+		doc, start := t.docComments(pending, n, func(p *node) bool { return t.typ(p) != "attribute_item" })
 		pending = pending[:0]
 		name := t.field(n, "name")
 		pub := t.ofType(n, "visibility_modifier") != nil
@@ -193,13 +189,13 @@ func (t *tsFile) rustItems(block *sitter.Node, owner string, parent int, impls *
 }
 
 // walkRefsOf adds the references found under extra nodes to def i.
-func (t *tsFile) walkRefsOf(i int, nodes ...*sitter.Node) {
+func (t *tsFile) walkRefsOf(i int, nodes ...*node) {
 	t.pending[i].extra = append(t.pending[i].extra, nodes...)
 }
 
 // rustTypeName is the base name of an impl's type: Lexer for Lexer<'a>,
 // &mut Lexer, a::Lexer.
-func (t *tsFile) rustTypeName(n *sitter.Node) string {
+func (t *tsFile) rustTypeName(n *node) string {
 	for n != nil {
 		switch t.typ(n) {
 		case "type_identifier", "primitive_type", "identifier":
@@ -217,7 +213,7 @@ func (t *tsFile) rustTypeName(n *sitter.Node) string {
 
 // rustUse adds the paths a use declaration names: use a::{b, c::d as e}
 // gives a::b and a::c::d (named e).
-func (t *tsFile) rustUse(n *sitter.Node, prefix string, line int) {
+func (t *tsFile) rustUse(n *node, prefix string, line int) {
 	if n == nil {
 		return
 	}
@@ -264,7 +260,7 @@ func (t *tsFile) rustUse(n *sitter.Node, prefix string, line int) {
 
 // rustRefs records calls (macros too), named types and struct literals,
 // paths through imported modules, and the file's own names used as values.
-func rustRefs(t *tsFile, r *refSet, n *sitter.Node) bool {
+func rustRefs(t *tsFile, r *refSet, n *node) bool {
 	switch t.typ(n) {
 	case "call_expression":
 		t.rustCallee(r, t.field(n, "function"))
@@ -302,7 +298,7 @@ func rustRefs(t *tsFile, r *refSet, n *sitter.Node) bool {
 		if t.typ(n) == "closure_parameters" {
 			p = n
 		}
-		t.walk(p, func(c *sitter.Node) bool {
+		t.walk(p, func(c *node) bool {
 			if t.typ(c) == "identifier" {
 				r.local(t.text(c))
 			}
@@ -325,7 +321,7 @@ func rustRefs(t *tsFile, r *refSet, n *sitter.Node) bool {
 	return true
 }
 
-func (t *tsFile) rustCallee(r *refSet, fn *sitter.Node) {
+func (t *tsFile) rustCallee(r *refSet, fn *node) {
 	if fn == nil {
 		return
 	}
@@ -347,7 +343,7 @@ func (t *tsFile) rustCallee(r *refSet, fn *sitter.Node) {
 
 // rustPath records a::b::name: qualified when the path starts at an import
 // or a crate root, else the name and its type (Lexer::new names Lexer).
-func (t *tsFile) rustPath(r *refSet, n *sitter.Node, call bool) {
+func (t *tsFile) rustPath(r *refSet, n *node, call bool) {
 	name, qual, ok := t.dotted(n, "path", "name")
 	if ok && qual != "" {
 		t.use(r, name, qual, call)

@@ -1,56 +1,32 @@
-//go:build cgo && !js
-
 package code
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"math"
 	"strings"
-	"sync"
-
-	sitter "github.com/smacker/go-tree-sitter"
-	"github.com/smacker/go-tree-sitter/c"
-	"github.com/smacker/go-tree-sitter/cpp"
-	"github.com/smacker/go-tree-sitter/java"
-	"github.com/smacker/go-tree-sitter/javascript"
-	"github.com/smacker/go-tree-sitter/python"
-	"github.com/smacker/go-tree-sitter/rust"
-	"github.com/smacker/go-tree-sitter/typescript/tsx"
-	"github.com/smacker/go-tree-sitter/typescript/typescript"
 )
 
-// Supported lists the languages this build parses into definitions.
-func Supported() []Lang {
-	return []Lang{Go, Python, JavaScript, TypeScript, TSX, Rust, Java, C, CPP}
-}
-
-// grammar is one tree-sitter language with what reads its trees.
+// grammar is what reads one language's trees into definitions (the
+// trees themselves come from parseTree, which each build provides).
 type grammar struct {
-	load    func() *sitter.Language
 	extract func(*tsFile)
 	// refs visits one node of a definition's subtree, recording the
 	// references it makes; it returns whether to walk the node's children.
-	refs func(t *tsFile, r *refSet, n *sitter.Node) bool
+	refs func(t *tsFile, r *refSet, n *node) bool
 	// builtins are names never recorded as references.
 	builtins map[string]bool
-
-	once     sync.Once
-	language *sitter.Language
-	types    []string // node type by symbol
-	parsers  sync.Pool
 }
 
 var grammars = map[Lang]*grammar{
-	Python:     {load: python.GetLanguage, extract: extractPython, refs: pythonRefs, builtins: words(pythonBuiltins)},
-	JavaScript: {load: javascript.GetLanguage, extract: extractJS, refs: jsRefs, builtins: words(jsBuiltins)},
-	TypeScript: {load: typescript.GetLanguage, extract: extractJS, refs: jsRefs, builtins: words(jsBuiltins)},
-	TSX:        {load: tsx.GetLanguage, extract: extractJS, refs: jsRefs, builtins: words(jsBuiltins)},
-	Rust:       {load: rust.GetLanguage, extract: extractRust, refs: rustRefs, builtins: words(rustBuiltins)},
-	Java:       {load: java.GetLanguage, extract: extractJava, refs: javaRefs, builtins: words(javaBuiltins)},
-	C:          {load: c.GetLanguage, extract: extractC, refs: cRefs, builtins: words(cBuiltins)},
-	CPP:        {load: cpp.GetLanguage, extract: extractC, refs: cRefs, builtins: words(cBuiltins)},
+	Python:     {extract: extractPython, refs: pythonRefs, builtins: words(pythonBuiltins)},
+	JavaScript: {extract: extractJS, refs: jsRefs, builtins: words(jsBuiltins)},
+	TypeScript: {extract: extractJS, refs: jsRefs, builtins: words(jsBuiltins)},
+	TSX:        {extract: extractJS, refs: jsRefs, builtins: words(jsBuiltins)},
+	Rust:       {extract: extractRust, refs: rustRefs, builtins: words(rustBuiltins)},
+	Java:       {extract: extractJava, refs: javaRefs, builtins: words(javaBuiltins)},
+	C:          {extract: extractC, refs: cRefs, builtins: words(cBuiltins)},
+	CPP:        {extract: extractC, refs: cRefs, builtins: words(cBuiltins)},
 }
 
 func words(s string) map[string]bool {
@@ -61,22 +37,6 @@ func words(s string) map[string]bool {
 	return m
 }
 
-func (g *grammar) init() {
-	g.once.Do(func() {
-		g.language = g.load()
-		n := g.language.SymbolCount()
-		g.types = make([]string, n)
-		for s := range n {
-			g.types[s] = g.language.SymbolName(sitter.Symbol(s))
-		}
-		g.parsers.New = func() any {
-			p := sitter.NewParser()
-			p.SetLanguage(g.language)
-			return p
-		}
-	})
-}
-
 // tsFile is the state of reading one file's tree.
 type tsFile struct {
 	g    *grammar
@@ -84,7 +44,7 @@ type tsFile struct {
 	path string
 	src  []byte
 	f    *File
-	root *sitter.Node
+	root *node
 	// quals are the names imports bind: X in X.Name is a qualifier when X
 	// is one of them.
 	quals map[string]bool
@@ -97,8 +57,7 @@ type tsFile struct {
 	// known are the simple names the file defines at its top level: a
 	// plain identifier naming one of them, or an import's binding, is a
 	// reference even when it is not called.
-	known   map[string]bool
-	cursors []*sitter.TreeCursor // free ones, see cursor
+	known map[string]bool
 	// private marks methods that stay unexported in an exported class.
 	private map[int]bool
 }
@@ -107,19 +66,8 @@ type tsFile struct {
 // skipped within its parent's; extra are walked under the skip rules.
 // locals are names declared around the definition: type parameters.
 type refWork struct {
-	nodes, extra []*sitter.Node
+	nodes, extra []*node
 	locals       []string
-}
-
-// nodeKey identifies a node of the tree being read: its subtree's address,
-// read without a cgo call.
-type nodeKey uintptr
-
-func key(n *sitter.Node) nodeKey {
-	if n == nil {
-		return 0
-	}
-	return nodeKey(n.ID())
 }
 
 // maxSegments bounds how often a file is parsed again past a syntax error.
@@ -139,7 +87,6 @@ func parseTreeSitter(lang Lang, path string, src []byte) (*File, error) {
 	if int64(len(src)) >= math.MaxUint32 {
 		return nil, fmt.Errorf("%s is %d bytes, more than the %s parser reads (4 GiB): read it as text", path, len(src), lang.title())
 	}
-	g.init()
 	var f *File
 	seg := src
 	// the names imported or defined above a later part still count in it
@@ -224,15 +171,10 @@ func (f *File) merge(part *File) {
 // parseSegment parses src once. resume is the line to parse again from
 // when a top-level ERROR node runs over several lines, 0 otherwise.
 func parseSegment(g *grammar, lang Lang, path string, src []byte, again bool, quals, known map[string]bool) (*File, int, error) {
-	p := g.parsers.Get().(*sitter.Parser)
-	defer g.parsers.Put(p)
-	tree, err := p.ParseCtx(context.Background(), nil, src)
+	root, err := parseTree(lang, path, src)
 	if err != nil {
-		p.Reset()
-		return nil, 0, fmt.Errorf("the %s parser gave up on %s (%v): read it as text", lang.title(), path, err)
+		return nil, 0, err
 	}
-	defer tree.Close()
-	root := tree.RootNode()
 	t := &tsFile{
 		g: g, lang: lang, path: path, src: src,
 		f:       &File{Lang: lang},
@@ -252,9 +194,6 @@ func parseSegment(g *grammar, lang Lang, path string, src []byte, again bool, qu
 	}
 	g.extract(t)
 	t.gatherRefs()
-	for _, c := range t.cursors {
-		c.Close()
-	}
 	return t.f, resume, nil
 }
 
@@ -290,136 +229,9 @@ func (t *tsFile) resumeLine() int {
 	return 0
 }
 
-// typ is a node's type name, without the allocation Node.Type makes.
-func (t *tsFile) typ(n *sitter.Node) string {
-	if n == nil {
-		return ""
-	}
-	s := int(n.Symbol())
-	if s < len(t.g.types) {
-		return t.g.types[s]
-	}
-	return "ERROR"
-}
-
-func (t *tsFile) text(n *sitter.Node) string {
-	if n == nil {
-		return ""
-	}
-	return span(t.src, int(n.StartByte()), int(n.EndByte()))
-}
-
-func lineOf(n *sitter.Node) int { return int(n.StartPoint().Row) + 1 }
-
-// endLine is the last line a node covers: a node that ends at the start of
-// a line (its text ends with the new line) ends on the line before.
-func endLine(n *sitter.Node) int {
-	e := n.EndPoint()
-	if e.Column == 0 && e.Row > n.StartPoint().Row {
-		return int(e.Row)
-	}
-	return int(e.Row) + 1
-}
-
-// child is a node's child with its field name.
-type child struct {
-	n     *sitter.Node
-	field string
-}
-
-// children lists a node's children through a cursor: Node.Child is linear
-// in the index, so a loop over it would be quadratic on a wide node.
-func (t *tsFile) children(n *sitter.Node) []child {
-	if n == nil {
-		return nil
-	}
-	c := t.cursor(n)
-	defer t.release(c)
-	if !c.GoToFirstChild() {
-		return nil
-	}
-	var out []child
-	for {
-		out = append(out, child{c.CurrentNode(), c.CurrentFieldName()})
-		if !c.GoToNextSibling() {
-			return out
-		}
-	}
-}
-
-// cursor is a tree cursor on n, reused across walks: making one costs a
-// finalizer.
-func (t *tsFile) cursor(n *sitter.Node) *sitter.TreeCursor {
-	if k := len(t.cursors); k > 0 {
-		c := t.cursors[k-1]
-		t.cursors = t.cursors[:k-1]
-		c.Reset(n)
-		return c
-	}
-	return sitter.NewTreeCursor(n)
-}
-
-func (t *tsFile) release(c *sitter.TreeCursor) { t.cursors = append(t.cursors, c) }
-
-// field is the child with the given field name; unlike ChildByFieldName
-// alone it never answers with a comment.
-func (t *tsFile) field(n *sitter.Node, name string) *sitter.Node {
-	if n == nil {
-		return nil
-	}
-	f := n.ChildByFieldName(name)
-	if f == nil || t.typ(f) != "comment" {
-		return f
-	}
-	for _, c := range t.children(n) {
-		if c.field == name && t.typ(c.n) != "comment" {
-			return c.n
-		}
-	}
-	return nil
-}
-
-// ofType is the first child of one of the given types.
-func (t *tsFile) ofType(n *sitter.Node, types ...string) *sitter.Node {
-	for _, c := range t.children(n) {
-		for _, ty := range types {
-			if t.typ(c.n) == ty {
-				return c.n
-			}
-		}
-	}
-	return nil
-}
-
-// walk visits n and its descendants in source order; visit returns whether
-// to go into a node's children. It keeps one cursor for the whole walk, so
-// it is linear in the size of the tree and does not recurse.
-func (t *tsFile) walk(n *sitter.Node, visit func(*sitter.Node) bool) {
-	if n == nil || !visit(n) {
-		return
-	}
-	c := t.cursor(n)
-	defer t.release(c)
-	if !c.GoToFirstChild() {
-		return
-	}
-	depth := 1
-	for {
-		if visit(c.CurrentNode()) && c.GoToFirstChild() {
-			depth++
-			continue
-		}
-		for !c.GoToNextSibling() {
-			if depth--; depth == 0 || !c.GoToParent() {
-				return
-			}
-		}
-	}
-}
-
 // problems lists the ERROR and MISSING nodes as syntax errors.
-func (t *tsFile) problems(root *sitter.Node) {
-	t.walk(root, func(n *sitter.Node) bool {
+func (t *tsFile) problems(root *node) {
+	t.walk(root, func(n *node) bool {
 		if len(t.f.Problems) >= maxProblems {
 			return false
 		}
@@ -443,7 +255,7 @@ func (t *tsFile) problems(root *sitter.Node) {
 }
 
 // add appends a definition whose references are gathered from nodes.
-func (t *tsFile) add(d Def, nodes ...*sitter.Node) int {
+func (t *tsFile) add(d Def, nodes ...*node) int {
 	t.f.Defs = append(t.f.Defs, d)
 	t.pending = append(t.pending, refWork{nodes: nodes})
 	return len(t.f.Defs) - 1
@@ -451,13 +263,13 @@ func (t *tsFile) add(d Def, nodes ...*sitter.Node) int {
 
 // header is a declaration's text before its body on one line: up to the
 // end of the last child before body that is not a comment.
-func (t *tsFile) header(n, body *sitter.Node) string {
+func (t *tsFile) header(n, body *node) string {
 	return t.sig(n.StartByte(), t.headerEnd(n, body))
 }
 
 // headerEnd is where a declaration's header ends: at the end of its last
 // child before body that is not a comment, or at its end without a body.
-func (t *tsFile) headerEnd(n, body *sitter.Node) uint32 {
+func (t *tsFile) headerEnd(n, body *node) uint32 {
 	if body == nil {
 		return n.EndByte()
 	}
@@ -527,7 +339,7 @@ func (t *tsFile) gatherRefs() {
 func simpleName(name string) string { return name[strings.LastIndexByte(name, '.')+1:] }
 
 // typeParams are the names of a declaration's type parameters: <T, U>.
-func (t *tsFile) typeParams(n *sitter.Node) []string {
+func (t *tsFile) typeParams(n *node) []string {
 	var out []string
 	for _, c := range t.children(n) {
 		switch t.typ(c.n) {
@@ -559,7 +371,7 @@ func (t *tsFile) use(r *refSet, name, qual string, call bool) {
 
 // mention records a plain identifier used as a value when it names
 // something the file defines or imports.
-func (t *tsFile) mention(r *refSet, n *sitter.Node) {
+func (t *tsFile) mention(r *refSet, n *node) {
 	if name := t.text(n); t.known[name] || t.quals[name] {
 		t.use(r, name, "", false)
 	}
@@ -568,7 +380,7 @@ func (t *tsFile) mention(r *refSet, n *sitter.Node) {
 // docComments gathers the comments (and attributes or decorators, which
 // only move the start) right above a definition: comments is the run of
 // pending siblings before it with no blank line between them and it.
-func (t *tsFile) docComments(pending []*sitter.Node, decl *sitter.Node, isDoc func(*sitter.Node) bool) (doc string, startLine int) {
+func (t *tsFile) docComments(pending []*node, decl *node, isDoc func(*node) bool) (doc string, startLine int) {
 	startLine = lineOf(decl)
 	next := startLine
 	first := len(pending)
@@ -592,8 +404,8 @@ func (t *tsFile) docComments(pending []*sitter.Node, decl *sitter.Node, isDoc fu
 
 // walkRefs applies the grammar's reference visitor to n's subtree, leaving
 // out skipped nodes.
-func (t *tsFile) walkRefs(r *refSet, n *sitter.Node) {
-	t.walk(n, func(n *sitter.Node) bool {
+func (t *tsFile) walkRefs(r *refSet, n *node) {
+	t.walk(n, func(n *node) bool {
 		if t.skip[key(n)] {
 			return false
 		}
@@ -612,8 +424,8 @@ var rootTypes = map[string]bool{
 // objField and nameField: name is the member; qual is X, spaces removed,
 // when X is a chain of names of the same kind rooted at an import binding;
 // ok tells whether X is such a chain at all.
-func (t *tsFile) dotted(n *sitter.Node, objField, nameField string) (name, qual string, ok bool) {
-	var obj, nm *sitter.Node
+func (t *tsFile) dotted(n *node, objField, nameField string) (name, qual string, ok bool) {
+	var obj, nm *node
 	for _, c := range t.children(n) {
 		switch c.field {
 		case objField:

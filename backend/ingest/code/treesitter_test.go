@@ -3,11 +3,16 @@
 package code
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // TestTreeSitterSamples checks every definition of each sample file.
@@ -294,7 +299,6 @@ func TestOneLineMinifiedJS(t *testing.T) {
 // file, not a crash.
 func TestPanicIsError(t *testing.T) {
 	g := grammars[Python]
-	g.init()
 	saved := g.extract
 	g.extract = func(*tsFile) { panic("boom") }
 	defer func() { g.extract = saved }()
@@ -319,5 +323,66 @@ func TestCPreprocessorChains(t *testing.T) {
 	}
 	if want := []string{"macro X", "macro Y", "macro Z", "macro W", "func f"}; !slices.Equal(got, want) {
 		t.Errorf("defs = %q, want %q", got, want)
+	}
+}
+
+// TestCopiedTreesAreTreeSittersOwn: the Go copy of a tree says what
+// tree-sitter says of every node (type, named, lines, errors), on every
+// sample and on broken code.
+func TestCopiedTreesAreTreeSittersOwn(t *testing.T) {
+	files := map[string]Lang{"sample.py": Python, "sample.ts": TypeScript, "sample.tsx": TSX, "sample.js": JavaScript,
+		"sample.rs": Rust, "Sample.java": Java, "sample.c": C, "sample.cpp": CPP}
+	broken := map[string]Lang{"broken.py": Python, "broken.ts": TypeScript, "broken.c": C}
+	srcs := map[string][]byte{
+		"broken.py": []byte("def f(x:\n    return (x +\nclass C:\n    def m(self): pass\n"),
+		"broken.ts": []byte("export function f(a: number {\n  return a +;\n}\ninterface I { x: string\n"),
+		"broken.c":  []byte("int main( {\n  return 0\n}\r\nstatic int g(void) { return 1; }\n"),
+	}
+	for name, lang := range files {
+		src, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[name] = src
+		broken[name] = lang
+	}
+	for name, lang := range broken {
+		src := srcs[name]
+		g := natives[lang]
+		g.init()
+		p := sitter.NewParser()
+		p.SetLanguage(g.language)
+		tree, err := p.ParseCtx(context.Background(), nil, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		root := tree.RootNode()
+		copied := g.copyTree(root, src)
+		var compare func(want *sitter.Node, field string, got *node, gotField string)
+		nodes := 0
+		compare = func(want *sitter.Node, field string, got *node, gotField string) {
+			nodes++
+			sp, ep := want.StartPoint(), want.EndPoint()
+			if got.typ != want.Type() && !(want.IsError() && got.typ == "ERROR") || got.IsNamed() != want.IsNamed() ||
+				got.IsError() != want.IsError() || got.IsMissing() != want.IsMissing() || got.HasError() != want.HasError() ||
+				got.start != want.StartByte() || got.end != want.EndByte() || got.row != sp.Row || got.endRow != ep.Row ||
+				(got.endCol == 0) != (ep.Column == 0) || field != gotField || int(want.ChildCount()) != len(got.kids) {
+				t.Fatalf("%s: node %q at %d:%d: copied %+v (field %q), tree-sitter named %v error %v missing %v has-error %v rows %d–%d col %d field %q children %d",
+					name, want.Type(), sp.Row+1, sp.Column, *got, gotField, want.IsNamed(), want.IsError(), want.IsMissing(), want.HasError(), sp.Row, ep.Row, ep.Column, field, want.ChildCount())
+			}
+			// the field names as a cursor reads them, as the extractors did
+			// before the copy (Node.FieldNameForChild names some an error
+			// node's)
+			c := sitter.NewTreeCursor(want)
+			defer c.Close()
+			for i, ok := 0, c.GoToFirstChild(); ok; i, ok = i+1, c.GoToNextSibling() {
+				compare(c.CurrentNode(), c.CurrentFieldName(), got.kids[i].n, got.kids[i].field)
+			}
+		}
+		compare(root, "", copied, "")
+		if nodes < 20 {
+			t.Errorf("%s: only %d nodes", name, nodes)
+		}
+		tree.Close()
 	}
 }
