@@ -106,7 +106,7 @@ test-web-e2e:
 # each test binary with Go's go_js_wasm_exec (needs node on PATH). The
 # offline embedding table is read from its file (make setup fetches it).
 WASM_EXEC := $(shell go env GOROOT)/lib/wasm/go_js_wasm_exec
-WASM_TEST_PKGS ?= ./backend/ ./backend/embed/offline/ ./backend/ingest/pdf/ ./backend/ingest/convert/ ./backend/ingest/bibtex/ ./backend/query/ ./backend/storage/ ./backend/index/ ./backend/workspace/ ./backend/conversation/ ./backend/assemble/ ./backend/vectors/ ./backend/mapfile/ ./graphdb/ ./cmd/loom-web/
+WASM_TEST_PKGS ?= ./backend/ ./backend/embed/offline/ ./backend/ingest/pdf/ ./backend/ingest/code/ ./backend/ingest/convert/ ./backend/ingest/bibtex/ ./backend/query/ ./backend/storage/ ./backend/index/ ./backend/workspace/ ./backend/conversation/ ./backend/assemble/ ./backend/vectors/ ./backend/mapfile/ ./graphdb/ ./cmd/loom-web/
 
 .PHONY: test-wasm
 ## test-wasm: build the engine for GOOS=js GOARCH=wasm and run its tests under node
@@ -127,12 +127,15 @@ WEB_TABLE := backend/embed/offline/table/minilm-l6-m2v-256.bin
 web:
 	@test -s $(WEB_TABLE) || { echo "web: $(WEB_TABLE) is missing; run make setup" >&2; exit 1; }
 	@test -d frontend/node_modules || { echo "web: frontend/node_modules is missing; run make setup" >&2; exit 1; }
+	@test -s .cache/grammars/tree-sitter-python.wasm || { echo "web: .cache/grammars is missing; run make setup" >&2; exit 1; }
 	cd frontend && npx vite build --mode web --logLevel warn
 	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o $(WEB_OUT)/loom.wasm ./cmd/loom-web
 	cp "$$(go env GOROOT)/lib/wasm/wasm_exec.js" $(WEB_OUT)/wasm_exec.js
 	cp $(WEB_TABLE) $(WEB_OUT)/offline.bin
 	@# pdf.js's character maps, fetched only for a PDF whose CJK font has none of its own (frontend/src/web/pdf.ts).
 	mkdir -p $(WEB_OUT)/pdfjs && cp -r frontend/node_modules/pdfjs-dist/cmaps $(WEB_OUT)/pdfjs/cmaps
+	@# web-tree-sitter and the grammars (scripts/grammars.sh), fetched by the page the first time it reads a language (frontend/src/web/codetree.js).
+	mkdir -p $(WEB_OUT)/grammars && cp .cache/grammars/*.wasm .cache/grammars/*.LICENSE frontend/node_modules/web-tree-sitter/tree-sitter.wasm $(WEB_OUT)/grammars/
 	cd $(WEB_OUT) && { printf '{'; sep=; for f in loom.wasm offline.bin wasm_exec.js; do \
 		printf '%s"%s":{"size":%s,"hash":"%s"}' "$$sep" "$$f" "$$(stat -c %s "$$f")" "$$(sha256sum "$$f" | cut -c1-16)"; sep=,; \
 		done; printf '}\n'; } > assets.json

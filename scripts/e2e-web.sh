@@ -11,7 +11,9 @@
 # and import of the workspace file, light and dark screenshots), then
 # frontend/e2e/web-pdf.e2e.mjs (the worker reading real PDFs through pdf.js:
 # pages, runs in reading order, fonts, outline, the refusals; a PDF and a
-# folder picked in the page reaching the engine) and
+# folder picked in the page reaching the engine),
+# frontend/e2e/web-code.e2e.mjs (source code through web-tree-sitter: the
+# grammars loaded one language at a time, the samples as definitions), and
 # frontend/e2e/cite.e2e.mjs (citations in the results and in a chat answer
 # from a fake Ollama open the source viewer at the cited passage), and
 # frontend/e2e/mcp.e2e.mjs (an independent MCP client, the TypeScript SDK
@@ -56,6 +58,7 @@ status=0
 LOOM_E2E_URL="$url" LOOM_E2E_OUT="$out" node frontend/e2e/workbench.e2e.mjs || status=1
 LOOM_E2E_URL="$url" LOOM_E2E_OUT="$out" node frontend/e2e/web-extra.e2e.mjs || status=1
 LOOM_E2E_URL="$url" LOOM_E2E_OUT="$out" node frontend/e2e/web-pdf.e2e.mjs || status=1
+LOOM_E2E_URL="$url" LOOM_E2E_OUT="$out" node frontend/e2e/web-code.e2e.mjs || status=1
 LOOM_E2E_URL="$url" LOOM_E2E_OUT="$out" node frontend/e2e/cite.e2e.mjs || status=1
 go build -o build/bin/loom-mcp-e2e ./cmd/loom
 node frontend/e2e/mcp.e2e.mjs "$PWD/build/bin/loom-mcp-e2e" || status=1

@@ -91,6 +91,9 @@ bash scripts/minilm.sh
 # --- offline embedding table (distilled from those weights) ---------------
 bash scripts/embeddings.sh
 
+# --- tree-sitter grammars for the web edition (web-tree-sitter) -----------
+bash scripts/grammars.sh
+
 # --- a real Ollama and a tiny model for the tests (backend/ollama/real) ----
 bash scripts/ollama.sh
 

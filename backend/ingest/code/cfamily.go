@@ -375,7 +375,11 @@ func (t *tsFile) cRecord(c *cFile, n, outer *node, alias, doc string, start int,
 	// virtual method
 	abstract := false
 	t.walk(body, func(x *node) bool {
-		if t.typ(x) == "pure_virtual_clause" {
+		// "= 0": a pure_virtual_clause in the grammar compiled in, a
+		// function's default_value in the web edition's (tree-sitter-cpp
+		// 0.23)
+		if t.typ(x) == "pure_virtual_clause" || t.typ(x) == "field_declaration" &&
+			t.cFuncDeclarator(t.field(x, "declarator")) != nil && t.text(t.field(x, "default_value")) == "0" {
 			abstract = true
 		}
 		return !abstract && (x == body || t.typ(x) == "field_declaration" || t.typ(x) == "function_definition" || t.typ(x) == "declaration")

@@ -5,9 +5,13 @@
 //
 // Go is parsed with the standard library's go/parser in every edition. Python,
 // JavaScript, TypeScript, TSX, Rust, Java, C and C++ are parsed with
-// tree-sitter grammars, which need cgo: the web edition (GOOS=js) and builds
-// without cgo read Go only, and Parse reports ErrUnsupported for the rest so
-// that a caller can fall back to reading the file as text.
+// tree-sitter grammars: compiled in (cgo) in the desktop app and the CLI,
+// and in the web edition (GOOS=js) by web-tree-sitter in the page, with the
+// grammars' own npm builds (treesitter_js.go). Either way the tree is copied
+// into Go (tree.go) and read by the same extractors. Builds without cgo read
+// Go only; where a grammar is missing (or the page cannot load it) Parse
+// reports ErrUnsupported, so that a caller can fall back to reading the file
+// as text.
 //
 // A syntax error is not an error here: the file is marked Partial, the errors
 // are listed in Problems, and the definitions the parser could still recover

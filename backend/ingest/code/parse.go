@@ -110,7 +110,7 @@ var ErrUnsupported = errors.New("no code parser for this file in this build")
 // unsupportedError tells which language is missing and why.
 type unsupportedError struct {
 	what string // "Python parser", "parser for notes.txt"
-	why  string // "the web edition reads Go only"
+	why  string // "this build has no cgo, so it reads Go only"
 }
 
 func (e *unsupportedError) Error() string {

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sort"
 	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -87,15 +86,7 @@ func parseTree(lang Lang, path string, src []byte) (*node, error) {
 // a node's being named comes from its symbol, and a tree without errors
 // asks no node whether it is one.
 func (g *native) copyTree(root *sitter.Node, src []byte) *node {
-	lines := []uint32{0} // where each line starts
-	for i, b := range src {
-		if b == '\n' {
-			lines = append(lines, uint32(i+1))
-		}
-	}
-	rowOf := func(off uint32) uint32 {
-		return uint32(sort.Search(len(lines), func(i int) bool { return lines[i] > off }) - 1)
-	}
+	lines := newLineIndex(src)
 	errs := root.HasError()
 	var all []*node // in walk order, when the tree has errors
 	var block []node
@@ -119,8 +110,7 @@ func (g *native) copyTree(root *sitter.Node, src []byte) *node {
 			out.typ = "ERROR"
 		}
 		out.start, out.end = n.StartByte(), n.EndByte()
-		out.row, out.endRow = rowOf(out.start), rowOf(out.end)
-		out.endCol = out.end - lines[out.endRow]
+		lines.place(out)
 		if errs {
 			if n.IsMissing() {
 				out.flags |= flagMissing | flagHasError

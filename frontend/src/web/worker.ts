@@ -6,6 +6,7 @@
 // (bridge/web.ts). One tab at a time holds the workspace (Web Locks).
 import { MemFS } from './memfs';
 import { extractPDFJSON, setSiteBase } from './pdf';
+import { configure as configureCode, parseFlat } from './codetree.js';
 import { openDatabase, Persist } from './persist';
 import type { BootState, FromWorker, ToWorker } from './protocol';
 import type { Rejection } from '../bridge/types';
@@ -45,12 +46,17 @@ interface EngineGlobals {
   loomCall?: (method: string, args: string) => Promise<string>;
   loomSetOllama?: (url: string) => void;
   loomExtractPDF?: (bytes: Uint8Array) => Promise<string>;
+  loomParseCode?: typeof parseFlat;
 }
 
 const g = globalThis as unknown as EngineGlobals;
 // The engine reads PDFs through this (backend/ingest/pdf, extract_js.go):
 // there before the engine starts; pdf.js itself loads on the first PDF.
 g.loomExtractPDF = extractPDFJSON;
+// And source code through this (backend/ingest/code, treesitter_js.go):
+// web-tree-sitter loads a language's grammar (build/web/grammars) the
+// first time a file of it is read.
+g.loomParseCode = parseFlat;
 const started = performance.now();
 const post = (m: FromWorker, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(m, transfer);
 
@@ -334,6 +340,7 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
   switch (m.type) {
     case 'init':
       setSiteBase(m.base);
+      configureCode(new URL('grammars/', m.base).href, (file) => new URL('grammars/' + file, m.base).href);
       void start(m.base, m.ollamaURL, m.origin);
       break;
     case 'call':
