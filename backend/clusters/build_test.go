@@ -303,5 +303,5 @@ func TestCodeClustersAreNamedByTheirFolders(t *testing.T) {
 	assert.NotContains(t, notes, "/", "notes are named by their words")
 	assert.Equal(t, "cargo/build", shortFolder("src/cargo/build/scripts.rs"))
 	assert.Equal(t, "src", shortFolder("src/main.rs"))
-	assert.Equal(t, ".", shortFolder("main.go"))
+	assert.Equal(t, "main.go", shortFolder("main.go"), "a file at the top is named, not called \".\"")
 }

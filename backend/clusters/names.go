@@ -303,12 +303,13 @@ func codeFolders(ix *index.Graph, in *input, docOf []int32, k int) [][]string {
 	return out
 }
 
-// shortFolder is a file's folder by its last two elements ("." for the
-// root): "backend/ingest/pdf/line.go" → "ingest/pdf".
+// shortFolder is a file's folder by its last two elements, or the file's
+// own name at the root: "backend/ingest/pdf/line.go" → "ingest/pdf",
+// "main.go" → "main.go".
 func shortFolder(p string) string {
 	dir := path.Dir(p)
 	if dir == "." || dir == "/" {
-		return "."
+		return path.Base(p) // a file at the top: its name says more than "."
 	}
 	parts := strings.Split(strings.Trim(dir, "/"), "/")
 	return strings.Join(parts[max(0, len(parts)-2):], "/")
