@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"syscall/js"
+
+	"github.com/loomwork/loom/internal/jsawait"
 )
 
 // ParseFunc is the JavaScript function the web edition parses source code
@@ -37,45 +39,22 @@ func parseTree(lang Lang, path string, src []byte) (*node, error) {
 	if fn.Type() != js.TypeFunction {
 		return nil, &unsupportedError{what: lang.title() + " parser", why: "the page has no code parser"}
 	}
-	type outcome struct {
-		tree js.Value
-		err  error
-	}
-	done := make(chan outcome, 1) // buffered: the callbacks never wait
-	resolved := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if len(args) == 0 || args[0].Type() != js.TypeObject {
-			done <- outcome{err: errors.New("the page's parser answered with no tree")}
-		} else {
-			done <- outcome{tree: args[0]}
-		}
-		return nil
-	})
-	defer resolved.Release()
-	rejected := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		var reason js.Value
-		if len(args) > 0 {
-			reason = args[0]
-		}
-		done <- outcome{err: errors.New(jsProblem(reason))}
-		return nil
-	})
-	defer rejected.Release()
-	if err := startParse(fn, string(lang), string(src), resolved, rejected); err != nil {
+	tree, err := jsawait.Call(fn, "the page's parser gave no reason", string(lang), string(src))
+	if err != nil {
 		return nil, &unsupportedError{what: lang.title() + " parser", why: err.Error()}
 	}
-	out := <-done
-	if out.err != nil {
-		return nil, &unsupportedError{what: lang.title() + " parser", why: out.err.Error()}
+	if tree.Type() != js.TypeObject {
+		return nil, &unsupportedError{what: lang.title() + " parser", why: "the page's parser answered with no tree"}
 	}
-	types, err := jsStrings(out.tree.Get("types"))
+	types, err := jsStrings(tree.Get("types"))
 	if err != nil {
 		return nil, fmt.Errorf("the web edition's %s parser sent a damaged tree for %s (%v): read it as text", lang.title(), path, err)
 	}
-	fields, err := jsStrings(out.tree.Get("fields"))
+	fields, err := jsStrings(tree.Get("fields"))
 	if err != nil {
 		return nil, fmt.Errorf("the web edition's %s parser sent a damaged tree for %s (%v): read it as text", lang.title(), path, err)
 	}
-	recs := out.tree.Get("records")
+	recs := tree.Get("records")
 	if recs.Type() != js.TypeObject || recs.Get("BYTES_PER_ELEMENT").Int() != 4 {
 		return nil, fmt.Errorf("the web edition's %s parser sent no records for %s: read it as text", lang.title(), path)
 	}
@@ -85,28 +64,11 @@ func parseTree(lang Lang, path string, src []byte) (*node, error) {
 	for i := range nums {
 		nums[i] = int32(binary.LittleEndian.Uint32(raw[i*4:]))
 	}
-	root, err := readFlat(src, types, fields, nums, out.tree.Get("units").Int())
+	root, err := readFlat(src, types, fields, nums, tree.Get("units").Int())
 	if err != nil {
 		return nil, fmt.Errorf("the web edition's %s parser sent a tree that does not fit %s (%v): read it as text", lang.title(), path, err)
 	}
 	return root, nil
-}
-
-// startParse calls fn and hands its promise (or value) to the callbacks; a
-// function that throws at once is an error.
-func startParse(fn js.Value, lang, src string, resolved, rejected js.Func) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			if e, ok := r.(js.Error); ok {
-				err = errors.New(jsProblem(e.Value))
-				return
-			}
-			err = fmt.Errorf("%v", r)
-		}
-	}()
-	p := js.Global().Get("Promise").Call("resolve", fn.Invoke(lang, src))
-	p.Call("then", resolved, rejected)
-	return nil
 }
 
 // jsStrings reads an array of strings.
@@ -123,20 +85,4 @@ func jsStrings(v js.Value) ([]string, error) {
 		out[i] = s.String()
 	}
 	return out, nil
-}
-
-// jsProblem is the message of a rejection: an Error's message, or the
-// value as text.
-func jsProblem(reason js.Value) string {
-	switch reason.Type() {
-	case js.TypeUndefined, js.TypeNull:
-		return "the page's parser gave no reason"
-	case js.TypeString:
-		return reason.String()
-	case js.TypeObject:
-		if m := reason.Get("message"); m.Type() == js.TypeString && m.String() != "" {
-			return m.String()
-		}
-	}
-	return js.Global().Get("String").Invoke(reason).String()
 }
