@@ -64,6 +64,11 @@ func TestNames(t *testing.T) {
 	assert.Equal(t, "When new content is processed, the system generates an embedding and compares it against all existing concept nodes.", Describe(text))
 	assert.NotEmpty(t, KeyPhrases(text, 3))
 	assert.Empty(t, KeyPhrases("the and of", 3))
+	// A definition is named as it is declared, snake_case and all.
+	code := "def read_header(self, lines: list) -> dict:\n    \"\"\"Parse the header block.\"\"\"\n"
+	assert.Equal(t, "method Parser.read_header", Name("method Parser.read_header", code))
+	assert.Equal(t, "func buildGraph", Name("func buildGraph (part 2/3)", code))
+	assert.NotContains(t, Name("func (x) = y", "Parse the header block."), "func", "not a definition's heading")
 }
 
 // Nearest returns what sorting every concept would: the k best by

@@ -164,11 +164,44 @@ func NameIn(headingPath []string, title, path, text string) string {
 // when what is left is not a name: no letters, too long, a bare caption
 // ("Table 3", "Figure 2b"), or code.
 func cleanHeading(h string) string {
+	if d := definitionHeading(h); d != "" {
+		return d
+	}
 	if h = headingWords(h); len(h) > 60 {
 		return ""
 	}
 	return h
 }
+
+// definitionHeading is a source definition's heading as its concept's
+// name, "" for any other heading: its kind and its name as written
+// ("method Parser.read_header", "func parse_line"), a long definition's
+// part number left out. A person reading code calls it by that name; the
+// cleaning of prose headings would drop the snake_case name and keep the
+// bare kind ("method").
+func definitionHeading(h string) string {
+	h = strings.TrimSpace(partSuffix.ReplaceAllString(h, ""))
+	f := strings.Fields(h)
+	if len(f) != 2 || !definitionKinds[f[0]] || len(f[1]) > 60 || !strings.ContainsFunc(f[1], unicode.IsLetter) {
+		return ""
+	}
+	for _, r := range f[1] {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("_.$~:", r) {
+			return ""
+		}
+	}
+	return h
+}
+
+// definitionKinds are the words a source definition's heading starts with
+// (backend/ingest's code sections: "func Rank", "class Parser").
+var definitionKinds = map[string]bool{
+	"func": true, "method": true, "type": true, "struct": true, "interface": true, "class": true,
+	"const": true, "var": true, "enum": true, "macro": true, "trait": true, "impl": true, "package": true,
+	"union": true, "namespace": true, "module": true,
+}
+
+var partSuffix = regexp.MustCompile(`\s*\(part \d+/\d+\)$`)
 
 // headingWords is the cleaned heading, whatever its length, or "" when it
 // has no words a person would use.
