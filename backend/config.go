@@ -182,7 +182,7 @@ func (c Config) EngineOptions() ([]Option, error) {
 		if startOnTable && stored == "" && choice.Mode == embed.ModeMiniLM {
 			if t, err := c.loadOffline(); err == nil {
 				e = t
-				choice = embed.Choice{Mode: embed.ModeOffline, ID: t.ID(), Reason: "using offline embedder for now: a new workspace starts on the table, so that its first files are searchable at once, and the full MiniLM encoder re-embeds it in the background once files are in"}
+				choice = embed.Choice{Mode: embed.ModeOffline, ID: t.ID(), Reason: StartedOnTableReason}
 				if startedOnTable != nil {
 					startedOnTable(MiniLMTarget)
 				}
@@ -198,6 +198,10 @@ func (c Config) EngineOptions() ([]Option, error) {
 	}
 	return append(opts, c.Options...), nil
 }
+
+// StartedOnTableReason is the embedder choice of a new workspace that
+// StartOnTable started on the table.
+const StartedOnTableReason = "using offline embedder for now: a new workspace starts on the table, so that its first files are searchable at once, and the full MiniLM encoder re-embeds it in the background once files are in"
 
 // loadOffline loads the offline embedder c names (Offline, else the table
 // built into the binary).

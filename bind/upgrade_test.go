@@ -230,12 +230,15 @@ func TestCancellingTheBackgroundReembedKeepsTheTable(t *testing.T) {
 	app.CancelReembed()
 	shell.waitFor(t, "the background re-embed to stop", automaticEnds(1))
 	assert.Empty(t, backend.PendingReembed(dir), "declined")
+	st, err := app.Stats()
+	require.NoError(t, err)
+	assert.Contains(t, st.EmbedderChoice, "keeps it (the background re-embed with the full MiniLM encoder was stopped)", "the page no longer says it will come")
 
 	enc.letGo()
 	writeNote(t, filepath.Join(notes, "moon.md"), "# Moon\n\nThe moon keeps one face to the earth.\n")
 	_, err = app.IngestPaths([]string{notes})
 	require.NoError(t, err)
-	st, err := app.Stats()
+	st, err = app.Stats()
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(st.Embedder, embed.OfflinePrefix), st.Embedder)
 	for _, ev := range shell.eventsNamed(EventReembedProgress) {
