@@ -179,6 +179,11 @@ const (
 	FileDone     FileState = "done"
 	// FileError: the file could not be ingested; Problem says why.
 	FileError FileState = "error"
+	// FileSkipped: the file was left out on purpose (IngestResult.Skipped:
+	// a format Loom does not read, a vendored or minified file, a second
+	// upload of one name); the page lists those with it, the reason as
+	// Problem. Progress events never carry it.
+	FileSkipped FileState = "skipped"
 )
 
 // IngestProgress is the event the page gets while an ingest runs.

@@ -127,6 +127,28 @@ func TestIngestUploadsReportsEveryFileAndFillsTheLibrary(t *testing.T) {
 	assert.Contains(t, Payload(err).Message, "d-nonexistent")
 }
 
+// Two uploads of one name (files dropped from two folders): the last is
+// kept, and the other is reported, not lost without a word.
+func TestTwoUploadsOfOneNameReportTheOneReplaced(t *testing.T) {
+	app, _ := realApp(t, "")
+	res, err := app.IngestUploads([]backend.Upload{
+		{Name: "types.ts", Text: "export interface First { a: string }\n"},
+		{Name: "notes.md", Text: "# Notes\n\nA note.\n"},
+		{Name: "types.ts", Text: "export interface Second { b: number }\n"},
+	})
+	require.NoError(t, err)
+	assert.Equal(t, 2, res.Added)
+	require.Len(t, res.Skipped, 1, "%+v", res.Skipped)
+	assert.Equal(t, "types.ts", res.Skipped[0].Path)
+	assert.Contains(t, res.Skipped[0].Reason, "another file of the same name in this drop took its place")
+	docs, err := app.Documents()
+	require.NoError(t, err)
+	require.Len(t, docs, 2)
+	node, err := app.Query(backend.QueryRequest{Question: "interface Second", Budget: 400})
+	require.NoError(t, err)
+	assert.Contains(t, node.Prompt, "interface Second", "the last one is kept")
+}
+
 func TestUploadsKeepTheirFoldersSoSameNamedNotesStayApart(t *testing.T) {
 	app, _ := realApp(t, "")
 	res, err := app.IngestUploads([]backend.Upload{

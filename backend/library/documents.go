@@ -172,13 +172,16 @@ func (w *Library) UploadsDir() string { return filepath.Join(w.ws.Dir(), "upload
 // daily/index.md in vault), so notes of the same name in different folders
 // stay apart; a name without a folder is in the collection "uploads". A
 // name that would leave that folder, text that is not UTF-8, or an upload
-// with both text and bytes is reported for that file and the rest go on.
+// with both text and bytes is reported for that file and the rest go on;
+// of two uploads of one name the last is kept and the other reported as
+// skipped.
 func (w *Library) IngestUploads(ctx context.Context, files []Upload, opts IngestOptions) (*IngestReport, error) {
 	if err := w.ws.Writable("ingest"); err != nil {
 		return nil, err
 	}
 	var walked ingest.WalkResult
 	var bad []error
+	var replaced []ingest.Skipped
 	seen := map[string]int{} // stored path → index in walked.Files
 	for _, f := range files {
 		file, err := w.writeUpload(f)
@@ -186,8 +189,9 @@ func (w *Library) IngestUploads(ctx context.Context, files []Upload, opts Ingest
 			bad = append(bad, err)
 			continue
 		}
-		if i, ok := seen[file.Abs]; ok { // the same name twice: the file holds the last
+		if i, ok := seen[file.Abs]; ok { // the same name twice: the file holds the last, and the report says so
 			walked.Files[i] = file
+			replaced = append(replaced, ingest.Skipped{Path: f.Name, Reason: "another file of the same name in this drop took its place (the page sends names without their folders: add the folders to keep both)"})
 			continue
 		}
 		seen[file.Abs] = len(walked.Files)
@@ -202,6 +206,7 @@ func (w *Library) IngestUploads(ctx context.Context, files []Upload, opts Ingest
 	}
 	rep.Files += len(bad)
 	rep.Errors = append(bad, rep.Errors...)
+	rep.Skipped = append(replaced, rep.Skipped...)
 	return rep, nil
 }
 

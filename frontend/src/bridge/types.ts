@@ -589,7 +589,8 @@ export type FileState =
   | 'reading'
   | 'embedded'
   | 'done'
-  | 'error';
+  | 'error'
+  | 'skipped';
 /** Every FileState, in the order Go declares them. */
 export const FileStates: readonly FileState[] = [
   'queued',
@@ -597,6 +598,7 @@ export const FileStates: readonly FileState[] = [
   'embedded',
   'done',
   'error',
+  'skipped',
 ];
 
 /** Finding is one part of a workspace as the doctor found it. (doctor.Finding) */

@@ -14,6 +14,20 @@ const progress: IngestProgress = {
 };
 
 describe('IngestPanel', () => {
+  it('lists the files left out on purpose after the failures, each with its reason', () => {
+    const files = [
+      { path: 'notes/a.md', state: 'done' as const },
+      { path: 'vendor/lib.js', state: 'skipped' as const, problem: 'in a vendored folder (vendor/): Loom indexes your code, not its dependencies' },
+      { path: 'notes/b.md', state: 'error' as const, problem: 'the file is empty' },
+    ];
+    render(IngestPanel, { progress: null, files, ingesting: false, cancelling: false, report: null, error: null, oncancel: vi.fn(), ondismiss: vi.fn() });
+    const shown = screen.getAllByTestId('ingest-file');
+    expect(shown.map((f) => f.dataset.state)).toEqual(['error', 'skipped', 'done']);
+    expect(shown[1].textContent).toContain('in a vendored folder');
+    expect(shown[1].querySelector('.icon')?.getAttribute('aria-label')).toBe('left out');
+    expect(screen.getByTestId('ingest-left-out').textContent).toBe('1 file left out on purpose (the reason is beside each):');
+  });
+
   it('shows overall progress, the file in hand, each file\u2019s state and failures first', async () => {
     const oncancel = vi.fn();
     render(IngestPanel, {

@@ -88,10 +88,13 @@ export class LibraryStore {
     return [...by.values()].sort((a, b) => a.name.localeCompare(b.name));
   });
 
-  /** Every file of the last ingest: the engine's list, its report's errors, and what the page skipped. */
+  /** Every file of the last ingest: the engine's list, its report's errors, what the page skipped and what the engine left out. */
   files: FileProgress[] = $derived.by(() => {
     const files = [...(this.progress?.files ?? [])];
     const seen = new Set(files.map((f) => f.path));
+    for (const s of this.report?.skipped ?? []) {
+      if (!seen.has(s.path)) files.push({ path: s.path, state: 'skipped', problem: s.reason });
+    }
     for (const e of this.report?.errors ?? []) {
       if (seen.has(e.path)) {
         const i = files.findIndex((f) => f.path === e.path);
