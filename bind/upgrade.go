@@ -120,10 +120,13 @@ func (a *App) upgrade(ctx context.Context, run *upgradeRun, target string) {
 	})
 	var app *Error
 	switch {
-	case err == nil && ran: // runReembed forgot it
+	case !ran:
+		// Not started (nothing to re-embed yet, or the workspace closed
+		// first): it goes on later.
+	case err == nil: // runReembed forgot it
 		a.shell.LogInfo(a.ctx, "embedder: the workspace is re-embedded with "+target)
-	case err == nil, errors.As(err, &app) && app.Code == CodeCanceled, ctx.Err() != nil:
-		// Not yet, or stopped: it goes on later (or was declined).
+	case errors.As(err, &app) && app.Code == CodeCanceled, ctx.Err() != nil:
+		// Stopped: it goes on later (or was declined).
 	default:
 		// The page has the error (the progress event's); the full encoder
 		// stays on offer.
