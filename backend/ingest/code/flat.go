@@ -71,7 +71,7 @@ func readFlat(src []byte, types, fields []string, recs []int32, units int) (*nod
 	for i := range n {
 		r := recs[i*flatRecord : (i+1)*flatRecord]
 		t, f, start, end, depth, flags := int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4])/8, r[4]%8
-		if t < 0 || t >= len(types) || f < -1 || f >= len(fields) || start < 0 || end < start || end > units || depth > len(stack) || (i == 0) != (depth == 0) {
+		if r[4] < 0 || t < 0 || t >= len(types) || f < -1 || f >= len(fields) || start < 0 || end < start || end > units || depth > len(stack) || (i == 0) != (depth == 0) {
 			return nil, fmt.Errorf("the page's syntax tree is damaged at node %d", i)
 		}
 		nd := &nodes[i]

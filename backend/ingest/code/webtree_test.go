@@ -111,3 +111,31 @@ func commentFor(lang Lang, text string) string {
 	}
 	return "\n// " + text + "\n"
 }
+
+// A damaged flat tree is an error, never a panic or a wrong tree.
+func TestDamagedFlatTreesAreRefused(t *testing.T) {
+	src := []byte("x = 1\n")
+	types, fields := []string{"module", "expression_statement"}, []string{"body"}
+	good := []int32{0, -1, 0, 6, 1, 1, 0, 0, 5, 8 + 1}
+	if _, err := readFlat(src, types, fields, good, 6); err != nil {
+		t.Fatalf("good tree: %v", err)
+	}
+	for name, recs := range map[string][]int32{
+		"empty":                 {},
+		"a partial node":        good[:7],
+		"an unknown type":       {0, -1, 0, 6, 1, 9, 0, 0, 5, 9},
+		"an unknown field":      {0, -1, 0, 6, 1, 1, 4, 0, 5, 9},
+		"past the end":          {0, -1, 0, 6, 1, 1, 0, 0, 60, 9},
+		"ends before it starts": {0, -1, 0, 6, 1, 1, 0, 5, 2, 9},
+		"a second root":         {0, -1, 0, 6, 1, 1, 0, 0, 5, 1},
+		"a depth skipped":       {0, -1, 0, 6, 1, 1, 0, 0, 5, 16 + 1},
+		"a negative depth":      {0, -1, 0, 6, 1, 1, 0, 0, 5, -7},
+	} {
+		if _, err := readFlat(src, types, fields, recs, 6); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	if _, err := readFlat(src, types, fields, good, 7); err == nil {
+		t.Error("a source the page counted otherwise: no error")
+	}
+}
