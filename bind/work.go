@@ -181,8 +181,8 @@ const (
 	FileError FileState = "error"
 	// FileSkipped: the file was left out on purpose (IngestResult.Skipped:
 	// a format Loom does not read, a vendored or minified file, a second
-	// upload of one name); the page lists those with it, the reason as
-	// Problem. Progress events never carry it.
+	// upload of one name), the reason as Problem; only the last progress
+	// event of an ingest carries it.
 	FileSkipped FileState = "skipped"
 )
 
@@ -354,6 +354,13 @@ func (t *ingestTracker) finish(res *IngestResult, err error) IngestProgress {
 		for _, e := range res.Errors {
 			f := t.matching(e.Path)
 			f.State, f.Problem = FileError, e.Problem
+		}
+		// What was left out on purpose: a file read and then set aside
+		// (minified code) is no longer shown as added, and one the walk
+		// never read joins the list, each with the reason.
+		for _, sk := range res.Skipped {
+			f := t.matching(sk.Path)
+			f.State, f.Problem = FileSkipped, sk.Reason
 		}
 		t.p.Canceled = res.Canceled
 	}

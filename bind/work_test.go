@@ -130,7 +130,7 @@ func TestIngestUploadsReportsEveryFileAndFillsTheLibrary(t *testing.T) {
 // Two uploads of one name (files dropped from two folders): the last is
 // kept, and the other is reported, not lost without a word.
 func TestTwoUploadsOfOneNameReportTheOneReplaced(t *testing.T) {
-	app, _ := realApp(t, "")
+	app, shell := realApp(t, "")
 	res, err := app.IngestUploads([]backend.Upload{
 		{Name: "types.ts", Text: "export interface First { a: string }\n"},
 		{Name: "notes.md", Text: "# Notes\n\nA note.\n"},
@@ -139,14 +139,44 @@ func TestTwoUploadsOfOneNameReportTheOneReplaced(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, res.Added)
 	require.Len(t, res.Skipped, 1, "%+v", res.Skipped)
-	assert.Equal(t, "types.ts", res.Skipped[0].Path)
+	assert.Equal(t, "types.ts (an earlier one)", res.Skipped[0].Path)
 	assert.Contains(t, res.Skipped[0].Reason, "another file of the same name in this drop took its place")
+	events := shell.eventsNamed(EventIngestProgress)
+	last := events[len(events)-1].(IngestProgress)
+	states := map[string]FileState{}
+	for _, f := range last.Files {
+		states[f.Path] = f.State
+	}
+	assert.Equal(t, map[string]FileState{"types.ts": FileDone, "notes.md": FileDone, "types.ts (an earlier one)": FileSkipped}, states)
 	docs, err := app.Documents()
 	require.NoError(t, err)
 	require.Len(t, docs, 2)
 	node, err := app.Query(backend.QueryRequest{Question: "interface Second", Budget: 400})
 	require.NoError(t, err)
 	assert.Contains(t, node.Prompt, "interface Second", "the last one is kept")
+}
+
+// A file set aside after it was read (minified code) ends the ingest's
+// progress as left out, with the reason, not as added.
+func TestAFileLeftOutEndsTheProgressAsLeftOut(t *testing.T) {
+	app, shell := realApp(t, "")
+	res, err := app.IngestUploads([]backend.Upload{
+		{Name: "app.min.js", Text: strings.Repeat("var a=1;", 40000)},
+		{Name: "notes.md", Text: "# Notes\n\nA short note about tides.\n"},
+	})
+	require.NoError(t, err)
+	require.Len(t, res.Skipped, 1)
+	events := shell.eventsNamed(EventIngestProgress)
+	last := events[len(events)-1].(IngestProgress)
+	require.True(t, last.Finished)
+	states := map[string]FileProgress{}
+	for _, f := range last.Files {
+		states[filepath.Base(f.Path)] = f
+	}
+	assert.Len(t, last.Files, 2, "each file once: %+v", last.Files)
+	assert.Equal(t, FileSkipped, states["app.min.js"].State)
+	assert.Contains(t, states["app.min.js"].Problem, "looks minified or generated")
+	assert.Equal(t, FileDone, states["notes.md"].State)
 }
 
 func TestUploadsKeepTheirFoldersSoSameNamedNotesStayApart(t *testing.T) {

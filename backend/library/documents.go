@@ -191,7 +191,7 @@ func (w *Library) IngestUploads(ctx context.Context, files []Upload, opts Ingest
 		}
 		if i, ok := seen[file.Abs]; ok { // the same name twice: the file holds the last, and the report says so
 			walked.Files[i] = file
-			replaced = append(replaced, ingest.Skipped{Path: f.Name, Reason: "another file of the same name in this drop took its place (the page sends names without their folders: add the folders to keep both)"})
+			replaced = append(replaced, ingest.Skipped{Path: f.Name + " (an earlier one)", Reason: "another file of the same name in this drop took its place (the page sends names without their folders: add the folders to keep both)"})
 			continue
 		}
 		seen[file.Abs] = len(walked.Files)

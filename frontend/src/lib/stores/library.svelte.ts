@@ -88,13 +88,10 @@ export class LibraryStore {
     return [...by.values()].sort((a, b) => a.name.localeCompare(b.name));
   });
 
-  /** Every file of the last ingest: the engine's list, its report's errors, what the page skipped and what the engine left out. */
+  /** Every file of the last ingest: the engine's list (what it left out on purpose too), its report's errors, and what the page skipped. */
   files: FileProgress[] = $derived.by(() => {
     const files = [...(this.progress?.files ?? [])];
     const seen = new Set(files.map((f) => f.path));
-    for (const s of this.report?.skipped ?? []) {
-      if (!seen.has(s.path)) files.push({ path: s.path, state: 'skipped', problem: s.reason });
-    }
     for (const e of this.report?.errors ?? []) {
       if (seen.has(e.path)) {
         const i = files.findIndex((f) => f.path === e.path);

@@ -67,16 +67,6 @@ describe('LibraryStore', { timeout: 30_000 }, () => {
     expect(lib.files.find((f) => f.path === 'budget.md')?.state).toBe('done');
   });
 
-  it('lists the files the engine left out on purpose, with the reason', async () => {
-    const wb = new FakeWorkbench();
-    const lib = new LibraryStore(wb);
-    lib.start();
-    await lib.ingestUploads(golden.uploads);
-    lib.report = { ...lib.report!, skipped: [{ path: 'types.ts', reason: 'another file of the same name in this drop took its place' }] };
-    const left = lib.files.filter((f) => f.state === 'skipped');
-    expect(left).toEqual([{ path: 'types.ts', state: 'skipped', problem: 'another file of the same name in this drop took its place' }]);
-  });
-
   it('says what Loom reads when none of the files handed over can be read', async () => {
     const wb = new FakeWorkbench();
     const lib = new LibraryStore(wb);
