@@ -101,6 +101,25 @@ try {
   await page.waitForSelector('[data-testid="graph-view"][data-settled="yes"]', { timeout: 60_000 });
   await page.screenshot({ path: join(out, 'sample.png') });
 
+  // The desktop app with the full encoder's weights: the new workspace took
+  // the sample on the offline table, and the full encoder re-embeds it in
+  // the background, then takes over (bind/upgrade.go).
+  const desktopStats = () => page.evaluate(async () => (window.go?.bind?.App?.Stats ? await window.go.bind.App.Stats() : null));
+  const first = await desktopStats();
+  if (first?.full_encoder) {
+    // Polls the engine's state; the deadline only guards against a hang.
+    let after = first;
+    for (const deadline = Date.now() + 300_000; !after?.embedder?.startsWith('minilm/') && Date.now() < deadline; ) {
+      await page.waitForTimeout(500);
+      after = await desktopStats();
+    }
+    check(
+      'the desktop app started the sample on the table and the full encoder took over in the background',
+      after?.embedder?.startsWith('minilm/') && /re-embedded with it/.test(after?.embedder_choice ?? ''),
+      `${first.embedder} → ${after?.embedder} (${after?.embedder_choice})`,
+    );
+  }
+
   // The sample's paper: a question about it is answered from its pages, and
   // the candidates cite it by page and section (docs/desktop.png).
   await page.fill('[aria-label="Filter documents"]', 'papers/');
