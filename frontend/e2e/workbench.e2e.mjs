@@ -107,12 +107,28 @@ try {
   const desktopStats = () => page.evaluate(async () => (window.go?.bind?.App?.Stats ? await window.go.bind.App.Stats() : null));
   const first = await desktopStats();
   if (first?.full_encoder) {
-    // Polls the engine's state; the deadline only guards against a hang.
-    let after = first;
-    for (const deadline = Date.now() + 300_000; !after?.embedder?.startsWith('minilm/') && Date.now() < deadline; ) {
-      await page.waitForTimeout(500);
-      after = await desktopStats();
-    }
+    // Waits on the engine's events: listening first, then asking, so the
+    // end cannot slip between the two; a background re-embed that stopped
+    // for something else (canceled) starts again and is waited for too.
+    const after = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const app = window.go.bind.App;
+          let settled = false;
+          const settle = async () => {
+            if (settled) return;
+            settled = true;
+            off();
+            resolve(await app.Stats());
+          };
+          const off = window.runtime.EventsOn('reembed:progress', (p) => {
+            if (p.automatic && p.finished && !p.canceled) void settle();
+          });
+          void app.Stats().then((s) => {
+            if (s.embedder?.startsWith('minilm/')) void settle();
+          });
+        }),
+    );
     check(
       'the desktop app started the sample on the table and the full encoder took over in the background',
       after?.embedder?.startsWith('minilm/') && /re-embedded with it/.test(after?.embedder_choice ?? ''),
