@@ -2,11 +2,13 @@ package backend
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/loomwork/loom/backend/abstract"
 	"github.com/loomwork/loom/backend/embed"
+	"github.com/loomwork/loom/backend/embed/minilm"
 	"github.com/loomwork/loom/backend/embed/offline"
 	"github.com/loomwork/loom/backend/errs"
 	"github.com/loomwork/loom/backend/modelserver"
@@ -175,17 +177,30 @@ func (c Config) EngineOptions() ([]Option, error) {
 	mode, offline, told := c.Embedder, c.Offline, c.OnEmbedder
 	startOnTable, startedOnTable := c.StartOnTable, c.OnStartedOnTable
 	opts = append(opts, WithEmbedderResolver(func(ctx context.Context, stored string) (embed.Embedder, string, error) {
-		e, choice, err := embed.Select(ctx, embed.SelectOptions{Mode: mode, Stored: stored, Remote: remote, RemoteMode: remoteMode, Offline: offline, MiniLM: c.MiniLM})
+		loadMiniLM, wanted := c.MiniLM, false
+		if m, _ := embed.ParseMode(string(mode)); startOnTable && stored == "" && m == embed.ModeAuto {
+			// Where auto mode would give the new workspace the full
+			// encoder, Select gets the table instead; the weights (45 MB,
+			// a quarter of a second) are only looked for, not loaded.
+			given := c.MiniLM
+			loadMiniLM = func() (embed.Embedder, error) {
+				if given == nil {
+					if _, err := minilm.Find(); err != nil {
+						return nil, err
+					}
+				}
+				wanted = true
+				return nil, errStartOnTable
+			}
+		}
+		e, choice, err := embed.Select(ctx, embed.SelectOptions{Mode: mode, Stored: stored, Remote: remote, RemoteMode: remoteMode, Offline: offline, MiniLM: loadMiniLM})
 		if err != nil {
 			return nil, "", err
 		}
-		if startOnTable && stored == "" && choice.Mode == embed.ModeMiniLM {
-			if t, err := c.loadOffline(); err == nil {
-				e = t
-				choice = embed.Choice{Mode: embed.ModeOffline, ID: t.ID(), Reason: StartedOnTableReason}
-				if startedOnTable != nil {
-					startedOnTable(MiniLMTarget)
-				}
+		if wanted && choice.Mode == embed.ModeOffline {
+			choice.Reason = StartedOnTableReason
+			if startedOnTable != nil {
+				startedOnTable(MiniLMTarget)
 			}
 		}
 		if told != nil {
@@ -202,6 +217,10 @@ func (c Config) EngineOptions() ([]Option, error) {
 // StartedOnTableReason is the embedder choice of a new workspace that
 // StartOnTable started on the table.
 const StartedOnTableReason = "using offline embedder for now: a new workspace starts on the table, so that its first files are searchable at once, and the full MiniLM encoder re-embeds it in the background once files are in"
+
+// errStartOnTable stands for the full encoder a new workspace would get,
+// which StartOnTable puts off (never shown: the table is used).
+var errStartOnTable = errors.New("the workspace starts on the table")
 
 // loadOffline loads the offline embedder c names (Offline, else the table
 // built into the binary).

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -86,15 +87,26 @@ func hangGuard(t *testing.T, ch <-chan struct{}, what string) {
 // upgradeApp starts the desktop app on a new workspace in dir, with no
 // model server and enc as the full encoder.
 func upgradeApp(t *testing.T, dir string, enc *standInEncoder) (*App, *fakeShell) {
+	app, shell, _ := upgradeAppCounting(t, dir, enc)
+	return app, shell
+}
+
+// upgradeAppCounting is upgradeApp, with how often the full encoder was
+// loaded.
+func upgradeAppCounting(t *testing.T, dir string, enc *standInEncoder) (*App, *fakeShell, *atomic.Int32) {
 	t.Helper()
 	forgetSettings(t)
 	t.Setenv(WorkspaceEnv, dir)
 	t.Setenv(OllamaEnv, ollamatest.Closed(t))
 	shell := &fakeShell{}
 	app := NewApp(shell)
-	app.miniLM = func() (embed.Embedder, error) { return enc, nil }
+	loads := &atomic.Int32{}
+	app.miniLM = func() (embed.Embedder, error) {
+		loads.Add(1)
+		return enc, nil
+	}
 	app.Startup(t.Context())
-	return app, shell
+	return app, shell, loads
 }
 
 // automaticEnds says whether the events hold n finished background
@@ -128,11 +140,12 @@ func lastAutomatic(shell *fakeShell) ReembedProgress {
 func TestANewWorkspaceStartsOnTheTableAndTheFullEncoderTakesOverInTheBackground(t *testing.T) {
 	dir := t.TempDir()
 	enc := newStandInEncoder(t, true)
-	app, shell := upgradeApp(t, dir, enc)
+	app, shell, loads := upgradeAppCounting(t, dir, enc)
 	t.Cleanup(func() { app.Shutdown(context.Background()) })
 
 	st, err := app.Stats()
 	require.NoError(t, err)
+	assert.Zero(t, loads.Load(), "the full encoder is not loaded to start on the table")
 	assert.True(t, strings.HasPrefix(st.EmbedderInUse, embed.OfflinePrefix), st.EmbedderInUse)
 	assert.Contains(t, st.EmbedderChoice, "the full MiniLM encoder re-embeds it in the background")
 	assert.Equal(t, backend.MiniLMTarget, backend.PendingReembed(dir))
