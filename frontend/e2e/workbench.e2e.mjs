@@ -91,6 +91,16 @@ try {
     `${sampleCount} documents`,
   );
   check('the sample offer goes once the library has documents', (await trySample.count()) === 0);
+  // Before a question, the context pane says what it will show and, below
+  // it (never over it), the workspace panel.
+  await page.locator('[data-testid="workspace-stats"]').waitFor({ timeout: 30_000 });
+  const hint = await page.locator('[data-testid="results-empty"]').boundingBox();
+  const stats = await page.locator('[data-testid="workspace-stats"]').boundingBox();
+  check(
+    'the workspace panel starts below the hint of what a question shows',
+    hint !== null && stats !== null && hint.height > 0 && stats.y >= hint.y + hint.height - 1,
+    `hint ${JSON.stringify(hint)} · panel ${JSON.stringify(stats)}`,
+  );
   await page.fill('[data-testid="query-input"]', 'How is the loadable token budget calculated from the context window?');
   await page.click('[data-testid="query-submit"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="manifest"]')?.textContent?.includes('[Context loaded:'), null, {
