@@ -15,6 +15,7 @@ import (
 //	notes/Properties.md#aliases L12–30
 //	papers/flash.pdf p. 4–5 §3.2.1
 //	refs.bib @dao2022 L120–131
+//	web/guide.html §Setup (part 2/3)
 //	answer "How does staleness decay?"
 
 // Cite is the human-readable reference of node n of document d. Ranges use
@@ -53,12 +54,14 @@ func Cite(d *Document, n *ContentNode) string {
 		if s := sectionMark(LastHeading(n.HeadingPath)); s != "" {
 			b.WriteString(" §" + s)
 		}
+		writePart(&b, n)
 	case "html", "docx", "epub":
 		// Their lines are of the converted text, which nobody can open.
 		b.WriteString(path)
 		if h := clipHeading(LastHeading(n.HeadingPath)); h != "" {
 			b.WriteString(" §" + h)
 		}
+		writePart(&b, n)
 	case "bibtex":
 		file, _, _ := strings.Cut(path, "#") // an entry's path is "refs.bib#key"
 		b.WriteString(file)
@@ -89,6 +92,15 @@ func Span(start, end int) string {
 		return fmt.Sprint(start)
 	default:
 		return fmt.Sprintf("%d–%d", start, end)
+	}
+}
+
+// writePart tells the parts of a long section apart where no lines do (a
+// paper's pages and section, a web page's heading): "§Introduction (part
+// 1/2)", as the node's title says it.
+func writePart(b *strings.Builder, n *ContentNode) {
+	if n.Parts > 1 {
+		fmt.Fprintf(b, " (part %d/%d)", n.Part, n.Parts)
 	}
 }
 
