@@ -77,3 +77,15 @@ export type Run = { text: string; code?: undefined } | { code: string; text?: un
 export function codeRuns(s: string): Run[] {
   return s.split(/(`[^`]+`)/).map((part) => (part.startsWith('`') && part.endsWith('`') ? { code: part.slice(1, -1) } : { text: part }));
 }
+
+/**
+ * A model server's fix as the Settings dialog says it: the engine writes
+ * its fixes for the chat panel, which has a Retry button and sends people
+ * to Settings; in Settings the address is the field above and the button
+ * is Save and check.
+ */
+export function fixInSettings(fix: string): string {
+  return fix
+    .replace(/\b(set|change) (its|the) address in Settings\b/g, 'correct the address above')
+    .replace(/\bthen press Retry\b/g, 'then press Save and check');
+}

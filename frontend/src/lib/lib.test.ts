@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { splitNodeIds } from './nodeids';
 import { actionFor } from './shortcuts';
-import { formatBytes, formatCount, formatMicros, plural } from './format';
+import { fixInSettings, formatBytes, formatCount, formatMicros, plural } from './format';
+import ollamaGolden from '../bridge/golden/ollama.json';
 
 const key = (init: KeyboardEventInit, target?: EventTarget) => {
   const e = new KeyboardEvent('keydown', init);
@@ -69,5 +70,19 @@ describe('format', () => {
     expect(formatBytes(5 * 1024 * 1024)).toBe('5 MB');
     expect(formatMicros(640)).toBe('640 µs');
     expect(formatMicros(6300)).toBe('6.3 ms');
+  });
+});
+
+describe('fixInSettings', () => {
+  it("says the engine's fixes as the Settings dialog has them: the address above, Save and check", () => {
+    const fix = ollamaGolden.not_running.fix;
+    expect(fix).toContain('press Retry'); // the chat panel's words, written by the engine
+    expect(fixInSettings(fix)).toBe(
+      'Start it with `ollama serve` (install it from ollama.com), or correct the address above (or LOOM_OLLAMA_URL), then press Save and check.',
+    );
+    expect(fixInSettings('Start your server, or change the address in Settings, then press Retry.')).toBe(
+      'Start your server, or correct the address above, then press Save and check.',
+    );
+    expect(fixInSettings('Pull one, for example `ollama pull llama3.2`.')).toBe('Pull one, for example `ollama pull llama3.2`.');
   });
 });
