@@ -90,7 +90,7 @@ func names(ix *index.Graph, in *input, cls []Cluster, order []int32, members [][
 			}
 			idf := math.Log(1+float64(len(cls))/float64(df[strings.ToLower(name)])) / math.Log(1+float64(len(cls)))
 			score := (inner[c] + 0.01*mass[c]) * specific * idf
-			if genericHeadings[strings.ToLower(name)] {
+			if genericHeadings[strings.ToLower(name)] || concepts.Generic(name) {
 				score *= 0.01
 			}
 			cands = append(cands, cand{name, score})

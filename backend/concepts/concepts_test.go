@@ -182,7 +182,7 @@ func TestNamesSkipJunk(t *testing.T) {
 
 func TestNameInFallsBackOutward(t *testing.T) {
 	assert.Equal(t, "Benchmarks", NameIn([]string{"Results", "Benchmarks", "Table 3"}, "Paper", "p.md", "| 1 | 2 |\n|---|---|\n| 3 | 4 |"))
-	assert.Equal(t, "Results", NameIn([]string{"Results", "1.2", "Table 3"}, "Paper", "p.md", "1024 5.33"))
+	assert.Equal(t, "Results · Paper", NameIn([]string{"Results", "1.2", "Table 3"}, "Paper", "p.md", "1024 5.33"))
 	assert.Equal(t, "Paper", NameIn(nil, "Paper", "p.md", "1024 5.33"))
 	assert.Equal(t, "bench results", NameIn(nil, "Table 3", "/data/bench_results.csv", "1024 5.33"))
 	assert.Equal(t, Untitled, NameIn(nil, "", "", "1024 5.33"))
@@ -200,4 +200,50 @@ func TestHeadingsKeepTheirWords(t *testing.T) {
 func TestShortWordsOfIdeographicScripts(t *testing.T) {
 	assert.Equal(t, "知识 · 图谱", Name("", "知识，图谱。"))
 	assert.Contains(t, Name("", "Body mass index &amp; nothing else"), "body mass index", "prose words stay when the text has an entity")
+}
+
+// A heading any document may have names its concept with what says more:
+// the nearest outer heading, else the title, else the file's name.
+func TestGenericHeadingsAreQualified(t *testing.T) {
+	assert.Equal(t, "Description · cargo-build(1)", NameIn([]string{"cargo-build(1)", "DESCRIPTION"}, "", "commands/cargo-build.md", "Compile local packages and all of their dependencies."))
+	assert.Equal(t, "Acknowledgments · Why Momentum Really Works", NameIn([]string{"Acknowledgments"}, "Why Momentum Really Works", "momentum.html", "We are deeply indebted to the editorial contributions of Shan Carter."))
+	assert.Equal(t, "Introduction · ctc", NameIn([]string{"Introduction"}, "", "papers/ctc.html", "Consider speech recognition."), "the file's name when nothing else says more")
+	assert.Equal(t, "See also · Growing Neural Cellular Automata", NameIn([]string{"Growing Neural Cellular Automata", "Appendix", "SEE ALSO"}, "", "x.md", "cargo-build(1)"), "past outer headings that are generic too")
+	assert.Equal(t, "Summary · A rather long title that goes o…", NameIn([]string{"Summary"}, "A rather long title that goes on and on about attention", "x.md", "Text."), "a long qualifier is clipped")
+	assert.Equal(t, "Introduction", NameIn([]string{"Introduction"}, "", "", "Some text."), "nothing to qualify it with")
+	assert.Equal(t, "Latency", NameIn([]string{"Results", "Latency"}, "Paper", "p.md", "Text."), "a heading that says what the section is about is the name")
+}
+
+// A placeholder in a heading's code ("profile.<name>.split-debuginfo") is
+// kept as a word in capitals; HTML's own tags go.
+func TestHeadingPlaceholdersAreKept(t *testing.T) {
+	assert.Equal(t, "profile.NAME.split-debuginfo", Name("profile.<name>.split-debuginfo", "Text."))
+	assert.Equal(t, "target.TRIPLE.linker", Name("`target.<triple>.linker`", "Text."))
+	assert.Equal(t, "Install the CLI", Name("Install the <code>CLI</code>", "Text."))
+	assert.Equal(t, "Setup", Name(`<span class="x">Setup</span>`, "Text."))
+}
+
+// A TOML table's name in brackets and a heading's explicit anchor are not
+// markup a name must lose its words to.
+func TestHeadingBracketsAndAnchors(t *testing.T) {
+	assert.Equal(t, "The workspace section", Name("The [workspace] section", "The workspace section of Cargo.toml defines which packages are members."))
+	assert.Equal(t, "build", Name("[build]", "The [build] table controls build-time operations and compiler settings."))
+	assert.Equal(t, "target.TRIPLE", Name("[target.<triple>]", "Text."))
+	assert.Equal(t, "Major: renaming/moving/removing any public items", Name("Major: renaming/moving/removing any public items {#item-remove}", "Text."))
+	assert.Equal(t, "See the guide", Name("See [the guide](guide.md)", "Text."), "a link keeps its text")
+}
+
+// A name another concept has is told apart by what its section's outer
+// headings, title or file name say besides it.
+func TestQualify(t *testing.T) {
+	assert.Equal(t, "Configuration format · Registry Index", Qualify("Configuration format", []string{"Registry Index", "Configuration format"}, "", "reference/registry-index.md"))
+	assert.Equal(t, "Feature-wise transformations · Distill", Qualify("Feature-wise transformations", []string{"Feature-wise transformations"}, "Distill", "feature-wise-transformations.html"), "not the file's name, which says the same")
+	assert.Equal(t, "", Qualify("Feature-wise transformations", []string{"Feature-wise transformations"}, "", "feature-wise-transformations.html"), "nothing says anything else")
+}
+
+func TestGeneric(t *testing.T) {
+	assert.True(t, Generic("Introduction"))
+	assert.True(t, Generic("Description · cargo-build(1)"))
+	assert.False(t, Generic("graph neural networks · gentle introduction"))
+	assert.False(t, Generic("Token Budgets"))
 }

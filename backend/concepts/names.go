@@ -144,21 +144,118 @@ func Name(heading, text string, fallbacks ...string) string {
 
 // NameIn names the concept founded by a section: Name of its innermost
 // heading and text, falling back to the outer headings, innermost first,
-// then to the document's title, then to its file name.
+// then to the document's title, then to its file name. A heading every
+// document may have ("DESCRIPTION", "Introduction", "Acknowledgments")
+// says what the section is, not what it is about: its concept is named
+// with the nearest outer heading, title or file name that says more —
+// "Description · cargo-build(1)", "Introduction · Sequence Modeling With
+// CTC" — so that the graph, the clusters and the catalog do not show five
+// concepts of one name.
 func NameIn(headingPath []string, title, path, text string) string {
 	heading := ""
-	var fallbacks []string
 	if len(headingPath) > 0 {
 		heading = headingPath[len(headingPath)-1]
-		for i := len(headingPath) - 2; i >= 0; i-- {
-			fallbacks = append(fallbacks, headingPath[i])
-		}
+	}
+	fallbacks := outward(headingPath, title, path)
+	name := Name(heading, text, fallbacks...)
+	g, ok := genericHeadings[strings.ToLower(name)]
+	if !ok {
+		return name
+	}
+	if q := qualifier(g, fallbacks); q != "" {
+		return g + " · " + q
+	}
+	return g
+}
+
+// Qualify is a concept's name told apart from another concept's of the
+// same name: the name and the nearest outer heading, title or file name
+// of its founding section that says something else ("Configuration
+// format · Registry Index"), or "" when none does.
+func Qualify(name string, headingPath []string, title, path string) string {
+	if q := qualifier(name, outward(headingPath, title, path)); q != "" {
+		return name + " · " + q
+	}
+	return ""
+}
+
+// outward is what a section's name falls back to: its outer headings,
+// innermost first, the document's title, its file's name.
+func outward(headingPath []string, title, path string) []string {
+	var out []string
+	for i := len(headingPath) - 2; i >= 0; i-- {
+		out = append(out, headingPath[i])
 	}
 	stem := filepath.Base(filepath.ToSlash(path))
 	stem = strings.TrimSuffix(stem, filepath.Ext(stem))
 	stem = strings.Join(strings.FieldsFunc(stem, func(r rune) bool { return r == '-' || r == '_' || r == '.' }), " ")
-	return Name(heading, text, append(fallbacks, title, stem)...)
+	return append(out, title, stem)
 }
+
+// qualifier is the first of fallbacks that names something besides name
+// and is not a generic heading itself, clipped; "" when none is.
+func qualifier(name string, fallbacks []string) string {
+	for _, f := range fallbacks {
+		q := cleanHeading(f)
+		if _, generic := genericHeadings[strings.ToLower(q)]; q == "" || generic || strings.Contains(letters(name), letters(q)) {
+			continue
+		}
+		if r := []rune(q); len(r) > maxQualifier {
+			q = strings.TrimRight(string(r[:maxQualifier-1]), " ") + "…"
+		}
+		return q
+	}
+	return ""
+}
+
+// letters is s in lower case without what is not a letter or a digit:
+// "Feature-wise transformations" and "feature wise transformations" say
+// the same.
+func letters(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return unicode.ToLower(r)
+		}
+		return -1
+	}, s)
+}
+
+// maxQualifier is how long the heading or title that qualifies a generic
+// heading may run before it is clipped with "…".
+const maxQualifier = 32
+
+// Generic tells whether a concept's name is a generic heading, qualified
+// or not ("Introduction", "Description · cargo-build(1)"): it says what
+// its section is, not what it is about.
+func Generic(name string) bool {
+	head, _, _ := strings.Cut(name, " · ")
+	_, ok := genericHeadings[strings.ToLower(strings.TrimSpace(head))]
+	return ok
+}
+
+// genericHeadings are the headings of a document's parts that any document
+// of its kind may have — a paper's, a manual page's, a project's — by
+// their lower case, each with the name it is written with.
+var genericHeadings = func() map[string]string {
+	m := map[string]string{}
+	for _, h := range []string{
+		// papers and reports
+		"Abstract", "Introduction", "Background", "Motivation", "Preliminaries", "Related work", "Method", "Methods",
+		"Methodology", "Approach", "Experiments", "Experimental setup", "Evaluation", "Results", "Discussion",
+		"Limitations", "Future work", "Conclusion", "Conclusions", "Summary", "Acknowledgments", "Acknowledgements",
+		"Author contributions", "References", "Bibliography", "Appendix", "Supplementary material", "Notes", "Footnotes",
+		"Citation", "Updates and corrections", "Reuse", "Discussion and review",
+		// manual pages
+		"Name", "Synopsis", "Description", "Options", "Examples", "Example", "Exit status", "Environment", "Files",
+		"See also", "Bugs", "Authors", "Author", "History", "Return value", "Errors",
+		// documentation and projects
+		"Overview", "Usage", "Installation", "Getting started", "Requirements", "Configuration", "Troubleshooting",
+		"FAQ", "Contents", "Table of contents", "Index", "Changelog", "License", "Contributing", "Details",
+	} {
+		m[strings.ToLower(h)] = h
+	}
+	return m
+}()
 
 // cleanHeading is the heading without numbering, markdown and markup, or ""
 // when what is left is not a name: no letters, too long, a bare caption
@@ -206,9 +303,12 @@ var partSuffix = regexp.MustCompile(`\s*\(part \d+/\d+\)$`)
 // headingWords is the cleaned heading, whatever its length, or "" when it
 // has no words a person would use.
 func headingWords(h string) string {
+	h = placeholders(h)
+	h = headingID.ReplaceAllString(h, "")
 	h = htmlTag.ReplaceAllString(h, " ")
 	h = htmlEntity.ReplaceAllString(h, " ")
 	h = mdLink.ReplaceAllString(h, "$1")
+	h = bracketedWord.ReplaceAllString(h, "$1") // "The [workspace] section", "[build]": a TOML table's name
 	h = strings.NewReplacer("**", "", "__", "", "`", "", "*", "").Replace(h)
 	h = strings.Join(strings.Fields(h), " ")
 	h = strings.TrimLeft(h, "#0123456789.)( ")
@@ -290,6 +390,43 @@ func proseLines(text string, phrases bool) []string {
 	}
 	return out
 }
+
+// placeholders writes a placeholder of a heading's code ("profile.<name>.split-debuginfo",
+// "target.<triple>.linker") as its word in capitals ("profile.NAME.split-debuginfo"),
+// which a name may show, where stripping it as an HTML tag would leave
+// "profile. .split-debuginfo". A tag of HTML's own stays a tag.
+func placeholders(h string) string {
+	return placeholder.ReplaceAllStringFunc(h, func(m string) string {
+		w := strings.ToLower(m[1 : len(m)-1])
+		if htmlElements[w] {
+			return m
+		}
+		return strings.ToUpper(strings.ReplaceAll(w, "-", "_"))
+	})
+}
+
+var (
+	placeholder = regexp.MustCompile(`<[a-zA-Z][a-zA-Z0-9_-]*>`)
+	// headingID is a heading's explicit anchor ("Renaming items {#item-remove}").
+	headingID = regexp.MustCompile(`\s*\{#[^{}]*\}\s*$`)
+	// bracketedWord is a name in brackets that is not a link: "[workspace]", "[target.NAME]".
+	bracketedWord = regexp.MustCompile(`\[([A-Za-z][A-Za-z0-9_.-]*)\]`)
+)
+
+// htmlElements are the element names of HTML that headings carry.
+var htmlElements = func() map[string]bool {
+	m := map[string]bool{}
+	for _, e := range strings.Fields(`a abbr b bdi bdo big blockquote br center cite code dd del dfn div dl dt em
+		font h1 h2 h3 h4 h5 h6 hr i img ins kbd li mark nobr ol p pre q s samp small span strike strong sub sup
+		table tbody td tfoot th thead time tr tt u ul var wbr section article figure figcaption details summary
+		label input button svg path iframe script style link meta caption col colgroup header footer nav main
+		aside picture source video audio canvas math mi mo mn mrow ruby rt rp data output meter progress
+		template slot object embed param track map area noscript address hgroup menu dialog form fieldset
+		legend select option optgroup textarea datalist html head body title base`) {
+		m[e] = true
+	}
+	return m
+}()
 
 var (
 	htmlTag     = regexp.MustCompile(`</?[a-zA-Z][a-zA-Z0-9-]*(\s[^<>]*)?/?>`)

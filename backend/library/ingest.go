@@ -501,6 +501,18 @@ func (w *Library) prepareKind(ctx context.Context, e embed.Embedder, docs []inge
 	return out, nil
 }
 
+// foundedElsewhere tells whether concept id ("": none) was founded by a
+// section of another document than doc. Two concepts of one name in one
+// document (two "## Edges") have nothing that tells them apart.
+func foundedElsewhere(ix *index.Graph, id, doc string) bool {
+	c := ix.Concepts[id]
+	if c == nil {
+		return false
+	}
+	seed := ix.Nodes[c.Seed]
+	return seed == nil || seed.DocID != doc
+}
+
 // EmbedChunk is how many sections an ingest sends the embedder at a time
 // when it reports progress: a second or so of the full encoder's work on
 // two cores, and one request of a model server's.
@@ -569,7 +581,7 @@ func (w *Library) linkWith(ix *index.Graph, b *batch, pd preparedDoc, now time.T
 		if len(matches) == 0 {
 			name = concepts.NameIn(sec.HeadingPath, pd.doc.Title, pd.doc.Path, pd.texts[j])
 			if sec.Code != nil { // the same definition name is the same concept ("package bibtex" of every file)
-				if id := links.codeConcept(ix, name); id != "" {
+				if id := links.conceptNamed(ix, name); id != "" {
 					if sim, ok := ix.Linker.Sim(vec, id); ok {
 						matches = []concepts.Match{{ID: id, Sim: sim}}
 					}
@@ -577,11 +589,14 @@ func (w *Library) linkWith(ix *index.Graph, b *batch, pd preparedDoc, now time.T
 			}
 		}
 		if len(matches) == 0 {
+			if sec.Code == nil && foundedElsewhere(ix, links.conceptNamed(ix, name), pd.id) {
+				if q := concepts.Qualify(name, sec.HeadingPath, pd.doc.Title, pd.doc.Path); q != "" {
+					name = q // another document's concept has its name: "Configuration format · Registry Index"
+				}
+			}
 			c := model.Concept{ID: "c-" + model.ShortHash(w.ws.EmbedderNow().ID(), n.ID), Created: now, Seed: n.ID,
 				Name: name, Description: concepts.Describe(pd.texts[j])}
-			if sec.Code != nil {
-				links.addCodeConcept(name, c.ID)
-			}
+			links.addConcept(name, c.ID)
 			if best.ID != "" {
 				n.NearMiss, n.NearMissSim = best.ID, round3(best.Sim)
 			}

@@ -49,33 +49,34 @@ type linkResolver struct {
 	// symbols resolves the names source code uses into the symbol graph
 	// (nil: no code in the run).
 	symbols *symbolTable
-	// codeConcepts are the workspace's concepts by lower-case name (built
-	// on first use), for source code: a name that a definition's concept
-	// would have and a concept has already is that concept.
-	codeConcepts map[string]string
+	// conceptNames are the workspace's concepts by lower-case name (built
+	// on first use). For source code, a name that a definition's concept
+	// would have and a concept has already is that concept; for prose, a
+	// name taken is told apart (concepts.Qualify).
+	conceptNames map[string]string
 }
 
-// codeConcept is the concept named name, if one is ("": none). Concepts
+// conceptNamed is the concept named name, if one is ("": none). Concepts
 // founded by prose are included: "Louvain" in a note and in a package's
 // name are one subject.
-func (r *linkResolver) codeConcept(ix *index.Graph, name string) string {
-	if r.codeConcepts == nil {
-		r.codeConcepts = map[string]string{}
+func (r *linkResolver) conceptNamed(ix *index.Graph, name string) string {
+	if r.conceptNames == nil {
+		r.conceptNames = map[string]string{}
 		for id, c := range ix.Concepts {
 			k := strings.ToLower(c.Name)
-			if prev, ok := r.codeConcepts[k]; !ok || id < prev {
-				r.codeConcepts[k] = id
+			if prev, ok := r.conceptNames[k]; !ok || id < prev {
+				r.conceptNames[k] = id
 			}
 		}
 	}
-	return r.codeConcepts[strings.ToLower(name)]
+	return r.conceptNames[strings.ToLower(name)]
 }
 
-// addCodeConcept records a concept a definition founded.
-func (r *linkResolver) addCodeConcept(name, id string) {
-	if r.codeConcepts != nil {
-		if _, ok := r.codeConcepts[strings.ToLower(name)]; !ok {
-			r.codeConcepts[strings.ToLower(name)] = id
+// addConcept records a concept the run founded.
+func (r *linkResolver) addConcept(name, id string) {
+	if r.conceptNames != nil {
+		if _, ok := r.conceptNames[strings.ToLower(name)]; !ok {
+			r.conceptNames[strings.ToLower(name)] = id
 		}
 	}
 }

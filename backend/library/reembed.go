@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/loomwork/loom/backend/concepts"
@@ -251,6 +252,7 @@ func (w *Library) reembedLocked(ctx context.Context, e embed.Embedder, progress 
 	linker := concepts.NewLinker(e.Dim(), w.ws.Threshold(e))
 	newConcepts := map[string]*model.Concept{}
 	about := map[string][]model.Edge{}
+	named := map[string]string{} // the new concepts' names, lower-case: the document that founded each
 	for i, id := range ids {
 		n := ix.Nodes[id]
 		title, path := "", ""
@@ -260,8 +262,17 @@ func (w *Library) reembedLocked(ctx context.Context, e embed.Embedder, progress 
 		matches, best := linker.Link(vecs[i])
 		n.NearMiss, n.NearMissSim = "", 0
 		if len(matches) == 0 {
+			name := concepts.NameIn(n.HeadingPath, title, path, texts[i])
+			if doc, taken := named[strings.ToLower(name)]; taken && n.Symbol == nil && doc != n.DocID {
+				if q := concepts.Qualify(name, n.HeadingPath, title, path); q != "" {
+					name = q // as an ingest tells a taken name apart
+				}
+			}
+			if _, taken := named[strings.ToLower(name)]; !taken {
+				named[strings.ToLower(name)] = n.DocID
+			}
 			c := model.Concept{ID: "c-" + model.ShortHash(e.ID(), n.ID), Created: now, Seed: n.ID,
-				Name: concepts.NameIn(n.HeadingPath, title, path, texts[i]), Description: concepts.Describe(texts[i])}
+				Name: name, Description: concepts.Describe(texts[i])}
 			if best.ID != "" {
 				n.NearMiss, n.NearMissSim = best.ID, round3(best.Sim)
 			}
