@@ -3,6 +3,7 @@ package assemble
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -170,14 +171,30 @@ func location(c *Candidate) string {
 	for _, f := range splitLocation(rest) {
 		switch {
 		case strings.HasPrefix(f, "#"): // the anchor: the title says it
-		case strings.HasPrefix(f, "§") && strings.Contains(title, strings.TrimSuffix(strings.TrimPrefix(f, "§"), "…")):
-			// The section's name is the title's (a long one clipped with "…").
+		case strings.HasPrefix(f, "§") && strings.Contains(title, sectionName(f)) && strings.Contains(title, partMark(f)):
+			// The section's name is the title's (a long one clipped with
+			// "…"), and so is the part of it ("(part 2/3)").
 		default:
 			parts = append(parts, f)
 		}
 	}
 	return strings.Join(parts, " ")
 }
+
+// sectionName is a cite's "§Name … (part i/n)" without its § and its
+// part, unclipped: what a title that says the section holds.
+func sectionName(f string) string {
+	name := strings.TrimPrefix(f, "§")
+	if m := citePart.FindStringIndex(name); m != nil {
+		name = name[:m[0]]
+	}
+	return strings.TrimSuffix(strings.TrimSpace(name), "…")
+}
+
+// partMark is a cite's "(part i/n)", "" when it has none.
+func partMark(f string) string { return strings.TrimSpace(citePart.FindString(f)) }
+
+var citePart = regexp.MustCompile(`\s*\(part \d+/\d+\)$`)
 
 // splitLocation splits what follows the path in a cite into its parts:
 // "#anchor", "L3–12", "p. 4–5", "§3.2 Title words", "@key".
