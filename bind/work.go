@@ -201,7 +201,11 @@ type IngestProgress struct {
 	// Stage is "embedding" while the files are embedded before the
 	// library changes (questions go on meanwhile), then "writing"; "" for
 	// an ingest in one stage. The file counts start again at each stage.
-	Stage    string         `json:"stage,omitempty"`
+	Stage string `json:"stage,omitempty"`
+	// Written counts the documents of this ingest already in the library:
+	// a large drop embedded by the full encoder or a model server is
+	// written in rounds, each searchable (and worth showing) at once.
+	Written  int            `json:"written,omitempty"`
 	Files    []FileProgress `json:"files"`
 	Finished bool           `json:"finished"`
 	Canceled bool           `json:"canceled,omitempty"`
@@ -337,7 +341,7 @@ func (t *ingestTracker) update(p backend.Progress) IngestProgress {
 		}
 	}
 	t.p.FilesDone, t.p.FilesTotal, t.p.BytesDone, t.p.BytesTotal, t.p.Current = p.FilesDone, p.FilesTotal, p.BytesDone, p.BytesTotal, p.Current
-	t.p.SectionsEmbedded, t.p.SectionsToEmbed, t.p.Stage = p.Embedded, p.ToEmbed, p.Stage
+	t.p.SectionsEmbedded, t.p.SectionsToEmbed, t.p.Stage, t.p.Written = p.Embedded, p.ToEmbed, p.Stage, p.Written
 	if p.Current != "" {
 		t.file(p.Current).State = FileReading
 	}

@@ -58,6 +58,10 @@ type Progress struct {
 	// in one stage (its embedder is fast). The file counts start again at
 	// each stage.
 	Stage string `json:"stage,omitempty"`
+	// Written counts the documents of this ingest already in the library:
+	// a large drop embedded by a slow embedder is written in rounds (see
+	// ingestRounds), each searchable as soon as it is written.
+	Written int `json:"written,omitempty"`
 }
 
 // The stages of an ingest (Progress.Stage).
@@ -120,6 +124,139 @@ func (w *Library) Ingest(ctx context.Context, paths []string, opts IngestOptions
 // ingestWalked is Ingest of files already found (Walk's, or uploads named
 // by the page); roots are the paths Prune looks under.
 func (w *Library) ingestWalked(ctx context.Context, walked ingest.WalkResult, roots []string, opts IngestOptions) (*IngestReport, error) {
+	if sizes := w.rounds(ctx, walked.Files); len(sizes) > 1 {
+		return w.ingestRounds(ctx, walked, roots, opts, sizes)
+	}
+	return w.ingestOnce(ctx, walked, roots, opts, nil)
+}
+
+// round is one round of an ingest written in rounds (nil: the whole
+// ingest at once).
+type round struct {
+	all  []ingest.File // every file of the ingest: a link may name one of a later round
+	last bool          // the last round prunes and records the repositories' commits
+}
+
+// firstRound is how many files the first round of an ingest in rounds
+// holds; each round after holds twice as many as the one before.
+const firstRound = 4
+
+// rounds is how many files each round of an ingest of files takes (nil:
+// one round). An embedder that takes its time (the full encoder: about
+// 30 ms a section on two cores; a model server) would make a large drop
+// searchable only when all of it has been embedded: it is written in
+// rounds of 4, 8, 16 … files instead, each one searchable as soon as it
+// is written. Source code is written at once: the calls between its files
+// make one symbol graph.
+func (w *Library) rounds(ctx context.Context, files []ingest.File) []int {
+	if len(files) <= firstRound {
+		return nil
+	}
+	for _, f := range files {
+		if format, _ := ingest.FormatOf(f.Path); format == ingest.FormatCode {
+			return nil
+		}
+	}
+	w.ws.Lock()
+	e, err := w.ws.Embedder(ctx)
+	slow := err == nil && embedsAhead(e) && (w.ws.Meta().Embedder == "" || w.ws.Meta().Embedder == e.ID())
+	w.ws.Unlock()
+	if !slow {
+		return nil
+	}
+	var sizes []int
+	for n, left := firstRound, len(files); left > 0; n *= 2 {
+		sizes = append(sizes, min(n, left))
+		left -= min(n, left)
+	}
+	return sizes
+}
+
+// ingestRounds is an ingest written in rounds of sizes files (see
+// rounds): each round embeds its files (questions go on) and then writes
+// them, and the next round starts. Progress counts the whole ingest;
+// Progress.Written says how many of its documents are in the library. A
+// cancel stops after the round it came in (which keeps what it embedded,
+// as an ingest does). Nothing but the round being written is ever half
+// done: each round commits as an ingest does.
+func (w *Library) ingestRounds(ctx context.Context, walked ingest.WalkResult, roots []string, opts IngestOptions, sizes []int) (*IngestReport, error) {
+	wall := time.Now()
+	total := &IngestReport{}
+	var bytesTotal, bytesBefore int64
+	for _, f := range walked.Files {
+		bytesTotal += f.Size
+	}
+	filesBefore, docsBefore, written := 0, 0, 0
+	var last Progress
+	report := func(p Progress) {
+		p.FilesDone += filesBefore
+		p.FilesTotal = len(walked.Files)
+		p.BytesDone += bytesBefore
+		p.BytesTotal = bytesTotal
+		p.Documents += docsBefore
+		p.Written = written
+		p.Elapsed = time.Since(wall)
+		last = p
+		if opts.Progress != nil {
+			opts.Progress(p)
+		}
+	}
+	start := 0
+	for i, n := range sizes {
+		files := walked.Files[start : start+n]
+		start += n
+		part := ingest.WalkResult{Files: files}
+		if i == 0 { // what the walk found wrong or left out is reported once
+			part.Errors, part.Skipped, part.Hidden = walked.Errors, walked.Skipped, walked.Hidden
+		}
+		ropts := opts
+		ropts.Progress = func(p Progress) { report(p) }
+		rep, err := w.ingestOnce(ctx, part, roots, ropts, &round{all: walked.Files, last: i == len(sizes)-1})
+		if rep != nil {
+			total.add(rep)
+		}
+		if err != nil {
+			return total, err
+		}
+		written += rep.Added + rep.Updated
+		docsBefore = last.Documents
+		filesBefore += n
+		for _, f := range files {
+			bytesBefore += f.Size
+		}
+		if rep.Canceled {
+			break
+		}
+		if i < len(sizes)-1 {
+			report(Progress{Stage: StageWriting}) // this round is in the library
+		}
+	}
+	total.Files = len(walked.Files)
+	total.Duration = time.Since(wall)
+	return total, nil
+}
+
+// add adds what one round of an ingest did to the whole ingest's report.
+func (r *IngestReport) add(o *IngestReport) {
+	r.Added += o.Added
+	r.Updated += o.Updated
+	r.Unchanged += o.Unchanged
+	r.Unread += o.Unread
+	r.Removed += o.Removed
+	r.Nodes += o.Nodes
+	r.ConceptsCreated += o.ConceptsCreated
+	r.Bytes += o.Bytes
+	r.Errors = append(r.Errors, o.Errors...)
+	r.Skipped = append(r.Skipped, o.Skipped...)
+	r.Warnings = append(r.Warnings, o.Warnings...)
+	r.Hidden += o.Hidden
+	r.Embedder = o.Embedder
+	r.Canceled = r.Canceled || o.Canceled
+}
+
+// ingestOnce is an ingest of walked's files in one piece, or one round of
+// an ingest in rounds (r).
+func (w *Library) ingestOnce(ctx context.Context, walked ingest.WalkResult, roots []string, opts IngestOptions, r *round) (*IngestReport, error) {
 	start := w.ws.Now()
 	wall := time.Now()
 	var first *ahead
@@ -203,6 +340,9 @@ func (w *Library) ingestWalked(ctx context.Context, walked ingest.WalkResult, ro
 	}
 	b := newBatch()
 	links := newLinkResolver(ix.Docs, files)
+	if r != nil {
+		links = newLinkResolver(ix.Docs, r.all)
+	}
 	cs := w.changes(ctx, ix, files, roots)
 	for _, g := range cs.gone {
 		if id, ok := ix.DocByKey[g]; ok {
@@ -327,13 +467,13 @@ func (w *Library) ingestWalked(ctx context.Context, walked ingest.WalkResult, ro
 	if ctx.Err() != nil || canceledAhead {
 		rep.Canceled = true
 	}
-	if opts.Prune && !rep.Canceled {
+	if opts.Prune && !rep.Canceled && (r == nil || r.last) {
 		rep.Removed += w.pruneInto(ix, b, roots)
 	}
 	if err := w.flush(context.WithoutCancel(ctx), ix, b); err != nil {
 		return rep, err
 	}
-	if !rep.Canceled {
+	if !rep.Canceled && (r == nil || r.last) {
 		w.recordRepos(cs)
 	}
 	report("")

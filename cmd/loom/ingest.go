@@ -144,10 +144,12 @@ func (p *progressBar) update(pr backend.Progress) {
 		cur += fmt.Sprintf(" (embedding %d/%d)", pr.Embedded, pr.ToEmbed)
 	}
 	stage := ""
-	switch pr.Stage {
-	case backend.StageEmbedding:
+	switch {
+	case pr.Written > 0: // written in rounds: the first are searchable already
+		stage = fmt.Sprintf("%s (%d searchable) ", pr.Stage, pr.Written)
+	case pr.Stage == backend.StageEmbedding:
 		stage = "1/2 embedding "
-	case backend.StageWriting:
+	case pr.Stage == backend.StageWriting:
 		stage = "2/2 writing "
 	}
 	fmt.Fprintf(p.w, "\r\033[K%s[%s%s] %d/%d files  %d docs  %.1f MB/s  %d errors  %-32s",

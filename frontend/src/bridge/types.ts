@@ -724,6 +724,12 @@ export interface IngestProgress {
    * an ingest in one stage. The file counts start again at each stage.
    */
   stage?: string;
+  /**
+   * Written counts the documents of this ingest already in the library:
+   * a large drop embedded by the full encoder or a model server is
+   * written in rounds, each searchable (and worth showing) at once.
+   */
+  written?: number;
   files: FileProgress[];
   finished: boolean;
   canceled?: boolean;

@@ -88,6 +88,23 @@ describe('IngestPanel', () => {
     expect(screen.getByTestId('ingest-progress').textContent).toContain('Writing papers/a.pdf');
   });
 
+  it('says how much of a large drop written in rounds can already be asked about', () => {
+    const next: IngestProgress = {
+      ...progress, stage: 'embedding', written: 12, files_done: 12, files_total: 40, current: 'papers/m.pdf',
+      files: [{ path: 'papers/a.pdf', state: 'done' }, { path: 'papers/m.pdf', state: 'reading' }],
+    };
+    const { unmount } = render(IngestPanel, {
+      progress: next, files: next.files, ingesting: true, cancelling: false, report: null, error: null, oncancel: vi.fn(), ondismiss: vi.fn(),
+    });
+    expect(screen.getByTestId('ingest-stage').textContent).toBe('Embedding the next files · 12 documents are in the library and can be asked about');
+    expect(screen.getByTestId('ingest-files').textContent).toContain('12 / 40 files');
+    unmount();
+    render(IngestPanel, {
+      progress: { ...next, stage: 'writing', written: 1 }, files: next.files, ingesting: true, cancelling: false, report: null, error: null, oncancel: vi.fn(), ondismiss: vi.fn(),
+    });
+    expect(screen.getByTestId('ingest-stage').textContent).toBe('Writing the next files to the library · 1 document is in the library and can be asked about');
+  });
+
   it('names no stage once the ingest is over', () => {
     const last: IngestProgress = { ...progress, stage: 'writing', files_done: 5, files_total: 5, current: '', finished: true };
     render(IngestPanel, {

@@ -112,8 +112,12 @@ export class LibraryStore {
         if (p.finished) this.progress = p;
         return;
       }
+      const before = this.progress?.job === p.job ? (this.progress.written ?? 0) : 0;
       this.progress = p;
       if (!p.finished) this.ingesting = true;
+      // A large drop is written in rounds: each is searchable at once, so
+      // the documents, the counts and the graph show it at once.
+      if (!p.finished && (p.written ?? 0) > before) void this.refresh();
     });
     const offDrop = this.workbench.onFileDrop((paths) => {
       this.lastNativeDrop = Date.now();

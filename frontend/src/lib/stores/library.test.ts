@@ -53,6 +53,26 @@ describe('LibraryStore', { timeout: 30_000 }, () => {
     stop();
   });
 
+  it('shows each round of a large drop as soon as the engine has written it', async () => {
+    const wb = new FakeWorkbench();
+    const lib = new LibraryStore(wb);
+    const stop = lib.start();
+    const asked = vi.spyOn(wb, 'documents');
+    const event = { ...golden.ingests.uploads.events[0], job: 'ingest-9', finished: false };
+    wb.emitProgress({ ...event, stage: 'embedding' });
+    expect(asked).not.toHaveBeenCalled();
+    wb.emitProgress({ ...event, stage: 'embedding', written: 4 }); // the first round is in the library
+    await vi.waitFor(() => expect(asked).toHaveBeenCalledTimes(1), slow);
+    wb.emitProgress({ ...event, stage: 'embedding', written: 4, files_done: 5 });
+    wb.emitProgress({ ...event, stage: 'writing', written: 12 });
+    await vi.waitFor(() => expect(asked).toHaveBeenCalledTimes(2), slow);
+    wb.emitProgress({ ...event, job: 'ingest-10', stage: 'embedding' }); // another ingest starts at none
+    wb.emitProgress({ ...event, job: 'ingest-10', finished: true, written: 20 });
+    await Promise.resolve();
+    expect(asked).toHaveBeenCalledTimes(2); // the end of an ingest refreshes through its call
+    stop();
+  });
+
   it('names the file and the problem for each file that failed, the page’s skipped ones first', async () => {
     const wb = new FakeWorkbench();
     const lib = new LibraryStore(wb);

@@ -1,0 +1,152 @@
+//go:build !js
+
+package backend
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// roundsFolder writes n notes, note-01.md … note-NN.md, the one numbered
+// gated saying "gated" (the gated embedder holds it); 0: none.
+func roundsFolder(t *testing.T, n, gated int) string {
+	t.Helper()
+	dir := t.TempDir()
+	for i := 1; i <= n; i++ {
+		word := "ordinary"
+		if i == gated {
+			word = "gated"
+		}
+		text := fmt.Sprintf("# Note %d\n\nThe %s note number %d is about river delta %d and its silt.\n", i, word, i, i)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("note-%02d.md", i)), []byte(text), 0o644))
+	}
+	return dir
+}
+
+func docPaths(t *testing.T, wb *Workbench) []string {
+	t.Helper()
+	docs, err := wb.Documents(context.Background())
+	require.NoError(t, err)
+	var out []string
+	for _, d := range docs {
+		out = append(out, d.Path)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// A large drop embedded by a slow embedder is written in rounds of 4, 8,
+// 16 … files: the first round is in the library, and answers questions,
+// while the next is still being embedded. Progress counts the whole drop
+// and says how many of its documents are written.
+func TestALargeDropIsSearchableRoundByRound(t *testing.T) {
+	ctx := context.Background()
+	g := newGatedEmbedder()
+	wb := openBolt(t, t.TempDir(), WithEmbedder(g))
+	defer wb.Close()
+	dir := roundsFolder(t, 7, 6) // rounds: notes 1–4, then 5–7; note 6 is held
+
+	var mu sync.Mutex
+	var seen []Progress
+	done := make(chan *IngestReport, 1)
+	go func() {
+		rep, err := wb.Ingest(ctx, []string{dir}, IngestOptions{Progress: func(p Progress) {
+			mu.Lock()
+			seen = append(seen, p)
+			mu.Unlock()
+		}})
+		assert.NoError(t, err)
+		done <- rep
+	}()
+	<-g.entered // the second round is embedding note 6, and waits
+
+	assert.Equal(t, []string{"note-01.md", "note-02.md", "note-03.md", "note-04.md"}, docPaths(t, wb), "the first round is in the library")
+	res := answeredMeanwhile(t, wb, "Which note is about river delta 3?")
+	assert.Contains(t, res.Prompt, "note number 3", "and answers questions")
+	mu.Lock()
+	lastSeen := seen[len(seen)-1]
+	mu.Unlock()
+	assert.Equal(t, 4, lastSeen.Written, "progress says the first round is written")
+	assert.Equal(t, 7, lastSeen.FilesTotal, "progress counts the whole drop")
+	assert.Equal(t, StageEmbedding, lastSeen.Stage)
+	assert.GreaterOrEqual(t, lastSeen.FilesDone, 4)
+
+	close(g.release)
+	rep := <-done
+	require.NotNil(t, rep)
+	assert.Equal(t, 7, rep.Files)
+	assert.Equal(t, 7, rep.Added)
+	assert.False(t, rep.Canceled)
+	assert.Len(t, docPaths(t, wb), 7)
+	for text, n := range g.texts {
+		assert.Equal(t, 1, n, "embedded once: %q", text)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for i := 1; i < len(seen); i++ {
+		assert.GreaterOrEqual(t, seen[i].Written, seen[i-1].Written, "written only grows")
+		assert.GreaterOrEqual(t, seen[i].BytesTotal, seen[i].BytesDone)
+	}
+}
+
+// Cancelling an ingest in rounds keeps the rounds written and what the
+// round in flight had embedded; the rest is left for the next ingest.
+func TestCancellingAnIngestInRoundsKeepsTheRoundsWritten(t *testing.T) {
+	g := newGatedEmbedder()
+	wb := openBolt(t, t.TempDir(), WithEmbedder(g))
+	defer wb.Close()
+	dir := roundsFolder(t, 7, 6)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan *IngestReport, 1)
+	go func() {
+		rep, err := wb.Ingest(ctx, []string{dir}, IngestOptions{Prune: true})
+		assert.NoError(t, err)
+		done <- rep
+	}()
+	<-g.entered
+	cancel()
+	rep := <-done
+	require.NotNil(t, rep)
+	assert.True(t, rep.Canceled)
+	assert.Equal(t, 5, rep.Added, "the first round, and note 5, embedded before the cancel")
+	assert.Equal(t, []string{"note-01.md", "note-02.md", "note-03.md", "note-04.md", "note-05.md"}, docPaths(t, wb))
+
+	close(g.release)
+	rep2, err := wb.Ingest(context.Background(), []string{dir}, IngestOptions{Prune: true})
+	require.NoError(t, err)
+	assert.Equal(t, 2, rep2.Added)
+	assert.Equal(t, 5, rep2.Unchanged)
+	assert.Zero(t, rep2.Removed, "pruning after rounds removes nothing that is there")
+	assert.Len(t, docPaths(t, wb), 7)
+}
+
+// Source code is written at once, whatever the embedder: the calls between
+// its files make one symbol graph.
+func TestSourceCodeIsWrittenAtOnce(t *testing.T) {
+	ctx := context.Background()
+	g := newGatedEmbedder()
+	wb := openBolt(t, t.TempDir(), WithEmbedder(g))
+	defer wb.Close()
+	dir := roundsFolder(t, 6, 6)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "delta.go"), []byte("package delta\n\n// Silt is what a river leaves.\nfunc Silt() int { return 1 }\n"), 0o644))
+	done := make(chan *IngestReport, 1)
+	go func() {
+		rep, err := wb.Ingest(ctx, []string{dir}, IngestOptions{})
+		assert.NoError(t, err)
+		done <- rep
+	}()
+	<-g.entered
+	assert.Empty(t, docPaths(t, wb), "nothing is written before all of it is embedded")
+	close(g.release)
+	rep := <-done
+	require.NotNil(t, rep)
+	assert.Equal(t, 7, rep.Added)
+}
