@@ -148,9 +148,9 @@ func (p *progressBar) update(pr backend.Progress) {
 	case pr.Written > 0: // written in rounds: the first are searchable already
 		stage = fmt.Sprintf("%s (%d searchable) ", pr.Stage, pr.Written)
 	case pr.Stage == backend.StageEmbedding:
-		stage = "1/2 embedding "
+		stage = "embedding "
 	case pr.Stage == backend.StageWriting:
-		stage = "2/2 writing "
+		stage = "writing "
 	}
 	fmt.Fprintf(p.w, "\r\033[K%s[%s%s] %d/%d files  %d docs  %.1f MB/s  %d errors  %-32s",
 		stage, strings.Repeat("=", filled), strings.Repeat(" ", width-filled), pr.FilesDone, pr.FilesTotal, pr.Documents, rate, pr.Errors, cur)

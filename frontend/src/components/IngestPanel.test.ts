@@ -71,7 +71,7 @@ describe('IngestPanel', () => {
     const { unmount } = render(IngestPanel, {
       progress: embedding, files: embedding.files, ingesting: true, cancelling: false, report: null, error: null, oncancel: vi.fn(), ondismiss: vi.fn(),
     });
-    expect(screen.getByTestId('ingest-stage').textContent).toContain('Step 1 of 2');
+    expect(screen.getByTestId('ingest-stage').textContent).toContain('Embedding the files');
     expect(screen.getByTestId('ingest-stage').textContent).toContain('questions still work');
     expect(screen.getByTestId('ingest-progress').textContent).toContain('Embedding papers/b.pdf');
     expect(screen.getByTestId('ingest-embedding').textContent).toContain('Embedding 64 of 256 sections');
@@ -84,7 +84,7 @@ describe('IngestPanel', () => {
     render(IngestPanel, {
       progress: writing, files: writing.files, ingesting: true, cancelling: false, report: null, error: null, oncancel: vi.fn(), ondismiss: vi.fn(),
     });
-    expect(screen.getByTestId('ingest-stage').textContent).toContain('Step 2 of 2');
+    expect(screen.getByTestId('ingest-stage').textContent).toBe('Writing them to the library');
     expect(screen.getByTestId('ingest-progress').textContent).toContain('Writing papers/a.pdf');
   });
 
