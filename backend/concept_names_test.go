@@ -4,6 +4,7 @@ package backend
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,6 +28,16 @@ func TestConceptNamesAreToldApart(t *testing.T) {
 	write("cargo-clean.md", "# cargo-clean(1)\n\n## DESCRIPTION\n\nRemove artifacts from the target directory that Cargo has generated in the past.\n")
 	write("registry.md", "# Registry Index\n\n## Configuration format\n\nThe config.json file at the root of the index names the download URL and the API URL of the registry.\n")
 	write("credentials.md", "# Credential Providers\n\n## Configuration format\n\nA provider is a command with arguments that Cargo runs to read a token, written in the global credential-provider list.\n")
+	// One long section cut in parts: each part founds a concept, named by what it is about.
+	var long strings.Builder
+	long.WriteString("# Momentum\n\n")
+	for i := range 40 {
+		fmt.Fprintf(&long, "Gradient descent with momentum step %d dampens oscillation across ravines of the loss landscape.\n\n", i)
+	}
+	for i := range 40 {
+		fmt.Fprintf(&long, "Polynomial regression example %d fits noisy samples with quadratic features and ridge penalties.\n\n", i)
+	}
+	write("momentum.md", long.String())
 
 	check := func(wb *Workbench, when string) {
 		g, err := wb.ExportGraph(ctx, false)

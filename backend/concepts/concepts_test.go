@@ -247,3 +247,15 @@ func TestGeneric(t *testing.T) {
 	assert.False(t, Generic("graph neural networks · gentle introduction"))
 	assert.False(t, Generic("Token Budgets"))
 }
+
+// Two parts of one long section tell their concepts apart by what each
+// is about.
+func TestQualifyByText(t *testing.T) {
+	text := "The global credential provider list names the commands Cargo runs for a token."
+	assert.Equal(t, "Configuration format · commands cargo runs", QualifyByText("Configuration format", text, nil))
+	taken := func(n string) bool { return n == "Configuration format · commands cargo runs" }
+	q := QualifyByText("Configuration format", text, taken)
+	assert.NotEqual(t, "Configuration format · commands cargo runs", q, "a qualified name taken too gives way to the next phrase")
+	assert.True(t, strings.HasPrefix(q, "Configuration format · "), q)
+	assert.Equal(t, "", QualifyByText("Configuration format", "configuration format", nil), "nothing the name does not say")
+}

@@ -179,6 +179,26 @@ func Qualify(name string, headingPath []string, title, path string) string {
 	return ""
 }
 
+// QualifyByText is a concept's name told apart from another concept's of
+// the same name in the same place (two parts of one long section): the
+// name and the best key phrase of its founding text that the name does
+// not say already and that makes a name not taken ("Configuration format
+// · commands cargo runs"), or "".
+func QualifyByText(name, text string, taken func(string) bool) string {
+	for _, p := range KeyPhrases(text, 5) {
+		if strings.Contains(letters(name), letters(p)) {
+			continue
+		}
+		if r := []rune(p); len(r) > maxQualifier {
+			p = strings.TrimRight(string(r[:maxQualifier-1]), " ") + "…"
+		}
+		if q := name + " · " + p; taken == nil || !taken(q) {
+			return q
+		}
+	}
+	return ""
+}
+
 // outward is what a section's name falls back to: its outer headings,
 // innermost first, the document's title, its file's name.
 func outward(headingPath []string, title, path string) []string {

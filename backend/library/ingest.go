@@ -729,9 +729,16 @@ func (w *Library) linkWith(ix *index.Graph, b *batch, pd preparedDoc, now time.T
 			}
 		}
 		if len(matches) == 0 {
-			if sec.Code == nil && foundedElsewhere(ix, links.conceptNamed(ix, name), pd.id) {
-				if q := concepts.Qualify(name, sec.HeadingPath, pd.doc.Title, pd.doc.Path); q != "" {
-					name = q // another document's concept has its name: "Configuration format · Registry Index"
+			if id := links.conceptNamed(ix, name); sec.Code == nil && id != "" {
+				q := ""
+				if foundedElsewhere(ix, id, pd.id) { // "Configuration format · Registry Index"
+					q = concepts.Qualify(name, sec.HeadingPath, pd.doc.Title, pd.doc.Path)
+				}
+				if q == "" { // another part of the same section: what this one is about
+					q = concepts.QualifyByText(name, pd.texts[j], func(n string) bool { return links.conceptNamed(ix, n) != "" })
+				}
+				if q != "" {
+					name = q
 				}
 			}
 			c := model.Concept{ID: "c-" + model.ShortHash(w.ws.EmbedderNow().ID(), n.ID), Created: now, Seed: n.ID,
