@@ -134,8 +134,8 @@ web:
 	cp $(WEB_TABLE) $(WEB_OUT)/offline.bin
 	@# pdf.js's character maps, fetched only for a PDF whose CJK font has none of its own (frontend/src/web/pdf.ts).
 	mkdir -p $(WEB_OUT)/pdfjs && cp -r frontend/node_modules/pdfjs-dist/cmaps $(WEB_OUT)/pdfjs/cmaps
-	@# web-tree-sitter and the grammars (scripts/grammars.sh), fetched by the page the first time it reads a language (frontend/src/web/codetree.js).
-	mkdir -p $(WEB_OUT)/grammars && cp .cache/grammars/*.wasm .cache/grammars/*.LICENSE frontend/node_modules/web-tree-sitter/tree-sitter.wasm $(WEB_OUT)/grammars/
+	@# The grammars (scripts/grammars.sh), fetched by the page the first time it reads a language (frontend/src/web/codetree.js); web-tree-sitter's own runtime is one of Vite's assets.
+	mkdir -p $(WEB_OUT)/grammars && cp .cache/grammars/*.wasm .cache/grammars/*.LICENSE $(WEB_OUT)/grammars/
 	cd $(WEB_OUT) && { printf '{'; sep=; for f in loom.wasm offline.bin wasm_exec.js; do \
 		printf '%s"%s":{"size":%s,"hash":"%s"}' "$$sep" "$$f" "$$(stat -c %s "$$f")" "$$(sha256sum "$$f" | cut -c1-16)"; sep=,; \
 		done; printf '}\n'; } > assets.json

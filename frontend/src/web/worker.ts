@@ -7,6 +7,8 @@
 import { MemFS } from './memfs';
 import { extractPDFJSON, setSiteBase } from './pdf';
 import { configure as configureCode, parseFlat } from './codetree.js';
+// web-tree-sitter's own runtime: Vite emits it with the page (once, hashed).
+import treeSitterRuntime from 'web-tree-sitter/tree-sitter.wasm?url';
 import { openDatabase, Persist } from './persist';
 import type { BootState, FromWorker, ToWorker } from './protocol';
 import type { Rejection } from '../bridge/types';
@@ -340,7 +342,7 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
   switch (m.type) {
     case 'init':
       setSiteBase(m.base);
-      configureCode(new URL('grammars/', m.base).href, (file) => new URL('grammars/' + file, m.base).href);
+      configureCode(new URL('grammars/', m.base).href, () => new URL(treeSitterRuntime, self.location.href).href);
       void start(m.base, m.ollamaURL, m.origin);
       break;
     case 'call':
