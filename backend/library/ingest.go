@@ -370,6 +370,10 @@ func (w *Library) ingestOnce(ctx context.Context, walked ingest.WalkResult, root
 	if first != nil {
 		have = first.parsed
 	}
+	// What the ingest holds, before it reads its source code ahead (the
+	// web edition may fetch a grammar meanwhile): the page shows the count
+	// at once instead of "0 / 0 files".
+	report("")
 	pre := parseAhead(ctx, files, iopts, have)
 	if pre != nil {
 		links.symbols = newSymbolTable(ix, runDocs(pre))

@@ -94,7 +94,26 @@ try {
 
   // The page: every sample becomes definitions.
   const files = ['sample.py', 'sample.ts', 'sample.tsx', 'sample.js', 'sample.rs', 'Sample.java', 'sample.c', 'sample.cpp'].map((f) => join(samples, f));
+  // The Rust grammar is held back until the panel has said it is being
+  // fetched (for the first Rust file), then let through.
+  /** @type {() => void} */
+  let releaseRust = () => {};
+  const rustHeld = new Promise((held) => {
+    void context.route('**/grammars/tree-sitter-rust.wasm', async (route) => {
+      held(undefined);
+      await new Promise((go) => (releaseRust = () => go(undefined)));
+      await route.continue();
+    });
+  });
   await page.setInputFiles('[data-testid="file-input"]', files);
+  await rustHeld;
+  const notice = await page
+    .waitForFunction(() => document.querySelector('[data-testid="ingest-grammar"]')?.textContent ?? '', null, { timeout: 60_000 })
+    .then((h) => h.jsonValue())
+    .catch(() => '');
+  await page.screenshot({ path: join(out, 'web-code-grammar.png') });
+  releaseRust();
+  check('while the Rust grammar is fetched, the panel says so', /Fetching the Rust grammar/.test(String(notice)), String(notice));
   await page.waitForSelector('[data-testid="ingest-summary"]', { timeout: 120_000 });
   await page.waitForSelector('[data-testid="ingest-panel"][data-ingesting="false"]', { timeout: 120_000 });
   const states = await page.locator('[data-testid="ingest-file"]').evaluateAll((els) => els.map((el) => ({ state: el.dataset.state, text: el.textContent ?? '' })));

@@ -14,7 +14,7 @@
 // its ingests), a chat's stream id (the page picks it), pins and removals
 // applied to the listed documents and graph, and a budget between two
 // goldens answered with the smaller's result.
-import { WorkbenchError, type BootState, type Workbench } from './workbench';
+import { WorkbenchError, type BootState, type GrammarFetch, type Workbench } from './workbench';
 import {
   ErrorCodes,
   FileStates,
@@ -366,6 +366,7 @@ export class FakeWorkbench implements Workbench {
   private ingesting = false;
   private chatted = false;
   private progressListeners = new Set<(p: IngestProgress) => void>();
+  private grammarListeners = new Set<(f: GrammarFetch) => void>();
   private dropListeners = new Set<(paths: string[]) => void>();
   private chatListeners = new Set<(d: ChatDelta) => void>();
   private ollamaWaitListeners = new Set<(n: Notice) => void>();
@@ -736,6 +737,16 @@ export class FakeWorkbench implements Workbench {
   onIngestProgress(cb: (p: IngestProgress) => void) {
     this.progressListeners.add(cb);
     return () => this.progressListeners.delete(cb);
+  }
+
+  onGrammarFetch(cb: (f: GrammarFetch) => void) {
+    this.grammarListeners.add(cb);
+    return () => this.grammarListeners.delete(cb);
+  }
+
+  /** What the web edition's worker says while it fetches a grammar. */
+  emitGrammarFetch(f: GrammarFetch) {
+    for (const cb of this.grammarListeners) cb(f);
   }
 
   onFileDrop(cb: (paths: string[]) => void) {

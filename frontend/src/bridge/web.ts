@@ -6,7 +6,10 @@
 // types), as the desktop's are.
 import type { BootState, FromWorker, ToWorker } from '../web/protocol';
 import type { App, Events, Rejection } from './types';
-import { toWorkbenchError, WorkbenchError, type Workbench } from './workbench';
+import { toWorkbenchError, WorkbenchError, type GrammarFetch, type Workbench } from './workbench';
+
+/** The engine's events, and the one the worker sends of its own: a grammar it fetches. */
+type PageEvents = Events & { 'grammar:fetch': GrammarFetch };
 
 export type { BootState, BootPhase } from '../web/protocol';
 
@@ -157,11 +160,12 @@ export function createWebWorkbench(opts: { base?: string; worker?: () => Worker 
     return JSON.parse(json || 'null');
   }
 
-  function on<K extends keyof Events>(event: K, cb: (data: Events[K]) => void): () => void {
+  function on<K extends keyof PageEvents>(event: K, cb: (data: PageEvents[K]) => void): () => void {
     let set = listeners.get(event);
     if (!set) listeners.set(event, (set = new Set()));
     // The worker relays the engine's events by name; the JSON under a name
-    // is the payload Events gives it (generated from bind.EventPayloads).
+    // is the payload Events gives it (generated from bind.EventPayloads),
+    // or the worker's own (grammar:fetch).
     const f = (data: ReturnType<typeof JSON.parse>) => cb(data);
     set.add(f);
     return () => set.delete(f);
@@ -192,6 +196,7 @@ export function createWebWorkbench(opts: { base?: string; worker?: () => Worker 
     ingestSample: () => call('IngestSample'),
     cancelIngest: () => call('CancelIngest'),
     onIngestProgress: (cb) => on('ingest:progress', cb),
+    onGrammarFetch: (cb) => on('grammar:fetch', cb),
     onFileDrop: () => () => {},
     pickFiles: async () => [],
     removeDocument: (id) => call('RemoveDocument', id),

@@ -73,6 +73,13 @@ export class WorkbenchError extends Error {
 }
 
 /** What the page can ask of a workspace. Both editions implement it. */
+/** A grammar fetch of the web edition's (Workbench.onGrammarFetch). */
+export interface GrammarFetch {
+  /** The language, as the engine names it ("rust", "cpp", "tsx"). */
+  language: string;
+  phase: 'start' | 'done' | 'failed';
+}
+
 export interface Workbench {
   /** "desktop" (Wails) or "web" (WebAssembly in the page). */
   readonly edition: 'desktop' | 'web';
@@ -102,6 +109,12 @@ export interface Workbench {
   cancelIngest(): Promise<void>;
   /** Progress of the running ingest; returns the unsubscribe function. */
   onIngestProgress(cb: (p: IngestProgress) => void): () => void;
+  /**
+   * A language's grammar being fetched (web edition only: the page parses
+   * source code with web-tree-sitter and fetches a grammar the first time
+   * a file of its language arrives; the desktop app has them built in).
+   */
+  onGrammarFetch?(cb: (f: GrammarFetch) => void): () => void;
   /** Native file drop (desktop only; the web edition never calls cb). */
   onFileDrop(cb: (paths: string[]) => void): () => void;
   /** Asks the system for files to ingest (desktop dialog); [] when cancelled. */

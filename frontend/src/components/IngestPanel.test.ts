@@ -105,6 +105,20 @@ describe('IngestPanel', () => {
     expect(screen.getByTestId('ingest-stage').textContent).toBe('Writing the next files to the library · 1 document is in the library and can be asked about');
   });
 
+  it('says when the web edition fetches a language\u2019s grammar for its first file', () => {
+    const reading: IngestProgress = { ...progress, current: 'src/lib.rs', files: [{ path: 'src/lib.rs', state: 'reading' }] };
+    const { unmount } = render(IngestPanel, {
+      progress: reading, files: reading.files, ingesting: true, cancelling: false, report: null, error: null, oncancel: vi.fn(), ondismiss: vi.fn(),
+      grammar: 'rust',
+    });
+    expect(screen.getByTestId('ingest-grammar').textContent?.trim()).toBe('Fetching the Rust grammar: once, for the first Rust file');
+    unmount();
+    render(IngestPanel, {
+      progress: reading, files: reading.files, ingesting: true, cancelling: false, report: null, error: null, oncancel: vi.fn(), ondismiss: vi.fn(),
+    });
+    expect(screen.queryByTestId('ingest-grammar')).toBeNull();
+  });
+
   it('names no stage once the ingest is over', () => {
     const last: IngestProgress = { ...progress, stage: 'writing', files_done: 5, files_total: 5, current: '', finished: true };
     render(IngestPanel, {

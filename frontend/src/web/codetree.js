@@ -37,16 +37,23 @@ const parsers = new Map();
 let grammarBase = '';
 /** @type {((file: string) => string) | undefined} */
 let locateRuntime;
+/** @type {((lang: string, phase: 'start' | 'done' | 'failed') => void) | undefined} */
+let onFetch;
 
 /**
  * Says where the grammar files are (base: a URL or a folder ending in "/")
  * and, in the page, where web-tree-sitter's own tree-sitter.wasm is.
+ * fetched is told when a language's grammar starts to load and when it
+ * has (or has failed), for the page to say why a first file of a language
+ * takes a moment.
  * @param {string} base
  * @param {(file: string) => string} [runtime]
+ * @param {(lang: string, phase: 'start' | 'done' | 'failed') => void} [fetched]
  */
-export function configure(base, runtime) {
+export function configure(base, runtime, fetched) {
   grammarBase = base;
   locateRuntime = runtime;
+  onFetch = fetched;
 }
 
 /**
@@ -61,9 +68,16 @@ async function parserFor(lang) {
   await ready;
   let language = languages.get(lang);
   if (!language) {
+    onFetch?.(lang, 'start');
     language = loadGrammar(grammarBase + file);
     languages.set(lang, language);
-    language.catch(() => languages.delete(lang)); // the next file tries again
+    language.then(
+      () => onFetch?.(lang, 'done'),
+      () => {
+        languages.delete(lang); // the next file tries again
+        onFetch?.(lang, 'failed');
+      },
+    );
   }
   const loaded = await language;
   let parser = parsers.get(lang);

@@ -342,7 +342,11 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
   switch (m.type) {
     case 'init':
       setSiteBase(m.base);
-      configureCode(new URL('grammars/', m.base).href, () => new URL(treeSitterRuntime, self.location.href).href);
+      configureCode(
+        new URL('grammars/', m.base).href,
+        () => new URL(treeSitterRuntime, self.location.href).href,
+        (language, phase) => post({ type: 'event', event: 'grammar:fetch', data: JSON.stringify({ language, phase }) }),
+      );
       void start(m.base, m.ollamaURL, m.origin);
       break;
     case 'call':

@@ -28,6 +28,8 @@ export class LibraryStore {
   collections: CollectionInfo[] = $state([]);
   stats: Stats | null = $state(null);
   graph: GraphData | null = $state.raw(null);
+  /** The language whose grammar the web edition is fetching, or null. */
+  fetchingGrammar: string | null = $state(null);
   /** A refresh is running / the first refresh has answered. */
   refreshing = $state(false);
   loaded = $state(false);
@@ -119,12 +121,19 @@ export class LibraryStore {
       // the documents, the counts and the graph show it at once.
       if (!p.finished && (p.written ?? 0) > before) void this.refresh();
     });
+    // The web edition fetches a language's grammar the first time a file
+    // of it arrives: the panel says so while it takes.
+    const offGrammar =
+      this.workbench.onGrammarFetch?.((f) => {
+        this.fetchingGrammar = f.phase === 'start' ? f.language : this.fetchingGrammar === f.language ? null : this.fetchingGrammar;
+      }) ?? (() => {});
     const offDrop = this.workbench.onFileDrop((paths) => {
       this.lastNativeDrop = Date.now();
       void this.ingestPaths(paths);
     });
     return () => {
       offProgress();
+      offGrammar();
       offDrop();
     };
   }

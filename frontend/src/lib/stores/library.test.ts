@@ -73,6 +73,23 @@ describe('LibraryStore', { timeout: 30_000 }, () => {
     stop();
   });
 
+  it('knows which grammar the web edition is fetching, until it has it', () => {
+    const wb = new FakeWorkbench();
+    const lib = new LibraryStore(wb);
+    const stop = lib.start();
+    expect(lib.fetchingGrammar).toBeNull();
+    wb.emitGrammarFetch({ language: 'rust', phase: 'start' });
+    expect(lib.fetchingGrammar).toBe('rust');
+    wb.emitGrammarFetch({ language: 'cpp', phase: 'start' });
+    wb.emitGrammarFetch({ language: 'rust', phase: 'done' }); // another is still coming
+    expect(lib.fetchingGrammar).toBe('cpp');
+    wb.emitGrammarFetch({ language: 'cpp', phase: 'failed' });
+    expect(lib.fetchingGrammar).toBeNull();
+    stop();
+    wb.emitGrammarFetch({ language: 'java', phase: 'start' });
+    expect(lib.fetchingGrammar).toBeNull(); // unsubscribed
+  });
+
   it('names the file and the problem for each file that failed, the page’s skipped ones first', async () => {
     const wb = new FakeWorkbench();
     const lib = new LibraryStore(wb);
