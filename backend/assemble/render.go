@@ -3,7 +3,7 @@ package assemble
 import (
 	"errors"
 	"fmt"
-	"regexp"
+	"github.com/loomwork/loom/backend/model"
 	"slices"
 	"sort"
 	"strings"
@@ -185,16 +185,14 @@ func location(c *Candidate) string {
 // part, unclipped: what a title that says the section holds.
 func sectionName(f string) string {
 	name := strings.TrimPrefix(f, "§")
-	if m := citePart.FindStringIndex(name); m != nil {
+	if m := model.PartSuffix.FindStringIndex(name); m != nil {
 		name = name[:m[0]]
 	}
 	return strings.TrimSuffix(strings.TrimSpace(name), "…")
 }
 
 // partMark is a cite's "(part i/n)", "" when it has none.
-func partMark(f string) string { return strings.TrimSpace(citePart.FindString(f)) }
-
-var citePart = regexp.MustCompile(`\s*\(part \d+/\d+\)$`)
+func partMark(f string) string { return strings.TrimSpace(model.PartSuffix.FindString(f)) }
 
 // splitLocation splits what follows the path in a cite into its parts:
 // "#anchor", "L3–12", "p. 4–5", "§3.2 Title words", "@key".

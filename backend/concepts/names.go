@@ -1,6 +1,7 @@
 package concepts
 
 import (
+	"github.com/loomwork/loom/backend/model"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -168,6 +169,25 @@ func NameIn(headingPath []string, title, path, text string) string {
 	return g
 }
 
+// Distinct is the name of a new concept whose name another concept has
+// already (taken tells which names are): qualified by what its founding
+// section's place says besides it when that concept is another
+// document's (Qualify), else by what its text is about (QualifyByText);
+// the name as it is when nothing tells them apart.
+func Distinct(name string, otherDocument bool, headingPath []string, title, path, text string, taken func(string) bool) string {
+	q := ""
+	if otherDocument {
+		q = Qualify(name, headingPath, title, path)
+	}
+	if q == "" {
+		q = QualifyByText(name, text, taken)
+	}
+	if q == "" {
+		return name
+	}
+	return q
+}
+
 // Qualify is a concept's name told apart from another concept's of the
 // same name: the name and the nearest outer heading, title or file name
 // of its founding section that says something else ("Configuration
@@ -189,10 +209,7 @@ func QualifyByText(name, text string, taken func(string) bool) string {
 		if strings.Contains(letters(name), letters(p)) {
 			continue
 		}
-		if r := []rune(p); len(r) > maxQualifier {
-			p = strings.TrimRight(string(r[:maxQualifier-1]), " ") + "…"
-		}
-		if q := name + " · " + p; taken == nil || !taken(q) {
+		if q := name + " · " + model.Clip(p, maxQualifier); taken == nil || !taken(q) {
 			return q
 		}
 	}
@@ -220,10 +237,7 @@ func qualifier(name string, fallbacks []string) string {
 		if _, generic := genericHeadings[strings.ToLower(q)]; q == "" || generic || strings.Contains(letters(name), letters(q)) {
 			continue
 		}
-		if r := []rune(q); len(r) > maxQualifier {
-			q = strings.TrimRight(string(r[:maxQualifier-1]), " ") + "…"
-		}
-		return q
+		return model.Clip(q, maxQualifier)
 	}
 	return ""
 }
@@ -297,7 +311,7 @@ func cleanHeading(h string) string {
 // cleaning of prose headings would drop the snake_case name and keep the
 // bare kind ("method").
 func definitionHeading(h string) string {
-	h = strings.TrimSpace(partSuffix.ReplaceAllString(h, ""))
+	h = strings.TrimSpace(model.PartSuffix.ReplaceAllString(h, ""))
 	f := strings.Fields(h)
 	if len(f) != 2 || !definitionKinds[f[0]] || len(f[1]) > 60 || !strings.ContainsFunc(f[1], unicode.IsLetter) {
 		return ""
@@ -317,8 +331,6 @@ var definitionKinds = map[string]bool{
 	"const": true, "var": true, "enum": true, "macro": true, "trait": true, "impl": true, "package": true,
 	"union": true, "namespace": true, "module": true,
 }
-
-var partSuffix = regexp.MustCompile(`\s*\(part \d+/\d+\)$`)
 
 // headingWords is the cleaned heading, whatever its length, or "" when it
 // has no words a person would use.

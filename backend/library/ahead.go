@@ -55,6 +55,15 @@ func embedsAhead(e embed.Embedder) bool {
 	return !strings.HasPrefix(e.ID(), embed.OfflinePrefix)
 }
 
+// firstStage tells whether an ingest with embedder e has a first stage
+// (embedAhead): e takes its time, and the workspace's vectors (if any)
+// are e's — another embedder's are re-embedded first, under the lock.
+// The caller holds the workspace's lock.
+func (w *Library) firstStage(e embed.Embedder, ix *index.Graph) bool {
+	stored := w.ws.Meta().Embedder
+	return embedsAhead(e) && (stored == "" || stored == e.ID() || len(ix.Docs) == 0)
+}
+
 // embedAhead is an ingest's first stage (see above). It takes the
 // workspace's lock only to choose the embedder and see which files have
 // changed. It returns nil when there is nothing for it to do: an embedder
@@ -74,7 +83,7 @@ func (w *Library) embedAhead(ctx context.Context, files []ingest.File, roots []s
 		w.ws.Unlock()
 		return nil, err
 	}
-	if !embedsAhead(e) || w.ws.Meta().Embedder != "" && w.ws.Meta().Embedder != e.ID() && len(ix.Docs) > 0 {
+	if !w.firstStage(e, ix) {
 		w.ws.Unlock()
 		return nil, nil
 	}

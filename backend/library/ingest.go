@@ -158,8 +158,12 @@ func (w *Library) rounds(ctx context.Context, files []ingest.File) []int {
 		}
 	}
 	w.ws.Lock()
-	e, err := w.ws.Embedder(ctx)
-	slow := err == nil && embedsAhead(e) && (w.ws.Meta().Embedder == "" || w.ws.Meta().Embedder == e.ID())
+	slow := false
+	if e, err := w.ws.Embedder(ctx); err == nil {
+		if ix, err := w.ws.Index(ctx); err == nil {
+			slow = w.firstStage(e, ix) // rounds are first and second stages by turns
+		}
+	}
 	w.ws.Unlock()
 	if !slow {
 		return nil
@@ -210,7 +214,7 @@ func (w *Library) ingestRounds(ctx context.Context, walked ingest.WalkResult, ro
 			part.Errors, part.Skipped, part.Hidden = walked.Errors, walked.Skipped, walked.Hidden
 		}
 		ropts := opts
-		ropts.Progress = func(p Progress) { report(p) }
+		ropts.Progress = report
 		rep, err := w.ingestOnce(ctx, part, roots, ropts, &round{all: walked.Files, last: i == len(sizes)-1})
 		if rep != nil {
 			total.add(rep)
@@ -339,10 +343,11 @@ func (w *Library) ingestOnce(ctx context.Context, walked ingest.WalkResult, root
 		batchQuads = DefaultBatchQuads
 	}
 	b := newBatch()
-	links := newLinkResolver(ix.Docs, files)
+	run := files // the files a link may name
 	if r != nil {
-		links = newLinkResolver(ix.Docs, r.all)
+		run = r.all
 	}
+	links := newLinkResolver(ix.Docs, run)
 	cs := w.changes(ctx, ix, files, roots)
 	for _, g := range cs.gone {
 		if id, ok := ix.DocByKey[g]; ok {
@@ -734,16 +739,8 @@ func (w *Library) linkWith(ix *index.Graph, b *batch, pd preparedDoc, now time.T
 		}
 		if len(matches) == 0 {
 			if id := links.conceptNamed(ix, name); sec.Code == nil && id != "" {
-				q := ""
-				if foundedElsewhere(ix, id, pd.id) { // "Configuration format · Registry Index"
-					q = concepts.Qualify(name, sec.HeadingPath, pd.doc.Title, pd.doc.Path)
-				}
-				if q == "" { // another part of the same section: what this one is about
-					q = concepts.QualifyByText(name, pd.texts[j], func(n string) bool { return links.conceptNamed(ix, n) != "" })
-				}
-				if q != "" {
-					name = q
-				}
+				name = concepts.Distinct(name, foundedElsewhere(ix, id, pd.id), sec.HeadingPath, pd.doc.Title, pd.doc.Path, pd.texts[j],
+					func(n string) bool { return links.conceptNamed(ix, n) != "" })
 			}
 			c := model.Concept{ID: "c-" + model.ShortHash(w.ws.EmbedderNow().ID(), n.ID), Created: now, Seed: n.ID,
 				Name: name, Description: concepts.Describe(pd.texts[j])}

@@ -263,17 +263,9 @@ func (w *Library) reembedLocked(ctx context.Context, e embed.Embedder, progress 
 		n.NearMiss, n.NearMissSim = "", 0
 		if len(matches) == 0 {
 			name := concepts.NameIn(n.HeadingPath, title, path, texts[i])
-			if doc, taken := named[strings.ToLower(name)]; taken && n.Symbol == nil {
-				q := "" // as an ingest tells a taken name apart
-				if doc != n.DocID {
-					q = concepts.Qualify(name, n.HeadingPath, title, path)
-				}
-				if q == "" {
-					q = concepts.QualifyByText(name, texts[i], func(n string) bool { _, ok := named[strings.ToLower(n)]; return ok })
-				}
-				if q != "" {
-					name = q
-				}
+			if doc, taken := named[strings.ToLower(name)]; taken && n.Symbol == nil { // as an ingest tells a taken name apart
+				name = concepts.Distinct(name, doc != n.DocID, n.HeadingPath, title, path, texts[i],
+					func(n string) bool { _, ok := named[strings.ToLower(n)]; return ok })
 			}
 			if _, taken := named[strings.ToLower(name)]; !taken {
 				named[strings.ToLower(name)] = n.DocID

@@ -98,11 +98,19 @@ func Span(start, end int) string {
 // writePart tells the parts of a long section apart where no lines do (a
 // paper's pages and section, a web page's heading): "§Introduction (part
 // 1/2)", as the node's title says it.
-func writePart(b *strings.Builder, n *ContentNode) {
-	if n.Parts > 1 {
-		fmt.Fprintf(b, " (part %d/%d)", n.Part, n.Parts)
+func writePart(b *strings.Builder, n *ContentNode) { b.WriteString(PartMark(n.Part, n.Parts)) }
+
+// PartMark is how a node's title and cite say which part of a long section
+// it is: " (part 2/3)"; "" for a section in one part.
+func PartMark(part, parts int) string {
+	if parts <= 1 {
+		return ""
 	}
+	return fmt.Sprintf(" (part %d/%d)", part, parts)
 }
+
+// PartSuffix matches a PartMark at the end of a title, a heading or a cite.
+var PartSuffix = regexp.MustCompile(`\s*\(part \d+/\d+\)$`)
 
 func writeLines(b *strings.Builder, n *ContentNode) {
 	if l := Span(n.LineStart, n.LineEnd); l != "" {
@@ -117,7 +125,7 @@ func answerCite(d *Document, n *ContentNode) string {
 	if title == "" {
 		title = LastHeading(n.HeadingPath)
 	}
-	title = clip(strings.Join(strings.Fields(title), " "), maxAnswerTitle)
+	title = Clip(strings.Join(strings.Fields(title), " "), maxAnswerTitle)
 	if title == "" {
 		return "answer " + d.Path
 	}
@@ -146,10 +154,10 @@ func sectionMark(heading string) string {
 	return clipHeading(heading)
 }
 
-func clipHeading(h string) string { return clip(strings.Join(strings.Fields(h), " "), maxHeading) }
+func clipHeading(h string) string { return Clip(strings.Join(strings.Fields(h), " "), maxHeading) }
 
-// clip cuts s to at most n characters, the last of them "…".
-func clip(s string, n int) string {
+// Clip cuts s to at most n characters, the last of them "…".
+func Clip(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

@@ -1,7 +1,6 @@
 package query
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -535,9 +534,7 @@ func nodeTitle(d *model.Document, n *model.ContentNode) string {
 	if n.Level != "" {
 		t += " (" + n.Level + ")"
 	}
-	if n.Parts > 1 {
-		t += fmt.Sprintf(" (part %d/%d)", n.Part, n.Parts)
-	}
+	t += model.PartMark(n.Part, n.Parts)
 	return strings.TrimSpace(t)
 }
 
