@@ -77,6 +77,8 @@ export class WorkbenchError extends Error {
 export interface GrammarFetch {
   /** The language, as the engine names it ("rust", "cpp", "tsx"). */
   language: string;
+  /** As a person names it ("Rust", "C++", "TSX"). */
+  name: string;
   phase: 'start' | 'done' | 'failed';
 }
 

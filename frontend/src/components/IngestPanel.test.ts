@@ -109,7 +109,7 @@ describe('IngestPanel', () => {
     const reading: IngestProgress = { ...progress, current: 'src/lib.rs', files: [{ path: 'src/lib.rs', state: 'reading' }] };
     const { unmount } = render(IngestPanel, {
       progress: reading, files: reading.files, ingesting: true, cancelling: false, report: null, error: null, oncancel: vi.fn(), ondismiss: vi.fn(),
-      grammar: 'rust',
+      grammar: 'Rust',
     });
     expect(screen.getByTestId('ingest-grammar').textContent?.trim()).toBe('Fetching the Rust grammar: once, for the first Rust file');
     unmount();

@@ -27,6 +27,11 @@ export const GRAMMARS = {
   cpp: 'tree-sitter-cpp.wasm',
 };
 
+/** How a person names each of those languages (the page says which grammar it fetches). */
+export const LANGUAGE_NAMES = {
+  python: 'Python', javascript: 'JavaScript', typescript: 'TypeScript', tsx: 'TSX', rust: 'Rust', java: 'Java', c: 'C', cpp: 'C++',
+};
+
 /** @type {Promise<void> | null} */
 let ready = null;
 /** @type {Map<string, Promise<Language>>} */

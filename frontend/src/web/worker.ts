@@ -6,7 +6,7 @@
 // (bridge/web.ts). One tab at a time holds the workspace (Web Locks).
 import { MemFS } from './memfs';
 import { extractPDFJSON, setSiteBase } from './pdf';
-import { configure as configureCode, parseFlat } from './codetree.js';
+import { configure as configureCode, LANGUAGE_NAMES, parseFlat } from './codetree.js';
 // web-tree-sitter's own runtime: Vite emits it with the page (once, hashed).
 import treeSitterRuntime from 'web-tree-sitter/tree-sitter.wasm?url';
 import { openDatabase, Persist } from './persist';
@@ -345,7 +345,10 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
       configureCode(
         new URL('grammars/', m.base).href,
         () => new URL(treeSitterRuntime, self.location.href).href,
-        (language, phase) => post({ type: 'event', event: 'grammar:fetch', data: JSON.stringify({ language, phase }) }),
+        (language, phase) => {
+          const name = (LANGUAGE_NAMES as Record<string, string>)[language] ?? language;
+          post({ type: 'event', event: 'grammar:fetch', data: JSON.stringify({ language, name, phase }) });
+        },
       );
       void start(m.base, m.ollamaURL, m.origin);
       break;

@@ -1,6 +1,6 @@
 // The library: documents and collections, workspace counts, the graph, and
 // the ingest in progress with each file's state.
-import { toWorkbenchError, WorkbenchError, type Stats, type Workbench } from '../../bridge/workbench';
+import { toWorkbenchError, WorkbenchError, type GrammarFetch, type Stats, type Workbench } from '../../bridge/workbench';
 import type {
   CollectionInfo,
   DocumentInfo,
@@ -28,8 +28,8 @@ export class LibraryStore {
   collections: CollectionInfo[] = $state([]);
   stats: Stats | null = $state(null);
   graph: GraphData | null = $state.raw(null);
-  /** The language whose grammar the web edition is fetching, or null. */
-  fetchingGrammar: string | null = $state(null);
+  /** The grammar the web edition is fetching, or null. */
+  fetchingGrammar: GrammarFetch | null = $state(null);
   /** A refresh is running / the first refresh has answered. */
   refreshing = $state(false);
   loaded = $state(false);
@@ -125,7 +125,7 @@ export class LibraryStore {
     // of it arrives: the panel says so while it takes.
     const offGrammar =
       this.workbench.onGrammarFetch?.((f) => {
-        this.fetchingGrammar = f.phase === 'start' ? f.language : this.fetchingGrammar === f.language ? null : this.fetchingGrammar;
+        this.fetchingGrammar = f.phase === 'start' ? f : this.fetchingGrammar?.language === f.language ? null : this.fetchingGrammar;
       }) ?? (() => {});
     const offDrop = this.workbench.onFileDrop((paths) => {
       this.lastNativeDrop = Date.now();

@@ -78,15 +78,15 @@ describe('LibraryStore', { timeout: 30_000 }, () => {
     const lib = new LibraryStore(wb);
     const stop = lib.start();
     expect(lib.fetchingGrammar).toBeNull();
-    wb.emitGrammarFetch({ language: 'rust', phase: 'start' });
-    expect(lib.fetchingGrammar).toBe('rust');
-    wb.emitGrammarFetch({ language: 'cpp', phase: 'start' });
-    wb.emitGrammarFetch({ language: 'rust', phase: 'done' }); // another is still coming
-    expect(lib.fetchingGrammar).toBe('cpp');
-    wb.emitGrammarFetch({ language: 'cpp', phase: 'failed' });
+    wb.emitGrammarFetch({ language: 'rust', name: 'Rust', phase: 'start' });
+    expect(lib.fetchingGrammar?.name).toBe('Rust');
+    wb.emitGrammarFetch({ language: 'cpp', name: 'C++', phase: 'start' });
+    wb.emitGrammarFetch({ language: 'rust', name: 'Rust', phase: 'done' }); // another is still coming
+    expect(lib.fetchingGrammar?.name).toBe('C++');
+    wb.emitGrammarFetch({ language: 'cpp', name: 'C++', phase: 'failed' });
     expect(lib.fetchingGrammar).toBeNull();
     stop();
-    wb.emitGrammarFetch({ language: 'java', phase: 'start' });
+    wb.emitGrammarFetch({ language: 'java', name: 'Java', phase: 'start' });
     expect(lib.fetchingGrammar).toBeNull(); // unsubscribed
   });
 
