@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 
@@ -128,25 +129,98 @@ func TestCancellingAnIngestInRoundsKeepsTheRoundsWritten(t *testing.T) {
 	assert.Len(t, docPaths(t, wb), 7)
 }
 
-// Source code is written at once, whatever the embedder: the calls between
-// its files make one symbol graph.
-func TestSourceCodeIsWrittenAtOnce(t *testing.T) {
+// libraryCode copies Loom's own library package (its source, not its
+// tests) into a folder, with one more file, zz_gated.go, that the gated
+// embedder holds and that calls definitions of the first files.
+func libraryCode(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "library")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	files, err := filepath.Glob(filepath.Join("library", "*.go"))
+	require.NoError(t, err)
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644))
+		n++
+	}
+	require.Greater(t, n, 12, "more files than the first two rounds hold")
+	gate := "package library\n\n// gated holds the embedder, and calls definitions of the first round's files.\nfunc gated(w *Library) bool {\n\treturn embedsAhead(nil) && w != nil\n}\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "zz_gated.go"), []byte(gate), 0o644))
+	return dir
+}
+
+// symbolEdges lists a workspace's symbol edges, sorted.
+func symbolEdges(cg codeGraph) []string {
+	var out []string
+	for kind, es := range cg.edges {
+		for _, e := range es {
+			out = append(out, string(kind)+" "+e[0]+" → "+e[1])
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Source code with a slow embedder is written in rounds too, with one
+// symbol graph: the first rounds are in the library and answer questions
+// while the last is embedded, a call of a definition of a later round is
+// written with that definition, and the graph at the end is the one an
+// ingest at once makes — in the index and in the store.
+func TestSourceCodeIsWrittenInRoundsWithOneSymbolGraph(t *testing.T) {
 	ctx := context.Background()
+	src := libraryCode(t)
+
+	fast := newGatedEmbedder()
+	fast.id = "offline/test-hash-32" // not slow: one round
+	close(fast.release)
+	once := openBolt(t, t.TempDir(), WithEmbedder(fast))
+	defer once.Close()
+	rep, err := once.Ingest(ctx, []string{src}, IngestOptions{})
+	require.NoError(t, err)
+	require.Empty(t, rep.Errors)
+	want := symbolEdges(readCodeGraph(t, once))
+	require.Greater(t, len(want), 100)
+
 	g := newGatedEmbedder()
-	wb := openBolt(t, t.TempDir(), WithEmbedder(g))
-	defer wb.Close()
-	dir := roundsFolder(t, 6, 6)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "delta.go"), []byte("package delta\n\n// Silt is what a river leaves.\nfunc Silt() int { return 1 }\n"), 0o644))
+	dir := t.TempDir()
+	wb := openBolt(t, dir, WithEmbedder(g))
 	done := make(chan *IngestReport, 1)
 	go func() {
-		rep, err := wb.Ingest(ctx, []string{dir}, IngestOptions{})
+		rep, err := wb.Ingest(ctx, []string{src}, IngestOptions{})
 		assert.NoError(t, err)
 		done <- rep
 	}()
-	<-g.entered
-	assert.Empty(t, docPaths(t, wb), "nothing is written before all of it is embedded")
+	<-g.entered // the last round embeds zz_gated.go, and waits
+	paths := docPaths(t, wb)
+	assert.Len(t, paths, 12, "the first two rounds (4 and 8 files) are in the library")
+	assert.Equal(t, "ahead.go", paths[0])
+	res := answeredMeanwhile(t, wb, "How does the first stage of an ingest embed files ahead?")
+	assert.Contains(t, res.Prompt, "embedAhead", "and answer questions")
+	meanwhile := readCodeGraph(t, wb)
+	for _, es := range meanwhile.edges {
+		for _, e := range es {
+			assert.NotEqual(t, "(gone)", e[1], "no edge is written before the definition it reaches: %v", e)
+		}
+	}
+	assert.Subset(t, want, symbolEdges(meanwhile), "what is written is the graph an ingest at once makes")
+
 	close(g.release)
-	rep := <-done
+	rep = <-done
 	require.NotNil(t, rep)
-	assert.Equal(t, 7, rep.Added)
+	require.Empty(t, rep.Errors)
+	assert.Equal(t, len(docPaths(t, once)), rep.Added)
+	assert.Len(t, docPaths(t, wb), rep.Added)
+	assert.Equal(t, want, symbolEdges(readCodeGraph(t, wb)), "the same symbol graph as an ingest at once")
+
+	// …in the store too: read back without the index's cache.
+	require.NoError(t, wb.Close())
+	require.NoError(t, os.Remove(filepath.Join(dir, "index.cache")))
+	wb = openBolt(t, dir, WithEmbedder(g))
+	defer wb.Close()
+	assert.Equal(t, want, symbolEdges(readCodeGraph(t, wb)), "the same symbol graph, read from the store")
 }

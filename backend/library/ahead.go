@@ -71,7 +71,7 @@ func (w *Library) firstStage(e embed.Embedder, ix *index.Graph) bool {
 // embedder's (the second stage re-embeds it first, under the lock). A
 // file that cannot be read or parsed is left to the second stage, which
 // reports it. Progress reports the stage's files as they are embedded.
-func (w *Library) embedAhead(ctx context.Context, files []ingest.File, roots []string, report func(Progress)) (*ahead, error) {
+func (w *Library) embedAhead(ctx context.Context, files []ingest.File, roots []string, have map[string]parsed, report func(Progress)) (*ahead, error) {
 	w.ws.Lock()
 	e, err := w.ws.Embedder(ctx)
 	if err != nil {
@@ -118,7 +118,7 @@ func (w *Library) embedAhead(ctx context.Context, files []ingest.File, roots []s
 		}
 		window := todo[start:end]
 		start = end
-		got := parseFiles(ctx, window, iopts)
+		got := parseFilesOnce(ctx, window, iopts, have)
 		for i, f := range window {
 			if ctx.Err() != nil {
 				a.canceled = true
@@ -156,6 +156,26 @@ func (w *Library) embedAhead(ctx context.Context, files []ingest.File, roots []s
 	prog.Current = ""
 	send()
 	return a, nil
+}
+
+// parseFilesOnce is parseFiles, but for the files in have (parsed
+// already), which it takes from there.
+func parseFilesOnce(ctx context.Context, files []ingest.File, iopts ingest.Options, have map[string]parsed) []parsed {
+	out := make([]parsed, len(files))
+	var todo []ingest.File
+	var at []int
+	for i, f := range files {
+		if p, ok := have[f.Abs]; ok {
+			out[i] = p
+			continue
+		}
+		todo = append(todo, f)
+		at = append(at, i)
+	}
+	for j, p := range parseFiles(ctx, todo, iopts) {
+		out[at[j]] = p
+	}
+	return out
 }
 
 // parseFiles reads and parses files on every core, in order.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -135,6 +136,18 @@ func (w *Library) ingestWalked(ctx context.Context, walked ingest.WalkResult, ro
 type round struct {
 	all  []ingest.File // every file of the ingest: a link may name one of a later round
 	last bool          // the last round prunes and records the repositories' commits
+	code *roundsCode   // the ingest's source code, shared by its rounds (nil: none)
+}
+
+// roundsCode is the source code of an ingest in rounds. Its files are
+// read and parsed once, before the first round, and make one symbol
+// table: a name is resolved as it would be were the ingest written at
+// once, and an edge to a definition of a later round waits for it
+// (symbolTable.pending) — it is written with that definition's document.
+type roundsCode struct {
+	parsed  map[string]parsed // every source file of the ingest, by its path
+	unread  []ingest.File     // its files unchanged since the last ingest (not read again)
+	symbols *symbolTable      // made by the first round
 }
 
 // firstRound is how many files the first round of an ingest in rounds
@@ -146,16 +159,11 @@ const firstRound = 4
 // 30 ms a section on two cores; a model server) would make a large drop
 // searchable only when all of it has been embedded: it is written in
 // rounds of 4, 8, 16 … files instead, each one searchable as soon as it
-// is written. Source code is written at once: the calls between its files
-// make one symbol graph.
+// is written. Source code is too, with one symbol graph for all of it
+// (roundsCode).
 func (w *Library) rounds(ctx context.Context, files []ingest.File) []int {
 	if len(files) <= firstRound {
 		return nil
-	}
-	for _, f := range files {
-		if format, _ := ingest.FormatOf(f.Path); format == ingest.FormatCode {
-			return nil
-		}
 	}
 	w.ws.Lock()
 	slow := false
@@ -190,6 +198,10 @@ func (w *Library) ingestRounds(ctx context.Context, walked ingest.WalkResult, ro
 	for _, f := range walked.Files {
 		bytesTotal += f.Size
 	}
+	code, err := w.roundsCode(ctx, walked.Files, roots)
+	if err != nil {
+		return nil, err
+	}
 	filesBefore, docsBefore, written := 0, 0, 0
 	var last Progress
 	report := func(p Progress) {
@@ -215,7 +227,7 @@ func (w *Library) ingestRounds(ctx context.Context, walked ingest.WalkResult, ro
 		}
 		ropts := opts
 		ropts.Progress = report
-		rep, err := w.ingestOnce(ctx, part, roots, ropts, &round{all: walked.Files, last: i == len(sizes)-1})
+		rep, err := w.ingestOnce(ctx, part, roots, ropts, &round{all: walked.Files, last: i == len(sizes)-1, code: code})
 		if rep != nil {
 			total.add(rep)
 		}
@@ -238,6 +250,37 @@ func (w *Library) ingestRounds(ctx context.Context, walked ingest.WalkResult, ro
 	total.Files = len(walked.Files)
 	total.Duration = time.Since(wall)
 	return total, nil
+}
+
+// roundsCode reads and parses the source files of an ingest in rounds
+// (nil: it has none), and lists those unchanged since the last ingest.
+func (w *Library) roundsCode(ctx context.Context, files []ingest.File, roots []string) (*roundsCode, error) {
+	if !slices.ContainsFunc(files, func(f ingest.File) bool { return ingest.ParsesAsCode(f.Path) }) {
+		return nil, nil
+	}
+	w.ws.Lock()
+	ix, err := w.ws.Index(ctx)
+	if err != nil {
+		w.ws.Unlock()
+		return nil, err
+	}
+	cs := w.changes(ctx, ix, files, roots)
+	iopts, err := w.ws.IngestOptions()
+	w.ws.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	c := &roundsCode{}
+	var read []ingest.File
+	for _, f := range files {
+		if cs.unchanged[f.Abs] {
+			c.unread = append(c.unread, f)
+		} else {
+			read = append(read, f)
+		}
+	}
+	c.parsed = parseAhead(ctx, read, iopts, nil)
+	return c, nil
 }
 
 // add adds what one round of an ingest did to the whole ingest's report.
@@ -266,7 +309,11 @@ func (w *Library) ingestOnce(ctx context.Context, walked ingest.WalkResult, root
 	var first *ahead
 	if len(walked.Files) > 0 {
 		var err error
-		first, err = w.embedAhead(ctx, walked.Files, roots, func(p Progress) {
+		var have map[string]parsed
+		if r != nil && r.code != nil {
+			have = r.code.parsed
+		}
+		first, err = w.embedAhead(ctx, walked.Files, roots, have, func(p Progress) {
 			if opts.Progress != nil {
 				opts.Progress(p)
 			}
@@ -379,8 +426,22 @@ func (w *Library) ingestOnce(ctx context.Context, walked ingest.WalkResult, root
 	// web edition may fetch a grammar meanwhile): the page shows the count
 	// at once instead of "0 / 0 files".
 	report("")
+	if r != nil && r.code != nil {
+		// In rounds: the source code was parsed before the first round,
+		// which makes the symbol table of all of it.
+		have = maps.Clone(have)
+		if have == nil {
+			have = map[string]parsed{}
+		}
+		maps.Copy(have, r.code.parsed)
+		if r.code.symbols == nil && r.code.parsed != nil {
+			r.code.symbols = newSymbolTable(ix, runDocs(r.code.parsed))
+			rep.Warnings = append(rep.Warnings, w.pendingSymbolEdges(ctx, ix, r.code.symbols, r.code.parsed, r.code.unread, iopts, start)...)
+		}
+		links.symbols = r.code.symbols
+	}
 	pre := parseAhead(ctx, files, iopts, have)
-	if pre != nil {
+	if pre != nil && links.symbols == nil {
 		links.symbols = newSymbolTable(ix, runDocs(pre))
 		rep.Warnings = append(rep.Warnings, w.pendingSymbolEdges(ctx, ix, links.symbols, pre, unread, iopts, start)...)
 	}
@@ -780,8 +841,17 @@ func (w *Library) linkWith(ix *index.Graph, b *batch, pd preparedDoc, now time.T
 		if links.symbols == nil {
 			links.symbols = newSymbolTable(ix, []ingest.Document{pd.doc})
 		}
-		dw.Edges = append(dw.Edges, links.symbols.symbolEdges(&pd.doc, dw.Nodes, now)...)
+		for _, e := range links.symbols.symbolEdges(&pd.doc, dw.Nodes, now) {
+			if doc, ok := links.symbols.runNodes[e.To]; ok && doc != pd.id && ix.Nodes[e.To] == nil {
+				// A definition the run has not written yet: the edge is
+				// written with it.
+				links.symbols.pending[doc] = append(links.symbols.pending[doc], e)
+				continue
+			}
+			dw.Edges = append(dw.Edges, e)
+		}
 		dw.Edges = append(dw.Edges, links.symbols.pending[pd.id]...)
+		delete(links.symbols.pending, pd.id)
 		// Other files' edges to this one's definitions: the store dropped
 		// them with the old version's nodes, the index kept them, and the
 		// definitions kept their ids — write them again.

@@ -1,6 +1,7 @@
 package library
 
 import (
+	"cmp"
 	"path"
 	"slices"
 	"strings"
@@ -55,10 +56,13 @@ type symbolTable struct {
 	// pending are other files' edges to the run's fresh definitions, by
 	// the id of the document that defines them (see addPending).
 	pending map[string][]model.Edge
-	byName  map[string][]symDef        // collection·lang·name → definitions (by simple and full name)
-	files   map[string][]symFile       // collection·lang → files
-	methods map[string]map[string]bool // collection·lang·dir·type → its methods' names
-	ifaces  map[string][]symDef        // collection·lang → interfaces with methods
+	// runNodes are the run's definitions and files, by node id: the id of
+	// the document that holds each.
+	runNodes map[string]string
+	byName   map[string][]symDef        // collection·lang·name → definitions (by simple and full name)
+	files    map[string][]symFile       // collection·lang → files
+	methods  map[string]map[string]bool // collection·lang·dir·type → its methods' names
+	ifaces   map[string][]symDef        // collection·lang → interfaces with methods
 }
 
 func tableKey(parts ...string) string { return strings.Join(parts, "\x00") }
@@ -88,7 +92,7 @@ func simpleName(name string) string {
 func newSymbolTable(ix *index.Graph, run []ingest.Document) *symbolTable {
 	t := &symbolTable{byName: map[string][]symDef{}, files: map[string][]symFile{},
 		methods: map[string]map[string]bool{}, ifaces: map[string][]symDef{},
-		known: map[string]bool{}, fresh: map[string]freshDef{}, pending: map[string][]model.Edge{}}
+		known: map[string]bool{}, fresh: map[string]freshDef{}, pending: map[string][]model.Edge{}, runNodes: map[string]string{}}
 	replaced := map[string]bool{}
 	for _, d := range run {
 		replaced[model.DocumentID(d.Collection, d.Path)] = true
@@ -120,13 +124,33 @@ func newSymbolTable(ix *index.Graph, run []ingest.Document) *symbolTable {
 				continue
 			}
 			id := model.CodeNodeID(docID, s.Ref, s.Part)
+			t.runNodes[id] = docID
 			t.add(d.Collection, fam, d.Path, id, s.Code.Symbol)
 			if k := s.Code.Symbol.Kind; k != "file" && !t.known[tableKey(d.Collection, fam, simpleName(s.Code.Symbol.Name))] {
 				t.fresh[id] = freshDef{name: simpleName(s.Code.Symbol.Name), doc: docID}
 			}
 		}
 	}
+	// One order, whatever the order the documents came in (a map's, or
+	// the ingest's): which of an imported package's files an import links
+	// to, and which definitions a name reaches, do not change from one
+	// ingest of the same files to the next.
+	for _, ds := range t.byName {
+		slices.SortFunc(ds, bySymDef)
+	}
+	for _, ds := range t.ifaces {
+		slices.SortFunc(ds, bySymDef)
+	}
+	for _, fs := range t.files {
+		slices.SortFunc(fs, func(a, b symFile) int {
+			return cmp.Or(strings.Compare(a.path, b.path), strings.Compare(a.node, b.node))
+		})
+	}
 	return t
+}
+
+func bySymDef(a, b symDef) int {
+	return cmp.Or(strings.Compare(a.path, b.path), strings.Compare(a.id, b.id))
 }
 
 // freshDef is a definition of the run whose name the workspace did not
