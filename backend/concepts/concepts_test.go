@@ -212,6 +212,25 @@ func TestGenericHeadingsAreQualified(t *testing.T) {
 	assert.Equal(t, "Summary · A rather long title that goes o…", NameIn([]string{"Summary"}, "A rather long title that goes on and on about attention", "x.md", "Text."), "a long qualifier is clipped")
 	assert.Equal(t, "Introduction", NameIn([]string{"Introduction"}, "", "", "Some text."), "nothing to qualify it with")
 	assert.Equal(t, "Latency", NameIn([]string{"Results", "Latency"}, "Paper", "p.md", "Text."), "a heading that says what the section is about is the name")
+	assert.Equal(t, "Acknowledgments · Sequence Modeling With CTC", NameIn([]string{"Conclusion & Future Work", "Acknowledgments"}, "Sequence Modeling With CTC", "ctc.html", "We thank the reviewers."),
+		"a part of the whole document is named with its title, whatever heading the page put it under")
+	assert.Equal(t, "Examples · The features section", NameIn([]string{"The features section", "Examples"}, "The Manifest Format", "manifest.md", "Text."),
+		"a generic heading of one section is named with that section")
+}
+
+// Words that say how the writer feels about a thing, or how much, are not
+// part of its key phrases; a qualifier of two words or more comes before
+// one of a single word.
+func TestKeyPhrasesLeaveFillerWordsOut(t *testing.T) {
+	ps := KeyPhrases("Momentum gives us a beautiful free lunch indeed. A little known formula bounds the rate of convergence.", 4)
+	assert.Contains(t, ps, "free lunch")
+	for _, p := range ps {
+		for _, w := range strings.Fields(p) {
+			assert.False(t, fillerWords[w], "%q in %q", w, p)
+		}
+	}
+	assert.Equal(t, "What it does · lint group", QualifyByText("What it does", "Already covered by the lint group, with nothing more.", nil),
+		"two words before one")
 }
 
 // A placeholder in a heading's code ("profile.<name>.split-debuginfo") is

@@ -39,7 +39,7 @@ func KeyPhrases(text string, n int) []string {
 				}
 				w := strings.Trim(strings.ToLower(word.String()), "-")
 				word.Reset()
-				if !personWord(w) || markup && markupWords[w] {
+				if !personWord(w) || fillerWords[w] || markup && markupWords[w] {
 					flush()
 					return
 				}
@@ -163,6 +163,12 @@ func NameIn(headingPath []string, title, path, text string) string {
 	if !ok {
 		return name
 	}
+	if documentHeadings[strings.ToLower(g)] {
+		// A part of the whole document: named with its title, whatever
+		// heading a web page's markup put it under ("Acknowledgments ·
+		// Growing Neural Cellular Automata", not "… · Conclusion").
+		fallbacks = append([]string{title}, fallbacks...)
+	}
 	if q := qualifier(g, fallbacks); q != "" {
 		return g + " · " + q
 	}
@@ -205,7 +211,13 @@ func Qualify(name string, headingPath []string, title, path string) string {
 // not say already and that makes a name not taken ("Configuration format
 // · commands cargo runs"), or "".
 func QualifyByText(name, text string, taken func(string) bool) string {
-	for _, p := range KeyPhrases(text, 5) {
+	phrases := KeyPhrases(text, 5)
+	// A phrase of two words or more says more than one word does ("git
+	// repository", not "covered"): they come first, best first.
+	sort.SliceStable(phrases, func(i, j int) bool {
+		return strings.Contains(phrases[i], " ") && !strings.Contains(phrases[j], " ")
+	})
+	for _, p := range phrases {
 		if strings.Contains(letters(name), letters(p)) {
 			continue
 		}
@@ -287,6 +299,19 @@ var genericHeadings = func() map[string]string {
 		"FAQ", "Contents", "Table of contents", "Index", "Changelog", "License", "Contributing", "Details",
 	} {
 		m[strings.ToLower(h)] = h
+	}
+	return m
+}()
+
+// documentHeadings are the generic headings of a part of the whole
+// document rather than of the section before it: a paper's front and back
+// matter.
+var documentHeadings = func() map[string]bool {
+	m := map[string]bool{}
+	for _, h := range []string{"Abstract", "Introduction", "Conclusion", "Conclusions", "Acknowledgments", "Acknowledgements",
+		"Author contributions", "References", "Bibliography", "Appendix", "Supplementary material", "Footnotes", "Citation",
+		"Updates and corrections", "Reuse", "License", "Changelog", "Contributing"} {
+		m[strings.ToLower(h)] = true
 	}
 	return m
 }()
@@ -598,6 +623,20 @@ she should since so some such than that the their theirs them themselves then th
 too under until up upon us use used uses using very via was we well were what when where whether which while who whom whose why will
 with within without would yet you your yours yourself yourselves new two three first second based within across among e g eg ie
 i.e e.g vs also into onto`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// fillerWords say how the writer feels about a thing, or how much, not
+// what it is: they end a key phrase as a stop word does ("a beautiful free
+// lunch indeed" → "free lunch"; "a little known formula" → "formula").
+var fillerWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`beautiful indeed gentle simple simply really quite great good nice interesting
+various certainly actually basically clearly especially particularly usually generally typically already always never
+still instead probably perhaps maybe exactly truly easily nearly almost little known whole entire somewhat fairly pretty
+lot lots thing things way ways kind sort bit fact surprisingly remarkably obviously essentially mostly largely slightly`) {
 		m[w] = true
 	}
 	return m
