@@ -23,21 +23,6 @@ const (
 	maxNameRunes    = 48
 )
 
-// genericHeadings are headings every kind of document has: a concept named
-// after one says nothing of what its cluster is about.
-var genericHeadings = func() map[string]bool {
-	m := map[string]bool{}
-	for _, h := range strings.Split(`introduction|overview|summary|conclusion|conclusions|abstract|background|references|
-bibliography|related work|discussion|results|methods|method|appendix|acknowledgements|acknowledgments|contents|
-table of contents|notes|name|synopsis|description|options|examples|example|see also|usage|requirements|motivation|
-future work|limitations|preface|index|glossary|faq|getting started|installation|setup|configuration|details|
-drawbacks|alternatives|unresolved questions|prior art|rationale|untitled topic|further reading|resources|exit status|
-environment|files|bugs|authors|history|changelog|license|todo|misc|miscellaneous|other|general|basics|definitions`, "|") {
-		m[strings.TrimSpace(h)] = true
-	}
-	return m
-}()
-
 // names names every cluster (but Other) from its concepts: those most
 // central to it (weight inside; the sections about a concept count a
 // little, for concepts tied to no other) and most its own (weight inside
@@ -90,7 +75,7 @@ func names(ix *index.Graph, in *input, cls []Cluster, order []int32, members [][
 			}
 			idf := math.Log(1+float64(len(cls))/float64(df[strings.ToLower(name)])) / math.Log(1+float64(len(cls)))
 			score := (inner[c] + 0.01*mass[c]) * specific * idf
-			if genericHeadings[strings.ToLower(name)] || concepts.Generic(name) {
+			if concepts.Generic(name) {
 				score *= 0.01
 			}
 			cands = append(cands, cand{name, score})
@@ -198,7 +183,7 @@ func titleWords(ix *index.Graph, in *input, docOf []int32, k int) [][]string {
 		}
 		seen = seen[:0]
 		for _, w := range concepts.Words(ix.Docs[id].Title) {
-			if genericHeadings[w] || slices.Contains(seen, w) {
+			if concepts.GenericWord(w) || slices.Contains(seen, w) {
 				continue
 			}
 			seen = append(seen, w)

@@ -276,6 +276,14 @@ const maxQualifier = 32
 func Generic(name string) bool {
 	head, _, _ := strings.Cut(name, " · ")
 	_, ok := genericHeadings[strings.ToLower(strings.TrimSpace(head))]
+	return ok || name == Untitled
+}
+
+// GenericWord tells whether a lower-case word is a generic heading by
+// itself ("introduction", "appendix"): a title's word that says what the
+// document is made of, not what it is about.
+func GenericWord(w string) bool {
+	_, ok := genericHeadings[w]
 	return ok
 }
 
@@ -297,6 +305,10 @@ var genericHeadings = func() map[string]string {
 		// documentation and projects
 		"Overview", "Usage", "Installation", "Getting started", "Requirements", "Configuration", "Troubleshooting",
 		"FAQ", "Contents", "Table of contents", "Index", "Changelog", "License", "Contributing", "Details",
+		"Preface", "Glossary", "Setup", "Further reading", "Resources", "Basics", "Definitions", "General", "Other",
+		"Misc", "Miscellaneous", "TODO",
+		// proposals (RFCs)
+		"Drawbacks", "Alternatives", "Rationale", "Prior art", "Unresolved questions",
 	} {
 		m[strings.ToLower(h)] = h
 	}
