@@ -216,6 +216,8 @@ func TestGenericHeadingsAreQualified(t *testing.T) {
 		"a part of the whole document is named with its title, whatever heading the page put it under")
 	assert.Equal(t, "Examples · The features section", NameIn([]string{"The features section", "Examples"}, "The Manifest Format", "manifest.md", "Text."),
 		"a generic heading of one section is named with that section")
+	assert.Equal(t, "Index · Glossary", NameIn([]string{"Glossary", "Index"}, "Glossary", "glossary.md", "Artifact. Crate. Edition."),
+		"a generic qualifier when nothing else says more")
 }
 
 // Words that say how the writer feels about a thing, or how much, are not

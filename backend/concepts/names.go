@@ -242,14 +242,18 @@ func outward(headingPath []string, title, path string) []string {
 }
 
 // qualifier is the first of fallbacks that names something besides name
-// and is not a generic heading itself, clipped; "" when none is.
+// and is not a generic heading itself (else the first generic one that
+// does), clipped; "" when none does.
 func qualifier(name string, fallbacks []string) string {
-	for _, f := range fallbacks {
-		q := cleanHeading(f)
-		if _, generic := genericHeadings[strings.ToLower(q)]; q == "" || generic || strings.Contains(letters(name), letters(q)) {
-			continue
+	for _, generic := range []bool{false, true} {
+		// Generic ones only when nothing else is there ("Index · Glossary").
+		for _, f := range fallbacks {
+			q := cleanHeading(f)
+			if q == "" || GenericWord(strings.ToLower(q)) != generic || strings.Contains(letters(name), letters(q)) {
+				continue
+			}
+			return model.Clip(q, maxQualifier)
 		}
-		return model.Clip(q, maxQualifier)
 	}
 	return ""
 }
