@@ -224,3 +224,52 @@ func TestSourceCodeIsWrittenInRoundsWithOneSymbolGraph(t *testing.T) {
 	defer wb.Close()
 	assert.Equal(t, want, symbolEdges(readCodeGraph(t, wb)), "the same symbol graph, read from the store")
 }
+
+// Cancelling a code drop in rounds keeps the rounds written, whose calls
+// of definitions never written wait for them; the next ingest of the
+// folder writes the rest, and the symbol graph is the one an ingest at
+// once makes.
+func TestACodeDropCancelledInRoundsIsCompletedByTheNextIngest(t *testing.T) {
+	ctx := context.Background()
+	src := libraryCode(t)
+	fast := newGatedEmbedder()
+	fast.id = "offline/test-hash-32"
+	close(fast.release)
+	once := openBolt(t, t.TempDir(), WithEmbedder(fast))
+	defer once.Close()
+	_, err := once.Ingest(ctx, []string{src}, IngestOptions{})
+	require.NoError(t, err)
+	want := symbolEdges(readCodeGraph(t, once))
+
+	g := newGatedEmbedder()
+	dir := t.TempDir()
+	wb := openBolt(t, dir, WithEmbedder(g))
+	cctx, cancel := context.WithCancel(ctx)
+	done := make(chan *IngestReport, 1)
+	go func() {
+		rep, err := wb.Ingest(cctx, []string{src}, IngestOptions{Prune: true})
+		assert.NoError(t, err)
+		done <- rep
+	}()
+	<-g.entered
+	cancel()
+	rep := <-done
+	require.NotNil(t, rep)
+	assert.True(t, rep.Canceled)
+	written := docPaths(t, wb)
+	assert.GreaterOrEqual(t, len(written), 12)
+	assert.Less(t, len(written), len(docPaths(t, once)))
+	assert.Subset(t, want, symbolEdges(readCodeGraph(t, wb)), "what the rounds wrote is the graph an ingest at once makes")
+
+	close(g.release)
+	rep, err = wb.Ingest(ctx, []string{src}, IngestOptions{Prune: true})
+	require.NoError(t, err)
+	require.Empty(t, rep.Errors)
+	assert.Equal(t, len(written), rep.Unchanged)
+	assert.Equal(t, want, symbolEdges(readCodeGraph(t, wb)), "the next ingest completes the graph")
+	require.NoError(t, wb.Close())
+	require.NoError(t, os.Remove(filepath.Join(dir, "index.cache")))
+	wb = openBolt(t, dir, WithEmbedder(g))
+	defer wb.Close()
+	assert.Equal(t, want, symbolEdges(readCodeGraph(t, wb)), "in the store too")
+}
