@@ -15,6 +15,7 @@ import { createServer } from 'node:http';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checks } from './checks.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const url = process.env.LOOM_E2E_URL;
@@ -26,17 +27,7 @@ const out = resolve(process.env.LOOM_E2E_OUT ?? '/tmp/loom-e2e-cite');
 const docs = resolve(process.env.LOOM_E2E_DOCS ?? join(here, '../../testdata/fixture/notes'));
 mkdirSync(out, { recursive: true });
 
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail = '') {
-  if (ok) {
-    passed++;
-    console.log(`cite: ok   ${name}`);
-  } else {
-    failed++;
-    console.log(`cite: FAIL ${name}${detail ? ` — ${detail}` : ''}`);
-  }
-}
+const { check, fail, done } = checks('cite');
 
 // A fake Ollama the page reaches from the browser: one chat model without
 // tools; each answer cites the first two node ids of the context it was sent.
@@ -206,11 +197,9 @@ try {
   await context.close();
   check('no uncaught page errors', errors.length === 0, errors.join(' | '));
 } catch (e) {
-  failed++;
-  console.log(`cite: FAIL ${e instanceof Error ? e.stack : e}`);
+  fail(e instanceof Error ? e.stack : e);
 } finally {
   await browser.close();
   ollama.close();
 }
-console.log(`cite: ${passed} passed, ${failed} failed (screenshots in ${out})`);
-process.exit(failed ? 1 : 0);
+done(` (screenshots in ${out})`);

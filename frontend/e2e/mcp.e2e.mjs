@@ -13,21 +13,12 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { checks } from './checks.mjs';
 
 const bin = process.argv[2];
 if (!bin) throw new Error('usage: node mcp.e2e.mjs LOOM_BINARY');
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail = '') {
-  if (ok) {
-    passed++;
-    console.log(`mcp: ok   ${name}`);
-  } else {
-    failed++;
-    console.log(`mcp: FAIL ${name}${detail ? ' — ' + String(detail).slice(0, 300) : ''}`);
-  }
-}
+const { check, done } = checks('mcp', { detailLimit: 300 });
 const env = { ...process.env, LOOM_OLLAMA_URL: '', OLLAMA_HOST: '' };
 const tmp = mkdtempSync(join(tmpdir(), 'loom-mcp-e2e-'));
 const notes = join(tmp, 'notes');
@@ -98,5 +89,4 @@ try {
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
-console.log(`mcp: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+done();

@@ -13,6 +13,7 @@ import { chromium } from 'playwright-core';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checks } from './checks.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const url = process.env.LOOM_E2E_URL;
@@ -24,17 +25,7 @@ const out = resolve(process.env.LOOM_E2E_OUT ?? join(here, '../../build/bin/e2e-
 const samples = join(here, '../../backend/ingest/code/testdata');
 mkdirSync(out, { recursive: true });
 
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail = '') {
-  if (ok) {
-    passed++;
-    console.log(`web-code: ok   ${name}`);
-  } else {
-    failed++;
-    console.log(`web-code: FAIL ${name}${detail ? ` — ${detail}` : ''}`);
-  }
-}
+const { check, fail, done } = checks('web-code');
 
 const browser = await chromium.launch({
   executablePath: process.env.LOOM_CHROMIUM ?? '/usr/bin/chromium',
@@ -135,10 +126,8 @@ try {
   await page.screenshot({ path: join(out, 'web-code.png') });
   check('no page errors', errors.length === 0, errors.join('; '));
 } catch (e) {
-  failed++;
-  console.log(`web-code: FAIL ${e instanceof Error ? e.stack : e}`);
+  fail(e instanceof Error ? e.stack : e);
 } finally {
   await browser.close();
 }
-console.log(`web-code: ${passed} passed, ${failed} failed`);
-process.exit(failed > 0 ? 1 : 0);
+done();

@@ -14,6 +14,7 @@ import { chromium } from 'playwright-core';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checks } from './checks.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const url = process.env.LOOM_E2E_URL;
@@ -25,17 +26,7 @@ const out = resolve(process.env.LOOM_E2E_OUT ?? join(here, '../../build/bin/e2e-
 const docs = resolve(process.env.LOOM_E2E_DOCS ?? join(here, '../../testdata/fixture/notes'));
 mkdirSync(out, { recursive: true });
 
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail = '') {
-  if (ok) {
-    passed++;
-    console.log(`web-extra: ok   ${name}`);
-  } else {
-    failed++;
-    console.log(`web-extra: FAIL ${name}${detail ? ` — ${detail}` : ''}`);
-  }
-}
+const { check, fail, done } = checks('web-extra');
 
 const browser = await chromium.launch({
   executablePath: process.env.LOOM_CHROMIUM ?? '/usr/bin/chromium',
@@ -212,10 +203,8 @@ try {
 
   check('no uncaught page errors', errors.length === 0, errors.join(' | '));
 } catch (e) {
-  failed++;
-  console.log(`web-extra: FAIL ${e instanceof Error ? e.stack : e}`);
+  fail(e instanceof Error ? e.stack : e);
 } finally {
   await browser.close();
 }
-console.log(`web-extra: ${passed} passed, ${failed} failed (screenshots in ${out})`);
-process.exit(failed ? 1 : 0);
+done(` (screenshots in ${out})`);

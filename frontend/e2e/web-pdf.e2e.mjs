@@ -16,6 +16,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checks } from './checks.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const url = process.env.LOOM_E2E_URL;
@@ -27,17 +28,7 @@ const out = resolve(process.env.LOOM_E2E_OUT ?? join(here, '../../build/bin/e2e-
 const fixtures = join(here, 'fixtures');
 mkdirSync(out, { recursive: true });
 
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail = '') {
-  if (ok) {
-    passed++;
-    console.log(`web-pdf: ok   ${name}`);
-  } else {
-    failed++;
-    console.log(`web-pdf: FAIL ${name}${detail ? ` — ${detail}` : ''}`);
-  }
-}
+const { check, fail, done } = checks('web-pdf');
 
 const browser = await chromium.launch({
   executablePath: process.env.LOOM_CHROMIUM ?? '/usr/bin/chromium',
@@ -211,11 +202,9 @@ try {
   await page.screenshot({ path: join(out, 'web-pdf.png') });
   check('no uncaught page errors', errors.length === 0, errors.join(' | '));
 } catch (e) {
-  failed++;
-  console.log(`web-pdf: FAIL ${e instanceof Error ? e.stack : e}`);
+  fail(e instanceof Error ? e.stack : e);
 } finally {
   rmSync(tree, { recursive: true, force: true });
   await browser.close();
 }
-console.log(`web-pdf: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+done();

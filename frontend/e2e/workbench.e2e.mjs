@@ -25,6 +25,7 @@ import { chromium } from 'playwright-core';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checks } from './checks.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const url = process.env.LOOM_E2E_URL ?? 'http://localhost:34115';
@@ -45,17 +46,7 @@ mkdirSync(out, { recursive: true });
 
 const minClusters = Number(process.env.LOOM_E2E_MIN_CLUSTERS ?? 2);
 
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail = '') {
-  if (ok) {
-    passed++;
-    console.log(`e2e: ok   ${name}`);
-  } else {
-    failed++;
-    console.log(`e2e: FAIL ${name}${detail ? ` — ${detail}` : ''}`);
-  }
-}
+const { check, fail, done } = checks('e2e');
 
 const browser = await chromium.launch({
   executablePath: process.env.LOOM_CHROMIUM ?? '/usr/bin/chromium',
@@ -258,14 +249,12 @@ try {
   await graphChecks(page);
   check('no uncaught page errors', errors.length === 0, errors.join(' | '));
 } catch (e) {
-  failed++;
-  console.log(`e2e: FAIL ${e instanceof Error ? (e.stack ?? e.message) : e}`);
+  fail(e instanceof Error ? (e.stack ?? e.message) : e);
   await page.screenshot({ path: join(out, 'failure.png') }).catch(() => {});
 } finally {
   await browser.close();
 }
-console.log(`e2e: ${passed} passed, ${failed} failed (screenshots in ${out})`);
-process.exit(failed ? 1 : 0);
+done(` (screenshots in ${out})`);
 
 /** The graph view's data-* attributes, as numbers where they are. */
 async function graphState(page) {

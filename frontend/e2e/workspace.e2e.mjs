@@ -23,6 +23,7 @@ import { chromium } from 'playwright-core';
 import { closeSync, createReadStream, mkdirSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checks } from './checks.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const phase = process.argv[2];
@@ -34,17 +35,7 @@ const url = process.env.LOOM_E2E_URL ?? 'http://localhost:34115';
 const out = resolve(process.env.LOOM_E2E_OUT ?? join(here, '../../build/bin/e2e'));
 mkdirSync(out, { recursive: true });
 
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail = '') {
-  if (ok) {
-    passed++;
-    console.log(`e2e: ok   ${name}`);
-  } else {
-    failed++;
-    console.log(`e2e: FAIL ${name}${detail ? ` — ${detail}` : ''}`);
-  }
-}
+const { check, fail, done } = checks('e2e');
 
 // The holder's stdout (fd 4) ends when it has closed the workspace and
 // exited: read it now, so that end is seen whenever it comes.
@@ -73,14 +64,12 @@ try {
   else await damaged();
   check('no uncaught page errors', errors.length === 0, errors.join(' | '));
 } catch (e) {
-  failed++;
-  console.log(`e2e: FAIL ${e instanceof Error ? e.message : e}`);
+  fail(e instanceof Error ? e.message : e);
   await page.screenshot({ path: join(out, `failure-${phase}.png`) }).catch(() => {});
 } finally {
   await browser.close();
 }
-console.log(`e2e: ${passed} passed, ${failed} failed (${phase}; screenshots in ${out})`);
-process.exit(failed ? 1 : 0);
+done(` (${phase}; screenshots in ${out})`);
 
 async function readOnly() {
   const banner = page.locator('[data-testid="read-only-banner"]');
