@@ -218,6 +218,8 @@ func TestGenericHeadingsAreQualified(t *testing.T) {
 		"a generic heading of one section is named with that section")
 	assert.Equal(t, "Index · Glossary", NameIn([]string{"Glossary", "Index"}, "Glossary", "glossary.md", "Artifact. Crate. Edition."),
 		"a generic qualifier when nothing else says more")
+	assert.Equal(t, "DOI · A Gentle Introduction to Graph…", NameIn([]string{"Updates and Corrections", "DOI"}, "A Gentle Introduction to Graph Neural Networks", "gnn-intro.html", "10.23915/distill.00033"),
+		"a citation's heading is the document's")
 }
 
 // Words that say how the writer feels about a thing, or how much, are not

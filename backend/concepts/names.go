@@ -302,7 +302,8 @@ var genericHeadings = func() map[string]string {
 		"Methodology", "Approach", "Experiments", "Experimental setup", "Evaluation", "Results", "Discussion",
 		"Limitations", "Future work", "Conclusion", "Conclusions", "Summary", "Acknowledgments", "Acknowledgements",
 		"Author contributions", "References", "Bibliography", "Appendix", "Supplementary material", "Notes", "Footnotes",
-		"Citation", "Updates and corrections", "Reuse", "Discussion and review",
+		"Citation", "Updates and corrections", "Reuse", "Discussion and review", "DOI", "How to cite", "Cite as",
+		"BibTeX citation",
 		// manual pages
 		"Name", "Synopsis", "Description", "Options", "Examples", "Example", "Exit status", "Environment", "Files",
 		"See also", "Bugs", "Authors", "Author", "History", "Return value", "Errors",
@@ -326,7 +327,8 @@ var documentHeadings = func() map[string]bool {
 	m := map[string]bool{}
 	for _, h := range []string{"Abstract", "Introduction", "Conclusion", "Conclusions", "Acknowledgments", "Acknowledgements",
 		"Author contributions", "References", "Bibliography", "Appendix", "Supplementary material", "Footnotes", "Citation",
-		"Updates and corrections", "Reuse", "License", "Changelog", "Contributing"} {
+		"Updates and corrections", "Reuse", "License", "Changelog", "Contributing", "DOI", "How to cite", "Cite as",
+		"BibTeX citation"} {
 		m[strings.ToLower(h)] = true
 	}
 	return m
