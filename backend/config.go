@@ -218,6 +218,11 @@ func (c Config) EngineOptions() ([]Option, error) {
 // StartOnTable started on the table.
 const StartedOnTableReason = "using offline embedder for now: a new workspace starts on the table, so that its first files are searchable at once, and the full MiniLM encoder re-embeds it in the background once files are in"
 
+// KeptTableReason is the embedder choice of a workspace that started on
+// the table and keeps it: its re-embed with the full encoder was stopped
+// (PendingReembed is empty).
+const KeptTableReason = "using offline embedder: the workspace started on it and keeps it (the background re-embed with the full MiniLM encoder was stopped); re-embed with the full encoder below when you like"
+
 // errStartOnTable stands for the full encoder a new workspace would get,
 // which StartOnTable puts off (never shown: the table is used).
 var errStartOnTable = errors.New("the workspace starts on the table")

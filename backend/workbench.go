@@ -61,8 +61,16 @@ func (w *Workbench) Dir() string { return w.ws.Dir() }
 // writable).
 func (w *Workbench) ReadOnlyReason() string { return w.ws.ReadOnlyReason() }
 
-// Stats summarises the workspace.
-func (w *Workbench) Stats(ctx context.Context) (Stats, error) { return w.ws.Stats(ctx) }
+// Stats summarises the workspace. A workspace that started on the table
+// and no longer waits for its re-embed (the person stopped it, or it
+// failed) says it keeps the table.
+func (w *Workbench) Stats(ctx context.Context) (Stats, error) {
+	st, err := w.ws.Stats(ctx)
+	if err == nil && st.EmbedderChoice == StartedOnTableReason && PendingReembed(w.Dir()) == "" {
+		st.EmbedderChoice = KeptTableReason
+	}
+	return st, err
+}
 
 // ChooseEmbedder chooses the embedder now instead of on the first
 // question or ingest, so Stats says which one is in use and why.

@@ -351,10 +351,6 @@ func (a *App) Stats() (backend.Stats, error) {
 		ws.ChooseEmbedder(a.ctx)
 		stats, err = ws.Stats(a.ctx)
 		stats.FullEncoder = a.fullEncoder != nil && a.fullEncoder()
-		if stats.EmbedderChoice == backend.StartedOnTableReason && backend.PendingReembed(a.dir) == "" {
-			// The person kept the table (upgrade.go).
-			stats.EmbedderChoice = "using offline embedder: the workspace started on it and keeps it (the background re-embed with the full MiniLM encoder was stopped); re-embed with the full encoder below when you like"
-		}
 		return err
 	})
 	return stats, err

@@ -245,7 +245,7 @@ func TestCancellingTheBackgroundReembedKeepsTheTable(t *testing.T) {
 	assert.Empty(t, backend.PendingReembed(dir), "declined")
 	st, err := app.Stats()
 	require.NoError(t, err)
-	assert.Contains(t, st.EmbedderChoice, "keeps it (the background re-embed with the full MiniLM encoder was stopped)", "the page no longer says it will come")
+	assert.Equal(t, backend.KeptTableReason, st.EmbedderChoice, "the page no longer says it will come")
 
 	enc.letGo()
 	writeNote(t, filepath.Join(notes, "moon.md"), "# Moon\n\nThe moon keeps one face to the earth.\n")
