@@ -166,6 +166,34 @@ func symbolEdges(cg codeGraph) []string {
 	return out
 }
 
+// codeAtOnce ingests src at once (an embedder that is not slow) into a
+// workspace of its own: its symbol edges and how many documents it holds.
+func codeAtOnce(t *testing.T, src string) (edges []string, docs int) {
+	t.Helper()
+	fast := newGatedEmbedder()
+	fast.id = "offline/test-hash-32" // not slow: one round
+	close(fast.release)
+	once := openBolt(t, t.TempDir(), WithEmbedder(fast))
+	defer once.Close()
+	rep, err := once.Ingest(context.Background(), []string{src}, IngestOptions{})
+	require.NoError(t, err)
+	require.Empty(t, rep.Errors)
+	edges = symbolEdges(readCodeGraph(t, once))
+	require.Greater(t, len(edges), 100)
+	return edges, len(docPaths(t, once))
+}
+
+// storedSymbolEdges closes wb and reads its symbol edges back from the
+// store, without the index's cache.
+func storedSymbolEdges(t *testing.T, wb *Workbench, dir string, e *gatedEmbedder) []string {
+	t.Helper()
+	require.NoError(t, wb.Close())
+	require.NoError(t, os.Remove(filepath.Join(dir, "index.cache")))
+	again := openBolt(t, dir, WithEmbedder(e))
+	defer again.Close()
+	return symbolEdges(readCodeGraph(t, again))
+}
+
 // Source code with a slow embedder is written in rounds too, with one
 // symbol graph: the first rounds are in the library and answer questions
 // while the last is embedded, a call of a definition of a later round is
@@ -175,16 +203,7 @@ func TestSourceCodeIsWrittenInRoundsWithOneSymbolGraph(t *testing.T) {
 	ctx := context.Background()
 	src := libraryCode(t)
 
-	fast := newGatedEmbedder()
-	fast.id = "offline/test-hash-32" // not slow: one round
-	close(fast.release)
-	once := openBolt(t, t.TempDir(), WithEmbedder(fast))
-	defer once.Close()
-	rep, err := once.Ingest(ctx, []string{src}, IngestOptions{})
-	require.NoError(t, err)
-	require.Empty(t, rep.Errors)
-	want := symbolEdges(readCodeGraph(t, once))
-	require.Greater(t, len(want), 100)
+	want, files := codeAtOnce(t, src)
 
 	g := newGatedEmbedder()
 	dir := t.TempDir()
@@ -210,19 +229,14 @@ func TestSourceCodeIsWrittenInRoundsWithOneSymbolGraph(t *testing.T) {
 	assert.Subset(t, want, symbolEdges(meanwhile), "what is written is the graph an ingest at once makes")
 
 	close(g.release)
-	rep = <-done
+	rep := <-done
 	require.NotNil(t, rep)
 	require.Empty(t, rep.Errors)
-	assert.Equal(t, len(docPaths(t, once)), rep.Added)
+	assert.Equal(t, files, rep.Added)
 	assert.Len(t, docPaths(t, wb), rep.Added)
 	assert.Equal(t, want, symbolEdges(readCodeGraph(t, wb)), "the same symbol graph as an ingest at once")
 
-	// …in the store too: read back without the index's cache.
-	require.NoError(t, wb.Close())
-	require.NoError(t, os.Remove(filepath.Join(dir, "index.cache")))
-	wb = openBolt(t, dir, WithEmbedder(g))
-	defer wb.Close()
-	assert.Equal(t, want, symbolEdges(readCodeGraph(t, wb)), "the same symbol graph, read from the store")
+	assert.Equal(t, want, storedSymbolEdges(t, wb, dir, g), "the same symbol graph, read from the store")
 }
 
 // Cancelling a code drop in rounds keeps the rounds written, whose calls
@@ -232,14 +246,7 @@ func TestSourceCodeIsWrittenInRoundsWithOneSymbolGraph(t *testing.T) {
 func TestACodeDropCancelledInRoundsIsCompletedByTheNextIngest(t *testing.T) {
 	ctx := context.Background()
 	src := libraryCode(t)
-	fast := newGatedEmbedder()
-	fast.id = "offline/test-hash-32"
-	close(fast.release)
-	once := openBolt(t, t.TempDir(), WithEmbedder(fast))
-	defer once.Close()
-	_, err := once.Ingest(ctx, []string{src}, IngestOptions{})
-	require.NoError(t, err)
-	want := symbolEdges(readCodeGraph(t, once))
+	want, files := codeAtOnce(t, src)
 
 	g := newGatedEmbedder()
 	dir := t.TempDir()
@@ -258,18 +265,14 @@ func TestACodeDropCancelledInRoundsIsCompletedByTheNextIngest(t *testing.T) {
 	assert.True(t, rep.Canceled)
 	written := docPaths(t, wb)
 	assert.GreaterOrEqual(t, len(written), 12)
-	assert.Less(t, len(written), len(docPaths(t, once)))
+	assert.Less(t, len(written), files)
 	assert.Subset(t, want, symbolEdges(readCodeGraph(t, wb)), "what the rounds wrote is the graph an ingest at once makes")
 
 	close(g.release)
-	rep, err = wb.Ingest(ctx, []string{src}, IngestOptions{Prune: true})
+	rep, err := wb.Ingest(ctx, []string{src}, IngestOptions{Prune: true})
 	require.NoError(t, err)
 	require.Empty(t, rep.Errors)
 	assert.Equal(t, len(written), rep.Unchanged)
 	assert.Equal(t, want, symbolEdges(readCodeGraph(t, wb)), "the next ingest completes the graph")
-	require.NoError(t, wb.Close())
-	require.NoError(t, os.Remove(filepath.Join(dir, "index.cache")))
-	wb = openBolt(t, dir, WithEmbedder(g))
-	defer wb.Close()
-	assert.Equal(t, want, symbolEdges(readCodeGraph(t, wb)), "in the store too")
+	assert.Equal(t, want, storedSymbolEdges(t, wb, dir, g), "in the store too")
 }
