@@ -63,6 +63,27 @@ func (g *gatedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32,
 // depends on it.
 const hangGuard = 2 * time.Minute
 
+// cancelAtTheGate ingests paths, cancels the ingest once the gated
+// embedder holds a text, and returns its report (which says it was
+// cancelled).
+func cancelAtTheGate(t *testing.T, wb *Workbench, g *gatedEmbedder, paths []string, opts IngestOptions) *IngestReport {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan *IngestReport, 1)
+	go func() {
+		rep, err := wb.Ingest(ctx, paths, opts)
+		assert.NoError(t, err)
+		done <- rep
+	}()
+	<-g.entered
+	cancel()
+	rep := <-done
+	require.NotNil(t, rep)
+	assert.True(t, rep.Canceled)
+	return rep
+}
+
 // answeredMeanwhile asks a question while the workbench's embedder is
 // held, and fails if the question waits for it.
 func answeredMeanwhile(t *testing.T, wb *Workbench, question string) *QueryResult {
@@ -143,18 +164,7 @@ func TestCancellingAnIngestWhileItEmbedsKeepsWhatWasEmbedded(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "a-first.md"), []byte("# First\n\nEmbedded before the cancel.\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "b-second.md"), []byte("# Second\n\nThe gated one, embedding when the cancel comes.\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "c-third.md"), []byte("# Third\n\nNever reached.\n"), 0o644))
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan *IngestReport, 1)
-	go func() {
-		rep, err := wb.Ingest(ctx, []string{dir}, IngestOptions{})
-		assert.NoError(t, err)
-		done <- rep
-	}()
-	<-g.entered
-	cancel()
-	rep := <-done
-	require.NotNil(t, rep)
-	assert.True(t, rep.Canceled)
+	rep := cancelAtTheGate(t, wb, g, []string{dir}, IngestOptions{})
 	assert.Equal(t, 1, rep.Added)
 	docs, err := wb.Documents(context.Background())
 	require.NoError(t, err)

@@ -105,18 +105,7 @@ func TestCancellingAnIngestInRoundsKeepsTheRoundsWritten(t *testing.T) {
 	wb := openBolt(t, t.TempDir(), WithEmbedder(g))
 	defer wb.Close()
 	dir := roundsFolder(t, 7, 6)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan *IngestReport, 1)
-	go func() {
-		rep, err := wb.Ingest(ctx, []string{dir}, IngestOptions{Prune: true})
-		assert.NoError(t, err)
-		done <- rep
-	}()
-	<-g.entered
-	cancel()
-	rep := <-done
-	require.NotNil(t, rep)
-	assert.True(t, rep.Canceled)
+	rep := cancelAtTheGate(t, wb, g, []string{dir}, IngestOptions{Prune: true})
 	assert.Equal(t, 5, rep.Added, "the first round, and note 5, embedded before the cancel")
 	assert.Equal(t, []string{"note-01.md", "note-02.md", "note-03.md", "note-04.md", "note-05.md"}, docPaths(t, wb))
 
@@ -251,18 +240,7 @@ func TestACodeDropCancelledInRoundsIsCompletedByTheNextIngest(t *testing.T) {
 	g := newGatedEmbedder()
 	dir := t.TempDir()
 	wb := openBolt(t, dir, WithEmbedder(g))
-	cctx, cancel := context.WithCancel(ctx)
-	done := make(chan *IngestReport, 1)
-	go func() {
-		rep, err := wb.Ingest(cctx, []string{src}, IngestOptions{Prune: true})
-		assert.NoError(t, err)
-		done <- rep
-	}()
-	<-g.entered
-	cancel()
-	rep := <-done
-	require.NotNil(t, rep)
-	assert.True(t, rep.Canceled)
+	cancelAtTheGate(t, wb, g, []string{src}, IngestOptions{Prune: true})
 	written := docPaths(t, wb)
 	assert.GreaterOrEqual(t, len(written), 12)
 	assert.Less(t, len(written), files)
