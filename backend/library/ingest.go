@@ -850,7 +850,14 @@ func (w *Library) linkWith(ix *index.Graph, b *batch, pd preparedDoc, now time.T
 			}
 			dw.Edges = append(dw.Edges, e)
 		}
-		dw.Edges = append(dw.Edges, links.symbols.pending[pd.id]...)
+		for _, e := range links.symbols.pending[pd.id] {
+			// Its caller may be gone since (another writer removed its
+			// document between two rounds): no edge from a node that is
+			// not there.
+			if ix.Nodes[e.From] != nil {
+				dw.Edges = append(dw.Edges, e)
+			}
+		}
 		delete(links.symbols.pending, pd.id)
 		// Other files' edges to this one's definitions: the store dropped
 		// them with the old version's nodes, the index kept them, and the
