@@ -71,7 +71,7 @@ func (w *Library) firstStage(e embed.Embedder, ix *index.Graph) bool {
 // embedder's (the second stage re-embeds it first, under the lock). A
 // file that cannot be read or parsed is left to the second stage, which
 // reports it. Progress reports the stage's files as they are embedded.
-func (w *Library) embedAhead(ctx context.Context, files []ingest.File, roots []string, have map[string]parsed, report func(Progress)) (*ahead, error) {
+func (w *Library) embedAhead(ctx context.Context, files []ingest.File, roots []string, r *round, report func(Progress)) (*ahead, error) {
 	w.ws.Lock()
 	e, err := w.ws.Embedder(ctx)
 	if err != nil {
@@ -88,7 +88,7 @@ func (w *Library) embedAhead(ctx context.Context, files []ingest.File, roots []s
 		return nil, nil
 	}
 	vl := w.ws.Vectors()
-	cs := w.changes(ctx, ix, files, roots)
+	cs := w.changesOf(ctx, ix, files, roots, r)
 	iopts, err := w.ws.IngestOptions()
 	w.ws.Unlock()
 	if err != nil {
@@ -118,7 +118,7 @@ func (w *Library) embedAhead(ctx context.Context, files []ingest.File, roots []s
 		}
 		window := todo[start:end]
 		start = end
-		got := parseFilesOnce(ctx, window, iopts, have)
+		got := parseFilesOnce(ctx, window, iopts, r.parsedCode())
 		for i, f := range window {
 			if ctx.Err() != nil {
 				a.canceled = true

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -136,7 +135,29 @@ func (w *Library) ingestWalked(ctx context.Context, walked ingest.WalkResult, ro
 type round struct {
 	all  []ingest.File // every file of the ingest: a link may name one of a later round
 	last bool          // the last round prunes and records the repositories' commits
-	code *roundsCode   // the ingest's source code, shared by its rounds (nil: none)
+	// changes are the whole ingest's, found once before the first round
+	// (git is asked once, not by every round's two stages).
+	changes *changeSet
+	code    *roundsCode // the ingest's source code, shared by its rounds (nil: none)
+}
+
+// parsedCode is the source code of the ingest parsed before its first
+// round, by path (nil: none, or an ingest at once).
+func (r *round) parsedCode() map[string]parsed {
+	if r == nil || r.code == nil {
+		return nil
+	}
+	return r.code.parsed
+}
+
+// changesOf is which of files changed since the last ingest: the whole
+// ingest's when it is written in rounds (r), else found now. The caller
+// holds the workspace's lock.
+func (w *Library) changesOf(ctx context.Context, ix *index.Graph, files []ingest.File, roots []string, r *round) *changeSet {
+	if r != nil && r.changes != nil {
+		return r.changes
+	}
+	return w.changes(ctx, ix, files, roots)
 }
 
 // roundsCode is the source code of an ingest in rounds. Its files are
@@ -198,10 +219,19 @@ func (w *Library) ingestRounds(ctx context.Context, walked ingest.WalkResult, ro
 	for _, f := range walked.Files {
 		bytesTotal += f.Size
 	}
-	code, err := w.roundsCode(ctx, walked.Files, roots)
+	w.ws.Lock()
+	ix, err := w.ws.Index(ctx)
+	if err != nil {
+		w.ws.Unlock()
+		return nil, err
+	}
+	cs := w.changes(ctx, ix, walked.Files, roots)
+	iopts, err := w.ws.IngestOptions()
+	w.ws.Unlock()
 	if err != nil {
 		return nil, err
 	}
+	code := readCode(ctx, walked.Files, cs, iopts)
 	filesBefore, docsBefore, written := 0, 0, 0
 	var last Progress
 	report := func(p Progress) {
@@ -227,7 +257,7 @@ func (w *Library) ingestRounds(ctx context.Context, walked ingest.WalkResult, ro
 		}
 		ropts := opts
 		ropts.Progress = report
-		rep, err := w.ingestOnce(ctx, part, roots, ropts, &round{all: walked.Files, last: i == len(sizes)-1, code: code})
+		rep, err := w.ingestOnce(ctx, part, roots, ropts, &round{all: walked.Files, last: i == len(sizes)-1, changes: cs, code: code})
 		if rep != nil {
 			total.add(rep)
 		}
@@ -252,23 +282,12 @@ func (w *Library) ingestRounds(ctx context.Context, walked ingest.WalkResult, ro
 	return total, nil
 }
 
-// roundsCode reads and parses the source files of an ingest in rounds
-// (nil: it has none), and lists those unchanged since the last ingest.
-func (w *Library) roundsCode(ctx context.Context, files []ingest.File, roots []string) (*roundsCode, error) {
+// readCode reads and parses the source files of an ingest in rounds that
+// changed since the last ingest (cs), and lists those that did not (nil:
+// it has none).
+func readCode(ctx context.Context, files []ingest.File, cs *changeSet, iopts ingest.Options) *roundsCode {
 	if !slices.ContainsFunc(files, func(f ingest.File) bool { return ingest.ParsesAsCode(f.Path) }) {
-		return nil, nil
-	}
-	w.ws.Lock()
-	ix, err := w.ws.Index(ctx)
-	if err != nil {
-		w.ws.Unlock()
-		return nil, err
-	}
-	cs := w.changes(ctx, ix, files, roots)
-	iopts, err := w.ws.IngestOptions()
-	w.ws.Unlock()
-	if err != nil {
-		return nil, err
+		return nil
 	}
 	c := &roundsCode{}
 	var read []ingest.File
@@ -280,7 +299,7 @@ func (w *Library) roundsCode(ctx context.Context, files []ingest.File, roots []s
 		}
 	}
 	c.parsed = parseAhead(ctx, read, iopts, nil)
-	return c, nil
+	return c
 }
 
 // add adds what one round of an ingest did to the whole ingest's report.
@@ -309,11 +328,7 @@ func (w *Library) ingestOnce(ctx context.Context, walked ingest.WalkResult, root
 	var first *ahead
 	if len(walked.Files) > 0 {
 		var err error
-		var have map[string]parsed
-		if r != nil && r.code != nil {
-			have = r.code.parsed
-		}
-		first, err = w.embedAhead(ctx, walked.Files, roots, have, func(p Progress) {
+		first, err = w.embedAhead(ctx, walked.Files, roots, r, func(p Progress) {
 			if opts.Progress != nil {
 				opts.Progress(p)
 			}
@@ -395,7 +410,7 @@ func (w *Library) ingestOnce(ctx context.Context, walked ingest.WalkResult, root
 		run = r.all
 	}
 	links := newLinkResolver(ix.Docs, run)
-	cs := w.changes(ctx, ix, files, roots)
+	cs := w.changesOf(ctx, ix, files, roots, r)
 	for _, g := range cs.gone {
 		if id, ok := ix.DocByKey[g]; ok {
 			w.removeDoc(ix, b, id)
@@ -426,21 +441,18 @@ func (w *Library) ingestOnce(ctx context.Context, walked ingest.WalkResult, root
 	// web edition may fetch a grammar meanwhile): the page shows the count
 	// at once instead of "0 / 0 files".
 	report("")
+	parsedCode := have
 	if r != nil && r.code != nil {
 		// In rounds: the source code was parsed before the first round,
 		// which makes the symbol table of all of it.
-		have = maps.Clone(have)
-		if have == nil {
-			have = map[string]parsed{}
-		}
-		maps.Copy(have, r.code.parsed)
+		parsedCode = r.code.parsed
 		if r.code.symbols == nil && r.code.parsed != nil {
 			r.code.symbols = newSymbolTable(ix, runDocs(r.code.parsed))
 			rep.Warnings = append(rep.Warnings, w.pendingSymbolEdges(ctx, ix, r.code.symbols, r.code.parsed, r.code.unread, iopts, start)...)
 		}
 		links.symbols = r.code.symbols
 	}
-	pre := parseAhead(ctx, files, iopts, have)
+	pre := parseAhead(ctx, files, iopts, parsedCode)
 	if pre != nil && links.symbols == nil {
 		links.symbols = newSymbolTable(ix, runDocs(pre))
 		rep.Warnings = append(rep.Warnings, w.pendingSymbolEdges(ctx, ix, links.symbols, pre, unread, iopts, start)...)
