@@ -3,12 +3,12 @@ package assemble
 import (
 	"errors"
 	"fmt"
-	"github.com/loomwork/loom/backend/model"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/loomwork/loom/backend/errs"
+	"github.com/loomwork/loom/backend/model"
 )
 
 // The frame is what the context spends besides the nodes' text: the

@@ -1,13 +1,14 @@
 package concepts
 
 import (
-	"github.com/loomwork/loom/backend/model"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/loomwork/loom/backend/model"
 )
 
 // KeyPhrases extracts up to n key phrases with RAKE (rapid automatic keyword
@@ -249,7 +250,7 @@ func qualifier(name string, fallbacks []string) string {
 		// Generic ones only when nothing else is there ("Index · Glossary").
 		for _, f := range fallbacks {
 			q := cleanHeading(f)
-			if q == "" || GenericWord(strings.ToLower(q)) != generic || strings.Contains(letters(name), letters(q)) {
+			if q == "" || Generic(q) != generic || strings.Contains(letters(name), letters(q)) {
 				continue
 			}
 			return model.Clip(q, maxQualifier)
@@ -296,39 +297,38 @@ func GenericWord(w string) bool {
 // their lower case, each with the name it is written with.
 var genericHeadings = func() map[string]string {
 	m := map[string]string{}
-	for _, h := range []string{
+	for _, h := range append([]string{
 		// papers and reports
-		"Abstract", "Introduction", "Background", "Motivation", "Preliminaries", "Related work", "Method", "Methods",
-		"Methodology", "Approach", "Experiments", "Experimental setup", "Evaluation", "Results", "Discussion",
-		"Limitations", "Future work", "Conclusion", "Conclusions", "Summary", "Acknowledgments", "Acknowledgements",
-		"Author contributions", "References", "Bibliography", "Appendix", "Supplementary material", "Notes", "Footnotes",
-		"Citation", "Updates and corrections", "Reuse", "Discussion and review", "DOI", "How to cite", "Cite as",
-		"BibTeX citation",
+		"Background", "Motivation", "Preliminaries", "Related work", "Method", "Methods", "Methodology", "Approach",
+		"Experiments", "Experimental setup", "Evaluation", "Results", "Discussion", "Limitations", "Future work",
+		"Summary", "Notes", "Discussion and review",
 		// manual pages
 		"Name", "Synopsis", "Description", "Options", "Examples", "Example", "Exit status", "Environment", "Files",
 		"See also", "Bugs", "Authors", "Author", "History", "Return value", "Errors",
 		// documentation and projects
 		"Overview", "Usage", "Installation", "Getting started", "Requirements", "Configuration", "Troubleshooting",
-		"FAQ", "Contents", "Table of contents", "Index", "Changelog", "License", "Contributing", "Details",
-		"Preface", "Glossary", "Setup", "Further reading", "Resources", "Basics", "Definitions", "General", "Other",
-		"Misc", "Miscellaneous", "TODO",
+		"FAQ", "Contents", "Table of contents", "Index", "Details", "Preface", "Glossary", "Setup", "Further reading",
+		"Resources", "Basics", "Definitions", "General", "Other", "Misc", "Miscellaneous", "TODO",
 		// proposals (RFCs)
 		"Drawbacks", "Alternatives", "Rationale", "Prior art", "Unresolved questions",
-	} {
+	}, wholeDocument...) {
 		m[strings.ToLower(h)] = h
 	}
 	return m
 }()
 
-// documentHeadings are the generic headings of a part of the whole
-// document rather than of the section before it: a paper's front and back
-// matter.
+// wholeDocument are the generic headings of a part of the whole document
+// rather than of the section before it: a paper's front and back matter, a
+// project's.
+var wholeDocument = []string{"Abstract", "Introduction", "Conclusion", "Conclusions", "Acknowledgments",
+	"Acknowledgements", "Author contributions", "References", "Bibliography", "Appendix", "Supplementary material",
+	"Footnotes", "Citation", "Updates and corrections", "Reuse", "DOI", "How to cite", "Cite as", "BibTeX citation",
+	"License", "Changelog", "Contributing"}
+
+// documentHeadings are wholeDocument by their lower case.
 var documentHeadings = func() map[string]bool {
 	m := map[string]bool{}
-	for _, h := range []string{"Abstract", "Introduction", "Conclusion", "Conclusions", "Acknowledgments", "Acknowledgements",
-		"Author contributions", "References", "Bibliography", "Appendix", "Supplementary material", "Footnotes", "Citation",
-		"Updates and corrections", "Reuse", "License", "Changelog", "Contributing", "DOI", "How to cite", "Cite as",
-		"BibTeX citation"} {
+	for _, h := range wholeDocument {
 		m[strings.ToLower(h)] = true
 	}
 	return m
