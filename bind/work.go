@@ -151,6 +151,9 @@ type IngestResult struct {
 	// Skipped are the files left out on purpose, with the reason (the
 	// report's Hidden counts what was left out without a word).
 	Skipped []SkippedFile `json:"skipped"`
+	// Warnings are problems that lost nothing, each with its file: front
+	// matter kept as text, an upload added under another name.
+	Warnings []FileProblem `json:"warnings"`
 	// Watchable are the folders among the paths ingested (a drop, the
 	// folder dialog) that the desktop could keep in step with their
 	// files and does not yet: the page offers "Watch this folder" for
@@ -295,13 +298,17 @@ func (a *App) ingest(run func(ctx context.Context, ws workspace, opts backend.In
 			a.shell.Emit(a.ctx, EventIngestProgress, t.update(p))
 		}})
 		if rep != nil {
-			res = &IngestResult{IngestReport: rep, Job: job, Errors: []FileProblem{}, Skipped: []SkippedFile{}}
+			res = &IngestResult{IngestReport: rep, Job: job, Errors: []FileProblem{}, Skipped: []SkippedFile{}, Warnings: []FileProblem{}}
 			for _, e := range rep.Errors {
 				file, problem := backend.FileProblem(e)
 				res.Errors = append(res.Errors, FileProblem{Path: file, Problem: problem})
 			}
 			for _, s := range rep.Skipped {
 				res.Skipped = append(res.Skipped, SkippedFile{Path: s.Path, Reason: s.Reason})
+			}
+			for _, wn := range rep.Warnings {
+				file, problem, _ := strings.Cut(wn, ": ") // each names its file first
+				res.Warnings = append(res.Warnings, FileProblem{Path: file, Problem: problem})
 			}
 		}
 		final := t.finish(res, err)
@@ -366,6 +373,12 @@ func (t *ingestTracker) finish(res *IngestResult, err error) IngestProgress {
 			f := t.matching(sk.Path)
 			f.State, f.Problem = FileSkipped, sk.Reason
 		}
+		// A warning goes beside its file, which keeps its state.
+		for _, wn := range res.Warnings {
+			if f := t.find(wn.Path); f != nil && f.Problem == "" {
+				f.Problem = wn.Problem
+			}
+		}
 		t.p.Canceled = res.Canceled
 	}
 	if err != nil {
@@ -378,13 +391,21 @@ func (t *ingestTracker) finish(res *IngestResult, err error) IngestProgress {
 // matching finds the file an error names (errors may name it absolute or
 // relative), or adds it.
 func (t *ingestTracker) matching(path string) *FileProgress {
+	if f := t.find(path); f != nil {
+		return f
+	}
+	return t.file(path)
+}
+
+// find is the file of the ingest that path names, nil when none.
+func (t *ingestTracker) find(path string) *FileProgress {
 	for i := range t.p.Files {
 		f := &t.p.Files[i]
 		if f.Path == path || strings.HasSuffix(path, string(filepath.Separator)+f.Path) || strings.HasSuffix(f.Path, string(filepath.Separator)+path) {
 			return f
 		}
 	}
-	return t.file(path)
+	return nil
 }
 
 func (t *ingestTracker) snapshot() IngestProgress {

@@ -127,33 +127,43 @@ func TestIngestUploadsReportsEveryFileAndFillsTheLibrary(t *testing.T) {
 	assert.Contains(t, Payload(err).Message, "d-nonexistent")
 }
 
-// Two uploads of one name (files dropped from two folders): the last is
-// kept, and the other is reported, not lost without a word.
-func TestTwoUploadsOfOneNameReportTheOneReplaced(t *testing.T) {
+// Two uploads of one name (loose files dropped from two folders, whose
+// names the page sends without their folders) are both kept: the later
+// under a new name, which its file's line says; the same file twice is
+// added once and the second copy is reported.
+func TestTwoUploadsOfOneNameAreBothKept(t *testing.T) {
 	app, shell := realApp(t, "")
 	res, err := app.IngestUploads([]backend.Upload{
 		{Name: "types.ts", Text: "export interface First { a: string }\n"},
 		{Name: "notes.md", Text: "# Notes\n\nA note.\n"},
 		{Name: "types.ts", Text: "export interface Second { b: number }\n"},
+		{Name: "notes.md", Text: "# Notes\n\nA note.\n"},
 	})
 	require.NoError(t, err)
-	assert.Equal(t, 2, res.Added)
+	assert.Equal(t, 3, res.Added)
 	require.Len(t, res.Skipped, 1, "%+v", res.Skipped)
-	assert.Equal(t, "types.ts (an earlier one)", res.Skipped[0].Path)
-	assert.Contains(t, res.Skipped[0].Reason, "another file of the same name in this drop took its place")
+	assert.Equal(t, "notes.md (a second copy)", res.Skipped[0].Path)
+	assert.Contains(t, res.Skipped[0].Reason, "the same file is in this drop twice")
+	require.Len(t, res.Warnings, 1, "%+v", res.Warnings)
+	assert.True(t, strings.HasSuffix(res.Warnings[0].Path, filepath.Join("uploads", "types (2).ts")), res.Warnings[0].Path)
+	assert.Contains(t, res.Warnings[0].Problem, "this one is added as types (2).ts")
 	events := shell.eventsNamed(EventIngestProgress)
 	last := events[len(events)-1].(IngestProgress)
-	states := map[string]FileState{}
+	states, problems := map[string]FileState{}, map[string]string{}
 	for _, f := range last.Files {
-		states[f.Path] = f.State
+		states[f.Path], problems[f.Path] = f.State, f.Problem
 	}
-	assert.Equal(t, map[string]FileState{"types.ts": FileDone, "notes.md": FileDone, "types.ts (an earlier one)": FileSkipped}, states)
+	assert.Equal(t, map[string]FileState{"types.ts": FileDone, "notes.md": FileDone, "types (2).ts": FileDone, "notes.md (a second copy)": FileSkipped}, states)
+	assert.Contains(t, problems["types (2).ts"], "another file of this drop is also named types.ts")
+	assert.Empty(t, problems["types.ts"])
 	docs, err := app.Documents()
 	require.NoError(t, err)
-	require.Len(t, docs, 2)
-	node, err := app.Query(backend.QueryRequest{Question: "interface Second", Budget: 400})
-	require.NoError(t, err)
-	assert.Contains(t, node.Prompt, "interface Second", "the last one is kept")
+	require.Len(t, docs, 3)
+	for _, q := range []string{"interface First", "interface Second"} {
+		node, err := app.Query(backend.QueryRequest{Question: q, Budget: 400})
+		require.NoError(t, err)
+		assert.Contains(t, node.Prompt, q, "both are kept")
+	}
 }
 
 // A file set aside after it was read (minified code) ends the ingest's

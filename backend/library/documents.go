@@ -2,6 +2,7 @@ package library
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"os"
@@ -172,8 +173,11 @@ func (w *Library) UploadsDir() string { return filepath.Join(w.ws.Dir(), "upload
 // daily/index.md in vault), so notes of the same name in different folders
 // stay apart; a name without a folder is in the collection "uploads". A
 // name that would leave that folder, text that is not UTF-8, or an upload
-// with both text and bytes is reported for that file and the rest go on;
-// of two uploads of one name the last is kept and the other reported as
+// with both text and bytes is reported for that file and the rest go on.
+// Two uploads of one name in one drop (loose files dropped from two
+// folders, whose names the page sends without their folders) are both
+// kept: the later is stored as "name (2).ext", and a warning names it; the
+// same bytes twice are added once, and the second copy is reported as
 // skipped.
 func (w *Library) IngestUploads(ctx context.Context, files []Upload, opts IngestOptions) (*IngestReport, error) {
 	if err := w.ws.Writable("ingest"); err != nil {
@@ -181,20 +185,40 @@ func (w *Library) IngestUploads(ctx context.Context, files []Upload, opts Ingest
 	}
 	var walked ingest.WalkResult
 	var bad []error
-	var replaced []ingest.Skipped
-	seen := map[string]int{} // stored path → index in walked.Files
-	for _, f := range files {
-		file, err := w.writeUpload(f)
+	var skipped []ingest.Skipped
+	var warnings []string
+	names := make([]string, len(files))
+	taken := map[string]bool{} // every name of the drop, so that a new name is none of them
+	for i, f := range files {
+		names[i] = uploadName(f.Name)
+		taken[names[i]] = true
+	}
+	stored := map[string][sha256.Size]byte{} // name → the bytes stored under it in this drop
+	for i, f := range files {
+		name := names[i]
+		content, err := uploadContent(f, name)
 		if err != nil {
 			bad = append(bad, err)
 			continue
 		}
-		if i, ok := seen[file.Abs]; ok { // the same name twice: the file holds the last, and the report says so
-			walked.Files[i] = file
-			replaced = append(replaced, ingest.Skipped{Path: f.Name + " (an earlier one)", Reason: "another file of the same name in this drop took its place (the page sends names without their folders: add the folders to keep both)"})
+		sum := sha256.Sum256(content)
+		if prev, ok := stored[name]; ok {
+			if prev == sum {
+				skipped = append(skipped, ingest.Skipped{Path: f.Name + " (a second copy)", Reason: "the same file is in this drop twice: it is added once"})
+				continue
+			}
+			name = freeUploadName(name, taken)
+			taken[name] = true
+		}
+		file, err := w.storeUpload(f.Name, name, content)
+		if err != nil {
+			bad = append(bad, err)
 			continue
 		}
-		seen[file.Abs] = len(walked.Files)
+		if name != names[i] {
+			warnings = append(warnings, fmt.Sprintf("%s: another file of this drop is also named %s (the page sends names without their folders); this one is added as %s", file.Abs, path.Base(names[i]), path.Base(name)))
+		}
+		stored[name] = sum
 		walked.Files = append(walked.Files, file)
 	}
 	rep := &IngestReport{}
@@ -206,28 +230,51 @@ func (w *Library) IngestUploads(ctx context.Context, files []Upload, opts Ingest
 	}
 	rep.Files += len(bad)
 	rep.Errors = append(bad, rep.Errors...)
-	rep.Skipped = append(replaced, rep.Skipped...)
+	rep.Skipped = append(skipped, rep.Skipped...)
+	rep.Warnings = append(warnings, rep.Warnings...)
 	return rep, nil
 }
 
-// writeUpload stores f under UploadsDir and names it for the ingest.
-func (w *Library) writeUpload(f Upload) (ingest.File, error) {
-	name := path.Clean("/" + strings.ReplaceAll(f.Name, `\`, "/"))[1:]
-	if name == "" || name == "." || strings.HasPrefix(f.Name, "..") || strings.Contains(f.Name, "/../") {
-		return ingest.File{}, &uploadError{name: f.Name, problem: "the name is not a file name inside the workspace"}
+// uploadName is an upload's name as it is stored: slash-separated, clean,
+// relative ("" when nothing is left).
+func uploadName(name string) string {
+	return path.Clean("/" + strings.ReplaceAll(name, `\`, "/"))[1:]
+}
+
+// freeUploadName is name with " (2)", " (3)" … before its extension, the
+// first that is not taken.
+func freeUploadName(name string, taken map[string]bool) string {
+	ext := path.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
+	for k := 2; ; k++ {
+		if n := fmt.Sprintf("%s (%d)%s", stem, k, ext); !taken[n] {
+			return n
+		}
 	}
-	content := []byte(f.Text)
+}
+
+// uploadContent checks an upload stored as name and returns its bytes.
+func uploadContent(f Upload, name string) ([]byte, error) {
+	if name == "" || name == "." || strings.HasPrefix(f.Name, "..") || strings.Contains(f.Name, "/../") {
+		return nil, &uploadError{name: f.Name, problem: "the name is not a file name inside the workspace"}
+	}
 	switch {
 	case f.Data != nil && f.Text != "":
-		return ingest.File{}, &uploadError{name: f.Name, problem: "the upload carries both text and bytes, and Loom cannot tell which is the file (the page sends one)"}
+		return nil, &uploadError{name: f.Name, problem: "the upload carries both text and bytes, and Loom cannot tell which is the file (the page sends one)"}
 	case f.Data != nil:
-		content = f.Data
+		return f.Data, nil
 	case !utf8.ValidString(f.Text):
-		return ingest.File{}, &uploadError{name: f.Name, problem: "the file is not UTF-8 text: save it as UTF-8 and add it again"}
+		return nil, &uploadError{name: f.Name, problem: "the file is not UTF-8 text: save it as UTF-8 and add it again"}
 	}
+	return []byte(f.Text), nil
+}
+
+// storeUpload writes content under UploadsDir as name (an upload called
+// original) and names it for the ingest.
+func (w *Library) storeUpload(original, name string, content []byte) (ingest.File, error) {
 	p := filepath.Join(w.UploadsDir(), filepath.FromSlash(name))
 	if err := storage.WriteFileAtomic(p, content); err != nil {
-		return ingest.File{}, &uploadError{name: f.Name, problem: "could not store it in the workspace: " + err.Error()}
+		return ingest.File{}, &uploadError{name: original, problem: "could not store it in the workspace: " + err.Error()}
 	}
 	collection, rel, found := strings.Cut(name, "/")
 	if !found {

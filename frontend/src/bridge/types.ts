@@ -771,6 +771,11 @@ export interface IngestResult {
    */
   skipped: SkippedFile[];
   /**
+   * Warnings are problems that lost nothing, each with its file: front
+   * matter kept as text, an upload added under another name.
+   */
+  warnings: FileProblem[];
+  /**
    * Watchable are the folders among the paths ingested (a drop, the
    * folder dialog) that the desktop could keep in step with their
    * files and does not yet: the page offers "Watch this folder" for

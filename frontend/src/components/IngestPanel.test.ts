@@ -28,6 +28,21 @@ describe('IngestPanel', () => {
     expect(screen.getByTestId('ingest-left-out').textContent).toBe('1 file left out on purpose (the reason is beside each):');
   });
 
+  it('lists the files added with a note after those left out, the note beside each', () => {
+    const files = [
+      { path: 'types.ts', state: 'done' as const },
+      { path: 'types (2).ts', state: 'done' as const, problem: 'another file of this drop is also named types.ts; this one is added as types (2).ts' },
+      { path: 'notes.md (a second copy)', state: 'skipped' as const, problem: 'the same file is in this drop twice: it is added once' },
+    ];
+    render(IngestPanel, { progress: null, files, ingesting: false, cancelling: false, report: null, error: null, oncancel: vi.fn(), ondismiss: vi.fn() });
+    const shown = screen.getAllByTestId('ingest-file');
+    expect(shown.map((f) => f.dataset.state)).toEqual(['skipped', 'done', 'done']);
+    expect(shown[1].textContent).toContain('this one is added as types (2).ts');
+    expect(shown[1].querySelector('.icon')?.getAttribute('aria-label')).toBe('added');
+    expect(shown[2].querySelector('[data-testid="ingest-file-problem"]')).toBeNull();
+    expect(screen.getByTestId('ingest-noted').textContent).toBe('1 file added with a note (beside each):');
+  });
+
   it('shows overall progress, the file in hand, each file\u2019s state and failures first', async () => {
     const oncancel = vi.fn();
     render(IngestPanel, {
@@ -131,7 +146,7 @@ describe('IngestPanel', () => {
   it('summarises a finished ingest', () => {
     render(IngestPanel, {
       progress: { ...progress, files_done: 5, current: '', finished: true }, files: [], ingesting: false, cancelling: false,
-      report: { files: 5, added: 3, updated: 1, unchanged: 1, removed: 0, nodes: 40, concepts_created: 7, bytes: 1, unread: 0, embedder: 'e', duration_ns: 2.5e9, canceled: false, hidden: 0, job: 'ingest-1', errors: [], skipped: [] },
+      report: { files: 5, added: 3, updated: 1, unchanged: 1, removed: 0, nodes: 40, concepts_created: 7, bytes: 1, unread: 0, embedder: 'e', duration_ns: 2.5e9, canceled: false, hidden: 0, job: 'ingest-1', errors: [], skipped: [], warnings: [] },
       error: null, oncancel: vi.fn(), ondismiss: vi.fn(),
     });
     const summary = screen.getByTestId('ingest-summary').textContent;
@@ -142,7 +157,7 @@ describe('IngestPanel', () => {
     expect(screen.queryByTestId('ingest-cancel')).toBeNull();
   });
   it('offers to watch the folders of a finished ingest, when it can watch', async () => {
-    const report = { files: 2, added: 2, updated: 0, unchanged: 0, removed: 0, nodes: 4, concepts_created: 1, bytes: 1, unread: 0, embedder: 'e', duration_ns: 1e9, canceled: false, hidden: 0, job: 'ingest-1', errors: [], skipped: [], watchable: ['/home/ada/notes', '/home/ada/papers'] };
+    const report = { files: 2, added: 2, updated: 0, unchanged: 0, removed: 0, nodes: 4, concepts_created: 1, bytes: 1, unread: 0, embedder: 'e', duration_ns: 1e9, canceled: false, hidden: 0, job: 'ingest-1', errors: [], skipped: [], warnings: [], watchable: ['/home/ada/notes', '/home/ada/papers'] };
     const base = { progress: null, files: [], ingesting: false, cancelling: false, report, error: null, oncancel: vi.fn(), ondismiss: vi.fn() };
     const onwatch = vi.fn();
     const { unmount } = render(IngestPanel, { ...base, onwatch, watched: ['/home/ada/papers'] });
