@@ -28,9 +28,14 @@ func extractPython(t *tsFile) {
 	t.pyBlock(root, -1, "")
 }
 
-// pyBlock reads the statements of a module or class body.
+// pyBlock reads the statements of a module or class body. A function's
+// @overload stubs before its implementation in the same body are part of
+// the implementation's definition (its lines start at the first stub), so
+// that a name is one definition, the one a person reads.
 func (t *tsFile) pyBlock(block *node, parent int, prefix string) {
-	for _, c := range t.children(block) {
+	children := t.children(block)
+	stubs := t.pyOverloads(children)
+	for _, c := range children {
 		n, outer := c.n, c.n
 		if t.typ(n) == "decorated_definition" {
 			n = t.field(n, "definition")
@@ -40,6 +45,15 @@ func (t *tsFile) pyBlock(block *node, parent int, prefix string) {
 		}
 		switch t.typ(n) {
 		case "function_definition":
+			if name := t.field(n, "name"); name != nil {
+				if s, ok := stubs[t.text(name)]; ok {
+					if s.impl != outer {
+						continue // a stub: read with its implementation
+					}
+					t.pyFunc(n, outer, parent, prefix, s.nodes...)
+					continue
+				}
+			}
 			t.pyFunc(n, outer, parent, prefix)
 		case "class_definition":
 			t.pyClass(n, outer, parent, prefix)
@@ -51,7 +65,11 @@ func (t *tsFile) pyBlock(block *node, parent int, prefix string) {
 			if parent == -1 {
 				t.pyImport(n)
 			}
-		case "if_statement", "try_statement", "else_clause", "elif_clause", "except_clause", "finally_clause", "block", "with_statement":
+		case "block":
+			if parent == -1 { // the body of an else, elif, except or finally clause
+				t.pyBlock(n, parent, prefix)
+			}
+		case "if_statement", "try_statement", "else_clause", "elif_clause", "except_clause", "finally_clause", "with_statement":
 			if parent == -1 { // conditional definitions: if TYPE_CHECKING, try: import …
 				for _, b := range t.children(n) {
 					if ty := t.typ(b.n); ty == "block" || strings.HasSuffix(ty, "_clause") {
@@ -61,6 +79,70 @@ func (t *tsFile) pyBlock(block *node, parent int, prefix string) {
 			}
 		}
 	}
+}
+
+// overloads are a function's @overload stubs (nodes, decorated) and the
+// implementation that follows them (impl).
+type overloads struct {
+	nodes []*node
+	impl  *node
+}
+
+// pyOverloads finds, among a body's statements, the functions with
+// @overload stubs followed by an implementation, by name. Stubs with no
+// implementation after them (a .pyi file, a Protocol) stay definitions of
+// their own.
+func (t *tsFile) pyOverloads(children []child) map[string]overloads {
+	var out map[string]overloads
+	var pending map[string][]*node
+	for _, c := range children {
+		if t.typ(c.n) != "decorated_definition" && t.typ(c.n) != "function_definition" {
+			continue
+		}
+		fn := c.n
+		if t.typ(fn) == "decorated_definition" {
+			if fn = t.field(c.n, "definition"); fn == nil || t.typ(fn) != "function_definition" {
+				continue
+			}
+		}
+		name := t.field(fn, "name")
+		if name == nil {
+			continue
+		}
+		if t.pyOverload(c.n) {
+			if pending == nil {
+				pending = map[string][]*node{}
+			}
+			pending[t.text(name)] = append(pending[t.text(name)], c.n)
+			continue
+		}
+		if s := pending[t.text(name)]; len(s) > 0 {
+			if out == nil {
+				out = map[string]overloads{}
+			}
+			out[t.text(name)] = overloads{nodes: s, impl: c.n}
+			delete(pending, t.text(name))
+		}
+	}
+	return out
+}
+
+// pyOverload reports whether a decorated definition is decorated with
+// typing's @overload.
+func (t *tsFile) pyOverload(n *node) bool {
+	if t.typ(n) != "decorated_definition" {
+		return false
+	}
+	for _, c := range t.children(n) {
+		if t.typ(c.n) != "decorator" {
+			continue
+		}
+		switch strings.TrimSpace(strings.TrimPrefix(t.text(c.n), "@")) {
+		case "overload", "typing.overload", "t.overload", "typing_extensions.overload":
+			return true
+		}
+	}
+	return false
 }
 
 func pyExported(name string) bool {
@@ -85,7 +167,9 @@ func (t *tsFile) pyDocstring(body *node) string {
 	return ""
 }
 
-func (t *tsFile) pyFunc(n, outer *node, parent int, prefix string) int {
+// pyFunc reads a function or method; stubs are its @overload stubs before
+// it, whose lines and references it takes in.
+func (t *tsFile) pyFunc(n, outer *node, parent int, prefix string, stubs ...*node) int {
 	name := t.field(n, "name")
 	body := t.ofType(n, "block")
 	if name == nil {
@@ -107,7 +191,17 @@ func (t *tsFile) pyFunc(n, outer *node, parent int, prefix string) int {
 	}
 	d.Signature = t.header(n, body)
 	t.skip[key(name)] = true
-	return t.add(d, outer)
+	if len(stubs) > 0 {
+		d.LineStart = lineOf(stubs[0])
+		for _, s := range stubs {
+			if sn := t.field(s, "definition"); sn != nil {
+				if nm := t.field(sn, "name"); nm != nil {
+					t.skip[key(nm)] = true
+				}
+			}
+		}
+	}
+	return t.add(d, append([]*node{outer}, stubs...)...)
 }
 
 func (t *tsFile) pyClass(n, outer *node, parent int, prefix string) {
@@ -185,6 +279,12 @@ func (t *tsFile) pyConst(stmt *node) {
 	left := t.field(a, "left")
 	if left == nil || t.typ(left) != "identifier" || !pythonConst.MatchString(t.text(left)) {
 		return
+	}
+	if right := t.field(a, "right"); right != nil && t.typ(right) == "call" {
+		switch fn := t.field(right, "function"); t.text(fn) {
+		case "TypeVar", "typing.TypeVar", "ParamSpec", "typing.ParamSpec", "TypeVarTuple", "typing.TypeVarTuple":
+			return // a type variable names no value: not a constant
+		}
 	}
 	name := t.text(left)
 	t.skip[key(left)] = true

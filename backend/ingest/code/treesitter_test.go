@@ -193,6 +193,84 @@ LIMIT = 3
 	}
 }
 
+// TestPythonOverloadsAndConditionalDefinitions: a function's @overload
+// stubs are part of its implementation (one definition, one name, lines
+// from the first stub); stubs with no implementation stay definitions;
+// definitions under else, elif, except and finally are read; a type
+// variable is not a constant.
+func TestPythonOverloadsAndConditionalDefinitions(t *testing.T) {
+	src := `import sys
+from typing import TypeVar, overload
+
+_KT = TypeVar("_KT")
+LIMIT = 3
+
+class Response:
+    @overload
+    def iter_content(self, size: int) -> bytes: ...
+    @typing.overload
+    def iter_content(self, size: None) -> str: ...
+    def iter_content(self, size=None):
+        return chunks(size)
+
+    def close(self):
+        pass
+
+class Reader(Protocol):
+    @overload
+    def read(self) -> bytes: ...
+    @overload
+    def read(self, n: int) -> bytes: ...
+
+if sys.version_info >= (3, 8):
+    def cached(f):
+        return f
+elif sys.platform == "win32":
+    def cached(f):
+        return None
+else:
+    def legacy(f):
+        return f
+
+try:
+    import socks
+except ImportError:
+    class SOCKSProxyManager:
+        pass
+finally:
+    def cleanup():
+        pass
+`
+	f, err := Parse("models.py", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range f.Defs {
+		got = append(got, fmt.Sprintf("%s %s %d-%d", d.Kind, d.Name, d.LineStart, d.LineEnd))
+	}
+	want := []string{
+		"const LIMIT 5-5",
+		"class Response 7-16",
+		"method Response.iter_content 8-13",
+		"method Response.close 15-16",
+		"class Reader 18-22",
+		"method Reader.read 19-20",
+		"method Reader.read 21-22",
+		"func cached 25-26",
+		"func cached 28-29",
+		"func legacy 31-32",
+		"class SOCKSProxyManager 37-38",
+		"func cleanup 40-41",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("defs =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if m := f.Defs[slices.IndexFunc(f.Defs, func(d Def) bool { return d.Name == "Response.iter_content" })]; fmt.Sprint(fmtRefs(m.Refs)) != "[chunks() overload]" {
+		t.Errorf("Response.iter_content refs = %q", fmtRefs(m.Refs))
+	}
+}
+
 // TestTreeSitterSyntaxErrors: every grammar reports the line of an error
 // and keeps the definitions around it.
 func TestTreeSitterSyntaxErrors(t *testing.T) {
