@@ -42,7 +42,13 @@ type Candidate struct {
 	Hops    int     `json:"hops"`
 	Signals Signals `json:"signals"`
 	Score   float64 `json:"score"`
-	Pinned  bool    `json:"pinned,omitempty"`
+	// Relevance is what the relevance decisions compare (Rank's cut, and
+	// the query's rules for code): Score with the size signal taken at
+	// RelevanceBudget instead of the question's budget, so that whether a
+	// node is relevant does not depend on the budget; the budget decides
+	// only what of the relevant loads (set by Rank).
+	Relevance float64 `json:"-"`
+	Pinned    bool    `json:"pinned,omitempty"`
 	// Relevant: above the relevance cut (counted in the manifest).
 	Relevant bool `json:"relevant"`
 	// The decision.
@@ -122,12 +128,13 @@ type Selection struct {
 // Rank scores candidates, marks the relevant ones and sorts by score
 // (descending; ties by reference then id, so runs are reproducible).
 //
-// The stopping rule: a candidate is relevant when its score is at least
-// RelevanceCut × the best, and stands out of the background — at least
-// Background(cands) + BackgroundCut × (best − background) — and its semantic
-// relevance passes MinSemantic and SemanticCut. The background is what an
-// unrelated section scores for this question: the median score of the
-// candidates ranked BackgroundFrom to BackgroundTo. A question that one
+// The stopping rule: a candidate is relevant when its relevance (its score
+// with the size signal taken at RelevanceBudget: Candidate.Relevance) is at
+// least RelevanceCut × the best, and stands out of the background — at
+// least Background(cands) + BackgroundCut × (best − background) — and its
+// semantic relevance passes MinSemantic and SemanticCut. The background is
+// what an unrelated section scores for this question: the median relevance
+// of the candidates ranked BackgroundFrom to BackgroundTo. A question that one
 // section answers has a steep curve and a low background; one that a whole
 // chapter answers has many sections near the best: the cut follows each
 // curve instead of a fixed share or count. MaxRelevant (0: none) caps the set.
@@ -135,7 +142,10 @@ func Rank(cands []*Candidate, w Weights, cfg Config) {
 	best, bestSem := 0.0, 0.0
 	for _, c := range cands {
 		c.Score = round4(c.Signals.Composite(w))
-		best = math.Max(best, c.Score)
+		at := c.Signals
+		at[Size] = round4(SizeSignal(c.Tokens, RelevanceBudget))
+		c.Relevance = round4(at.Composite(w))
+		best = math.Max(best, c.Relevance)
 		bestSem = math.Max(bestSem, c.Signals[Semantic])
 	}
 	sort.SliceStable(cands, func(i, j int) bool {
@@ -154,7 +164,7 @@ func Rank(cands []*Candidate, w Weights, cfg Config) {
 	}
 	n := 0
 	for _, c := range cands {
-		c.Relevant = best > 0 && c.Score >= cut && c.Signals[Semantic] >= cfg.MinSemantic &&
+		c.Relevant = best > 0 && c.Relevance >= cut && c.Signals[Semantic] >= cfg.MinSemantic &&
 			c.Signals[Semantic] >= cfg.SemanticCut*bestSem &&
 			(cfg.MaxRelevant <= 0 || n < cfg.MaxRelevant)
 		if c.Relevant {
@@ -163,6 +173,15 @@ func Rank(cands []*Candidate, w Weights, cfg Config) {
 	}
 }
 
+// RelevanceBudget is the budget the size signal is taken at for the
+// relevance decisions (Candidate.Relevance): the page's default context
+// budget. With the question's own budget there, a node's relevance moved
+// with the budget — the size signal (1 − tokens/budget) lifts every node
+// as the budget grows, the large ones most — and a node on the edge of
+// the cut was relevant at 4,000 tokens and not at 8,000: recall fell as
+// the budget doubled (py-requests, BENCHMARKS.md).
+const RelevanceBudget = 4096
+
 // The background is taken from the candidates ranked BackgroundFrom to
 // BackgroundTo (1-based, inclusive of the first).
 const (
@@ -170,7 +189,7 @@ const (
 	BackgroundTo   = 40
 )
 
-// Background is the median score of the ranked candidates BackgroundFrom
+// Background is the median relevance of the ranked candidates BackgroundFrom
 // to BackgroundTo (fewer when the pool is smaller), 0 when there are fewer
 // than BackgroundFrom: with so few candidates there is no background.
 func Background(ranked []*Candidate) float64 {
@@ -180,7 +199,7 @@ func Background(ranked []*Candidate) float64 {
 	tail := ranked[BackgroundFrom-1 : min(len(ranked), BackgroundTo)]
 	s := make([]float64, len(tail))
 	for i, c := range tail {
-		s[i] = c.Score
+		s[i] = c.Relevance
 	}
 	slices.Sort(s)
 	if len(s)%2 == 1 {

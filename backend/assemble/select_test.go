@@ -639,6 +639,41 @@ func TestSelectInvariants(t *testing.T) {
 	}
 }
 
+// TestRelevanceDoesNotDependOnTheBudget: the size signal (1 − tokens /
+// budget) is part of the score, so a large node's score rises with the
+// budget; whether it is relevant is decided at RelevanceBudget, whatever
+// the question's budget, so that a node relevant at one budget is relevant
+// at twice it (and recall cannot fall as the budget grows). The ranking
+// itself still prefers small nodes under the question's own budget.
+func TestRelevanceDoesNotDependOnTheBudget(t *testing.T) {
+	w := Weights{Semantic: 1, Size: 1}
+	cfg := Config{RelevanceCut: 0.8}
+	at := func(budget int) map[string]bool {
+		var cs []*Candidate
+		for _, n := range []struct {
+			id     string
+			tokens int
+			sem    float64
+		}{{"small", 100, 1}, {"large", 3000, 1}, {"weak", 100, 0.3}} {
+			cs = append(cs, &Candidate{ID: n.id, Ref: n.id, Tokens: n.tokens, Signals: Signals{Semantic: n.sem, Size: SizeSignal(n.tokens, budget)}})
+		}
+		Rank(cs, w, cfg)
+		out := map[string]bool{}
+		for _, c := range cs {
+			out[c.ID] = c.Relevant
+			assert.InDelta(t, (c.Signals[Semantic]+SizeSignal(c.Tokens, budget))/2, c.Score, 1e-4, "the score takes the size at the question's budget")
+		}
+		return out
+	}
+	// Scored at its own budget, "large" would be below 0.8 × the best at
+	// 4,000 tokens ((1 + 0.25) / 2 against 0.99) and above it at 16,000.
+	want := at(RelevanceBudget)
+	assert.Equal(t, map[string]bool{"small": true, "large": false, "weak": false}, want)
+	for _, budget := range []int{1000, 2000, 4000, 8000, 16000, 32000} {
+		assert.Equal(t, want, at(budget), "budget %d", budget)
+	}
+}
+
 func TestRank(t *testing.T) {
 	semanticOnly := Weights{Semantic: 1}
 	open := Config{} // no cut at all: every candidate with a positive best is relevant

@@ -111,14 +111,23 @@ func TestSciFactAboveBM25(t *testing.T) {
 // Loom's precision is at least double that of BM25 filling the budget, its
 // recall not below BM25's by more than two paired standard errors (the
 // issue asks for above it: not met yet, see BENCHMARKS.md), and recall does
-// not fall as the budget doubles to 8,000.
+// not fall as the budget doubles to 8,000. py-requests (Python source, a
+// definition a node) holds a weaker floor: Loom's precision at least BM25's
+// (it is 1.25 × BM25's, not double: BENCHMARKS.md), and its frame, the
+// headers of many small definitions, is not held to a tenth of the budget.
+// On every set nDCG@10 is not below BM25's by more than two paired
+// standard errors either.
 func TestDevCorporaAgainstBM25FillingTheBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("ingests the dev corpora")
 	}
-	for _, name := range []string{"cargo-book", "distill"} {
-		t.Run(name, func(t *testing.T) {
-			dir := filepath.Join("..", "..", "testdata", "eval", name)
+	for _, set := range []struct {
+		name      string
+		precision float64 // Loom's precision ≥ this × BM25's
+		frame     bool    // the frame ≤ a tenth of the budget
+	}{{"cargo-book", 2, true}, {"distill", 2, true}, {"py-requests", 1, false}} {
+		t.Run(set.name, func(t *testing.T) {
+			dir := filepath.Join("..", "..", "testdata", "eval", set.name)
 			qs, err := LoadQueries(filepath.Join(dir, "queries.jsonl"))
 			require.NoError(t, err)
 			ctx := context.Background()
@@ -128,18 +137,20 @@ func TestDevCorporaAgainstBM25FillingTheBudget(t *testing.T) {
 			rep, err := wb.Ingest(ctx, []string{filepath.Join(dir, "docs")}, backend.IngestOptions{})
 			require.NoError(t, err)
 			require.Empty(t, rep.Errors)
-			c, err := Compare(ctx, wb, name, qs, Options{Budget: 4000}, []string{"loom", "bm25"})
+			c, err := Compare(ctx, wb, set.name, qs, Options{Budget: 4000}, []string{"loom", "bm25"})
 			require.NoError(t, err)
 			loom, bm25 := c.Reports[0], c.Reports[1]
-			t.Logf("@4000 loom P %.4f R %.4f frame %.1f%%; bm25 P %.4f R %.4f", loom.Precision, loom.Recall, 100*loom.FrameShare, bm25.Precision, bm25.Recall)
-			assert.GreaterOrEqual(t, loom.Precision, 2*bm25.Precision)
+			t.Logf("@4000 loom P %.4f R %.4f nDCG@10 %.4f frame %.1f%%; bm25 P %.4f R %.4f nDCG@10 %.4f", loom.Precision, loom.Recall, loom.NDCG10, 100*loom.FrameShare, bm25.Precision, bm25.Recall, bm25.NDCG10)
+			assert.GreaterOrEqual(t, loom.Precision, set.precision*bm25.Precision)
 			for _, p := range c.Paired {
-				if p.Metric == "recall" {
-					t.Logf("recall loom − bm25 %+.4f ± %.4f", p.Mean, p.SE)
-					assert.GreaterOrEqual(t, p.Mean, -2*p.SE, "recall not significantly below BM25's")
+				if p.Metric == "recall" || p.Metric == "ndcg@10" {
+					t.Logf("%s loom − bm25 %+.4f ± %.4f", p.Metric, p.Mean, p.SE)
+					assert.GreaterOrEqual(t, p.Mean, -2*p.SE, "%s not significantly below BM25's", p.Metric)
 				}
 			}
-			assert.LessOrEqual(t, loom.FrameShare, 0.10)
+			if set.frame {
+				assert.LessOrEqual(t, loom.FrameShare, 0.10)
+			}
 			wide, err := Run(ctx, wb, qs, Options{Budget: 8000})
 			require.NoError(t, err)
 			t.Logf("@8000 loom P %.4f R %.4f", wide.Precision, wide.Recall)

@@ -311,7 +311,7 @@ func (p *pool) symbolShare(id string) float64 {
 
 // relevantNeighbours marks as relevant the definitions one symbol edge
 // from a relevant one (what it calls, implements or imports, what calls
-// it) that score at least RelevanceCut × the best on their own: in source
+// it) whose relevance is at least RelevanceCut × the best on their own: in source
 // code a question's answer is a few definitions that use each other, and
 // their words overlap with the rest of the code more than a document's
 // sections do, so the background rule alone stops too early. One step, so
@@ -322,7 +322,7 @@ func (p *pool) relevantNeighbours(cands []*assemble.Candidate, cfg assemble.Conf
 	best := 0.0
 	relevant := map[string]bool{}
 	for _, c := range cands {
-		best = max(best, c.Score)
+		best = max(best, c.Relevance)
 		if c.Relevant {
 			relevant[c.ID] = true
 		}
@@ -348,11 +348,11 @@ func (p *pool) relevantNeighbours(cands []*assemble.Candidate, cfg assemble.Conf
 		if c.Relevant || n == nil || n.Symbol == nil {
 			continue
 		}
-		if c.Score >= fileFloor && n.Symbol.Kind != "file" && files[n.DocID] {
+		if c.Relevance >= fileFloor && n.Symbol.Kind != "file" && files[n.DocID] {
 			c.Relevant = true
 			continue
 		}
-		if c.Score < floor {
+		if c.Relevance < floor {
 			continue
 		}
 		for _, nb := range p.symbolNeighbours(c.ID) {
