@@ -138,12 +138,14 @@ func TestTwoUploadsOfOneNameAreBothKept(t *testing.T) {
 		{Name: "notes.md", Text: "# Notes\n\nA note.\n"},
 		{Name: "types.ts", Text: "export interface Second { b: number }\n"},
 		{Name: "notes.md", Text: "# Notes\n\nA note.\n"},
+		{Name: "types.ts", Text: "export interface Second { b: number }\n"}, // the renamed one's copy
 	})
 	require.NoError(t, err)
 	assert.Equal(t, 3, res.Added)
-	require.Len(t, res.Skipped, 1, "%+v", res.Skipped)
+	require.Len(t, res.Skipped, 2, "%+v", res.Skipped)
 	assert.Equal(t, "notes.md (a second copy)", res.Skipped[0].Path)
 	assert.Contains(t, res.Skipped[0].Reason, "the same file is in this drop twice")
+	assert.Equal(t, "types.ts (a second copy)", res.Skipped[1].Path)
 	require.Len(t, res.Warnings, 1, "%+v", res.Warnings)
 	assert.True(t, strings.HasSuffix(res.Warnings[0].Path, filepath.Join("uploads", "types (2).ts")), res.Warnings[0].Path)
 	assert.Contains(t, res.Warnings[0].Problem, "this one is added as types (2).ts")
@@ -153,7 +155,7 @@ func TestTwoUploadsOfOneNameAreBothKept(t *testing.T) {
 	for _, f := range last.Files {
 		states[f.Path], problems[f.Path] = f.State, f.Problem
 	}
-	assert.Equal(t, map[string]FileState{"types.ts": FileDone, "notes.md": FileDone, "types (2).ts": FileDone, "notes.md (a second copy)": FileSkipped}, states)
+	assert.Equal(t, map[string]FileState{"types.ts": FileDone, "notes.md": FileDone, "types (2).ts": FileDone, "notes.md (a second copy)": FileSkipped, "types.ts (a second copy)": FileSkipped}, states)
 	assert.Contains(t, problems["types (2).ts"], "another file of this drop is also named types.ts")
 	assert.Empty(t, problems["types.ts"])
 	docs, err := app.Documents()

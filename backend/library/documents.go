@@ -193,7 +193,7 @@ func (w *Library) IngestUploads(ctx context.Context, files []Upload, opts Ingest
 		names[i] = uploadName(f.Name)
 		taken[names[i]] = true
 	}
-	stored := map[string][sha256.Size]byte{} // name → the bytes stored under it in this drop
+	stored := map[string]map[[sha256.Size]byte]bool{} // a name of the drop → the contents stored for it
 	for i, f := range files {
 		name := names[i]
 		content, err := uploadContent(f, name)
@@ -202,11 +202,11 @@ func (w *Library) IngestUploads(ctx context.Context, files []Upload, opts Ingest
 			continue
 		}
 		sum := sha256.Sum256(content)
-		if prev, ok := stored[name]; ok {
-			if prev == sum {
-				skipped = append(skipped, ingest.Skipped{Path: f.Name + " (a second copy)", Reason: "the same file is in this drop twice: it is added once"})
-				continue
-			}
+		if stored[names[i]][sum] {
+			skipped = append(skipped, ingest.Skipped{Path: f.Name + " (a second copy)", Reason: "the same file is in this drop twice: it is added once"})
+			continue
+		}
+		if len(stored[names[i]]) > 0 {
 			name = freeUploadName(name, taken)
 			taken[name] = true
 		}
@@ -218,7 +218,10 @@ func (w *Library) IngestUploads(ctx context.Context, files []Upload, opts Ingest
 		if name != names[i] {
 			warnings = append(warnings, fmt.Sprintf("%s: another file of this drop is also named %s (the page sends names without their folders); this one is added as %s", file.Abs, path.Base(names[i]), path.Base(name)))
 		}
-		stored[name] = sum
+		if stored[names[i]] == nil {
+			stored[names[i]] = map[[sha256.Size]byte]bool{}
+		}
+		stored[names[i]][sum] = true
 		walked.Files = append(walked.Files, file)
 	}
 	rep := &IngestReport{}

@@ -199,6 +199,18 @@ try {
   await ready(page2);
   await waitDocs(page2, before).catch(() => {});
   check('the imported workspace survives a reload', (await docCount(page2)) === before);
+
+  // Two loose files of one name in one drop (the page sends names without their folders): both are
+  // kept, the second under a new name, which its line in the ingest panel says.
+  await page2.setInputFiles('[data-testid="file-input"]', [
+    { name: 'twin.md', mimeType: 'text/markdown', buffer: Buffer.from('# Twin\n\nThe first twin keeps a lighthouse on the northern cape.\n') },
+    { name: 'twin.md', mimeType: 'text/markdown', buffer: Buffer.from('# Twin\n\nThe second twin measures glaciers in the southern valleys.\n') },
+  ]);
+  await waitDocs(page2, before + 2).catch(() => {});
+  check('two files of one name in one drop are both added', (await docCount(page2)) === before + 2, `${await docCount(page2)} documents, ${before} before`);
+  const twin = page2.locator('[data-testid="ingest-file"][data-state="done"]', { hasText: 'twin (2).md' });
+  const note = (await twin.count()) === 1 ? ((await twin.textContent()) ?? '') : '';
+  check('the second is added under a new name, which its line says', /this one is added as twin \(2\)\.md/.test(note), note || 'no line for twin (2).md');
   await dark.close();
 
   check('no uncaught page errors', errors.length === 0, errors.join(' | '));

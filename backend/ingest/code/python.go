@@ -2,6 +2,7 @@ package code
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -47,11 +48,13 @@ func (t *tsFile) pyBlock(block *node, parent int, prefix string) {
 		case "function_definition":
 			if name := t.field(n, "name"); name != nil {
 				if s, ok := stubs[t.text(name)]; ok {
-					if s.impl != outer {
+					if slices.Contains(s.nodes, outer) {
 						continue // a stub: read with its implementation
 					}
-					t.pyFunc(n, outer, parent, prefix, s.nodes...)
-					continue
+					if s.impl == outer {
+						t.pyFunc(n, outer, parent, prefix, s.nodes...)
+						continue
+					}
 				}
 			}
 			t.pyFunc(n, outer, parent, prefix)

@@ -197,7 +197,8 @@ LIMIT = 3
 // stubs are part of its implementation (one definition, one name, lines
 // from the first stub); stubs with no implementation stay definitions;
 // definitions under else, elif, except and finally are read; a type
-// variable is not a constant.
+// variable is not a constant; a definition of the name before the stubs
+// stays one.
 func TestPythonOverloadsAndConditionalDefinitions(t *testing.T) {
 	src := `import sys
 from typing import TypeVar, overload
@@ -240,6 +241,14 @@ except ImportError:
 finally:
     def cleanup():
         pass
+
+def parse(x):
+    return x
+
+@overload
+def parse(x: int) -> int: ...
+def parse(x):
+    return x
 `
 	f, err := Parse("models.py", []byte(src))
 	if err != nil {
@@ -262,6 +271,8 @@ finally:
 		"func legacy 31-32",
 		"class SOCKSProxyManager 37-38",
 		"func cleanup 40-41",
+		"func parse 43-44",
+		"func parse 46-49",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("defs =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
