@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -57,8 +58,12 @@ type WatchedFolder struct {
 	Changed   int `json:"changed"`
 	Removed   int `json:"removed"`
 	Unchanged int `json:"unchanged"`
-	// Errors counts the files the last sync could not read.
-	Errors int `json:"errors"`
+	// Errors counts the files the last sync could not read; Problems says
+	// why for the first maxFolderNotes of them, and Warnings what it read
+	// with a problem that lost nothing (front matter kept as text).
+	Errors   int           `json:"errors"`
+	Problems []FileProblem `json:"problems,omitempty"`
+	Warnings []FileProblem `json:"warnings,omitempty"`
 	// Error is why the state is error.
 	Error string `json:"error,omitempty"`
 }
@@ -378,11 +383,32 @@ func (a *App) syncFolder(ctx context.Context, roots []string) (watch.Result, err
 		}
 		rep, err := ws.Ingest(ctx, roots, backend.IngestOptions{Prune: true})
 		if rep != nil {
-			res = watch.Result{Added: rep.Added, Changed: rep.Updated, Removed: rep.Removed, Unchanged: rep.Unchanged, Errors: len(rep.Errors)}
+			res = watch.Result{Added: rep.Added, Changed: rep.Updated, Removed: rep.Removed, Unchanged: rep.Unchanged, Errors: len(rep.Errors), Warnings: rep.Warnings}
+			for _, e := range rep.Errors {
+				res.Problems = append(res.Problems, e.Error())
+			}
 		}
 		return err
 	})
 	return res, err
+}
+
+// maxFolderNotes bounds the problems and the warnings a folder's state
+// carries (Errors counts them all): the page lists them under the folder.
+const maxFolderNotes = 20
+
+// fileNotes splits the first maxFolderNotes of notes, each "file: problem",
+// into their files, named within folder, and problems (nil for none).
+func fileNotes(folder string, notes []string) []FileProblem {
+	var out []FileProblem
+	for _, n := range notes[:min(len(notes), maxFolderNotes)] {
+		f := fileNote(n)
+		if rel, err := filepath.Rel(folder, f.Path); err == nil && filepath.IsAbs(f.Path) && !strings.HasPrefix(rel, "..") {
+			f.Path = rel
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // folderStatus is the folder's state after a watcher's status.
@@ -401,6 +427,7 @@ func folderStatus(prev WatchedFolder, st watch.Status) WatchedFolder {
 		out.LastSync = &at
 		r := st.Result
 		out.Added, out.Changed, out.Removed, out.Unchanged, out.Errors = r.Added, r.Changed, r.Removed, r.Unchanged, r.Errors
+		out.Problems, out.Warnings = fileNotes(out.Path, r.Problems), fileNotes(out.Path, r.Warnings)
 	case watch.Failed:
 		out.State = FolderError
 		if st.Err != nil {

@@ -166,6 +166,51 @@ func TestWatchFolderKeepsTheLibraryInStepThroughAddRenameDeleteAndReopen(t *test
 	shell.mu.Unlock()
 }
 
+// A watched folder's state says which files its last sync could not read
+// and why, and what it read with a warning, each by its file: the page
+// lists them under the folder (the count alone named none).
+func TestAWatchedFolderSaysWhichFilesItCouldNotRead(t *testing.T) {
+	notes := t.TempDir()
+	writeNote(t, filepath.Join(notes, "alpha.md"), "# Alpha\n\nStaleness of caches and how to bound it.\n")
+	writeNote(t, filepath.Join(notes, "empty.md"), "")
+	writeNote(t, filepath.Join(notes, "front.md"), "---\ntitle: [unclosed\n---\n# Front\n\nThe body of a note with broken front matter.\n")
+	app, shell := watchedApp(t, t.TempDir())
+	_, err := app.WatchFolder(notes)
+	require.NoError(t, err)
+	waitLibrary(t, app, shell, notes, "alpha.md", "front.md")
+	shell.mu.Lock()
+	states := folderStates(shell.events, notes)
+	shell.mu.Unlock()
+	last := states[len(states)-1]
+	assert.Equal(t, FolderSynced, last.State)
+	assert.Equal(t, 1, last.Errors)
+	require.Len(t, last.Problems, 1, "%+v", last.Problems)
+	assert.Equal(t, "empty.md", last.Problems[0].Path, "named within the folder")
+	assert.Contains(t, last.Problems[0].Problem, "file is empty")
+	require.Len(t, last.Warnings, 1, "%+v", last.Warnings)
+	assert.Equal(t, "front.md", last.Warnings[0].Path)
+	assert.Contains(t, last.Warnings[0].Problem, "front matter is not valid YAML")
+
+	// Mended, the next sync says nothing more.
+	writeNote(t, filepath.Join(notes, "empty.md"), "# Empty no more\n\nIt holds a sentence about retrieval now.\n")
+	writeNote(t, filepath.Join(notes, "front.md"), "---\ntitle: Front\n---\n# Front\n\nThe body of a note with its front matter mended.\n")
+	waitLibrary(t, app, shell, notes, "alpha.md", "empty.md", "front.md")
+	for {
+		shell.mu.Lock()
+		states = folderStates(shell.events, notes)
+		shell.mu.Unlock()
+		if last = states[len(states)-1]; last.State == FolderSynced && last.Errors == 0 && len(last.Warnings) == 0 {
+			break
+		}
+		n := len(states)
+		shell.waitFor(t, "a sync that reads the mended files", func(events []event) bool { return len(folderStates(events, notes)) > n })
+		if t.Failed() {
+			t.Fatalf("last state %+v", last)
+		}
+	}
+	assert.Empty(t, last.Problems)
+}
+
 func TestWatchedFoldersSurviveANewApp(t *testing.T) {
 	wsDir := t.TempDir()
 	notes := t.TempDir()

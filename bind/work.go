@@ -134,6 +134,13 @@ type FileProblem struct {
 	Problem string `json:"problem"`
 }
 
+// fileNote splits a report's note, "file: problem", into its file and
+// problem.
+func fileNote(note string) FileProblem {
+	file, problem, _ := strings.Cut(note, ": ")
+	return FileProblem{Path: file, Problem: problem}
+}
+
 // SkippedFile is one file of a folder that was left out on purpose (a
 // format Loom does not read, say); it is not an error.
 type SkippedFile struct {
@@ -307,8 +314,7 @@ func (a *App) ingest(run func(ctx context.Context, ws workspace, opts backend.In
 				res.Skipped = append(res.Skipped, SkippedFile{Path: s.Path, Reason: s.Reason})
 			}
 			for _, wn := range rep.Warnings {
-				file, problem, _ := strings.Cut(wn, ": ") // each names its file first
-				res.Warnings = append(res.Warnings, FileProblem{Path: file, Problem: problem})
+				res.Warnings = append(res.Warnings, fileNote(wn))
 			}
 		}
 		final := t.finish(res, err)

@@ -70,6 +70,11 @@ type Result struct {
 	Removed   int
 	Unchanged int
 	Errors    int // files that could not be read; the sync went on
+	// Problems says why each of those files could not be read, and
+	// Warnings what was read with a problem that lost nothing (front
+	// matter kept as text), each "file: problem".
+	Problems []string
+	Warnings []string
 }
 
 // Status is one state change, for a page or a terminal to show.

@@ -1495,8 +1495,14 @@ export interface WatchedFolder {
   changed: number;
   removed: number;
   unchanged: number;
-  /** Errors counts the files the last sync could not read. */
+  /**
+   * Errors counts the files the last sync could not read; Problems says
+   * why for the first maxFolderNotes of them, and Warnings what it read
+   * with a problem that lost nothing (front matter kept as text).
+   */
   errors: number;
+  problems?: FileProblem[];
+  warnings?: FileProblem[];
   /** Error is why the state is error. */
   error?: string;
 }

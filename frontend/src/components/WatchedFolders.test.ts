@@ -56,6 +56,34 @@ describe('WatchedFolders', { timeout: 30_000 }, () => {
     expect(within(row()).getByTestId('watch-state').textContent).toContain('error');
   });
 
+  it('names the files a sync could not read and those read with a warning, each with why', async () => {
+    const { wb } = await setup('desktop', [folder()]);
+    await vi.waitFor(() => expect(screen.getAllByTestId('watched-folder')).toHaveLength(1), slow);
+    const at = new Date().toISOString();
+    wb.emitWatchState(
+      folder({
+        state: 'synced',
+        last_sync: at,
+        added: 1,
+        errors: 3,
+        problems: [
+          { path: 'empty.md', problem: 'file is empty: there is nothing to ingest' },
+          { path: 'daily/broken.pdf', problem: 'not a PDF file' },
+        ],
+        warnings: [{ path: 'front.md', problem: 'front matter is not valid YAML: it is kept as the note’s text' }],
+      }),
+    );
+    await vi.waitFor(() => expect(within(row()).getAllByTestId('watch-file-problem')).toHaveLength(2), slow);
+    const problems = within(row()).getAllByTestId('watch-file-problem').map((el) => el.textContent);
+    expect(problems).toEqual(['empty.md: file is empty: there is nothing to ingest', 'daily/broken.pdf: not a PDF file']);
+    expect(within(row()).getByTestId('watch-file-warning').textContent).toBe('front.md: front matter is not valid YAML: it is kept as the note’s text');
+    expect(within(row()).getByTestId('watch-notes').textContent).toContain('and 1 more file that could not be read');
+    expect(within(row()).getByTestId('watch-counts').textContent).toContain('3 errors');
+
+    wb.emitWatchState(folder({ state: 'synced', last_sync: at, changed: 2 }));
+    await vi.waitFor(() => expect(within(row()).queryByTestId('watch-notes')).toBeNull(), slow);
+  });
+
   it('reads the library again after a sync that changed it', async () => {
     const { wb } = await setup('desktop', [folder()]);
     await vi.waitFor(() => expect(screen.getAllByTestId('watched-folder')).toHaveLength(1), slow);
