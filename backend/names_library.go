@@ -1,6 +1,9 @@
 package backend
 
-import "github.com/loomwork/loom/backend/library"
+import (
+	"github.com/loomwork/loom/backend/library"
+	"github.com/loomwork/loom/backend/watch"
+)
 
 // The library's types (backend/library).
 type (
@@ -49,3 +52,14 @@ var ErrNotFound = library.ErrNotFound
 // FileProblem splits an ingest error into the file it names and the
 // problem.
 func FileProblem(err error) (file, problem string) { return library.FileProblem(err) }
+
+// SyncResult is what a watched folder's sync (an ingest with Prune) did,
+// for its watcher: the counts, and each file it could not read or read
+// with a warning, "file: problem".
+func SyncResult(rep *IngestReport) watch.Result {
+	res := watch.Result{Added: rep.Added, Changed: rep.Updated, Removed: rep.Removed, Unchanged: rep.Unchanged, Errors: len(rep.Errors), Warnings: rep.Warnings}
+	for _, e := range rep.Errors {
+		res.Problems = append(res.Problems, e.Error())
+	}
+	return res
+}

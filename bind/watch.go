@@ -383,10 +383,7 @@ func (a *App) syncFolder(ctx context.Context, roots []string) (watch.Result, err
 		}
 		rep, err := ws.Ingest(ctx, roots, backend.IngestOptions{Prune: true})
 		if rep != nil {
-			res = watch.Result{Added: rep.Added, Changed: rep.Updated, Removed: rep.Removed, Unchanged: rep.Unchanged, Errors: len(rep.Errors), Warnings: rep.Warnings}
-			for _, e := range rep.Errors {
-				res.Problems = append(res.Problems, e.Error())
-			}
+			res = backend.SyncResult(rep)
 		}
 		return err
 	})

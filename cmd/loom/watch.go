@@ -148,15 +148,13 @@ func watchSync(wb *backend.Workbench, batch int, stderr io.Writer) watch.SyncFun
 		if err != nil {
 			return watch.Result{}, err
 		}
-		res := watch.Result{Added: rep.Added, Changed: rep.Updated, Removed: rep.Removed, Unchanged: rep.Unchanged, Errors: len(rep.Errors), Warnings: rep.Warnings}
 		for _, e := range rep.Errors {
 			fmt.Fprintln(stderr, "error:", e)
-			res.Problems = append(res.Problems, e.Error())
 		}
 		for _, wn := range rep.Warnings {
 			fmt.Fprintln(stderr, "warning:", wn)
 		}
-		return res, nil
+		return backend.SyncResult(rep), nil
 	}
 }
 
