@@ -40,6 +40,17 @@ func folderStates(events []event, path string) []WatchedFolder {
 	return out
 }
 
+// lastState is the last watch:state event sent for path, and how many were sent.
+func lastState(shell *fakeShell, path string) (WatchedFolder, int) {
+	shell.mu.Lock()
+	defer shell.mu.Unlock()
+	states := folderStates(shell.events, path)
+	if len(states) == 0 {
+		return WatchedFolder{}, 0
+	}
+	return states[len(states)-1], len(states)
+}
+
 func countState(events []event, path string, state FolderState) int {
 	n := 0
 	for _, f := range folderStates(events, path) {
@@ -109,10 +120,7 @@ func TestWatchFolderKeepsTheLibraryInStepThroughAddRenameDeleteAndReopen(t *test
 	// A new file.
 	writeNote(t, filepath.Join(notes, "beta.md"), "# Beta\n\nRetrieval and reranking of passages.\n")
 	waitLibrary(t, app, shell, notes, "alpha.md", "beta.md")
-	shell.mu.Lock()
-	states := folderStates(shell.events, notes)
-	shell.mu.Unlock()
-	last := states[len(states)-1]
+	last, _ := lastState(shell, notes)
 	assert.Equal(t, FolderSynced, last.State)
 	assert.NotNil(t, last.LastSync)
 	assert.Empty(t, shell.wrongEvents)
@@ -147,10 +155,8 @@ func TestWatchFolderKeepsTheLibraryInStepThroughAddRenameDeleteAndReopen(t *test
 	// Stop watching: a last state, stopped; the list is empty and stays
 	// so; the documents stay; nothing more syncs.
 	require.NoError(t, app.UnwatchFolder(notes))
-	shell.mu.Lock()
-	states = folderStates(shell.events, notes)
-	shell.mu.Unlock()
-	assert.Equal(t, FolderStopped, states[len(states)-1].State)
+	last, sent := lastState(shell, notes)
+	assert.Equal(t, FolderStopped, last.State)
 	list, err = app.WatchedFolders()
 	require.NoError(t, err)
 	assert.Empty(t, list)
@@ -162,7 +168,7 @@ func TestWatchFolderKeepsTheLibraryInStepThroughAddRenameDeleteAndReopen(t *test
 	require.NoError(t, err)
 	assert.Equal(t, []string{"delta.md", "gamma.md", "zeta.md"}, sources(t, app))
 	shell.mu.Lock()
-	assert.Len(t, folderStates(shell.events, notes), len(states), "no state after stopped")
+	assert.Len(t, folderStates(shell.events, notes), sent, "no state after stopped")
 	shell.mu.Unlock()
 }
 
@@ -178,10 +184,7 @@ func TestAWatchedFolderSaysWhichFilesItCouldNotRead(t *testing.T) {
 	_, err := app.WatchFolder(notes)
 	require.NoError(t, err)
 	waitLibrary(t, app, shell, notes, "alpha.md", "front.md")
-	shell.mu.Lock()
-	states := folderStates(shell.events, notes)
-	shell.mu.Unlock()
-	last := states[len(states)-1]
+	last, _ := lastState(shell, notes)
 	assert.Equal(t, FolderSynced, last.State)
 	assert.Equal(t, 1, last.Errors)
 	require.Len(t, last.Problems, 1, "%+v", last.Problems)
@@ -196,13 +199,10 @@ func TestAWatchedFolderSaysWhichFilesItCouldNotRead(t *testing.T) {
 	writeNote(t, filepath.Join(notes, "front.md"), "---\ntitle: Front\n---\n# Front\n\nThe body of a note with its front matter mended.\n")
 	waitLibrary(t, app, shell, notes, "alpha.md", "empty.md", "front.md")
 	for {
-		shell.mu.Lock()
-		states = folderStates(shell.events, notes)
-		shell.mu.Unlock()
-		if last = states[len(states)-1]; last.State == FolderSynced && last.Errors == 0 && len(last.Warnings) == 0 {
+		var n int
+		if last, n = lastState(shell, notes); last.State == FolderSynced && last.Errors == 0 && len(last.Warnings) == 0 {
 			break
 		}
-		n := len(states)
 		shell.waitFor(t, "a sync that reads the mended files", func(events []event) bool { return len(folderStates(events, notes)) > n })
 		if t.Failed() {
 			t.Fatalf("last state %+v", last)
@@ -285,10 +285,7 @@ func TestAFolderWatchedThroughALinkIsPrunedWhenTheLinkGoes(t *testing.T) {
 
 	require.NoError(t, os.Remove(link))
 	waitLibrary(t, app, shell, link)
-	shell.mu.Lock()
-	states := folderStates(shell.events, link)
-	shell.mu.Unlock()
-	last := states[len(states)-1]
+	last, _ := lastState(shell, link)
 	assert.Equal(t, 1, last.Removed, "%+v", last)
 
 	require.NoError(t, os.Symlink(target, link))
