@@ -51,6 +51,8 @@ export class LibraryStore {
   watchOfferError: WorkbenchError | null = $state(null);
   /** Document actions under way, by document id. */
   busy: Record<string, DocumentAction> = $state({});
+  /** An ingest call of this page's own is running. */
+  private calling = false;
   /** Ingest jobs whose call has returned (their late events are ignored). */
   private endedJobs = new Set<string>();
 
@@ -120,6 +122,14 @@ export class LibraryStore {
       // A large drop is written in rounds: each is searchable at once, so
       // the documents, the counts and the graph show it at once.
       if (!p.finished && (p.written ?? 0) > before) void this.refresh();
+      // The end of an ingest this page did not start (the page was
+      // reloaded while the engine went on): no call returns to end it, so
+      // its last event does. The page's own ingest ends when its call does.
+      if (p.finished && !this.calling) {
+        this.endedJobs.add(p.job);
+        this.ingesting = false;
+        void this.changed();
+      }
     });
     // The web edition fetches a language's grammar the first time a file
     // of it arrives: the panel says so while it takes.
@@ -177,6 +187,7 @@ export class LibraryStore {
       return null;
     }
     this.ingesting = true;
+    this.calling = true;
     this.cancelling = false;
     this.progress = null;
     this.report = null;
@@ -200,6 +211,7 @@ export class LibraryStore {
       return null;
     } finally {
       this.ingesting = false;
+      this.calling = false;
       this.cancelling = false;
       await this.changed();
     }

@@ -67,9 +67,25 @@ describe('LibraryStore', { timeout: 30_000 }, () => {
     wb.emitProgress({ ...event, stage: 'writing', written: 12 });
     await vi.waitFor(() => expect(asked).toHaveBeenCalledTimes(2), slow);
     wb.emitProgress({ ...event, job: 'ingest-10', stage: 'embedding' }); // another ingest starts at none
+    expect(lib.ingesting).toBe(true);
+    // No call of this page's own is running (the page was reloaded while the engine went on):
+    // the last event ends the ingest and the library is read again.
     wb.emitProgress({ ...event, job: 'ingest-10', finished: true, written: 20 });
-    await Promise.resolve();
-    expect(asked).toHaveBeenCalledTimes(2); // the end of an ingest refreshes through its call
+    await vi.waitFor(() => expect(asked).toHaveBeenCalledTimes(3), slow);
+    expect(lib.ingesting).toBe(false);
+    wb.emitProgress({ ...event, job: 'ingest-10', written: 20 }); // a late event does not reopen it
+    expect(lib.ingesting).toBe(false);
+    stop();
+  });
+
+  it('the end of the page’s own ingest is read through its call, not twice', async () => {
+    const wb = new FakeWorkbench();
+    const lib = new LibraryStore(wb);
+    const stop = lib.start();
+    const asked = vi.spyOn(wb, 'documents');
+    await lib.ingestUploads(golden.uploads); // its events include the finished one
+    expect(asked).toHaveBeenCalledTimes(1);
+    expect(lib.ingesting).toBe(false);
     stop();
   });
 
