@@ -211,6 +211,7 @@ try {
   const twin = page2.locator('[data-testid="ingest-file"][data-state="done"]', { hasText: 'twin (2).md' });
   const note = (await twin.count()) === 1 ? ((await twin.textContent()) ?? '') : '';
   check('the second is added under a new name, which its line says', /this one is added as twin \(2\)\.md/.test(note), note || 'no line for twin (2).md');
+  await page2.locator('[data-testid="ingest-panel"]').screenshot({ path: join(out, 'web-twin-upload.png') });
   await dark.close();
 
   check('no uncaught page errors', errors.length === 0, errors.join(' | '));
