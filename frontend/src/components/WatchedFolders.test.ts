@@ -70,13 +70,19 @@ describe('WatchedFolders', { timeout: 30_000 }, () => {
           { path: 'empty.md', problem: 'file is empty: there is nothing to ingest' },
           { path: 'daily/broken.pdf', problem: 'not a PDF file' },
         ],
-        warnings: [{ path: 'front.md', problem: 'front matter is not valid YAML: it is kept as the note’s text' }],
+        warnings: [
+          { path: 'front.md', problem: 'front matter is not valid YAML: it is kept as the note’s text' },
+          { path: 'front.md', problem: 'a second warning of the same file' },
+        ],
       }),
     );
     await vi.waitFor(() => expect(within(row()).getAllByTestId('watch-file-problem')).toHaveLength(2), slow);
     const problems = within(row()).getAllByTestId('watch-file-problem').map((el) => el.textContent);
     expect(problems).toEqual(['empty.md: file is empty: there is nothing to ingest', 'daily/broken.pdf: not a PDF file']);
-    expect(within(row()).getByTestId('watch-file-warning').textContent).toBe('front.md: front matter is not valid YAML: it is kept as the note’s text');
+    expect(within(row()).getAllByTestId('watch-file-warning').map((el) => el.textContent)).toEqual([
+      'front.md: front matter is not valid YAML: it is kept as the note’s text',
+      'front.md: a second warning of the same file',
+    ]);
     expect(within(row()).getByTestId('watch-notes').textContent).toContain('and 1 more file that could not be read');
     expect(within(row()).getByTestId('watch-counts').textContent).toContain('3 errors');
 
