@@ -9,8 +9,12 @@ import (
 	"github.com/loomwork/loom/backend/search"
 )
 
-// bestChunks keeps the paragraphs of text that share the most terms with
-// the question, in their order, within limit tokens.
+// BestChunks keeps the paragraphs of text that share the most terms with
+// the question, in their order, within limit tokens. A paragraph that
+// shares none (a bare heading, a code fence, a table of figures) is not a
+// match, however small: it would fill the limit with what the question
+// did not ask. When no matching paragraph fits, the best one's head is
+// kept; when none matches, the text's head.
 func BestChunks(text string, terms []string, limit int, count assemble.Counter) string {
 	paras := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n")
 	want := map[string]bool{}
@@ -34,6 +38,9 @@ func BestChunks(text string, terms []string, limit int, count assemble.Counter) 
 				hit++
 			}
 		}
+		if hit == 0 {
+			continue
+		}
 		score := float64(hit) / float64(1+len(pt)/16)
 		if i == 0 {
 			score += 0.1 // the opening paragraph frames the section
@@ -49,8 +56,12 @@ func BestChunks(text string, terms []string, limit int, count assemble.Counter) 
 			used += s.tokens + 2
 		}
 	}
-	if len(keep) == 0 && len(ss) > 0 { // one paragraph larger than the limit: its head
-		return abstract.Truncate(abstract.Counter(count), paras[ss[0].i], limit)
+	if len(keep) == 0 { // the best paragraph is larger than the limit, or none matches: a head
+		head := text
+		if len(ss) > 0 {
+			head = paras[ss[0].i]
+		}
+		return abstract.Truncate(abstract.Counter(count), strings.TrimSpace(head), limit)
 	}
 	sort.Ints(keep)
 	parts := make([]string, len(keep))
