@@ -91,8 +91,8 @@ func Manifest(loaded []*Candidate, relevant int, notLoaded []*Candidate) string 
 func manifest(loaded []*Candidate, relevant int, notLoaded []*Candidate, listed int) string {
 	var b strings.Builder
 	total := max(relevant, len(loaded)+len(notLoaded))
-	fmt.Fprintf(&b, "[Context loaded: %d of %d relevant nodes]\n", len(loaded), total)
-	fmt.Fprintf(&b, "[Additional context available but not loaded: %d nodes", len(notLoaded))
+	fmt.Fprintf(&b, "[Context loaded: %d of %d relevant %s]\n", len(loaded), total, nodes(total))
+	fmt.Fprintf(&b, "[Additional context available but not loaded: %d %s", len(notLoaded), nodes(len(notLoaded)))
 	if len(notLoaded) > 0 && listed > 0 {
 		b.WriteString(" — ")
 		for i, c := range notLoaded[:min(len(notLoaded), listed)] {
@@ -657,3 +657,11 @@ func (e *usageError) Error() string { return e.msg }
 func (e *usageError) ErrorCode() errs.Code { return errs.Invalid }
 
 func errUsage(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// nodes is "node" or "nodes", as n asks.
+func nodes(n int) string {
+	if n == 1 {
+		return "node"
+	}
+	return "nodes"
+}

@@ -74,7 +74,7 @@ func TestTitlesAreCleaned(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := &Candidate{ID: "n-1", Ref: "doc.md#x", Title: tt.title, Score: 0.5, Source: "input", Tokens: 5}
 			assert.Equal(t, "[n-1] "+tt.want+" · doc.md#x", BlockHeader(c))
-			assert.Equal(t, "[Context loaded: 0 of 1 relevant nodes]\n[Additional context available but not loaded: 1 nodes — [n-1] "+tt.want+" (5 tokens)]", Manifest(nil, 1, []*Candidate{c}))
+			assert.Equal(t, "[Context loaded: 0 of 1 relevant node]\n[Additional context available but not loaded: 1 node — [n-1] "+tt.want+" (5 tokens)]", Manifest(nil, 1, []*Candidate{c}))
 		})
 	}
 }

@@ -49,7 +49,7 @@ func TestRealOllama(t *testing.T) {
 	var streamed strings.Builder
 	res, err := c.Chat(ctx, chat.Turn{
 		Model: model, Window: min(info.ContextLength, 4096),
-		System:   "You answer questions about the Loom workspace. Use the search_context tool when the context does not answer, and cite node ids in square brackets.\n\n[Context loaded: 0 of 1 relevant nodes]\n[Additional context available but not loaded: 1 nodes]",
+		System:   "You answer questions about the Loom workspace. Use the search_context tool when the context does not answer, and cite node ids in square brackets.\n\n[Context loaded: 0 of 1 relevant node]\n[Additional context available but not loaded: 1 node]",
 		Question: "How long until an access token expires in Loom?",
 		Tools:    tools,
 		OnToken:  func(s string) { streamed.WriteString(s) },
