@@ -276,9 +276,10 @@ func TestSelectAdaptiveKnapsack(t *testing.T) {
 		assert.Equal(t, 1, sel.NotLoaded)
 	})
 	t.Run("levels are mixed when that holds the most score", func(t *testing.T) {
-		// a summary (0.54) + b detailed (0.8) = 1.34 beats a detailed +
-		// b essence (1.14) and both summaries (1.02).
-		a, b := node("a", 0.9, 600), node("b", 0.8, 600)
+		// Values are discounted by rank (b's by log2 3): a summary (0.54)
+		// + b detailed (0.536) = 1.076 beats a detailed + b essence
+		// (1.061) and both summaries (0.862).
+		a, b := node("a", 0.9, 600), node("b", 0.85, 600)
 		a.SummaryTokens, a.EssenceTokens = 100, 20
 		b.SummaryTokens, b.EssenceTokens = 150, 20
 		sel := Select([]*Candidate{a, b}, SelectOptions{Loadable: 700, Level: Adaptive, Oversize: 1})
@@ -286,6 +287,27 @@ func TestSelectAdaptiveKnapsack(t *testing.T) {
 		assert.Equal(t, []string{"a", "b"}, ids(sel.Loaded), "loaded in utility order")
 		assert.Equal(t, map[string]Level{"a": Summary, "b": Detailed}, levels(sel.Loaded))
 		assert.Equal(t, 700, sel.Used)
+	})
+	t.Run("the best node is not left out for many small ones", func(t *testing.T) {
+		// Relevant scores are close: without the rank discount the sum
+		// rewards the count of nodes, and thirty small ones (value 20.7)
+		// beat the best node and twenty-four of them (17.5).
+		best := node("best", 0.94, 333)
+		cs := []*Candidate{best}
+		for i := range 30 {
+			cs = append(cs, node(fmt.Sprintf("small%02d", i), 0.69, 40))
+		}
+		sel := Select(cs, SelectOptions{Loadable: 1300, Level: Adaptive, Oversize: 1})
+
+		assert.Equal(t, BranchAdaptive, sel.Branch)
+		require.NotEmpty(t, sel.Loaded)
+		assert.Equal(t, "best", sel.Loaded[0].ID)
+		assert.Equal(t, Detailed, best.Level)
+		for _, c := range cs[1:] { // the small ones left out are the last ranked
+			if !c.Loaded {
+				assert.Greater(t, c.ID, sel.Loaded[len(sel.Loaded)-1].ID)
+			}
+		}
 	})
 	t.Run("an oversized node is not offered in full when it has a smaller level", func(t *testing.T) {
 		a, b := node("a", 0.9, 700), node("b", 0.1, 400)
