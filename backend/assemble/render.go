@@ -548,6 +548,9 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 	if loadable < 0 {
 		return nil, errUsage("the context budget of %d tokens is smaller than the manifest (%d tokens): raise the budget", split.Context, frame)
 	}
+	refills := 0
+	var fitted *Assembly // the last assembly that fitted, kept while a refill is tried
+	var fittedState []Candidate
 	for attempt := 0; ; attempt++ {
 		o.Loadable = loadable
 		sel := Select(cands, o)
@@ -593,6 +596,10 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 		if total > split.Context {
 			total = count(ContextText(manifest, "", blocks))
 		}
+		if total > split.Context && fitted != nil { // a refill took too much: what fitted stands
+			restoreCandidates(cands, fittedState)
+			return fitted, nil
+		}
 		if total > split.Context { // BPE merges at the seams: take a little more room
 			if attempt < 4 && loadable > 0 {
 				loadable = max(0, loadable-(total-split.Context)-8)
@@ -632,8 +639,62 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 		if a.Split.Free < 0 {
 			a.Split.Free = 0
 		}
+		// Refill: the selection was planned with sizes that are upper
+		// bounds — summaries not made yet, every header at its longest
+		// (blocks of one file share the file's name), the manifest naming
+		// every node it might — and the measured context may leave room
+		// that relevant nodes, left out or loaded smaller, could use. The
+		// texts fetched now report their real sizes; select again, with the
+		// room the headers and the manifest did not take added. If that no
+		// longer fits, this assembly stands.
+		if free := split.Context - total; refills < MaxRefills && free >= max(RefillMin, split.Context/50) && growable(cands) {
+			slack := frame - m - frameTokens(count, blocks)
+			for _, bl := range blocks {
+				slack += bl.Candidate.Overhead
+			}
+			refills++
+			fitted, fittedState = a, saveCandidates(cands)
+			loadable += max(0, min(slack, free))
+			continue
+		}
 		return a, nil
 	}
+}
+
+// saveCandidates copies the candidates as an assembly left them (what
+// Select decided, the sizes their texts reported), so that the assembly
+// can stand after a later selection changed them.
+func saveCandidates(cands []*Candidate) []Candidate {
+	out := make([]Candidate, len(cands))
+	for i, c := range cands {
+		out[i] = *c
+	}
+	return out
+}
+
+func restoreCandidates(cands []*Candidate, saved []Candidate) {
+	for i, c := range cands {
+		*c = saved[i]
+	}
+}
+
+// MaxRefills bounds how often Assemble selects again to use room the
+// measured context left; RefillMin (or a fiftieth of the context, if more)
+// is the least room worth it.
+const (
+	MaxRefills = 2
+	RefillMin  = 24
+)
+
+// growable: a relevant (or pinned) candidate did not load, or loaded
+// smaller than in full.
+func growable(cands []*Candidate) bool {
+	for _, c := range cands {
+		if (c.Relevant || c.Pinned) && c.Unavailable == "" && (!c.Loaded || c.Level != Detailed) {
+			return true
+		}
+	}
+	return false
 }
 
 // notLoaded lists the relevant (or pinned) candidates that did not load,

@@ -560,3 +560,39 @@ func TestBlockHeaderLeavesOutADefinitionTheTextDeclares(t *testing.T) {
 	text = ContextText("[M]", "", []Block{{prose, "Earlier work on retrieval weighed terms by their rarity."}})
 	assert.Contains(t, text, "[n-7a8b] paper.pdf › Related work · p. 2\n", "a two-word prose title is no definition")
 }
+
+// TestAssembleUsesTheRoomMadeSummariesLeave: summaries not made yet are
+// offered at an upper bound of their size; when they come out smaller,
+// the room left is used for what did not load in full.
+func TestAssembleUsesTheRoomMadeSummariesLeave(t *testing.T) {
+	count := counter(t)
+	fake := fakeText(count)
+	text := func(c *Candidate, l Level) (string, error) {
+		if l == Summary {
+			c.SummaryTokens = 40 // made: smaller than its bound
+		}
+		return fake(c, l)
+	}
+	var cs []*Candidate
+	for i := range 6 {
+		c := node(fmt.Sprintf("n%d", i), 0.9-float64(i)*0.01, 300)
+		c.SummaryTokens = 150
+		cs = append(cs, c)
+	}
+	split, err := PlanSplit(SplitRequest{Budget: 1400, Reserve: 0.3})
+	require.NoError(t, err)
+	a, err := Assemble(cs, split, SelectOptions{Level: Adaptive, Oversize: 1}, "", "q", "", count, text)
+	require.NoError(t, err)
+
+	assert.LessOrEqual(t, count(a.Context), split.Context)
+	assert.Len(t, a.Selection.Loaded, 6)
+	detailed := 0
+	for _, c := range a.Selection.Loaded {
+		if c.Level == Detailed {
+			detailed++
+		}
+		assert.Equal(t, c.tokensAt(c.Level), c.LoadedTokens)
+	}
+	assert.GreaterOrEqual(t, detailed, 2, "the room the summaries left loads nodes in full: %+v", a.Split)
+	assert.Less(t, a.Split.Free, 300, "%+v", a.Split)
+}
