@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -269,4 +271,50 @@ func largerWorkspace(t *testing.T) (string, Stats) {
 	require.NoError(t, err)
 	require.NoError(t, wb.Close())
 	return dir, st
+}
+
+// TestSummariesAreNotCountedAsSections: a summary made for a question is
+// kept as an analysis node of its source's document; the catalog the
+// model reads and the doctor's count of sections leave it out.
+func TestSummariesAreNotCountedAsSections(t *testing.T) {
+	ctx := context.Background()
+	dir, _, _ := healthyWorkspace(t) // its question made summaries
+	wb := openBolt(t, dir)
+	docs, err := wb.Documents(ctx)
+	require.NoError(t, err)
+	sections := map[string]int{}
+	total := 0
+	for _, d := range docs {
+		sections[d.Path] = d.Nodes
+		total += d.Nodes
+	}
+	require.Positive(t, sections["budget.md"])
+	res, err := wb.Query(ctx, QueryRequest{Question: "How is the loadable budget calculated from the window?", Budget: 4000, NoTouch: true})
+	require.NoError(t, err)
+	cat, err := wb.Tools().Catalog(ctx) // the model's catalog tool
+	require.NoError(t, err)
+	colls, err := wb.Collections(ctx)
+	require.NoError(t, err)
+	require.NoError(t, wb.Close())
+	assert.True(t, strings.HasPrefix(cat.Text, fmt.Sprintf("%d documents, %d sections, ", len(docs), total)), cat.Text)
+	inCollections := 0
+	for _, c := range colls {
+		inCollections += c.Sections
+	}
+	assert.Equal(t, total, inCollections)
+	listed := regexp.MustCompile(`([^:;\[\]]+?) \((\d+) sections?\)`).FindAllStringSubmatch(res.Catalog, -1)
+	require.NotEmpty(t, listed, res.Catalog)
+	for _, m := range listed {
+		assert.Equal(t, strconv.Itoa(sections[strings.TrimSpace(m[1])]), m[2], "%s in %s", m[1], res.Catalog)
+	}
+
+	c, err := Doctor(ctx, dir)
+	require.NoError(t, err)
+	var store string
+	for _, f := range c.Findings {
+		if strings.Contains(f.Detail, "concepts at generation") {
+			store = f.Detail
+		}
+	}
+	assert.Regexp(t, fmt.Sprintf(`documents, %d sections and \d+ summar(y|ies), `, total), store)
 }

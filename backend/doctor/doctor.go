@@ -145,7 +145,7 @@ func (c *Checkup) checkStore(ctx context.Context, dir string, kind storage.Graph
 			return nil, -1
 		}
 		c.Store = "ok"
-		c.add(part, StatusOK, fmt.Sprintf("%d documents, %d sections, %d concepts at generation %d", len(snap.Documents), len(snap.Nodes), len(snap.Concepts), snap.Meta.Generation), "")
+		c.add(part, StatusOK, fmt.Sprintf("%d documents, %s, %d concepts at generation %d", len(snap.Documents), sections(snap), len(snap.Concepts), snap.Meta.Generation), "")
 		return snap, snap.Meta.Generation
 	}
 	gdir := filepath.Join(dir, storage.GraphDir)
@@ -211,8 +211,8 @@ func (c *Checkup) checkStore(ctx context.Context, dir string, kind storage.Graph
 		return salvage(err.Error())
 	}
 	c.Store = "ok"
-	c.add(part, StatusOK, fmt.Sprintf("%d pages read; %d documents, %d sections, %d concepts at generation %d",
-		pages, len(snap.Documents), len(snap.Nodes), len(snap.Concepts), snap.Meta.Generation), "")
+	c.add(part, StatusOK, fmt.Sprintf("%d pages read; %d documents, %s, %d concepts at generation %d",
+		pages, len(snap.Documents), sections(snap), len(snap.Concepts), snap.Meta.Generation), "")
 	// The workspace facts (what stats show) against what the store holds.
 	ix := index.FromSnapshot(snap)
 	facts := ix.Meta(snap.Meta.Embedder)
@@ -362,6 +362,22 @@ func describeMissing(err error) string {
 		return "cannot be read: permission denied"
 	}
 	return err.Error()
+}
+
+// sections counts a snapshot's sections and, apart, the summaries made of
+// them (analysis nodes): "7 sections and 1 summary".
+func sections(snap *graphdb.Snapshot) string {
+	summaries := 0
+	for i := range snap.Nodes {
+		if !index.Searchable(&snap.Nodes[i]) {
+			summaries++
+		}
+	}
+	out := plural(len(snap.Nodes)-summaries, "section", "sections")
+	if summaries > 0 {
+		out += " and " + plural(summaries, "summary", "summaries")
+	}
+	return out
 }
 
 func plural(n int, one, many string) string {

@@ -155,3 +155,16 @@ func (ix *Graph) DropNode(id string) {
 	}
 	delete(ix.Out, id)
 }
+
+// Sections counts a document's sections: its searchable nodes, not the
+// summaries made of them (analysis nodes kept with their source's
+// document).
+func (ix *Graph) Sections(docID string) int {
+	n := 0
+	for _, id := range ix.DocNodes[docID] {
+		if nd := ix.Nodes[id]; nd != nil && Searchable(nd) {
+			n++
+		}
+	}
+	return n
+}

@@ -36,7 +36,7 @@ func (w *Library) Collections(ctx context.Context) ([]CollectionInfo, error) {
 			by[name] = c
 		}
 		c.Documents++
-		c.Sections += len(ix.DocNodes[d.ID])
+		c.Sections += ix.Sections(d.ID)
 	}
 	for _, d := range ix.Docs {
 		add(d.Collection, d)

@@ -20,7 +20,7 @@ func (w *Pipeline) catalog(p *pool) string {
 		n := ix.Nodes[p.r.IDs[s]]
 		if d := ix.Docs[n.DocID]; d != nil && !seen[d.ID] && len(docs) < 6 {
 			seen[d.ID] = true
-			docs = append(docs, fmt.Sprintf("%s (%s)", d.Path, plural(len(ix.DocNodes[d.ID]), "section")))
+			docs = append(docs, fmt.Sprintf("%s (%s)", d.Path, plural(ix.Sections(d.ID), "section")))
 		}
 	}
 	if len(docs) > 0 {

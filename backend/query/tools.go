@@ -256,7 +256,7 @@ func (w *Pipeline) Catalog(ctx context.Context) (chat.ToolResult, error) {
 			}
 			if !slices.Contains(c.docs, d.Path) {
 				c.docs = append(c.docs, d.Path)
-				c.sections += len(ix.DocNodes[id])
+				c.sections += ix.Sections(id)
 			}
 		}
 	}
@@ -265,8 +265,12 @@ func (w *Pipeline) Catalog(ctx context.Context) (chat.ToolResult, error) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	sections := 0
+	for id := range ix.Docs {
+		sections += ix.Sections(id)
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d documents, %d sections, %d concepts.\nCollections (use as search_context scope):\n", len(ix.Docs), len(ix.Nodes), len(ix.Concepts))
+	fmt.Fprintf(&b, "%d documents, %d sections, %d concepts.\nCollections (use as search_context scope):\n", len(ix.Docs), sections, len(ix.Concepts))
 	for _, n := range names {
 		c := colls[n]
 		sort.Strings(c.docs)
