@@ -31,6 +31,8 @@ type goFile struct {
 	f     *File
 	pkgs  map[string]bool // import names usable as qualifiers
 	types map[string]int  // type name → index in f.Defs
+	// comments are the file's comments, in order (af.Comments).
+	comments []*ast.CommentGroup
 }
 
 // maxGoSegments bounds how often a broken Go file is parsed again past an
@@ -89,7 +91,7 @@ func parseGo(filename string, src []byte) *File {
 			}
 		}
 		if af != nil {
-			if g := (&goFile{src: seg, tf: fset.File(af.Package), f: f, pkgs: pkgs, types: types}); g.tf != nil {
+			if g := (&goFile{src: seg, tf: fset.File(af.Package), f: f, pkgs: pkgs, types: types, comments: af.Comments}); g.tf != nil {
 				g.file(af, n == 0, resume)
 			}
 		}
@@ -249,6 +251,28 @@ func (g *goFile) text(from, to token.Pos) string {
 
 func (g *goFile) node(n ast.Node) string { return g.text(n.Pos(), n.End()) }
 
+// header is the source from one position to another without the comments
+// inside it: on one line, a "// the text" after a parameter would read as
+// the comment of everything that follows.
+func (g *goFile) header(from, to token.Pos) string {
+	var b strings.Builder
+	at := from
+	for _, cg := range g.comments {
+		if cg.End() <= from || cg.Pos() >= to {
+			continue
+		}
+		for _, c := range cg.List {
+			if c.Pos() >= at && c.End() <= to {
+				b.WriteString(g.text(at, c.Pos()))
+				b.WriteByte(' ')
+				at = c.End()
+			}
+		}
+	}
+	b.WriteString(g.text(at, to))
+	return b.String()
+}
+
 func (g *goFile) comment(c *ast.CommentGroup) string {
 	if c == nil {
 		return ""
@@ -317,7 +341,7 @@ func (g *goFile) funcDecl(d *ast.FuncDecl) int {
 	if d.Body != nil {
 		end = d.Body.Lbrace
 	}
-	def.Signature = oneLine(g.text(d.Pos(), end))
+	def.Signature = oneLine(g.header(d.Pos(), end))
 	if d.Recv != nil && len(d.Recv.List) > 0 {
 		def.Kind = "method"
 		def.Name = receiverType(d.Recv.List[0].Type) + "." + d.Name.Name

@@ -266,9 +266,28 @@ func (t *tsFile) add(d Def, nodes ...*node) int {
 }
 
 // header is a declaration's text before its body on one line: up to the
-// end of the last child before body that is not a comment.
+// end of the last child before body that is not a comment, without the
+// comments inside it — on one line, "def get(  # type: ignore[override]"
+// and the parameters after it would read as one comment.
 func (t *tsFile) header(n, body *node) string {
-	return t.sig(n.StartByte(), t.headerEnd(n, body))
+	from, to := n.StartByte(), t.headerEnd(n, body)
+	var b []byte
+	at := from
+	t.walk(n, func(c *node) bool {
+		if c.StartByte() >= to || c.EndByte() <= at {
+			return false
+		}
+		if strings.HasSuffix(t.typ(c), "comment") { // comment, line_comment, block_comment
+			b = append(append(b, span(t.src, int(at), int(c.StartByte()))...), ' ')
+			at = c.EndByte()
+			return false
+		}
+		return true
+	})
+	if b == nil {
+		return t.sig(from, to)
+	}
+	return oneLine(string(b) + span(t.src, int(at), int(to)))
 }
 
 // headerEnd is where a declaration's header ends: at the end of its last

@@ -282,6 +282,30 @@ def parse(x):
 	}
 }
 
+// TestSignaturesLeaveOutTheirComments: a declaration's header is put on
+// one line, where a comment inside it would swallow what follows it.
+func TestSignaturesLeaveOutTheirComments(t *testing.T) {
+	for _, c := range []struct{ path, src, want string }{
+		{"jar.py", "class Jar:\n    def get(  # type: ignore[override]\n        self, name: str, default=None  # the value when missing\n    ) -> str:\n        return name\n",
+			"def get( self, name: str, default=None ) -> str:"},
+		{"a.go", "package a\n\nfunc Open(dir string, /* read only */ ro bool) error {\n\treturn nil\n}\n",
+			"func Open(dir string, ro bool) error"},
+		{"a.rs", "fn parse(s: &str, // the text\n    strict: bool) -> u8 {\n    0\n}\n", "fn parse(s: &str, strict: bool) -> u8"},
+	} {
+		f, err := Parse(c.path, []byte(c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(f.Defs, func(d Def) bool { return d.Kind != "file" && d.Kind != "class" })
+		if i < 0 {
+			t.Fatalf("%s: no definition in %v", c.path, f.Defs)
+		}
+		if got := f.Defs[i].Signature; got != c.want {
+			t.Errorf("%s: signature %q, want %q", c.path, got, c.want)
+		}
+	}
+}
+
 // TestTreeSitterSyntaxErrors: every grammar reports the line of an error
 // and keeps the definitions around it.
 func TestTreeSitterSyntaxErrors(t *testing.T) {
