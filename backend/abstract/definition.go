@@ -3,11 +3,13 @@ package abstract
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 )
 
-// DefinitionID names the Definition summariser and its version.
-const DefinitionID = "definition/v1"
+// DefinitionID names the Definition summariser and its version (a summary
+// made by an earlier version is made again).
+const DefinitionID = "definition/v2"
 
 // Definition summarises one definition of source code (a function, method,
 // type, class, constant block) by what a reader of the code looks at first:
@@ -36,7 +38,7 @@ type Definition struct {
 	File bool
 }
 
-// ID returns "definition/v1".
+// ID returns DefinitionID.
 func (Definition) ID() string { return DefinitionID }
 
 // Summarize returns the summary or essence of a definition's text in at most
@@ -81,6 +83,16 @@ func (d Definition) summary(sig string, sentences []string, body string, maxToke
 	if sig == "" { // only comments (a file's doc comment alone)
 		return noTrailingColon(d.Count, fitText(d.Count, strings.Join(sentences, " "), maxTokens), maxTokens)
 	}
+	// A declaration that leaves no room for the doc comment's first words
+	// is shortened to its parameters' names when that makes the room:
+	// "def set(self, name, value, **kwargs) -> Cookie | None" and what set
+	// does say more than the types of its arguments.
+	if len(sentences) > 0 {
+		words := "\n" + firstWords(sentences[0], minCutWords)
+		if c := compactSignature(sig); d.Count(sig+words) > maxTokens && d.Count(c+words) <= maxTokens {
+			sig = c
+		}
+	}
 	head := truncate(d.Count, sig, maxTokens)
 	if head == "" || head != sig {
 		return head
@@ -122,6 +134,139 @@ func (d Definition) summary(sig string, sentences []string, body string, maxToke
 		out = c
 	}
 	return out
+}
+
+// compactSignature shortens a declaration to its parameters' names, for
+// the languages whose parameters say it apart from their types: "name:
+// Type" (Python, Rust, TypeScript) and Go's "name Type". Defaults go too.
+// Anything else, or a declaration it cannot read, is returned as it is.
+func compactSignature(sig string) string {
+	var keep func(param string) string
+	switch {
+	case strings.HasPrefix(sig, "func "):
+		keep = func(p string) string { // Go: "ctx context.Context" → "ctx"; "int" stays
+			if f := strings.Fields(p); len(f) > 1 {
+				return f[0]
+			}
+			return p
+		}
+	case hasAnyPrefix(sig, "def ", "async def ", "fn ", "pub fn ", "pub(crate) fn ", "async fn ", "pub async fn ",
+		"function ", "async function ", "export function ", "export async function ", "export default function "):
+		keep = func(p string) string { // "name: Type = default" → "name"
+			// A type checker's pragma the declaration's line swallowed, in
+			// a signature indexed before headers left comments out.
+			p = pyPragma.ReplaceAllString(p, "")
+			if i := topLevelIndex(p, ':'); i >= 0 {
+				p = p[:i]
+			}
+			if i := topLevelIndex(p, '='); i >= 0 {
+				p = p[:i]
+			}
+			return strings.TrimSpace(p)
+		}
+	default:
+		return sig
+	}
+	// The parameters: the first "(" that follows a name (a Go receiver's
+	// follows "func ").
+	open := -1
+	for i := 1; i < len(sig); i++ {
+		if sig[i] == '(' && isIdentByte(sig[i-1]) {
+			open = i
+			break
+		}
+	}
+	if open < 0 {
+		return sig
+	}
+	end := matchingParen(sig, open)
+	if end < 0 {
+		return sig
+	}
+	var params []string
+	for _, p := range splitTopLevel(sig[open+1 : end]) {
+		if p = strings.TrimSpace(p); p != "" {
+			params = append(params, keep(p))
+		}
+	}
+	return sig[:open+1] + strings.Join(params, ", ") + sig[end:]
+}
+
+// pyPragma: "# type: ignore[override]", "# noqa: E501", "# pragma: no cover".
+var pyPragma = regexp.MustCompile(`#\s*(type:\s*ignore(\[[^\]]*\])?|noqa(:\s*[A-Z0-9]+(,\s*[A-Z0-9]+)*)?|pragma:\s*no\s+cover)`)
+
+func hasAnyPrefix(s string, prefixes ...string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// depthAt walks s keeping the depth of brackets ((), [], {}, and <> that is
+// not part of "->" or "=>"), calling at for each byte at depth 0; at
+// returning true stops the walk.
+func depthAt(s string, at func(i int) bool) {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '(' || c == '[' || c == '{' || c == '<':
+			depth++
+			continue
+		case c == '>' && i > 0 && (s[i-1] == '-' || s[i-1] == '='):
+		case c == ')' || c == ']' || c == '}' || c == '>':
+			depth--
+			continue
+		}
+		if depth == 0 && at(i) {
+			return
+		}
+	}
+}
+
+// topLevelIndex is the index of the first c in s outside brackets, −1 if none.
+func topLevelIndex(s string, c byte) int {
+	found := -1
+	depthAt(s, func(i int) bool {
+		if s[i] == c {
+			found = i
+			return true
+		}
+		return false
+	})
+	return found
+}
+
+// splitTopLevel splits s at its commas outside brackets.
+func splitTopLevel(s string) []string {
+	var out []string
+	from := 0
+	depthAt(s, func(i int) bool {
+		if s[i] == ',' {
+			out = append(out, s[from:i])
+			from = i + 1
+		}
+		return false
+	})
+	return append(out, s[from:])
+}
+
+// matchingParen is the index of the ")" closing the "(" at open, −1 if none.
+func matchingParen(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // minCutWords: a doc comment's first sentence cut to fewer words than this

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/loomwork/loom/backend/tokens"
 )
 
 func defSummary(t *testing.T, d Definition, text string, level Level, limit int) string {
@@ -137,5 +139,53 @@ func TestDefinitionWithoutDeclarationOrSentence(t *testing.T) {
 	for _, l := range []Level{Summary, Essence} {
 		got := defSummary(t, Definition{}, "/* */\n/*\n*/\n{ x y z w }", l, 3)
 		assert.NotEmpty(t, got, l)
+	}
+}
+
+// requestsSet is RequestsCookieJar.set of Requests (Apache-2.0), as the
+// Python dev set holds it.
+const requestsSet = `def set(
+        self, name: str, value: str | Morsel[dict[str, str]] | None, **kwargs: Any
+    ) -> Cookie | None:
+        """Dict-like set() that also supports optional domain and path args in
+        order to resolve naming collisions from using one cookie jar over
+        multiple domains.
+        """
+        # support client code that unsets cookies by assignment of a None value:
+        if value is None:
+            remove_cookie_by_name(
+                self, name, domain=kwargs.get("domain"), path=kwargs.get("path")
+            )
+            return`
+
+func TestDefinitionSummaryShortensADeclarationThatLeavesNoRoom(t *testing.T) {
+	d := Definition{Count: Counter(tokens.Default().Count), Name: "RequestsCookieJar.set",
+		Signature: "def set( self, name: str, value: str | Morsel[dict[str, str]] | None, **kwargs: Any ) -> Cookie | None:"}
+	got := defSummary(t, d, requestsSet, Summary, 30)
+	assert.Equal(t, "def set(self, name, value, **kwargs) -> Cookie | None:\nDict-like set() that also supports optional domain and path args in…", got,
+		"the parameters' names, and what set does")
+	assert.Equal(t, d.Signature+"\nDict-like set() that also supports optional domain and path args in order to resolve naming collisions from using one cookie jar over multiple domains.",
+		defSummary(t, d, requestsSet, Summary, 80), "the whole declaration when there is room")
+}
+
+func TestCompactSignature(t *testing.T) {
+	for _, c := range []struct{ sig, want string }{
+		{"def get(self, name: str, default: str | None = None, domain: str | None = None) -> str | None:",
+			"def get(self, name, default, domain) -> str | None:"},
+		{"async def fetch(url: str, *args: Any, timeout: float = 3.0, **kw: dict[str, int]) -> bytes:",
+			"async def fetch(url, *args, timeout, **kw) -> bytes:"},
+		{"func (w *Library) Documents(ctx context.Context, opts ...Option) ([]DocumentInfo, error)",
+			"func (w *Library) Documents(ctx, opts) ([]DocumentInfo, error)"},
+		{"func add(a, b int, f func(x, y int) error) int", "func add(a, b, f) int"},
+		{"pub fn parse(s: &str, opts: HashMap<String, Vec<u8>>) -> Result<Manifest, Error>",
+			"pub fn parse(s, opts) -> Result<Manifest, Error>"},
+		{"export function render(node: Node, ctx: { depth: number }, cb: (a: T) => void = noop): string",
+			"export function render(node, ctx, cb): string"},
+		{"def get( # type: ignore[override] self, name: str, default: str | None = None ) -> str | None:",
+			"def get(self, name, default) -> str | None:"}, // indexed before headers left their comments out
+		{"public Store open(Path p) throws IOException", "public Store open(Path p) throws IOException"}, // Java: types first, kept
+		{"def broken(self, x: int", "def broken(self, x: int"},                                           // unclosed: kept
+	} {
+		assert.Equal(t, c.want, compactSignature(c.sig), c.sig)
 	}
 }
