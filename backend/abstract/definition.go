@@ -167,11 +167,12 @@ func compactSignature(sig string) string {
 	default:
 		return sig
 	}
-	// The parameters: the first "(" that follows a name (a Go receiver's
-	// follows "func ").
+	// The parameters: the first "(" that follows a name or its type
+	// parameters ("Map[T any](", "parse<'a>("); a Go receiver's follows
+	// "func ".
 	open := -1
 	for i := 1; i < len(sig); i++ {
-		if sig[i] == '(' && isIdentByte(sig[i-1]) {
+		if sig[i] == '(' && (isIdentByte(sig[i-1]) || sig[i-1] == ']' || sig[i-1] == '>' && i > 1 && sig[i-2] != '-') {
 			open = i
 			break
 		}

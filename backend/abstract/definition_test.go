@@ -183,6 +183,8 @@ func TestCompactSignature(t *testing.T) {
 			"export function render(node, ctx, cb): string"},
 		{"def get( # type: ignore[override] self, name: str, default: str | None = None ) -> str | None:",
 			"def get(self, name, default) -> str | None:"}, // indexed before headers left their comments out
+		{"func Map[T, U any](xs []T, f func(T) U) []U", "func Map[T, U any](xs, f) []U"},
+		{"fn longest<'a>(x: &'a str, y: &'a str) -> &'a str", "fn longest<'a>(x, y) -> &'a str"},
 		{"public Store open(Path p) throws IOException", "public Store open(Path p) throws IOException"}, // Java: types first, kept
 		{"def broken(self, x: int", "def broken(self, x: int"},                                           // unclosed: kept
 	} {
