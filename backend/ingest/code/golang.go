@@ -8,6 +8,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"path"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -257,9 +258,10 @@ func (g *goFile) node(n ast.Node) string { return g.text(n.Pos(), n.End()) }
 func (g *goFile) header(from, to token.Pos) string {
 	var b strings.Builder
 	at := from
-	for _, cg := range g.comments {
-		if cg.End() <= from || cg.Pos() >= to {
-			continue
+	first := sort.Search(len(g.comments), func(i int) bool { return g.comments[i].End() > from })
+	for _, cg := range g.comments[first:] {
+		if cg.Pos() >= to {
+			break
 		}
 		for _, c := range cg.List {
 			if c.Pos() >= at && c.End() <= to {
