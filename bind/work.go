@@ -379,10 +379,25 @@ func (t *ingestTracker) finish(res *IngestResult, err error) IngestProgress {
 			f := t.matching(sk.Path)
 			f.State, f.Problem = FileSkipped, sk.Reason
 		}
-		// A warning goes beside its file, which keeps its state.
+		// A warning goes beside its file, which keeps its state; a file's
+		// warnings are joined, the first maxFileNotes of them.
+		notes := map[*FileProgress]int{}
 		for _, wn := range res.Warnings {
-			if f := t.find(wn.Path); f != nil && f.Problem == "" {
+			f := t.find(wn.Path)
+			if f == nil || f.State == FileError || f.State == FileSkipped {
+				continue
+			}
+			switch n := notes[f]; {
+			case n == 0:
 				f.Problem = wn.Problem
+			case n < maxFileNotes:
+				f.Problem += " · " + wn.Problem
+			}
+			notes[f]++
+		}
+		for f, n := range notes {
+			if n > maxFileNotes {
+				f.Problem += fmt.Sprintf(" · and %d more", n-maxFileNotes)
 			}
 		}
 		t.p.Canceled = res.Canceled
@@ -393,6 +408,10 @@ func (t *ingestTracker) finish(res *IngestResult, err error) IngestProgress {
 	t.p.Current, t.p.Finished = "", true
 	return t.snapshot()
 }
+
+// maxFileNotes is how many of one file's warnings its line in the ingest
+// panel spells out; the rest are counted.
+const maxFileNotes = 3
 
 // matching finds the file an error names (errors may name it absolute or
 // relative), or adds it.

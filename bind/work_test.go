@@ -732,3 +732,40 @@ func TestDesktopChoosesItsEmbedderAsTheCLIDoes(t *testing.T) {
 		})
 	}
 }
+
+// A file with more than one warning has them all beside it: here a
+// second upload of one name that also has a syntax error.
+func TestAFilesWarningsAreAllBesideIt(t *testing.T) {
+	app, shell := realApp(t, "")
+	res, err := app.IngestUploads([]backend.Upload{
+		{Name: "tool.py", Text: "def first():\n    return 1\n"},
+		{Name: "tool.py", Text: "def second():\n    return 2\n\ndef broken(:\n    pass\n"},
+	})
+	require.NoError(t, err)
+	assert.Equal(t, 2, res.Added)
+	require.Len(t, res.Warnings, 2, "%+v", res.Warnings)
+	events := shell.eventsNamed(EventIngestProgress)
+	last := events[len(events)-1].(IngestProgress)
+	problems := map[string]string{}
+	for _, f := range last.Files {
+		problems[f.Path] = f.Problem
+	}
+	assert.Empty(t, problems["tool.py"])
+	assert.Contains(t, problems["tool (2).py"], "another file of this drop is also named tool.py")
+	assert.Contains(t, problems["tool (2).py"], "has syntax errors")
+	assert.Equal(t, 1, strings.Count(problems["tool (2).py"], " · "), "two warnings, joined: %s", problems["tool (2).py"])
+}
+
+// The ingest panel's line spells out a file's first maxFileNotes warnings
+// and counts the rest.
+func TestAFilesManyWarningsAreCounted(t *testing.T) {
+	tr := newIngestTracker("j1")
+	tr.update(backend.Progress{Current: "paper.pdf", FilesTotal: 1})
+	res := &IngestResult{IngestReport: &backend.IngestReport{}}
+	for i := range 5 {
+		res.Warnings = append(res.Warnings, FileProblem{Path: "paper.pdf", Problem: fmt.Sprintf("page %d has no text layer", i+1)})
+	}
+	p := tr.finish(res, nil)
+	require.Len(t, p.Files, 1)
+	assert.Equal(t, "page 1 has no text layer · page 2 has no text layer · page 3 has no text layer · and 2 more", p.Files[0].Problem)
+}
