@@ -16,7 +16,9 @@ type Split struct {
 	Question     int     `json:"question"`
 	Output       int     `json:"output"`
 	OutputShare  float64 `json:"output_share"`
-	// Context = Manifest + Catalog + Loaded + Free.
+	// Context = Manifest + Catalog + Loaded + Free; Manifest holds the
+	// blocks' headers and separators too (the page's "Manifest and
+	// headers").
 	Context  int `json:"context"`
 	Manifest int `json:"manifest"`
 	Catalog  int `json:"catalog"`

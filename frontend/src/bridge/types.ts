@@ -1379,7 +1379,11 @@ export interface Split {
   question: number;
   output: number;
   output_share: number;
-  /** Context = Manifest + Catalog + Loaded + Free. */
+  /**
+   * Context = Manifest + Catalog + Loaded + Free; Manifest holds the
+   * blocks' headers and separators too (the page's "Manifest and
+   * headers").
+   */
   context: number;
   manifest: number;
   catalog: number;

@@ -26,6 +26,10 @@ describe('BudgetBar', () => {
     expect(segments.map((s) => s.dataset.kind).slice(0, 3)).toEqual(['system', 'question', 'output']);
     expect(nodes[0].getAttribute('aria-label')).toContain(loaded[0].reference);
     expect(nodes[0].getAttribute('aria-label')).toContain('detailed');
+    // The engine's manifest figure holds the blocks' headers too: the legend says so.
+    const manifest = segments.find((s) => s.dataset.kind === 'manifest');
+    expect(Number(manifest?.dataset.tokens)).toBe(result.split.manifest);
+    expect(screen.getByText(/Manifest and headers/)).toBeTruthy();
   });
 
   it('still sums to the window when fewer nodes fit, and a node segment selects its node', async () => {

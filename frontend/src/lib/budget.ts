@@ -18,7 +18,8 @@ export const segmentNames: Record<SegmentKind, string> = {
   system: 'System prompt',
   question: 'Question',
   output: 'Output reservation',
-  manifest: 'Manifest',
+  // The engine counts the blocks' headers and separators with the manifest.
+  manifest: 'Manifest and headers',
   catalog: 'Catalog',
   node: 'Loaded nodes',
   wrapping: 'Node framing',
