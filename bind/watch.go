@@ -66,6 +66,13 @@ type WatchedFolder struct {
 	Warnings []FileProblem `json:"warnings,omitempty"`
 	// Error is why the state is error.
 	Error string `json:"error,omitempty"`
+	// While syncing: the files read so far of those to read, and the one
+	// being read (named within the folder); in the embedding stage the
+	// counts are of the files being embedded.
+	FilesDone  int    `json:"files_done,omitempty"`
+	FilesTotal int    `json:"files_total,omitempty"`
+	Current    string `json:"current,omitempty"`
+	Stage      string `json:"stage,omitempty"`
 }
 
 // folderWatch is one watched folder and its watcher, if it runs.
@@ -75,6 +82,8 @@ type folderWatch struct {
 	cancel    context.CancelFunc
 	done      chan struct{}
 	unwatched bool
+	// shown is when the sync's progress was last sent to the page.
+	shown time.Time
 }
 
 // watches are the App's watched folders.
@@ -381,7 +390,7 @@ func (a *App) syncFolder(ctx context.Context, roots []string) (watch.Result, err
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		rep, err := ws.Ingest(ctx, roots, backend.IngestOptions{Prune: true})
+		rep, err := ws.Ingest(ctx, roots, backend.IngestOptions{Prune: true, Progress: func(p backend.Progress) { a.syncProgress(ctx, roots, p) }})
 		if rep != nil {
 			res = backend.SyncResult(rep)
 		}
@@ -389,6 +398,44 @@ func (a *App) syncFolder(ctx context.Context, roots []string) (watch.Result, err
 	})
 	return res, err
 }
+
+// syncProgress puts a sync's progress in its folder's state: the files
+// done of those to do, and the one being read.
+func (a *App) syncProgress(ctx context.Context, roots []string, p backend.Progress) {
+	if len(roots) != 1 || ctx.Err() != nil {
+		return
+	}
+	a.watches.mu.Lock()
+	var out *WatchedFolder
+	for _, f := range a.watches.folders {
+		if f.status.Path == roots[0] && f.cancel != nil {
+			// The first, each stage's first and last, and one each
+			// progressEvery: a rescan that reads a thousand unchanged
+			// files sends a few.
+			first := f.status.FilesTotal == 0
+			if !first && p.Stage == f.status.Stage && p.FilesDone < p.FilesTotal && time.Since(f.shown) < progressEvery {
+				break
+			}
+			f.shown = time.Now()
+			f.status.State = FolderSyncing
+			f.status.FilesDone, f.status.FilesTotal, f.status.Stage = p.FilesDone, p.FilesTotal, p.Stage
+			f.status.Current = ""
+			if p.Current != "" {
+				f.status.Current = inFolder(f.status.Path, p.Current)
+			}
+			st := f.status
+			out = &st
+			break
+		}
+	}
+	a.watches.mu.Unlock()
+	if out != nil {
+		a.shell.Emit(a.ctx, EventWatchState, *out)
+	}
+}
+
+// progressEvery is how often at most a sync's progress goes to the page.
+const progressEvery = 100 * time.Millisecond
 
 // maxFolderNotes bounds the problems and the warnings a folder's state
 // carries (Errors counts them all): the page lists them under the folder.
@@ -400,12 +447,19 @@ func fileNotes(folder string, notes []string) []FileProblem {
 	var out []FileProblem
 	for _, n := range notes[:min(len(notes), maxFolderNotes)] {
 		f := fileNote(n)
-		if rel, err := filepath.Rel(folder, f.Path); err == nil && filepath.IsAbs(f.Path) && !strings.HasPrefix(rel, "..") {
-			f.Path = rel
-		}
+		f.Path = inFolder(folder, f.Path)
 		out = append(out, f)
 	}
 	return out
+}
+
+// inFolder names an absolute path under folder within it; other paths as
+// they are.
+func inFolder(folder, path string) string {
+	if rel, err := filepath.Rel(folder, path); err == nil && filepath.IsAbs(path) && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return path
 }
 
 // folderStatus is the folder's state after a watcher's status.
@@ -413,6 +467,9 @@ func folderStatus(prev WatchedFolder, st watch.Status) WatchedFolder {
 	out := prev
 	out.Since = st.At
 	out.Error = ""
+	if st.State != watch.Syncing { // the progress of a sync that has ended
+		out.FilesDone, out.FilesTotal, out.Current, out.Stage = 0, 0, "", ""
+	}
 	switch st.State {
 	case watch.Watching:
 		out.State = FolderWatching

@@ -211,6 +211,49 @@ func TestAWatchedFolderSaysWhichFilesItCouldNotRead(t *testing.T) {
 	assert.Empty(t, last.Problems)
 }
 
+// A sync says how far it is while it runs: the files read of those to
+// read and the one being read, named within the folder; the synced state
+// carries none of it.
+func TestAWatchedFoldersSyncShowsItsProgress(t *testing.T) {
+	notes := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(notes, "sub"), 0o755))
+	for _, n := range []string{"alpha", "beta", "gamma"} {
+		writeNote(t, filepath.Join(notes, "sub", n+".md"), "# "+n+"\n\nA note about "+n+" and retrieval.\n")
+	}
+	app, shell := watchedApp(t, t.TempDir())
+	_, err := app.WatchFolder(notes)
+	require.NoError(t, err)
+	waitLibrary(t, app, shell, notes, "alpha.md", "beta.md", "gamma.md")
+	shell.mu.Lock()
+	states := folderStates(shell.events, notes)
+	shell.mu.Unlock()
+	var progress []WatchedFolder
+	synced := -1
+	for i, f := range states {
+		if f.FilesTotal > 0 {
+			require.Equal(t, FolderSyncing, f.State, "progress is shown while syncing")
+			progress = append(progress, f)
+		}
+		if f.State == FolderSynced && synced < 0 {
+			synced = i
+			assert.Zero(t, f.FilesTotal, "the synced state carries no progress")
+			assert.Empty(t, f.Current)
+		}
+	}
+	require.NotEmpty(t, progress, "%+v", states)
+	require.Positive(t, synced)
+	assert.Equal(t, 3, progress[0].FilesTotal)
+	var current []string
+	for _, f := range progress {
+		assert.LessOrEqual(t, f.FilesDone, f.FilesTotal)
+		if f.Current != "" {
+			current = append(current, f.Current)
+		}
+	}
+	require.NotEmpty(t, current)
+	assert.Contains(t, []string{filepath.Join("sub", "alpha.md"), filepath.Join("sub", "beta.md"), filepath.Join("sub", "gamma.md")}, current[0], "named within the folder")
+}
+
 func TestWatchedFoldersSurviveANewApp(t *testing.T) {
 	wsDir := t.TempDir()
 	notes := t.TempDir()

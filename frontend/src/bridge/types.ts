@@ -1509,6 +1509,15 @@ export interface WatchedFolder {
   warnings?: FileProblem[];
   /** Error is why the state is error. */
   error?: string;
+  /**
+   * While syncing: the files read so far of those to read, and the one
+   * being read (named within the folder); in the embedding stage the
+   * counts are of the files being embedded.
+   */
+  files_done?: number;
+  files_total?: number;
+  current?: string;
+  stage?: string;
 }
 
 /**

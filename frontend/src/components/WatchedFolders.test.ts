@@ -56,6 +56,25 @@ describe('WatchedFolders', { timeout: 30_000 }, () => {
     expect(within(row()).getByTestId('watch-state').textContent).toContain('error');
   });
 
+  it('shows how far a sync is: the files read of those to read, and the one being read', async () => {
+    const { wb } = await setup('desktop', [folder()]);
+    await vi.waitFor(() => expect(screen.getAllByTestId('watched-folder')).toHaveLength(1), slow);
+    wb.emitWatchState(folder({ state: 'syncing' }));
+    await vi.waitFor(() => expect(row().dataset.state).toBe('syncing'), slow);
+    expect(within(row()).queryByTestId('watch-progress')).toBeNull(); // nothing counted yet
+
+    wb.emitWatchState(folder({ state: 'syncing', files_done: 12, files_total: 300, current: 'papers/flash.pdf', stage: 'embedding' }));
+    await vi.waitFor(() => expect(within(row()).getByTestId('watch-progress').textContent).toMatch(/reading and embedding\s+12 of 300 files: papers\/flash\.pdf/), slow);
+
+    wb.emitWatchState(folder({ state: 'syncing', files_done: 3, files_total: 300, stage: 'writing' }));
+    await vi.waitFor(() => expect(within(row()).getByTestId('watch-progress').textContent).toMatch(/writing\s+3 of 300 files\s*$/), slow);
+
+    wb.emitWatchState(folder({ state: 'synced', last_sync: new Date().toISOString(), added: 300 }));
+    await vi.waitFor(() => expect(row().dataset.state).toBe('synced'), slow);
+    expect(within(row()).queryByTestId('watch-progress')).toBeNull();
+    expect(within(row()).getByTestId('watch-counts').textContent).toContain('300 added');
+  });
+
   it('names the files a sync could not read and those read with a warning, each with why', async () => {
     const { wb } = await setup('desktop', [folder()]);
     await vi.waitFor(() => expect(screen.getAllByTestId('watched-folder')).toHaveLength(1), slow);
