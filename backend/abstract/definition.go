@@ -89,8 +89,10 @@ func (d Definition) summary(sig string, sentences []string, body string, maxToke
 	// does say more than the types of its arguments.
 	if len(sentences) > 0 {
 		words := "\n" + firstWords(sentences[0], minCutWords)
-		if c := compactSignature(sig); d.Count(sig+words) > maxTokens && d.Count(c+words) <= maxTokens {
-			sig = c
+		if d.Count(sig+words) > maxTokens {
+			if c := compactSignature(sig); d.Count(c+words) <= maxTokens {
+				sig = c
+			}
 		}
 	}
 	head := truncate(d.Count, sig, maxTokens)
