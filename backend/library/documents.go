@@ -195,18 +195,19 @@ func (w *Library) IngestUploads(ctx context.Context, files []Upload, opts Ingest
 	}
 	stored := map[string]map[[sha256.Size]byte]bool{} // a name of the drop → the contents stored for it
 	for i, f := range files {
-		name := names[i]
+		given := names[i] // the name in the drop; name is the one it is stored under
+		name := given
 		content, err := uploadContent(f, name)
 		if err != nil {
 			bad = append(bad, err)
 			continue
 		}
 		sum := sha256.Sum256(content)
-		if stored[names[i]][sum] {
+		if stored[given][sum] {
 			skipped = append(skipped, ingest.Skipped{Path: f.Name + " (a second copy)", Reason: "the same file is in this drop twice: it is added once"})
 			continue
 		}
-		if len(stored[names[i]]) > 0 {
+		if len(stored[given]) > 0 {
 			name = freeUploadName(name, taken)
 			taken[name] = true
 		}
@@ -215,13 +216,13 @@ func (w *Library) IngestUploads(ctx context.Context, files []Upload, opts Ingest
 			bad = append(bad, err)
 			continue
 		}
-		if name != names[i] {
-			warnings = append(warnings, fmt.Sprintf("%s: another file of this drop is also named %s (the page sends names without their folders); this one is added as %s", file.Abs, path.Base(names[i]), path.Base(name)))
+		if name != given {
+			warnings = append(warnings, fmt.Sprintf("%s: another file of this drop is also named %s (the page sends names without their folders); this one is added as %s", file.Abs, path.Base(given), path.Base(name)))
 		}
-		if stored[names[i]] == nil {
-			stored[names[i]] = map[[sha256.Size]byte]bool{}
+		if stored[given] == nil {
+			stored[given] = map[[sha256.Size]byte]bool{}
 		}
-		stored[names[i]][sum] = true
+		stored[given][sum] = true
 		walked.Files = append(walked.Files, file)
 	}
 	rep := &IngestReport{}
