@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -397,4 +398,56 @@ func TestBaselineStrategies(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestALongSectionLoadsAsOneBlock: a section too long for one node is
+// stored in parts, each repeating the end of the one before; when adjacent
+// parts load in full, the prompt reads them as one block, in order, under
+// one header that names every part, with the repeated text written once.
+func TestALongSectionLoadsAsOneBlock(t *testing.T) {
+	notes := copyFixture(t)
+	var b strings.Builder
+	b.WriteString("# Weaving\n\n## Warp tension\n\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "Paragraph %d on warp tension: the weaver sets the tension of thread %d before the shuttle passes, and checks it again after every %d picks so that the cloth keeps an even width.\n\n", i+1, i+1, i+3)
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(notes, "weaving.md"), []byte(b.String()), 0o644))
+	wb := openBolt(t, t.TempDir())
+	defer wb.Close()
+	rep, err := wb.Ingest(context.Background(), []string{notes}, IngestOptions{})
+	require.NoError(t, err)
+	require.Empty(t, rep.Errors)
+
+	res, err := wb.Query(context.Background(), QueryRequest{Question: "How does the weaver set and check the warp tension of each thread?", Budget: 8000, Level: "detailed", NoTouch: true})
+	require.NoError(t, err)
+	var parts []*assemble.Candidate
+	for _, c := range res.LoadedCandidates() {
+		if c.Ref == "weaving.md#warp-tension" {
+			parts = append(parts, c)
+		}
+	}
+	require.GreaterOrEqual(t, len(parts), 3, "the section is stored in parts, and they load: %v", loadedRefs(res))
+	slices.SortFunc(parts, func(a, b *assemble.Candidate) int { return a.Part - b.Part })
+	ids := make([]string, len(parts))
+	for i, c := range parts {
+		ids[i] = c.ShortID
+		require.Equal(t, i+1, c.Part, "parts 1 to %d load", len(parts))
+	}
+	header := "\n[" + strings.Join(ids, ", ") + "] weaving.md · L3–63\n## Warp tension\n\nParagraph 1 on"
+	require.Contains(t, res.Prompt, header, "one header names every part and spans their lines, the heading's to the last paragraph's")
+	for _, id := range ids {
+		assert.Equal(t, 1, strings.Count(res.Prompt, id), "%s is written once", id)
+	}
+	last := 0
+	for i := range 30 {
+		p := fmt.Sprintf("Paragraph %d on warp tension", i+1)
+		assert.Equal(t, 1, strings.Count(res.Prompt, p), "%q is in the prompt once", p)
+		at := strings.Index(res.Prompt, p)
+		assert.Greater(t, at, last, "%q follows the paragraph before it", p)
+		last = at
+	}
+	for _, c := range parts[1:] {
+		assert.Less(t, c.LoadedTokens, c.Tokens, "part %d is charged what it adds", c.Part)
+	}
+	assert.LessOrEqual(t, res.Split.Manifest+res.Split.Catalog+res.Split.Loaded+res.Split.Free, res.Split.Context)
 }

@@ -29,9 +29,11 @@ import (
 //
 // Blocks are grouped by document (documents in the order of their best
 // block, blocks in load order); a document with one block names it in the
-// block's own header. Node ids are written as their shortest prefix of at
-// least ShortIDHex hex digits that no other candidate of the question
-// shares (the tools and the page resolve a unique prefix).
+// block's own header. Adjacent parts of one long section loaded in full are
+// one block, their repeated text written once (joinParts). Node ids are
+// written as their shortest prefix of at least ShortIDHex hex digits that
+// no other candidate of the question shares (the tools and the page
+// resolve a unique prefix).
 
 // ManifestListed is how many relevant nodes that were not loaded the
 // manifest names; the rest are counted.
@@ -227,7 +229,11 @@ func header(c *Candidate, withDoc bool) string { return headerTitled(c, withDoc,
 // left out when the text opens with it (a Markdown heading, a record's
 // title line), so that the title is written once.
 func blockHeader(bl Block, withDoc bool) string {
-	return headerTitled(bl.Candidate, withDoc, !opensWith(bl.Text, ownTitle(bl.Candidate)))
+	c := bl.Candidate
+	if len(bl.Joined) > 0 {
+		c = joinedHeader(bl)
+	}
+	return headerTitled(c, withDoc, !opensWith(bl.Text, ownTitle(c)))
 }
 
 // opensWith says whether text's first line says title: it is the title,
@@ -320,6 +326,18 @@ func headerTitled(c *Candidate, withDoc, titled bool) string {
 type Block struct {
 	Candidate *Candidate
 	Text      string
+	// Joined are the parts of Candidate's section after its own, loaded in
+	// full, whose texts Text goes on with (joinParts).
+	Joined []*Candidate
+}
+
+// tokens is what the block's text takes: its nodes' loaded sizes.
+func (bl Block) tokens() int {
+	n := bl.Candidate.LoadedTokens
+	for _, c := range bl.Joined {
+		n += c.LoadedTokens
+	}
+	return n
 }
 
 // docLine opens a group of blocks of one document.
@@ -571,12 +589,13 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 				return nil, fmt.Errorf("load %s: %w", c.Ref, err)
 			}
 			c.LoadedTokens = c.tokensAt(c.Level)
-			blocks = append(blocks, Block{c, t})
+			blocks = append(blocks, Block{Candidate: c, Text: t})
 		}
 		if lost {
 			attempt--
 			continue
 		}
+		blocks = joinParts(blocks, count)
 		sel.Used = 0
 		for _, c := range sel.Loaded {
 			sel.Used += c.LoadedTokens
@@ -591,7 +610,7 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 		m := countLines(count, manifest)
 		total := m + frameTokens(count, blocks)
 		for _, bl := range blocks {
-			total += bl.Candidate.LoadedTokens
+			total += bl.tokens()
 		}
 		if total > split.Context {
 			total = count(ContextText(manifest, "", blocks))
@@ -648,9 +667,12 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 		// room the headers and the manifest did not take added. If that no
 		// longer fits, this assembly stands.
 		if free := split.Context - total; refills < MaxRefills && free >= max(RefillMin, split.Context/50) && growable(cands) {
+			// The selection charged each loaded node its header and its
+			// text at its level; joined parts have no header of their own
+			// and leave out what they repeat.
 			slack := frame - m - frameTokens(count, blocks)
-			for _, bl := range blocks {
-				slack += bl.Candidate.Overhead
+			for _, c := range sel.Loaded {
+				slack += c.Overhead + c.tokensAt(c.Level) - c.LoadedTokens
 			}
 			refills++
 			fitted, fittedState = a, saveCandidates(cands)

@@ -131,9 +131,9 @@ func TestBlockHeaderLeavesOutATitleTheTextOpensWith(t *testing.T) {
 	record := &Candidate{ID: "n-3c4d", Document: "4983", Ref: "4983", Cite: "4983", Title: "4983 Microstructural development of human brain."}
 	summary := &Candidate{ID: "n-5e6f", Document: "notes/b.md", Ref: "notes/b.md#levels", Cite: "notes/b.md#levels L1–9", Title: "notes/b.md › Levels", Level: Summary}
 	text := ContextText("[M]", "", []Block{
-		{md, "## Split\n\nThe split divides the window."},
-		{record, "Microstructural development of human brain\n\nAlterations of the architecture…"},
-		{summary, "Three levels: detailed, summary, essence."},
+		{Candidate: md, Text: "## Split\n\nThe split divides the window."},
+		{Candidate: record, Text: "Microstructural development of human brain\n\nAlterations of the architecture…"},
+		{Candidate: summary, Text: "Three levels: detailed, summary, essence."},
 	})
 	assert.Equal(t, "[M]\n\n"+
 		"[n-1a2b] notes/a.md · L3–12\n## Split\n\nThe split divides the window.\n\n"+
@@ -183,7 +183,7 @@ func TestOverheadIsTheHeaderExactly(t *testing.T) {
 func TestContextTextAndPrompt(t *testing.T) {
 	a := &Candidate{ID: "n-1", Title: "A", Ref: "a.md"}
 	b := &Candidate{ID: "n-2", Title: "B", Ref: "b.md#s", Level: Summary}
-	blocks := []Block{{a, "  alpha text \n"}, {b, "beta"}}
+	blocks := []Block{{Candidate: a, Text: "  alpha text \n"}, {Candidate: b, Text: "beta"}}
 	t.Run("blocks follow the manifest, each under its header, trimmed", func(t *testing.T) {
 		assert.Equal(t, "M\n\n[n-1] A · a.md\nalpha text\n\n[n-2] B · b.md#s · summary\nbeta", ContextText("M", "", blocks))
 	})
@@ -194,10 +194,10 @@ func TestContextTextAndPrompt(t *testing.T) {
 		x1 := &Candidate{ID: "n-1", Document: "x.md", Title: "x.md › One", Ref: "x.md#one", Cite: "x.md#one L1–3"}
 		y := &Candidate{ID: "n-2", Document: "y.md", Title: "y.md › Why", Ref: "y.md#why", Cite: "y.md#why L9"}
 		x2 := &Candidate{ID: "n-3", Document: "x.md", Title: "x.md › Two", Ref: "x.md#two", Cite: "x.md#two L7–8"}
-		got := ContextText("M", "", []Block{{x1, "one"}, {y, "why"}, {x2, "two"}})
+		got := ContextText("M", "", []Block{{Candidate: x1, Text: "one"}, {Candidate: y, Text: "why"}, {Candidate: x2, Text: "two"}})
 		assert.Equal(t, "M\n\nx.md:\n[n-1] One · L1–3\none\n\n[n-3] Two · L7–8\ntwo\n\n[n-2] y.md › Why · L9\nwhy", got)
 		count := tokens.Default().Count
-		assert.GreaterOrEqual(t, frameTokens(count, []Block{{x1, ""}, {y, ""}, {x2, ""}}), count(got)-count("M")-count("one")-count("why")-count("two"),
+		assert.GreaterOrEqual(t, frameTokens(count, []Block{{Candidate: x1, Text: ""}, {Candidate: y, Text: ""}, {Candidate: x2, Text: ""}}), count(got)-count("M")-count("one")-count("why")-count("two"),
 			"frameTokens bounds what the headers take")
 	})
 	t.Run("the prompt is system, context and question", func(t *testing.T) {
@@ -469,12 +469,30 @@ func TestAssembleNeverOverflows(t *testing.T) {
 	all := make([]propertyCase, cases)
 	for i := range all {
 		var cs []*Candidate
+		base := map[string]string{} // a long section's title without its part mark
 		for j := range r.IntN(41) {
 			c := randomCandidate(r, fmt.Sprintf("n%02d", j))
 			c.Overhead = 0 // Assemble sets it
 			c.Title = titles[r.IntN(len(titles))] + " " + c.ID
 			c.Cite = cites[j%len(cites)]
+			if j > 0 && r.IntN(2) == 0 { // the next part of the one before's section
+				prev := cs[j-1]
+				if prev.Parts == 0 {
+					prev.Document, prev.Ref, prev.Part = "long/"+prev.ID+".md", "long/"+prev.ID+".md#s", 1
+					base[prev.Ref] = prev.Title
+				}
+				c.Document, c.Ref, c.Part, c.Cite = prev.Document, prev.Ref, prev.Part+1, prev.Cite
+				for k := j - c.Part + 1; k <= j-1; k++ {
+					cs[k].Parts = c.Part
+				}
+				c.Parts = c.Part
+			}
 			cs = append(cs, c)
+		}
+		for _, c := range cs {
+			if c.Parts > 1 {
+				c.Title = base[c.Ref] + fmt.Sprintf(" (part %d/%d)", c.Part, c.Parts)
+			}
 		}
 		Rank(cs, Weights{}, Config{}) // only sorts: Relevant is reset below
 		for _, c := range cs {
@@ -518,15 +536,25 @@ func TestAssembleNeverOverflows(t *testing.T) {
 				forms = append(forms, manifest(a.Selection.Loaded, a.Selection.Relevant, notLoaded(cs), k))
 			}
 			require.Contains(t, forms, a.Manifest)
-			require.Len(t, a.Blocks, len(a.Selection.Loaded))
-			loaded := 0
-			for k, bl := range a.Blocks {
-				require.Same(t, a.Selection.Loaded[k], bl.Candidate)
-				require.Contains(t, a.Prompt, "\n["+bl.Candidate.short()+"] ", "%s has its header", bl.Candidate.ID)
+			loaded, inBlocks := 0, map[*Candidate]int{}
+			for _, bl := range a.Blocks {
+				ids := []string{bl.Candidate.short()}
+				for _, c := range append([]*Candidate{bl.Candidate}, bl.Joined...) {
+					inBlocks[c]++
+					require.True(t, c.Relevant || c.Pinned)
+					loaded += c.LoadedTokens
+				}
+				for k, c := range bl.Joined {
+					ids = append(ids, c.short())
+					require.Equal(t, bl.Candidate.Part+k+1, c.Part, "parts joined in order")
+				}
+				require.Contains(t, a.Prompt, "\n["+strings.Join(ids, ", ")+"] ", "%s has its header", bl.Candidate.ID)
 				require.Contains(t, a.Prompt, "\n"+strings.TrimSpace(bl.Text), "%s is not in the prompt", bl.Candidate.ID)
-				require.True(t, bl.Candidate.Relevant || bl.Candidate.Pinned)
-				loaded += bl.Candidate.LoadedTokens
 			}
+			for _, c := range a.Selection.Loaded {
+				require.Equal(t, 1, inBlocks[c], "%s is in one block", c.ID)
+			}
+			require.Len(t, inBlocks, len(a.Selection.Loaded))
 			require.Equal(t, loaded, a.Split.Loaded)
 			if a.Catalog != "" {
 				require.Equal(t, catalog, a.Catalog)
@@ -548,16 +576,16 @@ func TestBlockHeaderLeavesOutADefinitionTheTextDeclares(t *testing.T) {
 	part := &Candidate{ID: "n-3c4d", Document: "query/render.go", Ref: "query/render.go#Assemble", Cite: "query/render.go L431–477", Title: "query/render.go › func Assemble (part 2/4)"}
 	other := &Candidate{ID: "n-5e6f", Document: "query/x.go", Ref: "query/x.go#Catalog", Cite: "query/x.go L1–3", Title: "query/x.go › func catalog"}
 	text := ContextText("[M]", "", []Block{
-		{def, "func (w *Pipeline) catalog(p *pool) string {\n\treturn \"\"\n}"},
-		{part, "\tfor _, c := range cands {"},
-		{other, "func catalogue() {}"},
+		{Candidate: def, Text: "func (w *Pipeline) catalog(p *pool) string {\n\treturn \"\"\n}"},
+		{Candidate: part, Text: "\tfor _, c := range cands {"},
+		{Candidate: other, Text: "func catalogue() {}"},
 	})
 	assert.Contains(t, text, "[n-1a2b] query/catalog.go · L10–41\nfunc (w *Pipeline) catalog(")
 	assert.Contains(t, text, "[n-3c4d] query/render.go › func Assemble (part 2/4) · L431–477\n")
 	assert.Contains(t, text, "[n-5e6f] query/x.go › func catalog · L1–3\n", "catalogue is not catalog")
 
 	prose := &Candidate{ID: "n-7a8b", Document: "paper.pdf", Ref: "paper.pdf#related", Cite: "paper.pdf p. 2", Title: "paper.pdf › Related work"}
-	text = ContextText("[M]", "", []Block{{prose, "Earlier work on retrieval weighed terms by their rarity."}})
+	text = ContextText("[M]", "", []Block{{Candidate: prose, Text: "Earlier work on retrieval weighed terms by their rarity."}})
 	assert.Contains(t, text, "[n-7a8b] paper.pdf › Related work · p. 2\n", "a two-word prose title is no definition")
 }
 

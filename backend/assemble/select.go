@@ -28,6 +28,10 @@ type Candidate struct {
 	Source string `json:"source"`
 	// Tokens is the detailed (full) size.
 	Tokens int `json:"tokens"`
+	// Part and Parts say which part of a long section the node is (the
+	// section was cut into Parts chunks; 0 when it was not): adjacent parts
+	// loaded in full read as one block (joinParts).
+	Part, Parts int `json:"-"`
 	// SummaryTokens, EssenceTokens and ChunkTokens are the sizes of the
 	// other levels (made or, for summaries not made yet, their upper
 	// bound); 0 means the level is not offered.

@@ -464,7 +464,7 @@ func (p *pool) candidates(budget int) []*assemble.Candidate {
 		n := ix.Nodes[id]
 		d := ix.Docs[n.DocID]
 		c := &assemble.Candidate{ID: id, Ref: n.Ref, Cite: ix.Cite(id), Ancestors: n.Ancestors, Title: nodeTitle(d, n), Source: string(n.Kind), Tokens: n.Tokens,
-			Keyword: round4(float64(p.kw[s])), Cosine: round4(p.cosine(s)), Pinned: p.pinned[id], Hops: -1,
+			Part: n.Part, Parts: n.Parts, Keyword: round4(float64(p.kw[s])), Cosine: round4(p.cosine(s)), Pinned: p.pinned[id], Hops: -1,
 			Vec: p.r.Vectors.Row(s)}
 		f := &facts[i]
 		f.Semantic = round4(p.semantic(s))

@@ -1,0 +1,228 @@
+package assemble
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/loomwork/loom/backend/model"
+)
+
+// A long section is stored in parts, each repeating the end of the one
+// before it (ingest's overlap), so that a part read alone keeps its
+// context. When adjacent parts of one section load in full, the context
+// reads them as one block: one header naming every part's id, their lines
+// (or pages) from the first's start to the last's end, and the text once:
+//
+//	[n-1a2b3c, n-4d5e6f] method Session.__init__ · L442–503
+//
+// The header says "(parts 2–3/5)" when the block is not the whole section.
+
+// joinParts joins, in blocks (load order), each run of adjacent parts of
+// one section loaded in full into the block of its first part, placed where
+// the run's first block to load was. The parts after the first are the
+// block's Joined; each one's LoadedTokens becomes what it adds (count of
+// its text less what the part before it already said).
+func joinParts(blocks []Block, count Counter) []Block {
+	type key struct{ doc, ref string }
+	at := map[key]map[int]int{} // section → part → index in blocks
+	for i, bl := range blocks {
+		c := bl.Candidate
+		if !joinable(c) {
+			continue
+		}
+		k := key{c.Document, c.Ref}
+		if at[k] == nil {
+			at[k] = map[int]int{}
+		}
+		at[k][c.Part] = i
+	}
+	joins := false
+	for _, parts := range at {
+		for p := range parts {
+			if _, ok := parts[p+1]; ok {
+				joins = true
+			}
+		}
+	}
+	if !joins {
+		return blocks
+	}
+	out := make([]Block, 0, len(blocks))
+	done := make([]bool, len(blocks))
+	for i, bl := range blocks {
+		if done[i] {
+			continue
+		}
+		c := bl.Candidate
+		if !joinable(c) {
+			out = append(out, bl)
+			continue
+		}
+		parts := at[key{c.Document, c.Ref}]
+		first := c.Part
+		for _, ok := parts[first-1]; ok; _, ok = parts[first-1] {
+			first--
+		}
+		last := c.Part
+		for _, ok := parts[last+1]; ok; _, ok = parts[last+1] {
+			last++
+		}
+		if first == last {
+			out = append(out, bl)
+			continue
+		}
+		head := blocks[parts[first]]
+		joined := Block{Candidate: head.Candidate, Text: head.Text}
+		done[parts[first]] = true
+		for p := first + 1; p <= last; p++ {
+			j := parts[p]
+			done[j] = true
+			next := blocks[j]
+			text, added := joinText(joined.Text, next.Text, separator(blocks[parts[p-1]].Candidate, next.Candidate))
+			joined.Text = text
+			joined.Joined = append(joined.Joined, next.Candidate)
+			next.Candidate.LoadedTokens = count(added)
+			next.Candidate.Reason += fmt.Sprintf("; read on from part %d, in its block", p-1)
+		}
+		out = append(out, joined)
+	}
+	return out
+}
+
+// joinable: a part of a long section, loaded in full.
+func joinable(c *Candidate) bool {
+	return c.Parts > 1 && c.Part >= 1 && c.Level == Detailed && c.Document != ""
+}
+
+// joinText is a's text followed by b's, without the start of b that repeats
+// a's end; added is what b adds. When b repeats nothing, sep comes between.
+func joinText(a, b, sep string) (joined, added string) {
+	a = strings.TrimRight(a, " \t\r\n")
+	b = strings.TrimLeft(b, "\r\n")
+	n := overlap(a, b)
+	if n == 0 {
+		added = sep + b
+	} else {
+		added = b[n:]
+	}
+	return a + added, added
+}
+
+// separator is what comes between the texts of two parts that repeat
+// nothing of each other: a line break where the second's lines go straight
+// on from the first's (code cut between two lines), a blank line (a
+// paragraph break) otherwise.
+func separator(a, b *Candidate) string {
+	x, y := span.FindStringSubmatch(location(a)), span.FindStringSubmatch(location(b))
+	if x == nil || y == nil || x[1] != "L" || y[1] != "L" {
+		return "\n\n"
+	}
+	end := x[3]
+	if end == "" {
+		end = x[2]
+	}
+	last, _ := strconv.Atoi(end)
+	start, _ := strconv.Atoi(y[2])
+	if start <= last+1 {
+		return "\n"
+	}
+	return "\n\n"
+}
+
+// overlap is the length of the longest end of a that b starts with, where
+// that end starts a line (its indent aside) or a sentence in a, and b goes
+// on from it at a space or a line break (or ends): what ingest repeated.
+// Ends shorter than minOverlap bytes are taken for chance, not repetition.
+func overlap(a, b string) int {
+	for p := max(0, len(a)-maxOverlap); p < len(a); p++ {
+		n := len(a) - p
+		if n < minOverlap {
+			break
+		}
+		if !startsUnit(a, p) || !strings.HasPrefix(b, a[p:]) {
+			continue
+		}
+		if n == len(b) || strings.ContainsRune(" \t\r\n", rune(b[n])) {
+			return n
+		}
+	}
+	return 0
+}
+
+// startsUnit: position p of s starts a line, the text after a line's indent,
+// or a sentence.
+func startsUnit(s string, p int) bool {
+	if p == 0 || s[p-1] == '\n' {
+		return true
+	}
+	if s[p] == ' ' || s[p] == '\t' {
+		return false
+	}
+	i := p - 1
+	for i >= 0 && (s[i] == ' ' || s[i] == '\t') {
+		i--
+	}
+	switch {
+	case i < 0 || s[i] == '\n':
+		return true
+	case i < p-1:
+		return strings.ContainsRune(".!?:;", rune(s[i]))
+	}
+	return false
+}
+
+// How far back the repeated end of a part may start, and the least of it
+// taken for repetition.
+const (
+	maxOverlap = 8 << 10
+	minOverlap = 12
+)
+
+// joinedHeader is what the header of a block of joined parts is made from:
+// its first part with the ids of all, the title's part mark for the run
+// ("" when the run is the whole section), and the location from the first
+// part's start to the last part's end.
+func joinedHeader(bl Block) *Candidate {
+	c := *bl.Candidate
+	last := bl.Joined[len(bl.Joined)-1]
+	ids := []string{bl.Candidate.short()}
+	for _, j := range bl.Joined {
+		ids = append(ids, j.short())
+		if c.Stale == "" {
+			c.Stale = j.Stale
+		}
+	}
+	c.ShortID = strings.Join(ids, ", ")
+	mark := ""
+	if c.Part != 1 || last.Part != c.Parts {
+		mark = fmt.Sprintf(" (parts %d–%d/%d)", c.Part, last.Part, c.Parts)
+	}
+	if loc := model.PartSuffix.FindStringIndex(c.Title); loc != nil {
+		c.Title = c.Title[:loc[0]] + mark
+	}
+	from, to := location(bl.Candidate), location(last)
+	c.Cite = c.Document + " " + joinSpans(from, to)
+	return &c
+}
+
+// span is a location's lines or pages: "L3–12", "L7", "p. 4–5".
+var span = regexp.MustCompile(`^(L|p\. )(\d+)(?:–(\d+))?$`)
+
+// joinSpans is the location from from's start to to's end when both are
+// lines or both pages; otherwise from.
+func joinSpans(from, to string) string {
+	f, t := span.FindStringSubmatch(from), span.FindStringSubmatch(to)
+	if f == nil || t == nil || f[1] != t[1] {
+		return from
+	}
+	end := t[3]
+	if end == "" {
+		end = t[2]
+	}
+	if a, _ := strconv.Atoi(f[2]); strconv.Itoa(a) == end {
+		return from
+	}
+	return f[1] + f[2] + "–" + end
+}
