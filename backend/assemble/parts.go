@@ -3,6 +3,7 @@ package assemble
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -195,12 +196,8 @@ func joinedHeader(bl Block) *Candidate {
 		}
 	}
 	c.ShortID = strings.Join(ids, ", ")
-	mark := ""
-	if c.Part != 1 || last.Part != c.Parts {
-		mark = fmt.Sprintf(" (parts %d–%d/%d)", c.Part, last.Part, c.Parts)
-	}
 	if loc := model.PartSuffix.FindStringIndex(c.Title); loc != nil {
-		c.Title = c.Title[:loc[0]] + mark
+		c.Title = c.Title[:loc[0]] + partsMark(append([]*Candidate{bl.Candidate}, bl.Joined...))
 	}
 	from, to := location(bl.Candidate), location(last)
 	c.Cite = c.Document + " " + joinSpans(from, to)
@@ -225,4 +222,47 @@ func joinSpans(from, to string) string {
 		return from
 	}
 	return f[1] + f[2] + "–" + end
+}
+
+// sectionsOf groups cands (best first) by section: the parts of one long
+// section together, in part order, where its best part is; every other
+// candidate alone. The manifest names a section's parts left out as one.
+func sectionsOf(cands []*Candidate) [][]*Candidate {
+	type key struct{ doc, ref string }
+	var out [][]*Candidate
+	at := map[key]int{}
+	for _, c := range cands {
+		if c.Parts <= 1 || c.Document == "" {
+			out = append(out, []*Candidate{c})
+			continue
+		}
+		k := key{c.Document, c.Ref}
+		if i, ok := at[k]; ok {
+			out[i] = append(out[i], c)
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, []*Candidate{c})
+	}
+	for _, g := range out {
+		slices.SortFunc(g, func(a, b *Candidate) int { return a.Part - b.Part })
+	}
+	return out
+}
+
+// partsMark says which parts of a section a group of them is: " (parts
+// 2–3/5)", " (parts 1, 3/5)"; "" for all of them.
+func partsMark(group []*Candidate) string {
+	first, last := group[0], group[len(group)-1]
+	if len(group) == first.Parts {
+		return ""
+	}
+	if last.Part-first.Part+1 == len(group) {
+		return fmt.Sprintf(" (parts %d–%d/%d)", first.Part, last.Part, first.Parts)
+	}
+	nums := make([]string, len(group))
+	for i, c := range group {
+		nums[i] = strconv.Itoa(c.Part)
+	}
+	return fmt.Sprintf(" (parts %s/%d)", strings.Join(nums, ", "), first.Parts)
 }

@@ -97,11 +97,21 @@ func manifest(loaded []*Candidate, relevant int, notLoaded []*Candidate, listed 
 	fmt.Fprintf(&b, "[Additional context available but not loaded: %d %s", len(notLoaded), nodes(len(notLoaded)))
 	if len(notLoaded) > 0 && listed > 0 {
 		b.WriteString(" — ")
-		for i, c := range notLoaded[:min(len(notLoaded), listed)] {
+		for i, group := range sectionsOf(notLoaded[:min(len(notLoaded), listed)]) {
 			if i > 0 {
 				b.WriteString("; ")
 			}
-			fmt.Fprintf(&b, "[%s] %s (%d tokens)", c.short(), clipWords(Clean(ownTitle(c)), ListedWords), c.Tokens)
+			c := group[0]
+			if len(group) == 1 {
+				fmt.Fprintf(&b, "[%s] %s (%d tokens)", c.short(), clipWords(Clean(ownTitle(c)), ListedWords), c.Tokens)
+				continue
+			}
+			ids, tokens := make([]string, len(group)), 0
+			for k, p := range group {
+				ids[k], tokens = p.short(), tokens+p.Tokens
+			}
+			title := clipWords(Clean(model.PartSuffix.ReplaceAllString(ownTitle(c), "")), ListedWords) + partsMark(group)
+			fmt.Fprintf(&b, "[%s] %s (%d tokens)", strings.Join(ids, ", "), title, tokens)
 		}
 		if more := len(notLoaded) - listed; more > 0 {
 			fmt.Fprintf(&b, "; and %d more", more)

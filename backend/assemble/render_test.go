@@ -52,6 +52,17 @@ func TestManifest(t *testing.T) {
 		long := &Candidate{ID: "n-5", Title: "Effects of vitamin D supplementation on the risk of fractures in older adults", Tokens: 300}
 		assert.Contains(t, Manifest(nil, 1, []*Candidate{long}), "[n-5] Effects of vitamin D supplementation on… (300 tokens)")
 	})
+	t.Run("a long section's parts left out are named together", func(t *testing.T) {
+		part := func(id string, n, of, tokens int) *Candidate {
+			return &Candidate{ID: id, Document: "s.py", Ref: "s.py#Redirects.resolve", Title: fmt.Sprintf("s.py › method Redirects.resolve (part %d/%d)", n, of), Part: n, Parts: of, Tokens: tokens}
+		}
+		other := &Candidate{ID: "n-9", Document: "s.py", Ref: "s.py#get", Title: "s.py › func get", Tokens: 40}
+		assert.Equal(t, "[Context loaded: 0 of 3 relevant nodes]\n[Additional context available but not loaded: 3 nodes — [n-a1, n-a2] method Redirects.resolve (995 tokens); [n-9] func get (40 tokens)]",
+			Manifest(nil, 3, []*Candidate{part("n-a2", 2, 2, 496), other, part("n-a1", 1, 2, 499)}), "the whole section")
+		assert.Equal(t, "[Context loaded: 0 of 3 relevant nodes]\n[Additional context available but not loaded: 3 nodes — [n-b2, n-b3] method Redirects.resolve (parts 2–3/4) (300 tokens); [n-9] func get (40 tokens)]",
+			Manifest(nil, 3, []*Candidate{part("n-b3", 3, 4, 100), part("n-b2", 2, 4, 200), other}), "some of its parts")
+		assert.Contains(t, Manifest(nil, 2, []*Candidate{part("n-c1", 1, 4, 100), part("n-c3", 3, 4, 100)}), "[n-c1, n-c3] method Redirects.resolve (parts 1, 3/4) (200 tokens)]")
+	})
 	t.Run("the manifest has no trailing newline", func(t *testing.T) {
 		assert.False(t, strings.HasSuffix(Manifest(loaded, 7, left), "\n"))
 	})
