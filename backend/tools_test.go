@@ -61,6 +61,19 @@ func TestToolsAnswerWithNodeIDs(t *testing.T) {
 	short, err := wb.query.Expand(ctx, "["+id[:len("n-")+6]+"]", "detailed")
 	require.NoError(t, err)
 	assert.Equal(t, []string{id}, short.NodeIDs)
+	// Several ids, as a block header or the manifest names the parts of a
+	// long section: each, in order, in one result.
+	other := res.NodeIDs[len(res.NodeIDs)-1]
+	if other == id {
+		other = nb.NodeIDs[0]
+	}
+	both, err := wb.query.Expand(ctx, "["+id[:len("n-")+6]+", "+other[:len("n-")+6]+"]", "detailed")
+	require.NoError(t, err)
+	assert.Equal(t, []string{id, other}, both.NodeIDs)
+	assert.True(t, strings.HasPrefix(both.Text, full.Text+"\n\n["+other+"] "), both.Text)
+	assert.Len(t, both.Cites, 2)
+	_, err = wb.query.Expand(ctx, id+", n-nosuch", "detailed")
+	assert.Equal(t, errs.NotFound, errs.CodeOf(err), "an id that names nothing is an error, not skipped")
 	_, err = wb.query.Expand(ctx, "n-", "detailed")
 	assert.Equal(t, errs.NotFound, errs.CodeOf(err), "too short to be a prefix")
 	_, err = wb.query.Expand(ctx, id, "tiny")

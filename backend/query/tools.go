@@ -3,9 +3,11 @@ package query
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/chat"
@@ -87,7 +89,29 @@ func (w *Pipeline) searchRanked(ctx context.Context, query, scope string, limit 
 // Expand returns a node at a level: detailed, summary, essence; or
 // "neighbours" (its enclosing section, subsections and the nodes sharing
 // its concepts) or "derivations" (summaries and answers made from it).
+// nodeID may be several ids as a block header or the manifest writes the
+// parts of one section ("[n-1a2b3c, n-4d5e6f]"): each is expanded, in
+// order, in one result.
 func (w *Pipeline) Expand(ctx context.Context, nodeID, level string) (chat.ToolResult, error) {
+	if ids := strings.FieldsFunc(strings.Trim(strings.TrimSpace(nodeID), "[]"), func(r rune) bool { return r == ',' || unicode.IsSpace(r) }); len(ids) > 1 {
+		if len(ids) > maxExpandIDs {
+			return chat.ToolResult{}, errs.E(errs.Invalid, "%d node ids at once: expand at most %d", len(ids), maxExpandIDs)
+		}
+		out := chat.ToolResult{Cites: map[string]string{}}
+		texts := make([]string, 0, len(ids))
+		for _, id := range ids {
+			r, err := w.Expand(ctx, id, level)
+			if err != nil {
+				return chat.ToolResult{}, err
+			}
+			texts = append(texts, r.Text)
+			out.NodeIDs = append(out.NodeIDs, r.NodeIDs...)
+			maps.Copy(out.Cites, r.Cites)
+			out.Tokens += r.Tokens
+		}
+		out.Text = strings.Join(texts, "\n\n")
+		return out, nil
+	}
 	w.ws.Lock()
 	defer w.ws.Unlock()
 	r, err := w.ws.Search(ctx)
@@ -361,6 +385,10 @@ func citeOr(g *index.Graph, n *model.ContentNode) string {
 	}
 	return n.Ref
 }
+
+// maxExpandIDs is the most node ids one expand takes (a long section's
+// parts, as a header names them).
+const maxExpandIDs = 16
 
 // resolveNode finds a node by its id or by a prefix of it that no other
 // node shares (the prompt writes ids shortened: assemble.ShortIDs). No such
