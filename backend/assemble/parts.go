@@ -19,12 +19,17 @@ import (
 //	[n-1a2b3c, n-4d5e6f] method Session.__init__ · L442–503
 //
 // The header says "(parts 2–3/5)" when the block is not the whole section.
+// Parts at other levels (a summary beside the full text of the part before
+// it) keep their own blocks, but in part order, and a block that goes on
+// from the part before it names only its part: "[n-7a8b9c] (part 3/5) ·
+// L504–530 · summary".
 
 // joinParts joins, in blocks (load order), each run of adjacent parts of
-// one section loaded in full into the block of its first part, placed where
-// the run's first block to load was. The parts after the first are the
-// block's Joined; each one's LoadedTokens becomes what it adds (count of
-// its text less what the part before it already said).
+// one section loaded in full into the block of its first part. The parts
+// after the first are the block's Joined; each one's LoadedTokens becomes
+// what it adds (count of its text less what the part before it already
+// said). Then the blocks of one section's parts, at whatever level, go
+// together in part order, where the first of them loaded (placeParts).
 func joinParts(blocks []Block, count Counter) []Block {
 	type key struct{ doc, ref string }
 	at := map[key]map[int]int{} // section → part → index in blocks
@@ -48,7 +53,7 @@ func joinParts(blocks []Block, count Counter) []Block {
 		}
 	}
 	if !joins {
-		return blocks
+		return placeParts(blocks)
 	}
 	out := make([]Block, 0, len(blocks))
 	done := make([]bool, len(blocks))
@@ -89,7 +94,55 @@ func joinParts(blocks []Block, count Counter) []Block {
 		}
 		out = append(out, joined)
 	}
+	return placeParts(out)
+}
+
+// placeParts puts the blocks of one section's parts (at any level) together,
+// in part order, where the first of them to load was, so that a section
+// reads in order; a block that goes on from the one before it is headed by
+// its part alone (groupHeader).
+func placeParts(blocks []Block) []Block {
+	type key struct{ doc, ref string }
+	of := func(bl Block) (key, bool) {
+		c := bl.Candidate
+		return key{c.Document, c.Ref}, c.Parts > 1 && c.Document != ""
+	}
+	sections := map[key][]Block{}
+	for _, bl := range blocks {
+		if k, ok := of(bl); ok {
+			sections[k] = append(sections[k], bl)
+		}
+	}
+	if len(sections) == 0 {
+		return blocks
+	}
+	out := make([]Block, 0, len(blocks))
+	for _, bl := range blocks {
+		k, ok := of(bl)
+		if !ok {
+			out = append(out, bl)
+			continue
+		}
+		if parts, first := sections[k]; first {
+			slices.SortStableFunc(parts, func(a, b Block) int { return a.Candidate.Part - b.Candidate.Part })
+			out = append(out, parts...)
+			delete(sections, k)
+		}
+	}
 	return out
+}
+
+// continues: block b is the part of a's section right after a's last.
+func continues(a, b Block) bool {
+	x, y := a.Candidate, b.Candidate
+	if y.Parts <= 1 || x.Document != y.Document || x.Ref != y.Ref || x.Parts != y.Parts {
+		return false
+	}
+	last := x.Part
+	if len(a.Joined) > 0 {
+		last = a.Joined[len(a.Joined)-1].Part
+	}
+	return y.Part == last+1
 }
 
 // joinable: a part of a long section, loaded in full.
@@ -251,11 +304,14 @@ func sectionsOf(cands []*Candidate) [][]*Candidate {
 }
 
 // partsMark says which parts of a section a group of them is: " (parts
-// 2–3/5)", " (parts 1, 3/5)"; "" for all of them.
+// 2–3/5)", " (parts 1, 3/5)", " (part 2/5)"; "" for all of them.
 func partsMark(group []*Candidate) string {
 	first, last := group[0], group[len(group)-1]
-	if len(group) == first.Parts {
+	switch {
+	case len(group) == first.Parts:
 		return ""
+	case len(group) == 1:
+		return model.PartMark(first.Part, first.Parts)
 	}
 	if last.Part-first.Part+1 == len(group) {
 		return fmt.Sprintf(" (parts %d–%d/%d)", first.Part, last.Part, first.Parts)

@@ -118,6 +118,20 @@ func TestAdjacentPartsReadAsOneBlock(t *testing.T) {
 		a := assemble(t, code("n-c1", 1, "L10–11"), code("n-c2", 2, "L12–13"))
 		assert.Contains(t, a.Context, "\n[n-c1, n-c2] w.go · L10–13\nfunc weigh(x int) int {\n\ty := x * 2\nreturn y + 1\n}")
 	})
+	t.Run("parts at other levels read in order, each after the first headed by its part", func(t *testing.T) {
+		one, two, three := part("n-p1", 1, 4, "L10–20", 0.9, p1), part("n-p2", 2, 4, "L19–31", 0.8, p2), part("n-p3", 3, 4, "L30–41", 0.7, p3)
+		two.Level, two.LoadedTokens, one.Level, three.Level = Summary, 4, Detailed, Detailed
+		one.LoadedTokens, three.LoadedTokens = one.Tokens, three.Tokens
+		aside := *other
+		aside.Level, aside.LoadedTokens = Detailed, aside.Tokens
+		blocks := joinParts([]Block{{Candidate: three, Text: p3}, {Candidate: &aside, Text: texts[other.ID]}, {Candidate: two, Text: "Keys set options."}, {Candidate: one, Text: p1}}, count)
+		require.Len(t, blocks, 4)
+		assert.Equal(t, "[M]\n\n"+
+			"guide.md:\n[n-p1] Setup (part 1/4) · L10–20\n"+p1+"\n\n"+
+			"[n-p2] (part 2/4) · L19–31 · summary\nKeys set options.\n\n"+
+			"[n-p3] (part 3/4) · L30–41\n"+p3+"\n\n"+
+			"[n-other] notes.md › Aside · L1–3\nAn aside that is not part of the section.", ContextText("[M]", "", blocks))
+	})
 	t.Run("parts loaded as summaries stay apart", func(t *testing.T) {
 		split, err := PlanSplit(SplitRequest{Budget: 4000, Reserve: 0.3})
 		require.NoError(t, err)
@@ -130,5 +144,6 @@ func TestAdjacentPartsReadAsOneBlock(t *testing.T) {
 		require.NoError(t, err)
 		assert.Len(t, a.Blocks, 2)
 		assert.Contains(t, a.Context, "[n-p1] Setup (part 1/4) · L10–20 · summary\n")
+		assert.Contains(t, a.Context, "[n-p2] (part 2/4) · L19–31 · summary\n", "the part after it names only its part")
 	})
 }

@@ -314,7 +314,12 @@ func headerTitled(c *Candidate, withDoc, titled bool) string {
 	case withDoc && c.Document != "" && ownTitle(c) != c.Title:
 		title = Clean(c.Document)
 	}
-	parts := []string{clipWords(title, HeaderWords), location(c)}
+	return headerOf(c, clipWords(title, HeaderWords), location(c))
+}
+
+// headerOf is a block header of c with the title and the location given.
+func headerOf(c *Candidate, title, loc string) string {
+	parts := []string{title, loc}
 	if c.Level != "" && c.Level != Detailed {
 		parts = append(parts, string(c.Level))
 	}
@@ -330,6 +335,22 @@ func headerTitled(c *Candidate, withDoc, titled bool) string {
 		}
 	}
 	return h
+}
+
+// groupHeader is the header of block i of a document's group g: a block
+// that goes on from the part before it (continues) names only its part,
+// its location and its level; any other, its title as blockHeader says.
+func groupHeader(g []Block, i int) string {
+	bl := g[i]
+	if i > 0 && continues(g[i-1], bl) {
+		c, loc := bl.Candidate, location(bl.Candidate)
+		if len(bl.Joined) > 0 {
+			c = joinedHeader(bl)
+			loc = location(c)
+		}
+		return headerOf(c, strings.TrimSpace(partsMark(append([]*Candidate{bl.Candidate}, bl.Joined...))), loc)
+	}
+	return blockHeader(bl, len(g) == 1)
 }
 
 // Block is a loaded node's text at its level.
@@ -375,7 +396,7 @@ func ContextText(manifest, catalog string, blocks []Block) string {
 			} else {
 				b.WriteString("\n")
 			}
-			b.WriteString(blockHeader(bl, !grouped))
+			b.WriteString(groupHeader(g, i))
 			b.WriteString("\n")
 			b.WriteString(strings.TrimSpace(bl.Text))
 		}
@@ -410,8 +431,8 @@ func frameTokens(count Counter, blocks []Block) int {
 		if grouped {
 			n += count(docLine(g[0].Candidate.Document)) + 2
 		}
-		for _, bl := range g {
-			n += count(blockHeader(bl, !grouped)) + 3
+		for i := range g {
+			n += count(groupHeader(g, i)) + 3
 		}
 	}
 	return n
