@@ -50,6 +50,11 @@ func splitLarge(in []Section, linkAt []int32, opts Options) []Section {
 		for k, c := range chunks {
 			part := s
 			text := strings.TrimLeftFunc(s.Text[c.start:c.end], unicode.IsSpace)
+			indent := 0
+			if s.Code != nil {
+				t := indented(s.Text, c.start, c.end-c.start-len(text), text)
+				indent, text = len(t)-len(text), t
+			}
 			lead := c.end - c.start - len(text)
 			part.Text = strings.TrimRightFunc(text, unicode.IsSpace) // strings.TrimSpace, keeping the offset
 			part.LineStart = s.LineStart + lines.count(c.start)
@@ -59,12 +64,30 @@ func splitLarge(in []Section, linkAt []int32, opts Options) []Section {
 			}
 			part.Part, part.Parts = k+1, len(chunks)
 			part.Tokens = c.tokens
+			if indent > 0 {
+				part.Tokens += countTokens(opts.CountTokens, text[:indent])
+			}
 			part.Links = ls.within(part.Text, c.start+lead, c.start+lead+len(part.Text))
 			out = append(out, part)
 		}
 	}
 	renumber(in, out, func(i int) int { return firstOut[i] })
 	return out
+}
+
+// indented is text, the chunk of s at start without the lead bytes of
+// space it starts with, given back the indent of its first line when that
+// line starts in the chunk: a part of a definition keeps its code's
+// nesting (Python's meaning is in it).
+func indented(s string, start, lead int, text string) string {
+	ws := s[start : start+lead]
+	if i := strings.LastIndexByte(ws, '\n'); i >= 0 {
+		return ws[i+1:] + text
+	}
+	if start == 0 || s[start-1] == '\n' {
+		return ws + text
+	}
+	return text
 }
 
 // renumber sets every output section's Ordinal to its position and points

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"encoding/binary"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -293,5 +294,32 @@ func TestChunkWithTheEstimate(t *testing.T) {
 	for _, s := range d.Sections {
 		assert.LessOrEqual(t, s.Tokens, 100)
 		assert.Equal(t, (len(s.Text)+3)/4, s.Tokens)
+	}
+}
+
+// A part of a long definition keeps the indent of its first line: in
+// Python the nesting is the meaning.
+func TestAPartOfADefinitionKeepsItsIndent(t *testing.T) {
+	count := tokens.Default().Count
+	var b strings.Builder
+	b.WriteString("class Session:\n    def send(self, request):\n        \"\"\"Send a prepared request.\"\"\"\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "\n        if request.hook_%d:\n            request = request.hook_%d(request, retries=%d)\n", i, i, i)
+	}
+	opts := Options{CountTokens: count, MaxSectionTokens: 200, OverlapTokens: 40}
+	docs, err := Parse("/k/session.py", "session.py", "c", []byte(b.String()), opts)
+	require.NoError(t, err)
+	d := docs[0]
+	d.Chunk(opts)
+	var parts []Section
+	for _, s := range d.Sections {
+		if s.Parts > 1 && strings.HasSuffix(s.Ref, "#Session.send") {
+			parts = append(parts, s)
+		}
+	}
+	require.Greater(t, len(parts), 2, "the method is cut into parts")
+	for _, p := range parts[1:] {
+		assert.True(t, strings.HasPrefix(p.Text, "        if request.hook_"), "part %d starts at its line's indent: %q", p.Part, p.Text[:min(40, len(p.Text))])
+		assert.InDelta(t, count(p.Text), p.Tokens, 2, "part %d counts its indent", p.Part)
 	}
 }
