@@ -129,7 +129,7 @@ func Definitions() []api.Tool {
 		tool(ToolExpand,
 			"Read one node (by its node id from the context or a search result) at another level of detail, e.g. the full text of a node you only have a summary of. Returns it with its source; cite the node id in square brackets when you use it.",
 			[]string{"node_id"},
-			param{"node_id", str("The node id, exactly as shown.")},
+			param{"node_id", str("The node id, exactly as shown; the several ids of one header (a long section's parts) may be given together.")},
 			param{"level", level},
 		),
 		tool(ToolGetWindow,

@@ -56,7 +56,7 @@ func TestDefinitions(t *testing.T) {
 	assert.JSONEq(t, `{"type":"function","function":{"name":"expand",
 		"description":"`+defs[1].Function.Description+`",
 		"parameters":{"type":"object","required":["node_id"],"properties":{
-			"node_id":{"type":"string","description":"The node id, exactly as shown."},
+			"node_id":{"type":"string","description":"The node id, exactly as shown; the several ids of one header (a long section's parts) may be given together."},
 			"level":{"type":"string","description":`+jsonString(defs[1].Function.Parameters.Properties.ToMap()["level"].Description)+`,"enum":["detailed","summary","essence"]}}}}}`, string(b))
 	b, err = json.Marshal(defs[3])
 	require.NoError(t, err)

@@ -85,7 +85,7 @@ type SearchIn struct {
 
 // ExpandIn is expand's input.
 type ExpandIn struct {
-	NodeID string `json:"node_id" jsonschema:"The node id, exactly as shown (e.g. n-1a2b3c4d5e6f7a8b)."`
+	NodeID string `json:"node_id" jsonschema:"The node id, exactly as shown (e.g. n-1a2b3c4d5e6f7a8b); the several ids of one header (a long section's parts) may be given together."`
 	Level  string `json:"level,omitempty" jsonschema:"detailed (the full text, the default), summary, essence (a few sentences), neighbours (its enclosing section, subsections and sections sharing its concepts) or derivations (summaries and answers made from it)."`
 }
 
