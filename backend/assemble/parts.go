@@ -86,7 +86,8 @@ func joinParts(blocks []Block, count Counter) []Block {
 			j := parts[p]
 			done[j] = true
 			next := blocks[j]
-			text, added := joinText(joined.Text, next.Text, separator(blocks[parts[p-1]].Candidate, next.Candidate))
+			sep, repeats := between(blocks[parts[p-1]].Candidate, next.Candidate)
+			text, added := joinText(joined.Text, next.Text, sep, repeats)
 			joined.Text = text
 			joined.Joined = append(joined.Joined, next.Candidate)
 			next.Candidate.LoadedTokens = count(added)
@@ -151,11 +152,15 @@ func joinable(c *Candidate) bool {
 }
 
 // joinText is a's text followed by b's, without the start of b that repeats
-// a's end; added is what b adds. When b repeats nothing, sep comes between.
-func joinText(a, b, sep string) (joined, added string) {
+// a's end (looked for only when b may repeat it); added is what b adds.
+// When b repeats nothing, sep comes between.
+func joinText(a, b, sep string, repeats bool) (joined, added string) {
 	a = strings.TrimRight(a, " \t\r\n")
 	b = strings.TrimLeft(b, "\r\n")
-	n := overlap(a, b)
+	n := 0
+	if repeats {
+		n = overlap(a, b)
+	}
 	if n == 0 {
 		added = sep + b
 	} else {
@@ -164,14 +169,15 @@ func joinText(a, b, sep string) (joined, added string) {
 	return a + added, added
 }
 
-// separator is what comes between the texts of two parts that repeat
-// nothing of each other: a line break where the second's lines go straight
-// on from the first's (code cut between two lines), a blank line (a
-// paragraph break) otherwise.
-func separator(a, b *Candidate) string {
+// between says how part b's text follows part a's: sep is what comes
+// between them when b repeats nothing of a (a line break where b's lines go
+// straight on from a's, code cut between two lines; a blank line, a
+// paragraph break, otherwise), and repeats whether b may start with a's
+// end: not when b's lines start after a's last.
+func between(a, b *Candidate) (sep string, repeats bool) {
 	x, y := span.FindStringSubmatch(location(a)), span.FindStringSubmatch(location(b))
 	if x == nil || y == nil || x[1] != "L" || y[1] != "L" {
-		return "\n\n"
+		return "\n\n", true
 	}
 	end := x[3]
 	if end == "" {
@@ -179,10 +185,13 @@ func separator(a, b *Candidate) string {
 	}
 	last, _ := strconv.Atoi(end)
 	start, _ := strconv.Atoi(y[2])
-	if start <= last+1 {
-		return "\n"
+	switch {
+	case start <= last:
+		return "\n", true
+	case start == last+1:
+		return "\n", false
 	}
-	return "\n\n"
+	return "\n\n", false
 }
 
 // overlap is the length of the longest end of a that b starts with, where
@@ -271,7 +280,7 @@ func joinSpans(from, to string) string {
 	if end == "" {
 		end = t[2]
 	}
-	if a, _ := strconv.Atoi(f[2]); strconv.Itoa(a) == end {
+	if f[2] == end {
 		return from
 	}
 	return f[1] + f[2] + "–" + end

@@ -29,7 +29,7 @@ func TestOverlap(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			n := overlap(tc.a, tc.b)
 			assert.Equal(t, len(tc.want), n, "overlap %q", tc.b[:n])
-			joined, added := joinText(tc.a, tc.b, "\n\n")
+			joined, added := joinText(tc.a, tc.b, "\n\n", true)
 			assert.Equal(t, tc.a+added, joined)
 			assert.Equal(t, 1, strings.Count(joined, strings.TrimSpace(tc.b)[len(strings.TrimSpace(tc.want)):]), "b's own text once: %q", joined)
 			if tc.want != "" {
@@ -131,6 +131,15 @@ func TestAdjacentPartsReadAsOneBlock(t *testing.T) {
 			"[n-p2] (part 2/4) · L19–31 · summary\nKeys set options.\n\n"+
 			"[n-p3] (part 3/4) · L30–41\n"+p3+"\n\n"+
 			"[n-other] notes.md › Aside · L1–3\nAn aside that is not part of the section.", ContextText("[M]", "", blocks))
+	})
+	t.Run("a part whose lines start after the last one's repeats nothing of it", func(t *testing.T) {
+		texts["n-r1"], texts["n-r2"] = "func twice() {\n\tfmt.Println(\"a line said twice\")", "\tfmt.Println(\"a line said twice\")\n}"
+		code := func(id string, n int, lines string) *Candidate {
+			return &Candidate{ID: id, Ref: "t.go#twice", Document: "t.go", Cite: "t.go " + lines, Title: fmt.Sprintf("t.go › func twice (part %d/2)", n),
+				Part: n, Parts: 2, Score: 0.9, Relevant: true, Tokens: count(texts[id])}
+		}
+		a := assemble(t, code("n-r1", 1, "L1–2"), code("n-r2", 2, "L3–4"))
+		assert.Equal(t, 2, strings.Count(a.Context, `fmt.Println("a line said twice")`), "the source says it twice: %s", a.Context)
 	})
 	t.Run("parts loaded as summaries stay apart", func(t *testing.T) {
 		split, err := PlanSplit(SplitRequest{Budget: 4000, Reserve: 0.3})
