@@ -238,10 +238,18 @@ func header(c *Candidate, withDoc bool) string { return headerTitled(c, withDoc,
 // blockHeader is the header of a loaded block: its node's own title is
 // left out when the text opens with it (a Markdown heading, a record's
 // title line), so that the title is written once.
-func blockHeader(bl Block, withDoc bool) string {
+func blockHeader(bl Block, withDoc bool, shared map[string]bool) string {
 	c := bl.Candidate
 	if len(bl.Joined) > 0 {
 		c = joinedHeader(bl)
+	}
+	if owner := methodOwner(bl.Text, ownTitle(c)); owner != "" && shared[definedName(ownTitle(c))] {
+		named := *c
+		named.Title = owner
+		if c.Document != "" {
+			named.Title = c.Document + " › " + owner
+		}
+		return headerTitled(&named, withDoc, true)
 	}
 	return headerTitled(c, withDoc, !opensWith(bl.Text, ownTitle(c)))
 }
@@ -265,11 +273,66 @@ func opensWith(text, title string) bool {
 	if len(f) != 2 || !definitionKinds[f[0]] {
 		return false
 	}
-	name := f[1][strings.LastIndexByte(f[1], '.')+1:]
+	dot := strings.LastIndexByte(f[1], '.')
+	name := f[1][dot+1:]
 	if len(name) < 2 || !isIdent(name) {
 		return false
 	}
-	for rest := first; ; {
+	return declares(first, name)
+}
+
+// definedName is the name a definition's title defines ("method
+// Session.get" → "get"); "" for another title.
+func definedName(title string) string {
+	f := strings.Fields(model.PartSuffix.ReplaceAllString(title, ""))
+	if len(f) != 2 || !definitionKinds[f[0]] {
+		return ""
+	}
+	return f[1][strings.LastIndexByte(f[1], '.')+1:]
+}
+
+// sharedNames are the names that more than one of blocks defines ("get"
+// of a session and of a cookie jar): a method among them whose line does
+// not say its type is headed by its type (methodOwner).
+func sharedNames(blocks []Block) map[string]bool {
+	seen, shared := map[string]string{}, map[string]bool{}
+	for _, bl := range blocks {
+		t := ownTitle(bl.Candidate)
+		if name := definedName(t); name != "" {
+			if ref, ok := seen[name]; ok && ref != bl.Candidate.Ref {
+				shared[name] = true
+			}
+			seen[name] = bl.Candidate.Ref
+		}
+	}
+	return shared
+}
+
+// methodOwner is the type a method's title names ("method Session.get" →
+// "Session") when text's first line declares the method but does not say
+// its type (Python's "def get(self", unlike Go's receiver); "" otherwise.
+// The block's header then names the type alone: Session.get is not
+// RequestsCookieJar.get (when both are in the context: sharedNames).
+func methodOwner(text, title string) string {
+	f := strings.Fields(title)
+	if len(f) != 2 || f[0] != "method" || !opensWith(text, title) {
+		return ""
+	}
+	dot := strings.LastIndexByte(f[1], '.')
+	if dot <= 0 {
+		return ""
+	}
+	owner := f[1][strings.LastIndexByte(f[1][:dot], '.')+1 : dot]
+	first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	if owner == "" || declares(first, owner) {
+		return ""
+	}
+	return owner
+}
+
+// declares says whether line names name as a whole word.
+func declares(line, name string) bool {
+	for rest := line; ; {
 		i := strings.Index(rest, name)
 		if i < 0 {
 			return false
@@ -340,7 +403,7 @@ func headerOf(c *Candidate, title, loc string) string {
 // groupHeader is the header of block i of a document's group g: a block
 // that goes on from the part before it (continues) names only its part,
 // its location and its level; any other, its title as blockHeader says.
-func groupHeader(g []Block, i int) string {
+func groupHeader(g []Block, i int, shared map[string]bool) string {
 	bl := g[i]
 	if i > 0 && continues(g[i-1], bl) {
 		c, loc := bl.Candidate, location(bl.Candidate)
@@ -350,7 +413,7 @@ func groupHeader(g []Block, i int) string {
 		}
 		return headerOf(c, strings.TrimSpace(partsMark(append([]*Candidate{bl.Candidate}, bl.Joined...))), loc)
 	}
-	return blockHeader(bl, len(g) == 1)
+	return blockHeader(bl, len(g) == 1, shared)
 }
 
 // Block is a loaded node's text at its level.
@@ -384,6 +447,7 @@ func ContextText(manifest, catalog string, blocks []Block) string {
 		b.WriteString("\n\n")
 		b.WriteString(catalog)
 	}
+	shared := sharedNames(blocks)
 	for _, g := range groupBlocks(blocks) {
 		grouped := len(g) > 1
 		if grouped {
@@ -396,7 +460,7 @@ func ContextText(manifest, catalog string, blocks []Block) string {
 			} else {
 				b.WriteString("\n")
 			}
-			b.WriteString(groupHeader(g, i))
+			b.WriteString(groupHeader(g, i, shared))
 			b.WriteString("\n")
 			b.WriteString(strings.TrimSpace(bl.Text))
 		}
@@ -426,13 +490,14 @@ func groupBlocks(blocks []Block) [][]Block {
 // take, counted part by part (an upper bound of their count in the whole).
 func frameTokens(count Counter, blocks []Block) int {
 	n := 0
+	shared := sharedNames(blocks)
 	for _, g := range groupBlocks(blocks) {
 		grouped := len(g) > 1
 		if grouped {
 			n += count(docLine(g[0].Candidate.Document)) + 2
 		}
 		for i := range g {
-			n += count(groupHeader(g, i)) + 3
+			n += count(groupHeader(g, i, shared)) + 3
 		}
 	}
 	return n

@@ -595,6 +595,24 @@ func TestBlockHeaderLeavesOutADefinitionTheTextDeclares(t *testing.T) {
 	assert.Contains(t, text, "[n-3c4d] query/render.go › func Assemble (part 2/4) · L431–477\n")
 	assert.Contains(t, text, "[n-5e6f] query/x.go › func catalog · L1–3\n", "catalogue is not catalog")
 
+	// A method whose line does not say its type (Python's, unlike Go's
+	// receiver) is headed by its type when another block defines the same
+	// name: Session.get is not the top-level get.
+	method := &Candidate{ID: "n-9c0d", Document: "requests/sessions.py", Ref: "requests/sessions.py#Session.get", Cite: "requests/sessions.py L655–671", Title: "requests/sessions.py › method Session.get"}
+	fn := &Candidate{ID: "n-1e2f", Document: "requests/api.py", Ref: "requests/api.py#get", Cite: "requests/api.py L62–75", Title: "requests/api.py › func get"}
+	send := &Candidate{ID: "n-3a4b", Document: "requests/adapters.py", Ref: "requests/adapters.py#HTTPAdapter.send", Cite: "requests/adapters.py L590–700", Title: "requests/adapters.py › method HTTPAdapter.send"}
+	blocks := []Block{
+		{Candidate: method, Text: "def get(self, url, **kwargs):\n    return self.request(\"GET\", url, **kwargs)"},
+		{Candidate: fn, Text: "def get(url, params=None, **kwargs):"},
+		{Candidate: send, Text: "def send(self, request, stream=False):"},
+	}
+	text = ContextText("[M]", "", blocks)
+	assert.Contains(t, text, "[n-9c0d] requests/sessions.py › Session · L655–671\ndef get(self")
+	assert.Contains(t, text, "[n-1e2f] requests/api.py · L62–75\ndef get(url")
+	assert.Contains(t, text, "[n-3a4b] requests/adapters.py · L590–700\ndef send(self", "a name no other block defines needs no type")
+	assert.GreaterOrEqual(t, frameTokens(counter(t), blocks), counter(t)(text)-counter(t)("[M]")-counter(t)(blocks[0].Text)-counter(t)(blocks[1].Text)-counter(t)(blocks[2].Text),
+		"the frame's count has the type-named header too")
+
 	prose := &Candidate{ID: "n-7a8b", Document: "paper.pdf", Ref: "paper.pdf#related", Cite: "paper.pdf p. 2", Title: "paper.pdf › Related work"}
 	text = ContextText("[M]", "", []Block{{Candidate: prose, Text: "Earlier work on retrieval weighed terms by their rarity."}})
 	assert.Contains(t, text, "[n-7a8b] paper.pdf › Related work · p. 2\n", "a two-word prose title is no definition")
