@@ -59,6 +59,11 @@ func TestAdjacentPartsReadAsOneBlock(t *testing.T) {
 		Score: 0.85, Relevant: true}
 	texts[other.ID] = "An aside that is not part of the section."
 	other.Tokens = count(texts[other.ID])
+	// code is part n of 2 of a Go function, its text already in texts.
+	code := func(id, file, name string, n int, lines string) *Candidate {
+		return &Candidate{ID: id, Ref: file + "#" + name, Document: file, Cite: file + " " + lines, Title: fmt.Sprintf("%s › func %s (part %d/2)", file, name, n),
+			Part: n, Parts: 2, Score: 0.9, Relevant: true, Tokens: count(texts[id])}
+	}
 	text := func(c *Candidate, l Level) (string, error) { return texts[c.ID], nil }
 	assemble := func(t *testing.T, cs ...*Candidate) *Assembly {
 		t.Helper()
@@ -111,11 +116,7 @@ func TestAdjacentPartsReadAsOneBlock(t *testing.T) {
 	})
 	t.Run("code cut between two lines goes on at the next line", func(t *testing.T) {
 		texts["n-c1"], texts["n-c2"] = "func weigh(x int) int {\n\ty := x * 2", "return y + 1\n}"
-		code := func(id string, n int, lines string) *Candidate {
-			return &Candidate{ID: id, Ref: "w.go#weigh", Document: "w.go", Cite: "w.go " + lines, Title: fmt.Sprintf("w.go › func weigh (part %d/2)", n),
-				Part: n, Parts: 2, Score: 0.9, Relevant: true, Tokens: count(texts[id])}
-		}
-		a := assemble(t, code("n-c1", 1, "L10–11"), code("n-c2", 2, "L12–13"))
+		a := assemble(t, code("n-c1", "w.go", "weigh", 1, "L10–11"), code("n-c2", "w.go", "weigh", 2, "L12–13"))
 		assert.Contains(t, a.Context, "\n[n-c1, n-c2] w.go · L10–13\nfunc weigh(x int) int {\n\ty := x * 2\nreturn y + 1\n}")
 	})
 	t.Run("parts at other levels read in order, each after the first headed by its part", func(t *testing.T) {
@@ -134,11 +135,7 @@ func TestAdjacentPartsReadAsOneBlock(t *testing.T) {
 	})
 	t.Run("a part whose lines start after the last one's repeats nothing of it", func(t *testing.T) {
 		texts["n-r1"], texts["n-r2"] = "func twice() {\n\tfmt.Println(\"a line said twice\")", "\tfmt.Println(\"a line said twice\")\n}"
-		code := func(id string, n int, lines string) *Candidate {
-			return &Candidate{ID: id, Ref: "t.go#twice", Document: "t.go", Cite: "t.go " + lines, Title: fmt.Sprintf("t.go › func twice (part %d/2)", n),
-				Part: n, Parts: 2, Score: 0.9, Relevant: true, Tokens: count(texts[id])}
-		}
-		a := assemble(t, code("n-r1", 1, "L1–2"), code("n-r2", 2, "L3–4"))
+		a := assemble(t, code("n-r1", "t.go", "twice", 1, "L1–2"), code("n-r2", "t.go", "twice", 2, "L3–4"))
 		assert.Equal(t, 2, strings.Count(a.Context, `fmt.Println("a line said twice")`), "the source says it twice: %s", a.Context)
 	})
 	t.Run("parts loaded as summaries stay apart", func(t *testing.T) {
