@@ -243,15 +243,19 @@ func blockHeader(bl Block, withDoc bool, shared map[string]bool) string {
 	if len(bl.Joined) > 0 {
 		c = joinedHeader(bl)
 	}
-	if owner := methodOwner(bl.Text, ownTitle(c)); owner != "" && shared[definedName(ownTitle(c))] {
-		named := *c
-		named.Title = owner
-		if c.Document != "" {
-			named.Title = c.Document + " › " + owner
+	title := ownTitle(c)
+	opens := opensWith(bl.Text, title)
+	if opens && shared[definedName(title)] {
+		if owner := methodOwner(bl.Text, title); owner != "" {
+			named := *c
+			named.Title = owner
+			if c.Document != "" {
+				named.Title = c.Document + " › " + owner
+			}
+			return headerTitled(&named, withDoc, true)
 		}
-		return headerTitled(&named, withDoc, true)
 	}
-	return headerTitled(c, withDoc, !opensWith(bl.Text, ownTitle(c)))
+	return headerTitled(c, withDoc, !opens)
 }
 
 // opensWith says whether text's first line says title: it is the title,
@@ -309,13 +313,13 @@ func sharedNames(blocks []Block) map[string]bool {
 }
 
 // methodOwner is the type a method's title names ("method Session.get" →
-// "Session") when text's first line declares the method but does not say
-// its type (Python's "def get(self", unlike Go's receiver); "" otherwise.
-// The block's header then names the type alone: Session.get is not
-// RequestsCookieJar.get (when both are in the context: sharedNames).
+// "Session") when text's first line, which declares the method (opensWith),
+// does not say its type (Python's "def get(self", unlike Go's receiver); ""
+// otherwise. The block's header then names the type alone: Session.get is
+// not RequestsCookieJar.get (when both are in the context: sharedNames).
 func methodOwner(text, title string) string {
 	f := strings.Fields(title)
-	if len(f) != 2 || f[0] != "method" || !opensWith(text, title) {
+	if len(f) != 2 || f[0] != "method" {
 		return ""
 	}
 	dot := strings.LastIndexByte(f[1], '.')
@@ -703,8 +707,8 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 		// meet at line breaks, where the pre-tokeniser splits (a line break
 		// may only join the punctuation before it). The sum is an upper
 		// bound; the whole is counted only when the bound is over budget.
-		m := countLines(count, manifest)
-		total := m + frameTokens(count, blocks)
+		m, headers := countLines(count, manifest), frameTokens(count, blocks)
+		total := m + headers
 		for _, bl := range blocks {
 			total += bl.tokens()
 		}
@@ -766,7 +770,7 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 			// The selection charged each loaded node its header and its
 			// text at its level; joined parts have no header of their own
 			// and leave out what they repeat.
-			slack := frame - m - frameTokens(count, blocks)
+			slack := frame - m - headers
 			for _, c := range sel.Loaded {
 				slack += c.Overhead + c.tokensAt(c.Level) - c.LoadedTokens
 			}
