@@ -1,7 +1,9 @@
 package index
 
 import (
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 
@@ -35,4 +37,24 @@ func TestNamesIndexDefinitions(t *testing.T) {
 	r := NewSearch(g, 4)
 	r.IndexNodes()
 	assert.Equal(t, map[string][]string{"Close": {"n-a", "n-b"}}, r.Names)
+}
+
+// TestTheLatestSummaryStands: a node summarised twice at one level (to the
+// room two questions had) is read with the later summary, whatever order
+// the graph's map gives: the same question gets the same context from one
+// run to the next.
+func TestTheLatestSummaryStands(t *testing.T) {
+	at := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	for i := range 50 { // a map's order differs from one range to the next
+		g := NewGraph()
+		g.Nodes["n-src"] = &model.ContentNode{ID: "n-src"}
+		g.Nodes["n-z-old"] = &model.ContentNode{ID: "n-z-old", Source: "n-src", Level: "summary", Created: at}
+		g.Nodes["n-a-new"] = &model.ContentNode{ID: "n-a-new", Source: "n-src", Level: "summary", Created: at.Add(time.Minute)}
+		g.Nodes["n-ess-1"] = &model.ContentNode{ID: "n-ess-1", Source: "n-src", Level: "essence", Created: at}
+		g.Nodes["n-ess-2"] = &model.ContentNode{ID: "n-ess-2", Source: "n-src", Level: "essence", Created: at}
+		r := NewSearch(g, 4)
+		r.IndexNodes()
+		assert.Equal(t, "n-a-new", r.AnalysisOf("n-src", "summary").ID, fmt.Sprint("round ", i))
+		assert.Equal(t, "n-ess-2", r.AnalysisOf("n-src", "essence").ID, "made at once: by id")
+	}
 }

@@ -231,12 +231,27 @@ func (r *Search) IndexNodes() {
 			if r.Analysis[n.Source] == nil {
 				r.Analysis[n.Source] = map[string]string{}
 			}
-			r.Analysis[n.Source][n.Level] = id
+			// A node may have several summaries at one level, each made to
+			// the room a question had: the latest stands, as it did when it
+			// was made (workspace's pending), not the one the map's order
+			// gives last, so that a question gets the same context from one
+			// run to the next.
+			if old := r.Graph.Nodes[r.Analysis[n.Source][n.Level]]; old == nil || later(n, old) {
+				r.Analysis[n.Source][n.Level] = id
+			}
 		}
 	}
 	for _, ids := range r.Names {
 		slices.Sort(ids) // the same order whatever the map's
 	}
+}
+
+// later: a was made after b (by the id when they were made at once).
+func later(a, b *model.ContentNode) bool {
+	if !a.Created.Equal(b.Created) {
+		return a.Created.After(b.Created)
+	}
+	return a.ID > b.ID
 }
 
 // BuildKeywords reads every searchable node's text (read) and indexes it,
