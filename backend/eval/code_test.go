@@ -50,20 +50,23 @@ func repoRoot(t *testing.T) string {
 // cases from this repository's history. The issue's targets are file
 // Acc@5 ≥ 0.90 and definition Acc@5 ≥ 0.60 on the bugs (met, by one case
 // each: 0.917 and 0.625) and definition-level recall ≥ 0.85 on the
-// questions (not met: 0.691; BENCHMARKS.md); these floors keep what is: precision at least 1.5× BM25 filling the
-// budget, accuracy at 5 not below BM25's by more than two paired standard
-// errors, and the bug cases' file Acc@5 at least 0.85.
+// questions (not met: 0.691; BENCHMARKS.md). These floors keep what is:
+// precision at least double BM25 filling the budget on the questions
+// (issue 19's target for the dev sets; 2.2 × here) and 1.5 × on the bug
+// cases (1.7 ×: a fix changes a type's fields as often as a function),
+// accuracy at 5 not below BM25's by more than two paired standard errors,
+// and the bug cases' file Acc@5 at least 0.85.
 func TestLoomOnLoom(t *testing.T) {
 	if testing.Short() {
 		t.Skip("ingests Loom's own code at several commits")
 	}
 	root := repoRoot(t)
 	ctx := context.Background()
-	check := func(t *testing.T, c *Comparison) {
+	check := func(t *testing.T, c *Comparison, precision float64) {
 		loom, bm25 := c.Reports[0], c.Reports[1]
 		t.Logf("loom P %.3f R %.3f file Acc@5 %.3f def Acc@5 %.3f; bm25 P %.3f R %.3f file Acc@5 %.3f def Acc@5 %.3f",
 			loom.Precision, loom.Recall, loom.FileAcc5, loom.DefAcc5, bm25.Precision, bm25.Recall, bm25.FileAcc5, bm25.DefAcc5)
-		assert.GreaterOrEqual(t, loom.Precision, 1.5*bm25.Precision)
+		assert.GreaterOrEqual(t, loom.Precision, precision*bm25.Precision, "precision against BM25's")
 		for _, p := range c.Paired {
 			if p.Metric == "file_acc@5" || p.Metric == "def_acc@5" {
 				assert.GreaterOrEqual(t, p.Mean, -2*p.SE, "%s not significantly below BM25's", p.Metric)
@@ -90,7 +93,7 @@ func TestLoomOnLoom(t *testing.T) {
 		c, err := Compare(ctx, wb, "loom-code", qs, Options{Budget: 4000}, []string{"loom", "bm25"})
 		require.NoError(t, err)
 		c.MarkCode()
-		check(t, c)
+		check(t, c, 2)
 	})
 	t.Run("bugs", func(t *testing.T) {
 		dir := filepath.Join(root, "testdata", "eval", "loom-bugs")
@@ -105,7 +108,7 @@ func TestLoomOnLoom(t *testing.T) {
 		c, err := RunBugs(ctx, wb, root, filepath.Join(t.TempDir(), "repo"), corpus, cases, Options{Budget: 4000}, []string{"loom", "bm25"}, nil)
 		require.NoError(t, err)
 		assert.Equal(t, len(cases), c.Queries)
-		check(t, c)
+		check(t, c, 1.5)
 		assert.GreaterOrEqual(t, c.Reports[0].FileAcc5, 0.85)
 	})
 }

@@ -111,12 +111,12 @@ func TestSciFactAboveBM25(t *testing.T) {
 // Loom's precision is at least double that of BM25 filling the budget, its
 // recall not below BM25's by more than two paired standard errors (the
 // issue asks for above it: not met yet, see BENCHMARKS.md), and recall does
-// not fall as the budget doubles to 8,000. py-requests (Python source, a
-// definition a node) holds a weaker floor: Loom's precision at least BM25's
-// (it is 1.25 × BM25's, not double: BENCHMARKS.md), and its frame, the
-// headers of many small definitions, is not held to a tenth of the budget.
-// On every set nDCG@10 is not below BM25's by more than two paired
-// standard errors either.
+// not fall as the budget doubles to 8,000; the frame takes at most a
+// tenth of the budget. py-requests (Python source, a definition a node)
+// holds a weaker floor: Loom's precision at least 1.4 × BM25's (1.47 ×
+// here, 1.58 × with the full encoder; not double: BENCHMARKS.md). On every
+// set nDCG@10 is not below BM25's by more than two paired standard errors
+// either.
 func TestDevCorporaAgainstBM25FillingTheBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("ingests the dev corpora")
@@ -124,8 +124,7 @@ func TestDevCorporaAgainstBM25FillingTheBudget(t *testing.T) {
 	for _, set := range []struct {
 		name      string
 		precision float64 // Loom's precision ≥ this × BM25's
-		frame     bool    // the frame ≤ a tenth of the budget
-	}{{"cargo-book", 2, true}, {"distill", 2, true}, {"py-requests", 1, false}} {
+	}{{"cargo-book", 2}, {"distill", 2}, {"py-requests", 1.4}} {
 		t.Run(set.name, func(t *testing.T) {
 			dir := filepath.Join("..", "..", "testdata", "eval", set.name)
 			qs, err := LoadQueries(filepath.Join(dir, "queries.jsonl"))
@@ -148,9 +147,7 @@ func TestDevCorporaAgainstBM25FillingTheBudget(t *testing.T) {
 					assert.GreaterOrEqual(t, p.Mean, -2*p.SE, "%s not significantly below BM25's", p.Metric)
 				}
 			}
-			if set.frame {
-				assert.LessOrEqual(t, loom.FrameShare, 0.10)
-			}
+			assert.LessOrEqual(t, loom.FrameShare, 0.10)
 			wide, err := Run(ctx, wb, qs, Options{Budget: 8000})
 			require.NoError(t, err)
 			t.Logf("@8000 loom P %.4f R %.4f", wide.Precision, wide.Recall)
