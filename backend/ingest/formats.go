@@ -9,7 +9,7 @@ import (
 // formats maps a lower-case file extension to the format Loom reads it as.
 // The web edition's page keeps the same list (frontend/src/lib/upload.ts).
 var formats = map[string]Format{
-	".md": FormatMarkdown, ".markdown": FormatMarkdown, ".mdown": FormatMarkdown, ".mkd": FormatMarkdown,
+	".md": FormatMarkdown, ".markdown": FormatMarkdown, ".mdown": FormatMarkdown, ".mkd": FormatMarkdown, ".mdx": FormatMarkdown,
 
 	".txt": FormatText, ".text": FormatText, ".org": FormatText, ".rst": FormatText, ".adoc": FormatText,
 

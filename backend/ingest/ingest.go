@@ -299,6 +299,9 @@ func Parse(key, path, collection string, data []byte, opts Options) ([]Document,
 	doc := Document{Key: key, Path: path, Collection: collection, Format: format, Hash: HashBytes(data), Bytes: len(data)}
 	switch format {
 	case FormatMarkdown:
+		if strings.EqualFold(filepath.Ext(path), ".mdx") {
+			text = mdxText(text)
+		}
 		var problem string
 		doc.Sections, doc.Title, doc.Meta, doc.linkAt, problem = splitMarkdown(path, text)
 		if problem != "" {

@@ -4,6 +4,7 @@ import { isBinary, isReadable, readBytes, readFileList, toBase64 } from './uploa
 describe('upload', () => {
   it.each([
     ['notes/a.md', true, false],
+    ['docs/Page.MDX', true, false],
     ['paper.pdf', true, true],
     ['Paper.PDF', true, true],
     ['thesis.docx', true, true],

@@ -8,7 +8,7 @@ import type { FileProgress, Upload } from '../bridge/types';
  * formats backend/ingest parses): change both together.
  */
 export const readableExtensions = [
-  '.md', '.markdown', '.mdown', '.mkd', '.txt', '.text',
+  '.md', '.markdown', '.mdown', '.mkd', '.mdx', '.txt', '.text',
   '.pdf', '.html', '.htm', '.xhtml', '.docx', '.epub', '.bib',
   '.py', '.go', '.js', '.mjs', '.ts', '.tsx', '.jsx', '.r', '.R', '.jl', '.tex', '.ipynb',
   '.csv', '.tsv', '.json', '.yaml', '.yml', '.toml',

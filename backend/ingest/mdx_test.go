@@ -1,0 +1,106 @@
+package ingest
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestMDXText: ESM statements and JSX comments are blanked, components'
+// tags give way to their naming attributes, and everything else — prose
+// inside components, HTML, fenced code, code spans, expressions — stays,
+// each line where it was.
+func TestMDXText(t *testing.T) {
+	for _, tt := range []struct{ name, in, want string }{
+		{"an import after the front matter", "---\ntitle: A\n---\nimport X from './x.mdx';\n\n# A\n", "---\ntitle: A\n---\n\n\n# A\n"},
+		{"a multi-line import and an export", "import {\n  A,\n  B,\n} from 'ab';\nexport const meta = {\n  a: 1,\n};\n\nText.\n", "\n\n\n\n\n\n\n\nText.\n"},
+		{"prose that starts like an import", "\nimport the snippet into another file.\nImportant: this stays.\n\nimportant too\n", "\nimport the snippet into another file.\nImportant: this stays.\n\nimportant too\n"},
+		{"a callout", "<Note>\n  Keep this.\n</Note>\n", "\n  Keep this.\n\n"},
+		{"a field's naming attributes", `<ResponseField name="favicon" type="string" required>` + "\n  Path to the favicon.\n</ResponseField>\n", "favicon · string · required\n  Path to the favicon.\n\n"},
+		{"a tag over lines", "<Card\n  title=\"Quickstart\"\n  icon=\"rocket\"\n  href=\"/quickstart\"\n>\n  Start here.\n</Card>\n", "\n\n\n\nQuickstart\n  Start here.\n\n"},
+		{"an expression attribute with a '>' inside", "<Step title={'a > b'} icon=\"x\">Do it.</Step>\n", "a > bDo it.\n"},
+		{"a self-closing component with nothing to name", "Before <Icon icon=\"check\" /> after.\n", "Before  after.\n"},
+		{"comments", "A {/* a note */} B\n{/* one\ntwo */}\nC\n", "A  B\n\n\nC\n"},
+		{"HTML, code spans and expressions stay", "<img src=\"a.png\" /> use `<Note>` and {props.x}\n", "<img src=\"a.png\" /> use `<Note>` and {props.x}\n"},
+		{"fenced code stays, indented too", "<CodeGroup>\n  ```mdx\n  import A from 'a';\n  <Note>x</Note>\n  ```\n</CodeGroup>\n", "\n  ```mdx\n  import A from 'a';\n  <Note>x</Note>\n  ```\n\n"},
+		{"a tag never closed is text", "Text <Broken title=\"x\"\n  more\n\nNext.\n", "Text <Broken title=\"x\"\n  more\n\nNext.\n"},
+		{"… to the end", "Text <Broken title=\"x\"", "Text <Broken title=\"x\""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := string(mdxText([]byte(tt.in)))
+			assert.Equal(t, tt.want, got)
+			assert.Equal(t, strings.Count(tt.in, "\n"), strings.Count(got, "\n"), "every line keeps its number")
+		})
+	}
+}
+
+// TestMDXFilesReadAsMarkdown: two pages of a real MDX docs site (Mintlify's
+// starter) split at their headings, each section's lines the file's own,
+// with the components' tags gone and their prose and code kept.
+func TestMDXFilesReadAsMarkdown(t *testing.T) {
+	f, ok := FormatOf("docs/page.MDX")
+	assert.True(t, ok, "a folder walk reads .mdx")
+	assert.Equal(t, FormatMarkdown, f)
+
+	read := func(name string) ([]byte, Document) {
+		data, err := os.ReadFile("testdata/mdx/" + name)
+		require.NoError(t, err)
+		docs, err := Parse(name, name, "", data, Options{})
+		require.NoError(t, err)
+		require.Len(t, docs, 1)
+		return data, docs[0]
+	}
+	data, doc := read("development.mdx")
+	assert.Equal(t, "Development", doc.Title)
+	lines := bytes.Split(data, []byte("\n"))
+	var headings []string
+	text := ""
+	for _, s := range doc.Sections {
+		text += s.Text
+		if len(s.HeadingPath) == 0 {
+			continue
+		}
+		h := s.HeadingPath[len(s.HeadingPath)-1]
+		headings = append(headings, h)
+		assert.Equal(t, h, strings.TrimLeft(string(lines[s.LineStart-1]), "# "), "%s starts on its heading's line in the file", h)
+	}
+	assert.Equal(t, []string{"Custom Ports", "Mintlify Versions", "Deployment", "Code Formatting", "Troubleshooting"}, headings)
+	for _, tag := range []string{"<Info>", "</Info>", "<CodeGroup>", "<Tip>", "<Frame>", "<AccordionGroup>", "<Accordion", "</Accordion>"} {
+		assert.NotContains(t, text, tag)
+	}
+	for _, kept := range []string{"**Prerequisite**: Please install Node.js", "  npm i -g mintlify\n", "Mintlify is not loading\n    Update to Node v18.",
+		`<img src="/images/checks-passed.png"`, "Unlimited editors available"} {
+		assert.Contains(t, text, kept)
+	}
+
+	_, doc = read("reusable-snippets.mdx")
+	text = ""
+	for _, s := range doc.Sections {
+		text += s.Text
+	}
+	assert.NotContains(t, text, "import VoiceAgent", "the page's own import is not prose")
+	assert.NotContains(t, text, "<VoiceAgent />")
+	assert.Contains(t, text, "import MySnippet from '/snippets/path/to/my-snippet.mdx';", "an import shown in a code block stays")
+	assert.Contains(t, text, `<MySnippet word="bananas" />`)
+	assert.Contains(t, text, "Any page in the `snippets` directory will be treated as a snippet")
+}
+
+// FuzzMDXText: whatever an MDX file holds, every line keeps its number and
+// nothing is added.
+func FuzzMDXText(f *testing.F) {
+	for _, name := range []string{"development.mdx", "reusable-snippets.mdx"} {
+		data, err := os.ReadFile("testdata/mdx/" + name)
+		require.NoError(f, err)
+		f.Add(data)
+	}
+	f.Add([]byte("<A b={'>'}\n\n</A>{/*\n\n*/}import x from 'y'\n```\n<B>\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		got := mdxText(src)
+		assert.Equal(t, bytes.Count(src, []byte("\n")), bytes.Count(got, []byte("\n")))
+		assert.LessOrEqual(t, len(got), len(src))
+	})
+}
