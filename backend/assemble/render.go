@@ -420,6 +420,16 @@ func groupHeader(g []Block, i int, shared map[string]bool) string {
 	return blockHeader(bl, len(g) == 1, shared)
 }
 
+// blockLine is the line that heads block i of a document's group g: its
+// header (groupHeader), and where else its text is (alsoIn).
+func blockLine(g []Block, i int, shared map[string]bool) string {
+	h := groupHeader(g, i, shared)
+	if also := alsoIn(g[i].Candidate, g[i].Same); also != "" {
+		h += " · " + also
+	}
+	return h
+}
+
 // Block is a loaded node's text at its level.
 type Block struct {
 	Candidate *Candidate
@@ -427,6 +437,9 @@ type Block struct {
 	// Joined are the parts of Candidate's section after its own, loaded in
 	// full, whose texts Text goes on with (joinParts).
 	Joined []*Candidate
+	// Same are the relevant nodes whose text repeats this one's, not
+	// loaded (markRepeats).
+	Same []*Candidate
 }
 
 // tokens is what the block's text takes: its nodes' loaded sizes.
@@ -464,7 +477,7 @@ func ContextText(manifest, catalog string, blocks []Block) string {
 			} else {
 				b.WriteString("\n")
 			}
-			b.WriteString(groupHeader(g, i, shared))
+			b.WriteString(blockLine(g, i, shared))
 			b.WriteString("\n")
 			b.WriteString(strings.TrimSpace(bl.Text))
 		}
@@ -501,7 +514,7 @@ func frameTokens(count Counter, blocks []Block) int {
 			n += count(docLine(g[0].Candidate.Document)) + 2
 		}
 		for i := range g {
-			n += count(groupHeader(g, i, shared)) + 3
+			n += count(blockLine(g, i, shared)) + 3
 		}
 	}
 	return n
@@ -617,12 +630,14 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 	if count == nil || text == nil {
 		return nil, errors.New("assemble: no token counter or text source")
 	}
+	// A relevant node whose text repeats a better one's does not load.
+	markRepeats(cands, text)
 	// The manifest lists at most the nodes that could load: those, in
 	// rank order, whose smallest forms fit together in the context.
 	var upper []*Candidate
 	relevant, room := 0, split.Context
 	for _, c := range cands {
-		if !c.Relevant && !c.Pinned {
+		if !c.Relevant && !c.Pinned || c.Repeats != "" {
 			continue
 		}
 		relevant++
@@ -695,7 +710,7 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 			attempt--
 			continue
 		}
-		blocks = joinParts(blocks, count)
+		blocks = sameAs(joinParts(blocks, count), cands)
 		sel.Used = 0
 		for _, c := range sel.Loaded {
 			sel.Used += c.LoadedTokens
@@ -812,7 +827,7 @@ const (
 // smaller than in full.
 func growable(cands []*Candidate) bool {
 	for _, c := range cands {
-		if (c.Relevant || c.Pinned) && c.Unavailable == "" && (!c.Loaded || c.Level != Detailed) {
+		if (c.Relevant || c.Pinned) && c.Unavailable == "" && c.Repeats == "" && (!c.Loaded || c.Level != Detailed) {
 			return true
 		}
 	}
@@ -824,7 +839,7 @@ func growable(cands []*Candidate) bool {
 func notLoaded(cands []*Candidate) []*Candidate {
 	var out []*Candidate
 	for _, c := range cands {
-		if (c.Relevant || c.Pinned) && !c.Loaded && c.Unavailable == "" {
+		if (c.Relevant || c.Pinned) && !c.Loaded && c.Unavailable == "" && c.Repeats == "" {
 			out = append(out, c)
 		}
 	}

@@ -73,6 +73,11 @@ type Candidate struct {
 	// Overhead is what loading costs beyond the text: its block header and
 	// separators (set by Assemble).
 	Overhead int `json:"-"`
+	// Repeats is the id of the better-ranked relevant node whose text this
+	// one's repeats (set by Assemble: markRepeats): it does not load, and
+	// that node's block says where else its text is.
+	Repeats  string     `json:"repeats,omitempty"`
+	repeated *Candidate // the node Repeats names
 }
 
 // costAt is what loading c at level l takes from the budget (0: the level
@@ -258,6 +263,8 @@ func Select(cands []*Candidate, o SelectOptions) Selection {
 		switch {
 		case c.Unavailable != "":
 			c.Reason = "not loaded: " + c.Unavailable
+		case c.Repeats != "" && !c.Pinned:
+			c.Reason = "not loaded: the same text as " + c.repeatsWhat() + ", ranked higher"
 		case c.Pinned:
 			sel.Relevant++
 		case c.Relevant:
@@ -343,7 +350,7 @@ func Select(cands []*Candidate, o SelectOptions) Selection {
 		}
 	}
 	for _, c := range cands {
-		if c.Unavailable != "" {
+		if c.Unavailable != "" || c.Repeats != "" && !c.Pinned {
 			continue
 		}
 		if c.Pinned && !c.Loaded {

@@ -278,6 +278,12 @@ export interface Candidate {
    * The block's header and the manifest say so.
    */
   stale?: string;
+  /**
+   * Repeats is the id of the better-ranked relevant node whose text this
+   * one's repeats (set by Assemble: markRepeats): it does not load, and
+   * that node's block says where else its text is.
+   */
+  repeats?: string;
 }
 
 /** ChatArgs is what the page sends to start a turn. (bind.ChatArgs) */

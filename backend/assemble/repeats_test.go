@@ -1,0 +1,94 @@
+package assemble
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestRepeatedTextLoadsOnce: a relevant node whose text repeats a
+// better-ranked one's (vectors alike, most word triples shared) does not
+// load; the block of the one that does says where else its text is, and
+// the budget goes to other nodes. Texts that only look alike, short ones,
+// parts of one section and pinned nodes all load.
+func TestRepeatedTextLoadsOnce(t *testing.T) {
+	count := counter(t)
+	options := "The offline flag prevents Cargo from accessing the network for any reason. Without this flag, Cargo will stop with an error if it needs to access the network and the network is not available. With this flag, Cargo will attempt to proceed without the network if possible."
+	texts := map[string]string{}
+	vec := func(x, y float32) []float32 { return []float32{x, y} }
+	cand := func(id, doc, ref string, score float64, v []float32, text string) *Candidate {
+		texts[id] = text
+		return &Candidate{ID: id, Ref: doc + "#" + ref, Document: doc, Cite: doc + "#" + ref + " L10–20", Title: doc + " › " + ref,
+			Score: score, Relevant: true, Tokens: count(text), Vec: v}
+	}
+	text := func(c *Candidate, l Level) (string, error) { return texts[c.ID], nil }
+	assemble := func(t *testing.T, cs ...*Candidate) *Assembly {
+		t.Helper()
+		split, err := PlanSplit(SplitRequest{Budget: 4000, Reserve: 0.3})
+		require.NoError(t, err)
+		a, err := Assemble(cs, split, SelectOptions{Level: Detailed, Oversize: 1}, "", "q", "", count, text)
+		require.NoError(t, err)
+		return a
+	}
+	loaded := func(a *Assembly) []string {
+		var ids []string
+		for _, c := range a.Selection.Loaded {
+			ids = append(ids, c.ID)
+		}
+		return ids
+	}
+
+	t.Run("copies in other documents", func(t *testing.T) {
+		build := cand("n-build", "cargo-build.md", "manifest-options", 0.9, vec(1, 0), options)
+		run := cand("n-run", "cargo-run.md", "manifest-options", 0.8, vec(0.99, 0.1), strings.Replace(options, "The offline flag", "The --offline flag", 1))
+		bench := cand("n-bench", "cargo-bench.md", "manifest-options", 0.7, vec(0.98, 0.15), options)
+		check := cand("n-check", "cargo-check.md", "manifest-options", 0.6, vec(0.98, 0.15), options)
+		other := cand("n-faq", "faq.md", "offline", 0.5, vec(0.6, 0.8), "Cargo can work offline once the dependencies are fetched: run cargo fetch while online, then build with the offline flag set.")
+		a := assemble(t, build, run, bench, check, other)
+		assert.Equal(t, []string{"n-build", "n-faq"}, loaded(a))
+		assert.Equal(t, 1, strings.Count(a.Context, "Without this flag"), "the text once")
+		assert.Contains(t, a.Context, "[n-build] cargo-build.md › manifest-options · L10–20 · also in cargo-run.md, cargo-bench.md and 1 more\n")
+		assert.Contains(t, a.Context, "[Context loaded: 2 of 2 relevant nodes]", "copies are not counted as relevant context left out")
+		for _, c := range []*Candidate{run, bench, check} {
+			assert.Equal(t, "n-build", c.Repeats, c.ID)
+			assert.False(t, c.Loaded, c.ID)
+			assert.Equal(t, "not loaded: the same text as [n-build] cargo-build.md › manifest-options, ranked higher", c.Reason)
+		}
+		assert.Empty(t, build.Repeats)
+	})
+	t.Run("a copy in its own document is named by its title and lines", func(t *testing.T) {
+		a := assemble(t, cand("n-a", "guide.md", "setup", 0.9, vec(1, 0), options), cand("n-b", "guide.md", "setup-again", 0.8, vec(1, 0), options))
+		assert.Contains(t, a.Context, "[n-a] guide.md › setup · L10–20 · also in setup-again L10–20\n")
+	})
+	t.Run("what only looks alike loads", func(t *testing.T) {
+		a := assemble(t,
+			cand("n-a", "a.md", "x", 0.9, vec(1, 0), options),
+			// alike vectors, different words
+			cand("n-b", "b.md", "x", 0.8, vec(1, 0), "Network access is needed to download crates from the registry, so the first build of a new project must be online. After that the local cache serves every build until a dependency changes."),
+			// the same text, unlike vectors (the vectors decide first)
+			cand("n-c", "c.md", "x", 0.7, vec(0, 1), options),
+			// short texts alike
+			cand("n-d", "d.md", "x", 0.6, vec(0.7, 0.7), "Returns the flag."),
+			cand("n-e", "e.md", "x", 0.5, vec(0.7, 0.7), "Returns the flag."))
+		assert.Equal(t, []string{"n-a", "n-b", "n-c", "n-d", "n-e"}, loaded(a))
+	})
+	t.Run("parts of one section and pinned nodes load", func(t *testing.T) {
+		p1, p2 := cand("n-p1", "g.md", "s", 0.9, vec(1, 0), options), cand("n-p2", "g.md", "s", 0.8, vec(1, 0), options)
+		p1.Part, p1.Parts, p2.Part, p2.Parts = 1, 2, 2, 2
+		pinned := cand("n-pin", "h.md", "s", 0.7, vec(1, 0), options)
+		pinned.Pinned = true
+		a := assemble(t, p1, p2, pinned)
+		assert.ElementsMatch(t, []string{"n-p1", "n-p2", "n-pin"}, loaded(a))
+	})
+}
+
+func TestResemblance(t *testing.T) {
+	a := triples("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty")
+	require.Len(t, a, 18)
+	assert.Equal(t, 1.0, resemblance(a, a))
+	b := triples("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen other")
+	assert.InDelta(t, 17.0/19, resemblance(a, b), 1e-9)
+	assert.Nil(t, triples("too few words here"))
+}
