@@ -637,7 +637,7 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 	var upper []*Candidate
 	relevant, room := 0, split.Context
 	for _, c := range cands {
-		if !c.Relevant && !c.Pinned || c.Repeats != "" {
+		if !c.Relevant && !c.Pinned {
 			continue
 		}
 		relevant++
@@ -827,7 +827,7 @@ const (
 // smaller than in full.
 func growable(cands []*Candidate) bool {
 	for _, c := range cands {
-		if (c.Relevant || c.Pinned) && c.Unavailable == "" && c.Repeats == "" && (!c.Loaded || c.Level != Detailed) {
+		if (c.Relevant || c.Pinned) && c.Unavailable == "" && (!c.Loaded || c.Level != Detailed) {
 			return true
 		}
 	}
@@ -839,7 +839,7 @@ func growable(cands []*Candidate) bool {
 func notLoaded(cands []*Candidate) []*Candidate {
 	var out []*Candidate
 	for _, c := range cands {
-		if (c.Relevant || c.Pinned) && !c.Loaded && c.Unavailable == "" && c.Repeats == "" {
+		if (c.Relevant || c.Pinned) && !c.Loaded && c.Unavailable == "" {
 			out = append(out, c)
 		}
 	}

@@ -29,8 +29,11 @@ const (
 
 // markRepeats marks each relevant candidate whose text repeats that of a
 // better-ranked relevant one (cands are in rank order): its Repeats is the
-// id of the first of them. Pinned nodes, parts of one section and nodes
-// whose text cannot be read are left as they are.
+// id of the first of them, and it is no longer relevant (what it says is
+// counted once, where it loads; its Reason says whose text it repeats).
+// A pinned node is never marked (it loads whatever it repeats), but a node
+// that repeats it is; parts of one section and nodes whose text cannot be
+// read are left as they are. Marks from an earlier call are undone first.
 func markRepeats(cands []*Candidate, text TextFunc) {
 	var kept []*Candidate
 	shingles := map[*Candidate]map[string]bool{}
@@ -47,8 +50,15 @@ func markRepeats(cands []*Candidate, text TextFunc) {
 		return s
 	}
 	for _, c := range cands {
-		c.Repeats, c.repeated = "", nil
-		if !c.Relevant || c.Pinned || len(c.Vec) == 0 {
+		if c.Repeats != "" {
+			c.Relevant, c.Repeats, c.repeated = true, "", nil
+		}
+		if c.Pinned && len(c.Vec) > 0 { // it loads whatever it repeats: first
+			kept = append(kept, c)
+		}
+	}
+	for _, c := range cands {
+		if len(c.Vec) == 0 || !c.Relevant || c.Pinned {
 			continue
 		}
 		for _, k := range kept {
@@ -57,7 +67,7 @@ func markRepeats(cands []*Candidate, text TextFunc) {
 			}
 			a, b := read(k), read(c)
 			if a != nil && b != nil && resemblance(a, b) >= RepeatShare {
-				c.Repeats, c.repeated = k.ID, k
+				c.Repeats, c.repeated, c.Relevant = k.ID, k, false
 				break
 			}
 		}

@@ -12,7 +12,8 @@ import (
 // better-ranked one's (vectors alike, most word triples shared) does not
 // load; the block of the one that does says where else its text is, and
 // the budget goes to other nodes. Texts that only look alike, short ones,
-// parts of one section and pinned nodes all load.
+// parts of one section and pinned nodes all load; a node that repeats a
+// pinned one does not.
 func TestRepeatedTextLoadsOnce(t *testing.T) {
 	count := counter(t)
 	options := "The offline flag prevents Cargo from accessing the network for any reason. Without this flag, Cargo will stop with an error if it needs to access the network and the network is not available. With this flag, Cargo will attempt to proceed without the network if possible."
@@ -54,9 +55,20 @@ func TestRepeatedTextLoadsOnce(t *testing.T) {
 		for _, c := range []*Candidate{run, bench, check} {
 			assert.Equal(t, "n-build", c.Repeats, c.ID)
 			assert.False(t, c.Loaded, c.ID)
+			assert.False(t, c.Relevant, "%s: what it says is counted where it loads", c.ID)
 			assert.Equal(t, "not loaded: the same text as [n-build] cargo-build.md › manifest-options, ranked higher", c.Reason)
 		}
 		assert.Empty(t, build.Repeats)
+	})
+	t.Run("marks are made again on each assembly", func(t *testing.T) {
+		a, b := cand("n-a", "a.md", "x", 0.9, vec(1, 0), options), cand("n-b", "b.md", "x", 0.8, vec(1, 0), options)
+		assemble(t, a, b)
+		require.Equal(t, "n-a", b.Repeats)
+		b.Pinned = true // a pinned node is never marked
+		assemble(t, a, b)
+		assert.Empty(t, b.Repeats)
+		assert.True(t, b.Relevant, "relevant again once it repeats nothing")
+		assert.Equal(t, "n-b", a.Repeats, "a node that repeats a pinned one is")
 	})
 	t.Run("a copy in its own document is named by its title and lines", func(t *testing.T) {
 		a := assemble(t, cand("n-a", "guide.md", "setup", 0.9, vec(1, 0), options), cand("n-b", "guide.md", "setup-again", 0.8, vec(1, 0), options))
@@ -74,13 +86,11 @@ func TestRepeatedTextLoadsOnce(t *testing.T) {
 			cand("n-e", "e.md", "x", 0.5, vec(0.7, 0.7), "Returns the flag."))
 		assert.Equal(t, []string{"n-a", "n-b", "n-c", "n-d", "n-e"}, loaded(a))
 	})
-	t.Run("parts of one section and pinned nodes load", func(t *testing.T) {
+	t.Run("parts of one section load", func(t *testing.T) {
 		p1, p2 := cand("n-p1", "g.md", "s", 0.9, vec(1, 0), options), cand("n-p2", "g.md", "s", 0.8, vec(1, 0), options)
 		p1.Part, p1.Parts, p2.Part, p2.Parts = 1, 2, 2, 2
-		pinned := cand("n-pin", "h.md", "s", 0.7, vec(1, 0), options)
-		pinned.Pinned = true
-		a := assemble(t, p1, p2, pinned)
-		assert.ElementsMatch(t, []string{"n-p1", "n-p2", "n-pin"}, loaded(a))
+		a := assemble(t, p1, p2)
+		assert.ElementsMatch(t, []string{"n-p1", "n-p2"}, loaded(a))
 	})
 }
 

@@ -74,8 +74,9 @@ type Candidate struct {
 	// separators (set by Assemble).
 	Overhead int `json:"-"`
 	// Repeats is the id of the better-ranked relevant node whose text this
-	// one's repeats (set by Assemble: markRepeats): it does not load, and
-	// that node's block says where else its text is.
+	// one's repeats (set by Assemble: markRepeats): it is not relevant
+	// itself and does not load, and that node's block says where else its
+	// text is.
 	Repeats  string     `json:"repeats,omitempty"`
 	repeated *Candidate // the node Repeats names
 }
@@ -263,7 +264,7 @@ func Select(cands []*Candidate, o SelectOptions) Selection {
 		switch {
 		case c.Unavailable != "":
 			c.Reason = "not loaded: " + c.Unavailable
-		case c.Repeats != "" && !c.Pinned:
+		case c.Repeats != "":
 			c.Reason = "not loaded: the same text as " + c.repeatsWhat() + ", ranked higher"
 		case c.Pinned:
 			sel.Relevant++
@@ -350,7 +351,7 @@ func Select(cands []*Candidate, o SelectOptions) Selection {
 		}
 	}
 	for _, c := range cands {
-		if c.Unavailable != "" || c.Repeats != "" && !c.Pinned {
+		if c.Unavailable != "" || c.Repeats != "" {
 			continue
 		}
 		if c.Pinned && !c.Loaded {

@@ -280,8 +280,9 @@ export interface Candidate {
   stale?: string;
   /**
    * Repeats is the id of the better-ranked relevant node whose text this
-   * one's repeats (set by Assemble: markRepeats): it does not load, and
-   * that node's block says where else its text is.
+   * one's repeats (set by Assemble: markRepeats): it is not relevant
+   * itself and does not load, and that node's block says where else its
+   * text is.
    */
   repeats?: string;
 }
