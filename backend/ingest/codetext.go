@@ -13,7 +13,7 @@ import (
 // (Its whole text goes to the keyword index.) Embedding the later parts of
 // a long definition as their own code measured a little worse (nDCG@10
 // 0.398). On Loom's own code at budget 4000, against embedding
-// the whole text: the 110 questions' nDCG@10 0.388 → 0.403, file Acc@5
+// the whole text: the 110 questions' nDCG@10 0.388 → 0.396, file Acc@5
 // 0.882 → 0.891; the 24 bug cases' recall 0.579 → 0.597 (BENCHMARKS.md).
 func EmbedTextOf(headingPath []string, text string, sym *model.Symbol) string {
 	if sym == nil || sym.Kind == "file" {

@@ -379,11 +379,11 @@ func (p *pool) relevantNeighbours(cands []*assemble.Candidate, cfg assemble.Conf
 // sameFileCut and sameFileOf: a definition in the file of one of the
 // sameFileOf best relevant definitions is relevant when it scores at least
 // sameFileCut × the best candidate: a file holds what belongs together (a
-// type and its methods, a function and its helpers), which calls and
-// imports do not always link. On Loom's own code at budget 4000
+// type's methods, a function and its helpers), which calls and imports do
+// not always link. On Loom's own code at budget 4000
 // (BENCHMARKS.md), against no such rule: the 110 questions' recall 0.570
 // → 0.689 and the 24 bug cases' 0.593 → 0.656 with the files of every
-// relevant definition (precision 0.151 → 0.133, 0.099 → 0.083); cuts of
+// relevant definition (the questions' precision 0.151 → 0.133); cuts of
 // 0.65 / 0.55 gave recall 0.619 / 0.720, precision 0.146 / 0.120 on the
 // questions. With the later changes, the files of the 1 / 2 / 3 / 5 / all
 // best: questions P 0.155 / 0.149 / 0.144 / 0.139 / 0.136, R 0.662 /
