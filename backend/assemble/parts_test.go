@@ -67,11 +67,7 @@ func TestAdjacentPartsReadAsOneBlock(t *testing.T) {
 	text := func(c *Candidate, l Level) (string, error) { return texts[c.ID], nil }
 	assemble := func(t *testing.T, cs ...*Candidate) *Assembly {
 		t.Helper()
-		split, err := PlanSplit(SplitRequest{Budget: 4000, Reserve: 0.3})
-		require.NoError(t, err)
-		a, err := Assemble(cs, split, SelectOptions{Level: Detailed, Oversize: 1}, "", "q", "", count, text)
-		require.NoError(t, err)
-		require.LessOrEqual(t, count(a.Context), split.Context)
+		a := assembleInFull(t, count, text, cs...)
 		loaded := 0
 		for _, c := range a.Selection.Loaded {
 			loaded += c.LoadedTokens
@@ -152,4 +148,16 @@ func TestAdjacentPartsReadAsOneBlock(t *testing.T) {
 		assert.Contains(t, a.Context, "[n-p1] Setup (part 1/4) · L10–20 · summary\n")
 		assert.Contains(t, a.Context, "[n-p2] (part 2/4) · L19–31 · summary\n", "the part after it names only its part")
 	})
+}
+
+// assembleInFull assembles cs at the Detailed level in a 4,000-token
+// budget, and checks the context fits.
+func assembleInFull(t *testing.T, count Counter, text TextFunc, cs ...*Candidate) *Assembly {
+	t.Helper()
+	split, err := PlanSplit(SplitRequest{Budget: 4000, Reserve: 0.3})
+	require.NoError(t, err)
+	a, err := Assemble(cs, split, SelectOptions{Level: Detailed, Oversize: 1}, "", "q", "", count, text)
+	require.NoError(t, err)
+	require.LessOrEqual(t, count(a.Context), split.Context)
+	return a
 }

@@ -27,11 +27,7 @@ func TestRepeatedTextLoadsOnce(t *testing.T) {
 	text := func(c *Candidate, l Level) (string, error) { return texts[c.ID], nil }
 	assemble := func(t *testing.T, cs ...*Candidate) *Assembly {
 		t.Helper()
-		split, err := PlanSplit(SplitRequest{Budget: 4000, Reserve: 0.3})
-		require.NoError(t, err)
-		a, err := Assemble(cs, split, SelectOptions{Level: Detailed, Oversize: 1}, "", "q", "", count, text)
-		require.NoError(t, err)
-		return a
+		return assembleInFull(t, count, text, cs...)
 	}
 	loaded := func(a *Assembly) []string {
 		var ids []string
