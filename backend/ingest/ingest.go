@@ -317,6 +317,14 @@ func Parse(key, path, collection string, data []byte, opts Options) ([]Document,
 			titleSections(doc.Sections)
 		}
 	default:
+		if marked, n := markedHeadings(path, text); n > 0 {
+			var problem string
+			doc.Sections, doc.Title, doc.Meta, doc.linkAt, problem = splitMarkdown(path, marked)
+			if problem != "" {
+				doc.Warnings = append(doc.Warnings, problem)
+			}
+			break
+		}
 		doc.Sections = splitText(path, text)
 		titleSections(doc.Sections)
 	}
