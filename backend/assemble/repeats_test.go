@@ -52,7 +52,7 @@ func TestRepeatedTextLoadsOnce(t *testing.T) {
 			assert.Equal(t, "n-build", c.Repeats, c.ID)
 			assert.False(t, c.Loaded, c.ID)
 			assert.False(t, c.Relevant, "%s: what it says is counted where it loads", c.ID)
-			assert.Equal(t, "not loaded: the same text as [n-build] cargo-build.md › manifest-options, ranked higher", c.Reason)
+			assert.Equal(t, "not loaded: the same text as [n-build] cargo-build.md › manifest-options", c.Reason)
 		}
 		assert.Empty(t, build.Repeats)
 	})

@@ -265,7 +265,7 @@ func Select(cands []*Candidate, o SelectOptions) Selection {
 		case c.Unavailable != "":
 			c.Reason = "not loaded: " + c.Unavailable
 		case c.Repeats != "":
-			c.Reason = "not loaded: the same text as " + c.repeatsWhat() + ", ranked higher"
+			c.Reason = "not loaded: the same text as " + c.repeatsWhat()
 		case c.Pinned:
 			sel.Relevant++
 		case c.Relevant:
