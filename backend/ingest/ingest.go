@@ -299,7 +299,7 @@ func Parse(key, path, collection string, data []byte, opts Options) ([]Document,
 	doc := Document{Key: key, Path: path, Collection: collection, Format: format, Hash: HashBytes(data), Bytes: len(data)}
 	switch format {
 	case FormatMarkdown:
-		if strings.EqualFold(filepath.Ext(path), ".mdx") {
+		if strings.EqualFold(filepath.Ext(path), ".mdx") || speaksMDX(text) {
 			text = mdxText(text)
 		}
 		var problem string

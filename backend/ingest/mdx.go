@@ -15,6 +15,34 @@ import (
 // a component holds (a step's title, a field's name and type). Every line
 // stays where it was, so a section's lines are the file's.
 
+// mdxComponentLine is a line that opens or closes a JSX component: what a
+// Markdown page exported from an MDX site (or a Docusaurus page, which is
+// MDX whatever its extension) has, and plain Markdown does not.
+var mdxComponentLine = regexp.MustCompile(`^[ \t]*</?[A-Z][A-Za-z0-9.]*([ \t/>]|$)`)
+
+// speaksMDX says whether a Markdown file is MDX in all but its name: outside
+// fenced code, a line opens or closes a component, holds a JSX comment, or
+// is an ESM import or export after a blank line.
+func speaksMDX(src []byte) bool {
+	fence := ""
+	blank := true
+	for _, line := range bytes.Split(src, []byte("\n")) {
+		trimmed := bytes.TrimSpace(line)
+		switch {
+		case fence != "":
+			if bytes.HasPrefix(trimmed, []byte(fence)) && len(bytes.TrimLeft(trimmed, fence[:1])) == 0 {
+				fence = ""
+			}
+		case fenceOf(trimmed) != "":
+			fence = fenceOf(trimmed)
+		case mdxComponentLine.Match(line), bytes.Contains(line, []byte("{/*")), blank && mdxESM.Match(line):
+			return true
+		}
+		blank = len(trimmed) == 0
+	}
+	return false
+}
+
 // mdxNaming are the attributes of a component that name what it holds,
 // kept as text where the tag was, in this order.
 var mdxNaming = []string{"title", "name", "label", "path", "query", "body", "header", "type", "description"}

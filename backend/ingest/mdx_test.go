@@ -104,3 +104,29 @@ func FuzzMDXText(f *testing.F) {
 		assert.LessOrEqual(t, len(got), len(src))
 	})
 }
+
+// TestMarkdownThatSpeaksMDX: a .md page with components (an MDX site's
+// export, a Docusaurus page) is read as MDX is; plain Markdown — prose
+// with a stray generic, components shown in code — is left as it is.
+func TestMarkdownThatSpeaksMDX(t *testing.T) {
+	data, err := os.ReadFile("testdata/mdx/development.mdx")
+	require.NoError(t, err)
+	assert.True(t, speaksMDX(data))
+	docs, err := Parse("development.md", "development.md", "", data, Options{})
+	require.NoError(t, err)
+	mdx, err := Parse("development.mdx", "development.mdx", "", data, Options{})
+	require.NoError(t, err)
+	require.Len(t, docs[0].Sections, len(mdx[0].Sections))
+	for i := range mdx[0].Sections {
+		assert.Equal(t, mdx[0].Sections[i].Text, docs[0].Sections[i].Text)
+	}
+	for _, plain := range []string{
+		"# Notes\n\nA List<String> in prose.\n\n```mdx\n<Note>\n  shown, not used\n</Note>\nimport A from 'a';\n```\n",
+		"# Import\n\nimport the data first; export it after.\n",
+	} {
+		assert.False(t, speaksMDX([]byte(plain)), plain)
+	}
+	for _, mdxish := range []string{"# A\n\n<Tip>\n  Do.\n</Tip>\n", "# A\n{/* note */}\n", "import Tabs from '@theme/Tabs';\n\n# A\n"} {
+		assert.True(t, speaksMDX([]byte(mdxish)), mdxish)
+	}
+}
