@@ -270,7 +270,7 @@ func opensWith(text, title string) bool {
 	if t == "" {
 		return false
 	}
-	if norm(strings.TrimLeft(first, "# ")) == t {
+	if heading, _ := model.HeadingAttributes(strings.TrimLeft(first, "# ")); norm(heading) == t {
 		return true
 	}
 	f := strings.Fields(t)

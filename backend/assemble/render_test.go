@@ -150,6 +150,11 @@ func TestBlockHeaderLeavesOutATitleTheTextOpensWith(t *testing.T) {
 		"[n-1a2b] notes/a.md · L3–12\n## Split\n\nThe split divides the window.\n\n"+
 		"[n-3c4d] 4983\nMicrostructural development of human brain\n\nAlterations of the architecture…\n\n"+
 		"[n-5e6f] notes/b.md › Levels · L1–9 · summary\nThree levels: detailed, summary, essence.", text)
+
+	// A heading that names its anchor opens with its title too.
+	anchored := &Candidate{ID: "n-7a8b", Document: "first-steps.md", Ref: "first-steps.md#first-steps", Cite: "first-steps.md#first-steps L1–5", Title: "first-steps.md › First Steps"}
+	assert.Equal(t, "[M]\n\n[n-7a8b] first-steps.md · L1–5\n# First Steps { #first-steps }\n\nThe simplest file.",
+		ContextText("[M]", "", []Block{{Candidate: anchored, Text: "# First Steps { #first-steps }\n\nThe simplest file."}}))
 }
 
 func TestShortIDs(t *testing.T) {

@@ -54,6 +54,9 @@ type heading struct {
 	start int // byte offset of the heading's first line
 	level int
 	title string
+	// id is the anchor the heading's attribute list gives it ("## Setup
+	// { #setup }"), "" when it has none: its section's slug.
+	id string
 }
 
 type mdLink struct {
@@ -213,7 +216,8 @@ func collect(doc ast.Node, src []byte, offset int, sc *scan) {
 				return ast.WalkSkipChildren, nil
 			}
 			seg := v.Lines().At(0)
-			sc.heads = append(sc.heads, heading{start: offset + lineStartOf(src, seg.Start), level: v.Level, title: inlineText(v, src)})
+			title, id := model.HeadingAttributes(inlineText(v, src))
+			sc.heads = append(sc.heads, heading{start: offset + lineStartOf(src, seg.Start), level: v.Level, title: strings.TrimSpace(title), id: id})
 			inHeading = true
 		case *ast.Link:
 			if !inHeading {
@@ -295,7 +299,11 @@ func buildSections(path string, src []byte, first int, heads []heading, links []
 		if r > 0 {
 			h := &heads[r-1]
 			level = h.level
-			if slug = slugs.slug(h.title); slug != "" {
+			anchor := h.title
+			if h.id != "" {
+				anchor = h.id // the heading's own anchor, as MkDocs and Pandoc make it
+			}
+			if slug = slugs.slug(anchor); slug != "" {
 				ref = path + "#" + slug
 				slug = ref[len(path)+1:]
 			}
