@@ -32,15 +32,15 @@ func markedHeadings(path string, src []byte) ([]byte, int) {
 	return src, 0
 }
 
-// lines splits src after each line break (the last line may have none).
-func lines(src []byte) [][]byte { return bytes.SplitAfter(src, []byte("\n")) }
+// lineSplits is src split after each line break (the last line may have none).
+func lineSplits(src []byte) [][]byte { return bytes.SplitAfter(src, []byte("\n")) }
 
-// body is a line without its line break.
-func body(line []byte) []byte { return bytes.TrimRight(line, "\r\n") }
+// lineBody is a line without its line break.
+func lineBody(line []byte) []byte { return bytes.TrimRight(line, "\r\n") }
 
 // replaceLine is line with its text replaced, its line break kept.
 func replaceLine(line []byte, text string) []byte {
-	return append([]byte(text), line[len(body(line)):]...)
+	return append([]byte(text), line[len(lineBody(line)):]...)
 }
 
 // atx is a Markdown heading of level n (1–6) saying title.
@@ -72,7 +72,7 @@ var rstLabel = regexp.MustCompile(`^\.\. _[^:]+:\s*$`)
 // has an overline) first appears in the file, as Docutils does. Anchors
 // (".. _name:") are blanked.
 func rstHeadings(src []byte) ([]byte, int) {
-	ls := lines(src)
+	ls := lineSplits(src)
 	type style struct {
 		c    byte
 		over bool
@@ -81,7 +81,7 @@ func rstHeadings(src []byte) ([]byte, int) {
 	found := 0
 	blank := func(i int) bool { return i < 0 || len(bytes.TrimSpace(ls[i])) == 0 }
 	for i := 0; i+1 < len(ls); i++ {
-		title := body(ls[i])
+		title := lineBody(ls[i])
 		if len(bytes.TrimSpace(title)) == 0 || title[0] == ' ' || title[0] == '\t' {
 			continue
 		}
@@ -92,14 +92,14 @@ func rstHeadings(src []byte) ([]byte, int) {
 			ls[i] = replaceLine(ls[i], "")
 			continue
 		}
-		under, ok := rstAdornment(body(ls[i+1]))
+		under, ok := rstAdornment(lineBody(ls[i+1]))
 		width := utf8.RuneCount(bytes.TrimRight(title, " \t"))
-		if !ok || len(bytes.TrimRight(body(ls[i+1]), " \t")) < width {
+		if !ok || len(bytes.TrimRight(lineBody(ls[i+1]), " \t")) < width {
 			continue
 		}
 		over := false
 		if i > 0 {
-			if c, ok := rstAdornment(body(ls[i-1])); ok && c == under {
+			if c, ok := rstAdornment(lineBody(ls[i-1])); ok && c == under {
 				over = true
 			}
 		}
@@ -145,11 +145,11 @@ func adocDelimiter(b []byte) (code, ok bool) {
 // delimiters of other blocks, attribute entries, preprocessor directives
 // and comments are blanked.
 func adocHeadings(src []byte) ([]byte, int) {
-	ls := lines(src)
+	ls := lineSplits(src)
 	found := 0
 	var open []byte // the delimiter of the block we are in
 	for i, l := range ls {
-		b := body(l)
+		b := lineBody(l)
 		trimmed := bytes.TrimRight(b, " \t")
 		switch {
 		case open != nil:
@@ -213,11 +213,11 @@ var orgTitle = regexp.MustCompile(`(?i)^#\+title:[ \t]*(\S.*)$`)
 // #+BEGIN_…/#+END_… lines, comment lines ("# …") and rules ("-----") are
 // blanked, the prose between them kept.
 func orgHeadings(src []byte) ([]byte, int) {
-	ls := lines(src)
+	ls := lineSplits(src)
 	found, shift := 0, 0
 	in := "" // the block we are in ("src", "quote", …)
 	for i, l := range ls {
-		b := body(l)
+		b := lineBody(l)
 		lower := strings.ToLower(strings.TrimSpace(string(b)))
 		switch {
 		case in != "":
