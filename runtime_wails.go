@@ -28,7 +28,7 @@ func (wailsShell) OpenFiles(ctx context.Context, title string) ([]string, error)
 	return runtime.OpenMultipleFilesDialog(ctx, runtime.OpenDialogOptions{
 		Title: title,
 		Filters: []runtime.FileFilter{
-			{DisplayName: "Documents (*.md, *.markdown, *.txt)", Pattern: "*.md;*.markdown;*.txt;*.text"},
+			{DisplayName: "Everything Loom reads (papers, notes, web pages, Word, EPUB, BibTeX, code)", Pattern: bind.ReadableFiles()},
 			{DisplayName: "All files", Pattern: "*"},
 		},
 	})
