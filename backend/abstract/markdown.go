@@ -78,6 +78,7 @@ type document struct {
 // after the first are left out (they are titles, not statements), and so
 // are HTML blocks, code blocks (their lines go to code) and thematic breaks.
 func readMarkdown(src string) document {
+	src = withoutAdmonitions(src)
 	if d, ok := readPlain(src); ok {
 		return d
 	}
