@@ -54,7 +54,8 @@ var mdxESM = regexp.MustCompile(`^(import\s+[\w*{][^\n]*\bfrom\s*['"]|import\s*[
 // import or export line after a blank one to the next blank line) and JSX
 // comments ({/* … */}) blanked, components' tags (a name that starts with
 // a capital: lower-case tags are HTML, which Markdown keeps) replaced by
-// their naming attributes, fenced code and code spans left as they are.
+// their naming attributes, fenced code and code spans left as they are,
+// and the indentation of the components' nesting taken out (mdxDedent).
 // Line breaks are kept everywhere, so every line keeps its number.
 func mdxText(src []byte) []byte {
 	out := make([]byte, 0, len(src))
@@ -70,6 +71,7 @@ func mdxText(src []byte) []byte {
 			}
 		}
 	}
+	front := len(out)
 	fence := ""  // the open fence's marker ("```", "~~~~"), "" outside one
 	esm := false // inside an ESM statement (until a blank line)
 	blankBefore := true
@@ -126,6 +128,40 @@ func mdxText(src []byte) []byte {
 		unclosed()
 		if !bytes.HasSuffix(src, []byte("\n")) {
 			out = bytes.TrimSuffix(out, []byte("\n"))
+		}
+	}
+	return append(out[:front:front], mdxDedent(out[front:])...)
+}
+
+// mdxDedent takes out the indentation MDX gives no meaning to. MDX has no
+// indented code, so a line's leading white space outside fenced code is the
+// nesting of the components around it (a <Step> in <Steps> in a <Tab>),
+// which would make Markdown read the prose in them as code; a fence and its
+// lines lose the fence's own indentation, as Markdown reads them, and keep
+// the rest (the code's own). A list keeps its markers, not its nesting.
+func mdxDedent(src []byte) []byte {
+	out := make([]byte, 0, len(src))
+	fence, indent := "", 0
+	for _, l := range bytes.SplitAfter(src, []byte("\n")) {
+		left := bytes.TrimLeft(l, " \t")
+		t := bytes.TrimSpace(l)
+		switch {
+		case fence != "":
+			if bytes.HasPrefix(t, []byte(fence)) && len(bytes.TrimLeft(t, fence[:1])) == 0 {
+				fence = ""
+				out = append(out, left...)
+				continue
+			}
+			k := 0
+			for k < indent && k < len(l) && (l[k] == ' ' || l[k] == '\t') {
+				k++
+			}
+			out = append(out, l[k:]...)
+		default:
+			if f := fenceOf(t); f != "" {
+				fence, indent = f, len(l)-len(left)
+			}
+			out = append(out, left...)
 		}
 	}
 	return out

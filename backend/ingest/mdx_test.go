@@ -11,23 +11,25 @@ import (
 )
 
 // TestMDXText: ESM statements and JSX comments are blanked, components'
-// tags give way to their naming attributes, and everything else — prose
-// inside components, HTML, fenced code, code spans, expressions — stays,
-// each line where it was.
+// tags give way to their naming attributes, the components' nesting is not
+// read as indentation, and everything else — prose inside components,
+// HTML, fenced code (less its fence's indent), code spans, expressions —
+// stays, each line where it was.
 func TestMDXText(t *testing.T) {
 	for _, tt := range []struct{ name, in, want string }{
 		{"an import after the front matter", "---\ntitle: A\n---\nimport X from './x.mdx';\n\n# A\n", "---\ntitle: A\n---\n\n\n# A\n"},
 		{"a multi-line import and an export", "import {\n  A,\n  B,\n} from 'ab';\nexport const meta = {\n  a: 1,\n};\n\nText.\n", "\n\n\n\n\n\n\n\nText.\n"},
 		{"prose that starts like an import", "\nimport the snippet into another file.\nImportant: this stays.\n\nimportant too\n", "\nimport the snippet into another file.\nImportant: this stays.\n\nimportant too\n"},
-		{"a callout", "<Note>\n  Keep this.\n</Note>\n", "\n  Keep this.\n\n"},
-		{"a field's naming attributes", `<ResponseField name="favicon" type="string" required>` + "\n  Path to the favicon.\n</ResponseField>\n", "favicon · string · required\n  Path to the favicon.\n\n"},
-		{"a tag over lines", "<Card\n  title=\"Quickstart\"\n  icon=\"rocket\"\n  href=\"/quickstart\"\n>\n  Start here.\n</Card>\n", "\n\n\n\nQuickstart\n  Start here.\n\n"},
+		{"a callout", "<Note>\n  Keep this.\n</Note>\n", "\nKeep this.\n\n"},
+		{"a field's naming attributes", `<ResponseField name="favicon" type="string" required>` + "\n  Path to the favicon.\n</ResponseField>\n", "favicon · string · required\nPath to the favicon.\n\n"},
+		{"a tag over lines", "<Card\n  title=\"Quickstart\"\n  icon=\"rocket\"\n  href=\"/quickstart\"\n>\n  Start here.\n</Card>\n", "\n\n\n\nQuickstart\nStart here.\n\n"},
 		{"an expression attribute with a '>' inside", "<Step title={'a > b'} icon=\"x\">Do it.</Step>\n", "a > bDo it.\n"},
 		{"a self-closing component with nothing to name", "Before <Icon icon=\"check\" /> after.\n", "Before  after.\n"},
 		{"comments", "A {/* a note */} B\n{/* one\ntwo */}\nC\n", "A  B\n\n\nC\n"},
 		{"HTML, code spans and expressions stay", "<img src=\"a.png\" /> use `<Note>` and {props.x}\n", "<img src=\"a.png\" /> use `<Note>` and {props.x}\n"},
-		{"fenced code stays, indented too", "<CodeGroup>\n  ```mdx\n  import A from 'a';\n  <Note>x</Note>\n  ```\n</CodeGroup>\n", "\n  ```mdx\n  import A from 'a';\n  <Note>x</Note>\n  ```\n\n"},
-		{"a tag never closed is text", "Text <Broken title=\"x\"\n  more\n\nNext.\n", "Text <Broken title=\"x\"\n  more\n\nNext.\n"},
+		{"fenced code stays, less the fence's indent", "<CodeGroup>\n  ```py\n  import a\n  <Note>x</Note>\n  def f():\n      return a\n  ```\n</CodeGroup>\n", "\n```py\nimport a\n<Note>x</Note>\ndef f():\n    return a\n```\n\n"},
+		{"nesting is not indentation", "<Steps>\n  <Step title=\"Install\">\n    Run the installer.\n\n    - a list\n      - nested\n  </Step>\n</Steps>\n", "\nInstall\nRun the installer.\n\n- a list\n- nested\n\n\n"},
+		{"a tag never closed is text", "Text <Broken title=\"x\"\n  more\n\nNext.\n", "Text <Broken title=\"x\"\nmore\n\nNext.\n"},
 		{"… to the end", "Text <Broken title=\"x\"", "Text <Broken title=\"x\""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,7 +74,7 @@ func TestMDXFilesReadAsMarkdown(t *testing.T) {
 	for _, tag := range []string{"<Info>", "</Info>", "<CodeGroup>", "<Tip>", "<Frame>", "<AccordionGroup>", "<Accordion", "</Accordion>"} {
 		assert.NotContains(t, text, tag)
 	}
-	for _, kept := range []string{"**Prerequisite**: Please install Node.js", "  npm i -g mintlify\n", "Mintlify is not loading\n    Update to Node v18.",
+	for _, kept := range []string{"**Prerequisite**: Please install Node.js", "\nnpm i -g mintlify\n", "Mintlify is not loading\nUpdate to Node v18.",
 		`<img src="/images/checks-passed.png"`, "Unlimited editors available"} {
 		assert.Contains(t, text, kept)
 	}
