@@ -26,21 +26,35 @@ var mdxComponentLine = regexp.MustCompile(`^[ \t]*</?[A-Z][A-Za-z0-9.]*([ \t/>]|
 func speaksMDX(src []byte) bool {
 	fence := ""
 	blank := true
-	for _, line := range bytes.Split(src, []byte("\n")) {
+	for rest := src; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
 		trimmed := bytes.TrimSpace(line)
 		switch {
 		case fence != "":
-			if bytes.HasPrefix(trimmed, []byte(fence)) && len(bytes.TrimLeft(trimmed, fence[:1])) == 0 {
+			if closesFence(trimmed, fence) {
 				fence = ""
 			}
 		case fenceOf(trimmed) != "":
 			fence = fenceOf(trimmed)
-		case mdxComponentLine.Match(line), bytes.Contains(line, []byte("{/*")), blank && mdxESM.Match(line):
+		case len(trimmed) > 1 && trimmed[0] == '<' && mdxComponentLine.Match(line),
+			bytes.Contains(line, []byte("{/*")),
+			blank && (bytes.HasPrefix(line, []byte("import")) || bytes.HasPrefix(line, []byte("export"))) && mdxESM.Match(line):
 			return true
 		}
 		blank = len(trimmed) == 0
 	}
 	return false
+}
+
+// closesFence says whether a line (trimmed) closes the fence opened by
+// fence: the same character, at least as many, nothing else.
+func closesFence(trimmed []byte, fence string) bool {
+	return bytes.HasPrefix(trimmed, []byte(fence)) && len(bytes.TrimLeft(trimmed, fence[:1])) == 0
 }
 
 // mdxNaming are the attributes of a component that name what it holds,
@@ -89,7 +103,7 @@ func mdxText(src []byte) []byte {
 		trimmed := bytes.TrimSpace(body)
 		switch {
 		case fence != "":
-			if bytes.HasPrefix(trimmed, []byte(fence)) && len(bytes.TrimLeft(trimmed, fence[:1])) == 0 {
+			if closesFence(trimmed, fence) {
 				fence = ""
 			}
 			out = append(out, line...)
@@ -147,7 +161,7 @@ func mdxDedent(src []byte) []byte {
 		t := bytes.TrimSpace(l)
 		switch {
 		case fence != "":
-			if bytes.HasPrefix(t, []byte(fence)) && len(bytes.TrimLeft(t, fence[:1])) == 0 {
+			if closesFence(t, fence) {
 				fence = ""
 				out = append(out, left...)
 				continue

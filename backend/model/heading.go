@@ -15,6 +15,9 @@ var headingAttributes = regexp.MustCompile(`\s*\{:?\s*((?:[#.][\w:.-]+|[\w-]+=(?
 // closes it ("First Steps { #first-steps }" → "First Steps", id
 // "first-steps"); a heading without one is returned as it is, id "".
 func HeadingAttributes(heading string) (title, id string) {
+	if !strings.HasSuffix(strings.TrimRight(heading, " \t"), "}") {
+		return heading, "" // most headings: no regular expression run
+	}
 	m := headingAttributes.FindStringSubmatchIndex(heading)
 	if m == nil || strings.TrimSpace(heading[:m[0]]) == "" {
 		return heading, ""
