@@ -302,11 +302,7 @@ func Parse(key, path, collection string, data []byte, opts Options) ([]Document,
 		if strings.EqualFold(filepath.Ext(path), ".mdx") || speaksMDX(text) {
 			text = mdxText(text)
 		}
-		var problem string
-		doc.Sections, doc.Title, doc.Meta, doc.linkAt, problem = splitMarkdown(path, text)
-		if problem != "" {
-			doc.Warnings = append(doc.Warnings, problem)
-		}
+		doc.readMarkdown(path, text)
 	case FormatCode:
 		ok, err := parseCode(&doc, text)
 		if err != nil {
@@ -318,17 +314,23 @@ func Parse(key, path, collection string, data []byte, opts Options) ([]Document,
 		}
 	default:
 		if marked, n := markedHeadings(path, text); n > 0 {
-			var problem string
-			doc.Sections, doc.Title, doc.Meta, doc.linkAt, problem = splitMarkdown(path, marked)
-			if problem != "" {
-				doc.Warnings = append(doc.Warnings, problem)
-			}
+			doc.readMarkdown(path, marked)
 			break
 		}
 		doc.Sections = splitText(path, text)
 		titleSections(doc.Sections)
 	}
 	return finish(doc)
+}
+
+// readMarkdown splits Markdown text into the document's sections, title
+// and metadata; a problem with the text is a warning.
+func (d *Document) readMarkdown(path string, text []byte) {
+	var problem string
+	d.Sections, d.Title, d.Meta, d.linkAt, problem = splitMarkdown(path, text)
+	if problem != "" {
+		d.Warnings = append(d.Warnings, problem)
+	}
 }
 
 // finish checks a parsed document has something to index and names it.
