@@ -32,7 +32,8 @@ func markedHeadings(path string, src []byte) ([]byte, int) {
 	return src, 0
 }
 
-// lineSplits is src split after each line break (the last line may have none).
+// lineSplits is src split after each line break (the last line may have
+// none); lineBody and replaceLine work on its lines (here and in mdx.go).
 func lineSplits(src []byte) [][]byte { return bytes.SplitAfter(src, []byte("\n")) }
 
 // lineBody is a line without its line break.

@@ -73,7 +73,7 @@ var mdxESM = regexp.MustCompile(`^(import\s+[\w*{][^\n]*\bfrom\s*['"]|import\s*[
 // Line breaks are kept everywhere, so every line keeps its number.
 func mdxText(src []byte) []byte {
 	out := make([]byte, 0, len(src))
-	lines := bytes.SplitAfter(src, []byte("\n"))
+	lines := lineSplits(src)
 	if len(lines) > 0 && string(bytes.TrimSpace(lines[0])) == "---" { // front matter, as it is
 		for i := 1; i < len(lines); i++ {
 			if string(bytes.TrimSpace(lines[i])) == "---" {
@@ -99,7 +99,7 @@ func mdxText(src []byte) []byte {
 		tag = nil
 	}
 	for _, line := range lines {
-		body := bytes.TrimRight(line, "\r\n")
+		body := lineBody(line)
 		trimmed := bytes.TrimSpace(body)
 		switch {
 		case fence != "":
@@ -156,7 +156,7 @@ func mdxText(src []byte) []byte {
 func mdxDedent(src []byte) []byte {
 	out := make([]byte, 0, len(src))
 	fence, indent := "", 0
-	for _, l := range bytes.SplitAfter(src, []byte("\n")) {
+	for _, l := range lineSplits(src) {
 		left := bytes.TrimLeft(l, " \t")
 		t := bytes.TrimSpace(l)
 		switch {
