@@ -38,7 +38,7 @@ func TestEveryFormatGoesInAndBadFilesLoseNothing(t *testing.T) {
 		"sample/papers/budgeted-context.pdf", "sample/papers/references.bib",
 		"ingest/convert/testdata/saved-page.html", "ingest/convert/testdata/report.docx",
 		"ingest/convert/testdata/book.epub", "ingest/convert/testdata/tokens.ipynb",
-		"ingest/convert/testdata/measures.csv", "ingest/testdata/mdx/development.mdx", "workbench.go")
+		"ingest/convert/testdata/measures.csv", "ingest/testdata/mdx/development.mdx", "ingest/testdata/headings/authentication.rst", "workbench.go")
 	pdfBytes, err := os.ReadFile("ingest/pdf/testdata/twocolumn.pdf")
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(lib, "truncated.pdf"), pdfBytes[:len(pdfBytes)/3], 0o644))
@@ -87,11 +87,11 @@ func TestEveryFormatGoesInAndBadFilesLoseNothing(t *testing.T) {
 	for _, d := range docs {
 		formats[d.Format]++
 	}
-	assert.Equal(t, map[string]int{"markdown": 3, "text": 1, "pdf": 3, "bibtex": 5, "html": 1, "docx": 1, "epub": 1,
+	assert.Equal(t, map[string]int{"markdown": 3, "text": 2, "pdf": 3, "bibtex": 5, "html": 1, "docx": 1, "epub": 1,
 		"notebook": 1, "table": 1, "code": 1}, formats)
 	after, err := wb.Stats(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, before.Documents+15, after.Documents, "the fixture's documents are all still there")
+	assert.Equal(t, before.Documents+16, after.Documents, "the fixture's documents are all still there")
 
 	// A paper's sections are cited by page and section.
 	res, err := wb.Query(ctx, QueryRequest{Question: "What is the stopping rule, and what is the relevance cut?", Budget: 1500, NoTouch: true})
@@ -116,6 +116,15 @@ func TestEveryFormatGoesInAndBadFilesLoseNothing(t *testing.T) {
 	assert.Contains(t, res.Prompt, "mintlify dev --port 3333")
 	assert.NotContains(t, res.Prompt, "<CodeGroup>")
 	assert.NotContains(t, res.Prompt, "</Accordion>")
+
+	// Sphinx's reStructuredText splits at its own titles.
+	res, err = wb.Query(ctx, QueryRequest{Question: "How do I use HTTP Digest authentication with Requests?", Budget: 1500, NoTouch: true})
+	require.NoError(t, err)
+	found = false
+	for _, c := range res.LoadedCandidates() {
+		found = found || c.Cite == "authentication.rst#digest-authentication L47–56"
+	}
+	assert.True(t, found, "the section on digest authentication loads, cited by its title's anchor and lines")
 }
 
 // A .bib edited to drop an entry loses that entry's document on the next
