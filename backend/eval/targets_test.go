@@ -113,8 +113,9 @@ func TestSciFactAboveBM25(t *testing.T) {
 // issue asks for above it: not met yet, see BENCHMARKS.md), and recall does
 // not fall as the budget doubles to 8,000; the frame takes at most a
 // tenth of the budget. py-requests (Python source, a definition a node)
-// holds a weaker floor: Loom's precision at least 1.4 × BM25's (1.47 ×
-// here, 1.58 × with the full encoder; not double: BENCHMARKS.md). On every
+// holds a weaker floor: Loom's precision at least 1.8 × BM25's (1.96 ×
+// here with the offline table, 2.03 × with the full encoder:
+// BENCHMARKS.md). On every
 // set nDCG@10 is not below BM25's by more than two paired standard errors
 // either.
 func TestDevCorporaAgainstBM25FillingTheBudget(t *testing.T) {
@@ -124,7 +125,7 @@ func TestDevCorporaAgainstBM25FillingTheBudget(t *testing.T) {
 	for _, set := range []struct {
 		name      string
 		precision float64 // Loom's precision ≥ this × BM25's
-	}{{"cargo-book", 2}, {"distill", 2}, {"py-requests", 1.4}} {
+	}{{"cargo-book", 2}, {"distill", 2}, {"py-requests", 1.8}} {
 		t.Run(set.name, func(t *testing.T) {
 			dir := filepath.Join("..", "..", "testdata", "eval", set.name)
 			qs, err := LoadQueries(filepath.Join(dir, "queries.jsonl"))

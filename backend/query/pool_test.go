@@ -145,10 +145,10 @@ func TestRelevantNeighbours(t *testing.T) {
 		{ID: "r2", Relevance: 0.98, Relevant: true},
 		{ID: "r3", Relevance: 0.97, Relevant: true},
 		{ID: "r4", Relevance: 0.96, Relevant: true},
-		{ID: "r1sib", Relevance: 0.62},
-		{ID: "r2sib", Relevance: 0.62},
-		{ID: "r3sib", Relevance: 0.62},
-		{ID: "r4sib", Relevance: 0.62},
+		{ID: "r1sib", Relevance: 0.72},
+		{ID: "r2sib", Relevance: 0.72},
+		{ID: "r3sib", Relevance: 0.72},
+		{ID: "r4sib", Relevance: 0.72},
 		{ID: "apart", Relevance: 0.9},
 		{ID: "callee", Relevance: 0.7},
 		{ID: "caller", Relevance: 0.66},
@@ -163,7 +163,7 @@ func TestRelevantNeighbours(t *testing.T) {
 		{ID: "named", Relevance: 0.95, Relevant: true},
 	}
 	cfg := assemble.DefaultConfig()
-	require.Less(t, sameFileCut, cfg.RelevanceCut)
+	require.Less(t, sameFileCut, 0.72, "the rN siblings above")
 	p.relevantNeighbours(cands, cfg)
 	got := map[string]bool{}
 	for _, c := range cands {
