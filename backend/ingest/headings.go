@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/loomwork/loom/backend/model"
 )
 
 // reStructuredText (Sphinx documentation), AsciiDoc and Org files have
@@ -209,14 +211,20 @@ func orgPlain(h string) string {
 var orgTitle = regexp.MustCompile(`(?i)^#\+title:[ \t]*(\S.*)$`)
 
 // orgHeadings: a headline of n stars is a level-n heading (n+1 under a
-// #+title:, which is the level-1 heading). Source, example and export
-// blocks are fenced as Markdown's code is, comment blocks blanked; other
-// #+BEGIN_…/#+END_… lines, comment lines ("# …") and rules ("-----") are
-// blanked, the prose between them kept.
+// #+title:, which is the level-1 heading and counts as one found: a note
+// of a title and prose, as Org-roam writes them, reads as Markdown too).
+// Source, example and export blocks are fenced as Markdown's code is,
+// comment blocks blanked; other #+BEGIN_…/#+END_… lines, comment lines
+// ("# …"), rules ("-----"), keyword lines ("#+author: …"; a subtitle's
+// and a description's say what they say), drawers
+// (":PROPERTIES:" to ":END:") and planning lines ("SCHEDULED: <…>") are
+// blanked, the prose between them kept, its links written as Markdown's
+// (orgLinks). What the keywords and drawers say of the file is orgMeta's.
 func orgHeadings(src []byte) ([]byte, int) {
 	ls := lineSplits(src)
 	found, shift := 0, 0
 	in := "" // the block we are in ("src", "quote", …)
+	drawer := false
 	for i, l := range ls {
 		b := lineBody(l)
 		lower := strings.ToLower(strings.TrimSpace(string(b)))
@@ -229,6 +237,9 @@ func orgHeadings(src []byte) ([]byte, int) {
 			case in == "comment":
 				ls[i] = replaceLine(l, "")
 			}
+		case drawer:
+			drawer = lower != ":end:"
+			ls[i] = replaceLine(l, "")
 		case strings.HasPrefix(lower, "#+begin_"):
 			kind, _, _ := strings.Cut(strings.TrimPrefix(lower, "#+begin_"), " ")
 			switch kind {
@@ -244,18 +255,204 @@ func orgHeadings(src []byte) ([]byte, int) {
 		case strings.HasPrefix(lower, "#+end_"):
 			ls[i] = replaceLine(l, "")
 		case found == 0 && shift == 0 && orgTitle.Match(b):
-			ls[i] = replaceLine(l, atx(1, string(orgTitle.FindSubmatch(b)[1])))
+			ls[i] = replaceLine(l, atx(1, orgLinkText(string(orgTitle.FindSubmatch(b)[1]))))
 			shift = 1
+		case orgProseKeyword.Match(b):
+			ls[i] = replaceLine(l, orgLinks(string(orgProseKeyword.FindSubmatch(b)[1])))
+		case orgKeywordLine.Match(b), orgPlanning.Match(b):
+			ls[i] = replaceLine(l, "")
+		case orgDrawer.Match(b) && orgDrawerEnds(ls[i+1:]):
+			drawer = true
+			ls[i] = replaceLine(l, "")
 		case bytes.HasPrefix(b, []byte("# ")) || string(b) == "#":
 			ls[i] = replaceLine(l, "")
 		case len(lower) >= 5 && strings.Trim(lower, "-") == "":
 			ls[i] = replaceLine(l, "")
 		default:
 			if m := orgHeadline.FindSubmatch(b); m != nil {
-				ls[i] = replaceLine(l, atx(len(m[1])+shift, orgPlain(string(m[2]))))
+				ls[i] = replaceLine(l, atx(len(m[1])+shift, orgLinkText(orgPlain(string(m[2])))))
 				found++
+			} else if bytes.Contains(b, []byte("[[")) {
+				ls[i] = replaceLine(l, orgLinks(string(b)))
 			}
 		}
 	}
-	return bytes.Join(ls, nil), found
+	return bytes.Join(ls, nil), found + shift
+}
+
+// Org's keyword lines ("#+author: …", "#+filetags: …"; #+begin_ and
+// #+end_ lines are blocks', #+title: the title's), drawers' first lines
+// (":PROPERTIES:", ":LOGBOOK:") and planning lines.
+var (
+	orgKeywordLine = regexp.MustCompile(`^[ \t]*#\+[A-Za-z_-]+(\[[^\]]*\])?:`)
+	orgDrawer      = regexp.MustCompile(`^[ \t]*:[A-Za-z_-]+:[ \t]*$`)
+	orgPlanning    = regexp.MustCompile(`^[ \t]*(SCHEDULED|DEADLINE|CLOSED):`)
+	// orgProseKeyword are the keywords whose value is prose.
+	orgProseKeyword = regexp.MustCompile(`(?i)^[ \t]*#\+(?:subtitle|description):[ \t]*(.*)$`)
+)
+
+// orgDrawerEnds reports whether a drawer opening on the line before ls
+// closes (":END:") before the next headline: a line like ":note:" that no
+// :END: follows is prose, not a drawer to blank.
+func orgDrawerEnds(ls [][]byte) bool {
+	for _, l := range ls {
+		b := bytes.TrimSpace(lineBody(l))
+		if bytes.EqualFold(b, []byte(":END:")) {
+			return true
+		}
+		if orgHeadline.Match(lineBody(l)) {
+			return false
+		}
+	}
+	return false
+}
+
+// orgLink is an Org link: [[target]] or [[target][description]].
+var orgLink = regexp.MustCompile(`\[\[([^\[\]]+)\](?:\[([^\[\]]*)\])?\]`)
+
+// orgLinks is a line of Org prose with its links written as Markdown's
+// (orgLinkDest says where each goes); a link to nowhere Markdown can name
+// (an Org-roam id, a fuzzy search) keeps its description as text.
+func orgLinks(line string) string {
+	return orgLink.ReplaceAllStringFunc(line, func(m string) string {
+		sub := orgLink.FindStringSubmatch(m)
+		target, desc := strings.TrimSpace(sub[1]), strings.TrimSpace(sub[2])
+		dest, shown := orgLinkDest(target)
+		if desc == "" {
+			desc = shown
+		}
+		if dest == "" {
+			return desc
+		}
+		if strings.ContainsAny(dest, " ()<>") {
+			dest = "<" + strings.ReplaceAll(strings.ReplaceAll(dest, "<", "%3C"), ">", "%3E") + ">"
+		}
+		return "[" + desc + "](" + dest + ")"
+	})
+}
+
+// orgLinkText is text with each Org link given as its description (a
+// heading's title).
+func orgLinkText(text string) string {
+	return orgLink.ReplaceAllStringFunc(text, func(m string) string {
+		sub := orgLink.FindStringSubmatch(m)
+		if desc := strings.TrimSpace(sub[2]); desc != "" {
+			return desc
+		}
+		_, shown := orgLinkDest(strings.TrimSpace(sub[1]))
+		return shown
+	})
+}
+
+// orgLinkDest is where an Org link's target goes, written as a Markdown
+// destination ("" for nowhere Markdown can name), and what to show when
+// the link has no description:
+//
+//	file:notes.org, ./notes.org      → notes.org
+//	file:notes.org::*A heading       → notes.org#a-heading
+//	*A heading (in this file)        → #a-heading
+//	#custom-id                       → #custom-id
+//	https://…, mailto:…              → as written
+//	id:…                             → id:… (Org-roam: the library
+//	                                   resolves it by OrgIDs)
+//	a search for text, other         → ""
+func orgLinkDest(target string) (dest, shown string) {
+	heading := func(search string) string {
+		if h, ok := strings.CutPrefix(search, "*"); ok {
+			return "#" + Slug(orgPlain(strings.TrimSpace(h)))
+		}
+		if id, ok := strings.CutPrefix(search, "#"); ok {
+			return "#" + strings.TrimSpace(id)
+		}
+		return ""
+	}
+	switch {
+	case strings.HasPrefix(target, "*"), strings.HasPrefix(target, "#"):
+		return heading(target), strings.TrimSpace(strings.TrimLeft(target, "*#"))
+	case strings.HasPrefix(target, "file:"), strings.HasPrefix(target, "./"), strings.HasPrefix(target, "../"):
+		file, search, _ := strings.Cut(strings.TrimPrefix(target, "file:"), "::")
+		shown = file
+		if file == "" || strings.HasPrefix(file, "/") || strings.HasPrefix(file, "~") {
+			return "", shown // outside the library
+		}
+		return file + heading(search), shown
+	}
+	if scheme, _, ok := strings.Cut(target, ":"); ok && !strings.ContainsAny(scheme, " /") {
+		_, rest, _ := strings.Cut(target, ":")
+		switch strings.ToLower(scheme) {
+		case "http", "https", "ftp", "mailto":
+			return target, target
+		case "id":
+			return "id:" + strings.TrimSpace(rest), rest
+		}
+		return "", rest // doi:…, elisp:…, a package's name: no place Markdown names
+	}
+	return "", target // a search for text in this file
+}
+
+// orgMeta is what an Org file says of itself in its keywords and in the
+// property drawer before its first headline: #+filetags: (":a:b:" or
+// "a b") are its tags, #+author: its authors, Org-roam's :ROAM_ALIASES:
+// (words, or "quoted names") its aliases; and the :ID: properties of all
+// its drawers (OrgIDs).
+func orgMeta(src []byte) model.DocMeta {
+	m := model.DocMeta{IDs: OrgIDs(src)}
+	for _, l := range lineSplits(src) {
+		b := lineBody(l)
+		if orgHeadline.Match(b) {
+			break
+		}
+		key, value, ok := strings.Cut(strings.TrimSpace(string(b)), ":")
+		if !ok {
+			continue
+		}
+		value = strings.TrimSpace(value)
+		switch strings.ToLower(key) {
+		case "#+filetags":
+			for _, t := range strings.FieldsFunc(value, func(r rune) bool { return r == ':' || r == ' ' || r == '\t' }) {
+				m.Tags = append(m.Tags, t)
+			}
+		case "#+author":
+			if value != "" {
+				m.Authors = append(m.Authors, value)
+			}
+		case "":
+			if k, v, ok := strings.Cut(value, ":"); ok && strings.EqualFold(k, "roam_aliases") {
+				m.Aliases = append(m.Aliases, orgWords(v)...)
+			}
+		}
+	}
+	return m
+}
+
+// orgWords are a property's values: words, or names in double quotes.
+func orgWords(s string) []string {
+	var out []string
+	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
+		if rest, ok := strings.CutPrefix(s, `"`); ok {
+			name, after, _ := strings.Cut(rest, `"`)
+			if name = strings.TrimSpace(name); name != "" {
+				out = append(out, name)
+			}
+			s = after
+			continue
+		}
+		word, after, _ := strings.Cut(s, " ")
+		out = append(out, word)
+		s = after
+	}
+	return out
+}
+
+// orgIDProperty is an :ID: property line of a drawer.
+var orgIDProperty = regexp.MustCompile(`(?im)^[ \t]*:ID:[ \t]+(\S+)[ \t]*\r?$`)
+
+// OrgIDs are the :ID: properties an Org file gives itself and its
+// headlines, which Org-roam's links ([[id:…]]) name them by.
+func OrgIDs(src []byte) []string {
+	var ids []string
+	for _, m := range orgIDProperty.FindAllSubmatch(src, -1) {
+		ids = append(ids, string(m[1]))
+	}
+	return ids
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/loomwork/loom/backend/model"
 )
 
 // TestMarkedHeadings: each format's titles become Markdown headings, at the
@@ -28,6 +30,12 @@ func TestMarkedHeadings(t *testing.T) {
 			"#+TITLE: Notes\n# a comment\n* TODO [#A] Plan :work:\n** DONE Step\n#+begin_src sh\n* not a headline\n# nor a comment\n#+end_src\n#+begin_quote\nQuoted.\n#+end_quote\n-----\n",
 			"# Notes\n\n## Plan\n### Step\n```\n* not a headline\n# nor a comment\n```\n\nQuoted.\n\n\n"},
 		{"org: no title, no shift", "a.org", "* One\n** Two\n", "# One\n## Two\n"},
+		{"org: drawers, planning and keywords blanked, a subtitle kept", "a.org",
+			":PROPERTIES:\n:ID: 1f2e\n:END:\n#+title: Note\n#+subtitle: What it says\n#+filetags: :a:b:\n* Step\nSCHEDULED: <2026-01-02 Fri>\n:LOGBOOK:\n- State \"DONE\" from \"TODO\"\n:END:\nDone.\n:note:\nKept: no :END: follows.\n",
+			"\n\n\n# Note\nWhat it says\n\n## Step\n\n\n\n\nDone.\n:note:\nKept: no :END: follows.\n"},
+		{"org: links written as Markdown's", "a.org",
+			"* See [[*Other][other]]\nRead [[file:b.org][B]], [[file:sub/c d.org::*A Heading][C]] and [[./e.org]].\nAlso [[https://example.org/x][the site]], [[#setup]], [[*Other]], [[id:9a8b][a roam note]], [[doom-package:vimish-fold]] and [[a fuzzy search]].\n** Other\n#+begin_src org\n[[file:b.org][B]]\n#+end_src\n",
+			"# See other\nRead [B](b.org), [C](<sub/c d.org#a-heading>) and [./e.org](./e.org).\nAlso [the site](https://example.org/x), [setup](#setup), [Other](#other), [a roam note](id:9a8b), vimish-fold and a fuzzy search.\n## Other\n```\n[[file:b.org][B]]\n```\n"},
 		{"another format is left as it is", "a.txt", "Title\n=====\n", "Title\n=====\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -38,6 +46,8 @@ func TestMarkedHeadings(t *testing.T) {
 	}
 	_, n := markedHeadings("a.rst", []byte("Just a paragraph.\n\nAnd another.\n"))
 	assert.Zero(t, n, "no titles: the file stays text")
+	_, n = markedHeadings("a.org", []byte("#+title: A note\n\nIts text, no headline.\n"))
+	assert.Equal(t, 1, n, "an Org-roam note, a title and prose, reads as Markdown")
 }
 
 // TestHeadedTextFilesSplitAtTheirHeadings: real reStructuredText (Requests'
@@ -45,6 +55,22 @@ func TestMarkedHeadings(t *testing.T) {
 // module's README) split at their titles, each section starting on its
 // title's line in the file; a text file without titles is still read by
 // paragraphs.
+// TestOrgMeta: an Org file's tags, authors and Org-roam aliases, from its
+// keywords and its first property drawer; not from a headline's drawer.
+func TestOrgMeta(t *testing.T) {
+	m := orgMeta([]byte(":PROPERTIES:\n:ID: 1f2e\n:ROAM_ALIASES: \"Study design\" RCT\n:END:\n#+title: Methods\n#+FILETAGS: :stats:design:\n#+author: A. Researcher\n* Later\n:PROPERTIES:\n:ROAM_ALIASES: Nope\n:END:\n#+filetags: :late:\n"))
+	assert.Equal(t, model.DocMeta{Tags: []string{"stats", "design"}, Authors: []string{"A. Researcher"}, Aliases: []string{"Study design", "RCT"}, IDs: []string{"1f2e"}}, m)
+	assert.Equal(t, []string{"a1", "B-2"}, OrgIDs([]byte(":PROPERTIES:\n:ID:       a1\n:END:\n* H\n  :PROPERTIES:\n  :id: B-2\n  :END:\nText :ID: not-a-property\n")))
+	assert.True(t, orgMeta([]byte("* Only a headline\n")).IsZero())
+	docs, err := Parse("m.org", "m.org", "", []byte("#+title: Methods\n#+filetags: stats\n\nWe sampled at random.\n"), Options{})
+	require.NoError(t, err)
+	require.Len(t, docs, 1)
+	assert.Equal(t, "Methods", docs[0].Title)
+	assert.Equal(t, []string{"stats"}, docs[0].Meta.Tags)
+	require.Len(t, docs[0].Sections, 1)
+	assert.Equal(t, "We sampled at random.", strings.TrimSpace(strings.TrimPrefix(docs[0].Sections[0].Text, "# Methods")))
+}
+
 func TestHeadedTextFilesSplitAtTheirHeadings(t *testing.T) {
 	for _, tt := range []struct {
 		file, title string
@@ -66,7 +92,8 @@ func TestHeadedTextFilesSplitAtTheirHeadings(t *testing.T) {
 			{":editor fold", "Description", "Packages"}, {":editor fold", "Description", "Hacks"}, {":editor fold", "Description", "Changelog"},
 			{":editor fold", "Installation"}, {":editor fold", "Usage"}, {":editor fold", "Configuration"}, {":editor fold", "Troubleshooting"},
 			{":editor fold", "Frequently asked questions"}, {":editor fold", "Appendix"}},
-			[]string{"| [[kbd:][C-c C-f C-f]]        | Fold region               |"}, []string{"# This section will be machine generated", "#+begin_quote"}},
+			[]string{"What you can't see won't hurt you", "| C-c C-f C-f        | Fold region               |", "This module marries hideshow, vimish-fold, and"},
+			[]string{"# This section will be machine generated", "#+begin_quote", "#+created", "May 15, 2019", "[[doom-package:", ":unfold:"}},
 	} {
 		t.Run(tt.file, func(t *testing.T) {
 			data, err := os.ReadFile("testdata/headings/" + tt.file)

@@ -315,6 +315,13 @@ func Parse(key, path, collection string, data []byte, opts Options) ([]Document,
 	default:
 		if marked, n := markedHeadings(path, text); n > 0 {
 			doc.readMarkdown(path, marked)
+			if strings.EqualFold(filepath.Ext(path), ".org") {
+				m := orgMeta(text)
+				doc.Meta.Tags = append(doc.Meta.Tags, m.Tags...)
+				doc.Meta.Authors = append(doc.Meta.Authors, m.Authors...)
+				doc.Meta.Aliases = append(doc.Meta.Aliases, m.Aliases...)
+				doc.Meta.IDs = m.IDs
+			}
 			break
 		}
 		doc.Sections = splitText(path, text)

@@ -41,7 +41,12 @@ import (
 // [x](<Other Note.md>)) is a path from the linking file's folder, as
 // before; when nothing is there but the vault has a note it names, it
 // links to that note (Obsidian writes [x](Note.md) for a note in
-// another folder too).
+// another folder too). An Org-roam link ([[id:…]], which the Org reader
+// writes as a Markdown link to "id:…") is to the document of the
+// collection that gives itself or one of its headlines that :ID: — one
+// already stored (its Meta.IDs) or a file of the run, which is read for
+// its ids the first time such a link is met; an id found nowhere makes no
+// edge, since no file name says where it will be.
 type linkResolver struct {
 	docs  map[string]*model.Document
 	files []ingest.File
@@ -54,6 +59,49 @@ type linkResolver struct {
 	// would have and a concept has already is that concept; for prose, a
 	// name taken is told apart (concepts.Qualify).
 	conceptNames map[string]string
+	// read reads a file of the run (nil: the run's Org files are not
+	// read for their ids); orgIDs are the collections' Org ids, by
+	// collection and id, built on the first id link.
+	read   func(ingest.File) ([]byte, error)
+	orgIDs map[string]map[string]string
+}
+
+// orgID is the path of the document of collection that has the Org id
+// ("" for none).
+func (r *linkResolver) orgID(collection, id string) string {
+	if r.orgIDs == nil {
+		r.orgIDs = map[string]map[string]string{}
+		add := func(collection, id, p string) {
+			if r.orgIDs[collection] == nil {
+				r.orgIDs[collection] = map[string]string{}
+			}
+			if old, ok := r.orgIDs[collection][id]; !ok || p < old {
+				r.orgIDs[collection][id] = p // of two, the same one each time
+			}
+		}
+		run := map[string]bool{}
+		for _, f := range r.files {
+			run[f.Collection+"\x00"+f.Path] = true
+		}
+		for _, d := range r.docs {
+			if !run[d.Collection+"\x00"+d.Path] {
+				for _, id := range d.Meta.IDs {
+					add(d.Collection, id, d.Path)
+				}
+			}
+		}
+		for _, f := range r.files {
+			if r.read == nil || !strings.EqualFold(path.Ext(f.Path), ".org") {
+				continue
+			}
+			if data, err := r.read(f); err == nil { // a file that fails says so when it is ingested
+				for _, id := range ingest.OrgIDs(data) {
+					add(f.Collection, id, f.Path)
+				}
+			}
+		}
+	}
+	return r.orgIDs[collection][id]
 }
 
 // conceptNamed is the concept named name, if one is ("": none). Concepts
@@ -156,6 +204,12 @@ func (r *linkResolver) resolve(d ingest.Document, links []string) []string {
 // markdown resolves a markdown link's destination to a path ("" for none:
 // an anchor, a URL, a path outside the collection).
 func (r *linkResolver) markdown(d ingest.Document, l string) string {
+	if id, ok := strings.CutPrefix(l, "id:"); ok {
+		if p := r.orgID(d.Collection, strings.TrimSpace(id)); p != d.Path {
+			return p
+		}
+		return ""
+	}
 	if l == "" || strings.HasPrefix(l, "#") || strings.Contains(l, "://") || strings.HasPrefix(l, "mailto:") || strings.HasPrefix(l, "/") {
 		return ""
 	}

@@ -98,12 +98,15 @@ type DocMeta struct {
 	BibKey string `json:"bibkey,omitempty"`
 	// Language is a source file's programming language ("go", "python").
 	Language string `json:"language,omitempty"`
+	// IDs are the identifiers other documents' links may name this one
+	// by: an Org file's :ID: properties (Org-roam's [[id:…]] links).
+	IDs []string `json:"ids,omitempty"`
 }
 
 // IsZero reports whether nothing is known.
 func (m DocMeta) IsZero() bool {
 	return len(m.Aliases) == 0 && len(m.Tags) == 0 && len(m.Authors) == 0 && m.Year == "" && m.Venue == "" &&
-		m.DOI == "" && m.ArXiv == "" && m.Pages == 0 && m.BibKey == "" && m.Language == ""
+		m.DOI == "" && m.ArXiv == "" && m.Pages == 0 && m.BibKey == "" && m.Language == "" && len(m.IDs) == 0
 }
 
 // InCollection reports whether the document belongs to a collection,

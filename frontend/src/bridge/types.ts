@@ -452,6 +452,11 @@ export interface DocMeta {
   bibkey?: string;
   /** Language is a source file's programming language ("go", "python"). */
   language?: string;
+  /**
+   * IDs are the identifiers other documents' links may name this one
+   * by: an Org file's :ID: properties (Org-roam's [[id:…]] links).
+   */
+  ids?: string[];
 }
 
 /** DocumentInfo is a document with what it became. (library.DocumentInfo) */

@@ -1,0 +1,71 @@
+package backend
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestOrgRoamNotesLinkAsOrgReadsThem: an Org-roam folder goes in with its
+// links as graph edges — to a file, to a heading of a file, and by
+// Org-roam's ids, to a note of the same run or one already stored — and
+// with its tags and aliases; an id found nowhere makes no edge, and the
+// keywords and drawers are not text.
+func TestOrgRoamNotesLinkAsOrgReadsThem(t *testing.T) {
+	ctx := context.Background()
+	roam := filepath.Join(t.TempDir(), "roam")
+	files := map[string]string{
+		"index.org": ":PROPERTIES:\n:ID: idx-1\n:END:\n#+title: Reading list\n#+filetags: :reading:\n\n" +
+			"Start with [[id:meth-2][the methods note]] and [[file:sub/results.org::*Effect sizes][the results]].\n" +
+			"See [[https://example.org][a site]] and [[*Local][below]].\n* Local\nNothing else here.\n",
+		"methods.org": ":PROPERTIES:\n:ID: meth-2\n:ROAM_ALIASES: \"Study design\"\n:END:\n#+title: Methods\n\n" +
+			"We sampled 40 sites at random; see [[id:nowhere][a lost note]].\n",
+		"sub/results.org": "#+title: Results\n* Effect sizes\n:PROPERTIES:\n:ID: res-3\n:END:\n" +
+			"The effect was small (d = 0.2), as [[id:meth-2][the design]] predicted.\n",
+	}
+	for name, text := range files {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(roam, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(roam, name), []byte(text), 0o644))
+	}
+	wb := openBolt(t, t.TempDir())
+	defer wb.Close()
+	rep, err := wb.Ingest(ctx, []string{roam}, IngestOptions{})
+	require.NoError(t, err)
+	require.Empty(t, rep.Errors)
+	require.Equal(t, 3, rep.Added)
+
+	g, err := wb.ExportGraph(ctx, false)
+	require.NoError(t, err)
+	want := []string{"index.org -> methods.org", "index.org -> sub/results.org", "sub/results.org -> methods.org"}
+	assert.Equal(t, want, vaultLinks(g), "links by file, by heading and by id; none to the lost note")
+	for _, d := range g.Documents {
+		switch d.Path {
+		case "methods.org":
+			assert.Equal(t, "Methods", d.Title)
+			assert.Equal(t, []string{"Study design"}, d.Meta.Aliases)
+			assert.Equal(t, []string{"meth-2"}, d.Meta.IDs)
+		case "index.org":
+			assert.Equal(t, []string{"reading"}, d.Meta.Tags)
+		}
+	}
+	for _, n := range g.ContentNodes {
+		d, err := wb.Node(ctx, n.ID)
+		require.NoError(t, err)
+		assert.NotContains(t, d.Text, ":PROPERTIES:", n.Ref)
+		assert.NotContains(t, d.Text, "#+", n.Ref)
+	}
+
+	// A note changed and ingested alone still reaches the one it names by
+	// id: the stored document's ids say where it is.
+	require.NoError(t, os.WriteFile(filepath.Join(roam, "index.org"),
+		[]byte("#+title: Reading list\n\nOnly [[id:res-3][the results]] now.\n"), 0o644))
+	_, err = wb.Ingest(ctx, []string{filepath.Join(roam, "index.org")}, IngestOptions{})
+	require.NoError(t, err)
+	g, err = wb.ExportGraph(ctx, false)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"index.org -> sub/results.org", "sub/results.org -> methods.org"}, vaultLinks(g))
+}
