@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
+	"time"
 
 	"github.com/cayleygraph/quad"
 
@@ -20,6 +22,26 @@ type Snapshot struct {
 	Edges     []model.Edge
 	// DocNodes maps a document id to its content node ids.
 	DocNodes map[string][]string
+	// Repeated counts the documents, content nodes and concepts whose
+	// attributes the store held more than once (written twice, an older
+	// copy left beside the newer: stores written before Apply replaced
+	// them); the snapshot keeps the newest of each.
+	Repeated int
+	// RepeatedIDs are the ids held more than once, each once, sorted.
+	RepeatedIDs []string
+
+	// seen is where each id's attributes are (addAttrs), for repeats.
+	seen map[string]attrsAt
+}
+
+// attrsAt is where addAttrs put an id's attributes: its index in
+// Documents, Nodes or Concepts, when it was last written, and the edges
+// its attributes hold (about, related), kept apart until finish.
+type attrsAt struct {
+	i        int
+	when     time.Time
+	edges    []model.Edge
+	repeated bool
 }
 
 // Load reads every quad once and rebuilds the graph. It is the slow path
@@ -81,6 +103,7 @@ func (s *Store) load(ctx context.Context) (*Snapshot, Lost, error) {
 		}
 		snap.addQuad(q, &lost)
 	}
+	snap.finish()
 	if err := it.Err(); err != nil {
 		return nil, lost, &DamagedError{Path: s.path, Problem: "reading its quads failed (" + err.Error() + ")"}
 	}
@@ -114,33 +137,91 @@ func (snap *Snapshot) addAttrs(id, js string) error {
 	if len(id) < 2 {
 		return nil
 	}
+	if snap.seen == nil {
+		snap.seen = map[string]attrsAt{}
+	}
+	// keep puts the attributes at index n of their list, or where the
+	// id's earlier copy is when these are newer; it reports where (-1:
+	// the earlier copy is newer and stays).
+	keep := func(n int, when time.Time, edges []model.Edge) int {
+		at, ok := snap.seen[id]
+		if !ok {
+			snap.seen[id] = attrsAt{i: n, when: when, edges: edges}
+			return n
+		}
+		if snap.Repeated++; !at.repeated {
+			at.repeated = true
+			snap.seen[id] = at
+			snap.RepeatedIDs = append(snap.RepeatedIDs, id)
+		}
+		if !when.After(at.when) {
+			return -1
+		}
+		snap.seen[id] = attrsAt{i: at.i, when: when, edges: edges, repeated: true}
+		return at.i
+	}
 	switch id[:2] {
 	case "d-":
 		var d model.Document
 		if err := json.Unmarshal([]byte(js), &d); err != nil {
 			return fmt.Errorf("read document %s: %w", id, err)
 		}
-		snap.Documents = append(snap.Documents, d)
+		switch i := keep(len(snap.Documents), d.Ingested, nil); {
+		case i == len(snap.Documents):
+			snap.Documents = append(snap.Documents, d)
+		case i >= 0:
+			snap.Documents[i] = d
+		}
 	case "n-":
 		var a nodeAttrs
 		if err := json.Unmarshal([]byte(js), &a); err != nil {
 			return fmt.Errorf("read content node %s: %w", id, err)
 		}
-		snap.Nodes = append(snap.Nodes, a.ContentNode)
+		var edges []model.Edge
 		for to, e := range a.About {
-			snap.Edges = append(snap.Edges, model.Edge{Kind: model.EdgeAbout, From: id, To: to, Weight: e.Weight, Direction: e.Direction, Created: e.Created})
+			edges = append(edges, model.Edge{Kind: model.EdgeAbout, From: id, To: to, Weight: e.Weight, Direction: e.Direction, Created: e.Created})
+		}
+		switch i := keep(len(snap.Nodes), latest(a.Created, a.LastAccess), edges); {
+		case i == len(snap.Nodes):
+			snap.Nodes = append(snap.Nodes, a.ContentNode)
+		case i >= 0:
+			snap.Nodes[i] = a.ContentNode
 		}
 	case "c-":
 		var a conceptAttrs
 		if err := json.Unmarshal([]byte(js), &a); err != nil {
 			return fmt.Errorf("read concept %s: %w", id, err)
 		}
-		snap.Concepts = append(snap.Concepts, a.Concept)
+		var edges []model.Edge
 		for to, e := range a.Related {
-			snap.Edges = append(snap.Edges, model.Edge{Kind: model.EdgeRelated, From: id, To: to, Weight: e.Weight, Created: e.Created})
+			edges = append(edges, model.Edge{Kind: model.EdgeRelated, From: id, To: to, Weight: e.Weight, Created: e.Created})
+		}
+		switch i := keep(len(snap.Concepts), a.Created, edges); {
+		case i == len(snap.Concepts):
+			snap.Concepts = append(snap.Concepts, a.Concept)
+		case i >= 0:
+			snap.Concepts[i] = a.Concept
 		}
 	}
 	return nil
+}
+
+// latest is the later of two times.
+func latest(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// finish adds the edges the kept attributes hold (once every quad is
+// read: a newer copy of an id's attributes replaces the older's edges).
+func (snap *Snapshot) finish() {
+	for _, at := range snap.seen {
+		snap.Edges = append(snap.Edges, at.edges...)
+	}
+	snap.seen = nil
+	slices.Sort(snap.RepeatedIDs)
 }
 
 // Sort puts everything in a stable order (documents by path, nodes by document

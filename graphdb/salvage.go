@@ -109,6 +109,7 @@ func Salvage(dir string) (*Snapshot, SalvageReport, error) {
 		}
 		snap.addQuad(q, &lost)
 	}
+	snap.finish()
 	lost.Quads += len(lost.Attrs)
 	rep.Lost = lost
 	snap.Sort()

@@ -105,37 +105,60 @@ func (s *Store) apply(ctx context.Context, w Write) (model.Meta, error) {
 	}
 
 	for _, d := range w.Documents {
+		// A document written again without being removed first (a summary
+		// added to it) has its attributes and its nodes' replaced: one
+		// copy each, never the old beside the new.
+		if !removed[d.Doc.ID] {
+			olds, err := s.attrsQuads(ctx, d.Doc.ID)
+			if err != nil {
+				return model.Meta{}, fmt.Errorf("collect attributes of %s: %w", d.Doc.ID, err)
+			}
+			del = append(del, olds...)
+			for _, n := range d.Nodes {
+				if len(olds) == 0 {
+					break // a document not stored has no nodes stored
+				}
+				if removed[n.ID] {
+					continue
+				}
+				old, err := s.attrsQuads(ctx, n.ID)
+				if err != nil {
+					return model.Meta{}, fmt.Errorf("collect attributes of %s: %w", n.ID, err)
+				}
+				del = append(del, old...)
+			}
+		}
 		add = append(add, d.quads()...)
 	}
 	for _, c := range w.Concepts {
 		add = append(add, conceptQuads(c.Concept, c.Related)...)
 	}
 	for _, n := range w.Touch {
-		old, ok, err := s.one(ctx, IRI(n.ID), predAttrs)
+		olds, err := s.attrsQuads(ctx, n.ID)
 		if err != nil {
 			return model.Meta{}, err
 		}
-		if !ok {
+		if len(olds) == 0 {
 			return model.Meta{}, fmt.Errorf("update node %s: no such node", n.ID)
 		}
 		var attrs nodeAttrs
-		if err := json.Unmarshal([]byte(literal(old.Object)), &attrs); err != nil {
+		if err := json.Unmarshal([]byte(literal(olds[len(olds)-1].Object)), &attrs); err != nil {
 			return model.Meta{}, fmt.Errorf("update node %s: %w", n.ID, err)
 		}
 		attrs.ContentNode = n
-		del = append(del, old)
+		del = append(del, olds...) // every copy (see attrsQuads)
 		add = append(add, attrsQuad(n.ID, attrs))
 	}
 
 	for _, d := range w.TouchDocs {
-		old, ok, err := s.one(ctx, IRI(d.ID), predAttrs)
+		olds, err := s.attrsQuads(ctx, d.ID)
 		if err != nil {
 			return model.Meta{}, err
 		}
-		if !ok {
+		if len(olds) == 0 {
 			return model.Meta{}, fmt.Errorf("update document %s: no such document", d.ID)
 		}
-		del = append(del, old)
+		del = append(del, olds...)
 		add = append(add, attrsQuad(d.ID, d))
 	}
 
@@ -289,4 +312,23 @@ func inverse(deltas []graph.Delta) []graph.Delta {
 		out[len(deltas)-1-i] = d
 	}
 	return out
+}
+
+// attrsQuads are the attribute quads of id: one, or none for an id not
+// stored; more in a store written before Apply replaced a document's
+// attributes when it was written again (Snapshot.Repeated).
+func (s *Store) attrsQuads(ctx context.Context, id string) ([]quad.Quad, error) {
+	ref := s.qs.ValueOf(IRI(id))
+	if ref == nil {
+		return nil, nil
+	}
+	it := s.qs.QuadIterator(quad.Subject, ref)
+	defer it.Close()
+	var out []quad.Quad
+	for it.Next(ctx) {
+		if q := s.qs.Quad(it.Result()); q.Predicate == predAttrs {
+			out = append(out, q)
+		}
+	}
+	return out, it.Err()
 }

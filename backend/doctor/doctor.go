@@ -67,6 +67,10 @@ type Checkup struct {
 	// Lost texts: sections whose stored text is missing or damaged, and
 	// whether their source file can give it back.
 	LostTexts []LostText `json:"lost_texts,omitempty"`
+	// Repeated are the nodes (and documents) whose attributes the store
+	// holds more than once (graphdb.Snapshot.RepeatedIDs): repair leaves
+	// one copy of each.
+	Repeated []string `json:"repeated,omitempty"`
 }
 
 // LostText is a section whose stored text cannot be read.
@@ -146,6 +150,7 @@ func (c *Checkup) checkStore(ctx context.Context, dir string, kind storage.Graph
 		}
 		c.Store = "ok"
 		c.add(part, StatusOK, fmt.Sprintf("%d documents, %s, %d concepts at generation %d", len(snap.Documents), sections(snap), len(snap.Concepts), snap.Meta.Generation), "")
+		c.repeated(part, snap)
 		return snap, snap.Meta.Generation
 	}
 	gdir := filepath.Join(dir, storage.GraphDir)
@@ -213,6 +218,7 @@ func (c *Checkup) checkStore(ctx context.Context, dir string, kind storage.Graph
 	c.Store = "ok"
 	c.add(part, StatusOK, fmt.Sprintf("%d pages read; %d documents, %s, %d concepts at generation %d",
 		pages, len(snap.Documents), sections(snap), len(snap.Concepts), snap.Meta.Generation), "")
+	c.repeated(part, snap)
 	// The workspace facts (what stats show) against what the store holds.
 	ix := index.FromSnapshot(snap)
 	facts := ix.Meta(snap.Meta.Embedder)
@@ -529,5 +535,15 @@ func (c *Checkup) checkLeftovers(dir string) {
 	unfinished, _ := filepath.Glob(filepath.Join(dir, storage.GraphDir+".new-*"))
 	if n := len(tmps) + len(unfinished); n > 0 {
 		c.add("leftovers", StatusNote, fmt.Sprintf("%d temporary files or folders that interrupted writes left (harmless)", n), "removes them")
+	}
+}
+
+// repeated notes the older copies of attributes a store holds beside the
+// newest (graphdb.Snapshot.Repeated): harmless, since the newest is read.
+func (c *Checkup) repeated(part string, snap *graphdb.Snapshot) {
+	if snap.Repeated > 0 {
+		c.Repeated = snap.RepeatedIDs
+		c.add(part, StatusNote, fmt.Sprintf("%d older copies of the attributes of %d nodes are stored beside the newest ones (summaries written again by Loom before 2026-11-29); the newest are read and an export holds one of each", snap.Repeated, len(snap.RepeatedIDs)),
+			"leaves one copy of each")
 	}
 }

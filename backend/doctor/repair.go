@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -192,10 +193,21 @@ func repairGraph(ctx context.Context, w *workspace.Workspace, c *Checkup, rep *R
 	if len(dropSummaries) > 0 {
 		rep.did("dropped %d summaries whose texts were gone (made again when a question needs them)", len(dropSummaries))
 	}
+	// Older copies of attributes: a touch of the node leaves one.
+	for _, id := range c.Repeated {
+		if n := ix.Nodes[id]; n != nil && !slices.Contains(dropSummaries, id) {
+			write.Touch = append(write.Touch, *n)
+		} else if d := ix.Docs[id]; d != nil {
+			write.TouchDocs = append(write.TouchDocs, *d)
+		}
+	}
+	if k := len(write.Touch) + len(write.TouchDocs); k > 0 {
+		rep.did("left one copy of the attributes of %d nodes the store held more than once", k)
+	}
 	facts := ix.Meta(w.Meta().Embedder)
 	recount := facts.Documents != w.Meta().Documents || facts.ContentNodes != w.Meta().ContentNodes || facts.ConceptNodes != w.Meta().ConceptNodes ||
 		facts.Edges != w.Meta().Edges || facts.Tokens != w.Meta().Tokens
-	if recount || len(dropSummaries) > 0 {
+	if recount || len(dropSummaries) > 0 || len(write.Touch)+len(write.TouchDocs) > 0 {
 		write.Meta = facts
 		meta, err := w.Apply(ctx, write)
 		if err != nil {

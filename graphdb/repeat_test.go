@@ -1,0 +1,86 @@
+//go:build !js
+
+package graphdb
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/cayleygraph/cayley/graph"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/loomwork/loom/backend/model"
+)
+
+// TestADocumentWrittenAgainKeepsOneCopyOfEachNode: a summary added to a
+// stored document (the write the workspace makes for summaries made on
+// demand) replaces the attributes of a node it names again instead of
+// adding a second copy beside them — the copies a store held were read as
+// two nodes of one id, which an export could not import. A store that
+// holds such copies from before reads as one node each (the newest),
+// counted in Repeated, and the next write of the node leaves one.
+func TestADocumentWrittenAgainKeepsOneCopyOfEachNode(t *testing.T) {
+	ctx := context.Background()
+	w := sampleWrite(1, 2, 0)
+	s, err := OpenBolt(newBolt(t, &w), BoltOptions{})
+	require.NoError(t, err)
+	defer s.Close()
+	doc := w.Documents[0].Doc
+	summary := model.ContentNode{ID: "n-sum", DocID: doc.ID, Ref: "000000.md#s0", ContentHash: "sha-sum", Kind: model.KindAnalysis,
+		ContentType: "prose", Tokens: 20, Created: t0, LastAccess: t0, Source: "n-000000", Level: "summary"}
+	derived := model.Edge{Kind: model.EdgeDerived, From: "n-sum", To: "n-000000", Weight: 1}
+	for i := range 3 { // made again, by another process that had not seen it
+		summary.Created = t0.Add(time.Duration(i) * time.Hour)
+		_, err := s.Apply(ctx, Write{Documents: []DocWrite{{Doc: doc, Nodes: []model.ContentNode{summary}, Edges: []model.Edge{derived}}}})
+		require.NoError(t, err)
+	}
+	snap, err := s.Load(ctx)
+	require.NoError(t, err)
+	assert.Len(t, snap.Nodes, 3, "the two nodes and one summary")
+	assert.Zero(t, snap.Repeated)
+	assert.Len(t, snap.Documents, 1)
+	for _, n := range snap.Nodes {
+		if n.ID == "n-sum" {
+			assert.Equal(t, t0.Add(2*time.Hour), n.Created, "the last written")
+		}
+	}
+	assert.True(t, oneEach(snap))
+
+	// A store written before: an older copy beside the newest.
+	old := summary
+	old.Created = t0.Add(-time.Hour)
+	require.NoError(t, s.kv.begin())
+	require.NoError(t, s.commitBolt([]graph.Delta{{Quad: attrsQuad("n-sum", nodeAttrs{ContentNode: old}), Action: graph.Add}}))
+	snap, err = s.Load(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 1, snap.Repeated)
+	assert.Len(t, snap.Nodes, 3)
+	assert.True(t, oneEach(snap), "an export imports")
+	for _, n := range snap.Nodes {
+		if n.ID == "n-sum" {
+			assert.Equal(t, t0.Add(2*time.Hour), n.Created, "the newest copy")
+		}
+	}
+	touched := summary
+	touched.LastAccess = t0.Add(5 * time.Hour)
+	_, err = s.Apply(ctx, Write{Touch: []model.ContentNode{touched}})
+	require.NoError(t, err)
+	snap, err = s.Load(ctx)
+	require.NoError(t, err)
+	assert.Zero(t, snap.Repeated, "a touch leaves one copy")
+	assert.Len(t, snap.Nodes, 3)
+}
+
+// oneEach reports whether every id of the snapshot's nodes is there once.
+func oneEach(snap *Snapshot) bool {
+	seen := map[string]bool{}
+	for _, n := range snap.ToGraphJSON().ContentNodes {
+		if seen[n.ID] {
+			return false
+		}
+		seen[n.ID] = true
+	}
+	return true
+}
