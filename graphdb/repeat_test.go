@@ -71,6 +71,24 @@ func TestADocumentWrittenAgainKeepsOneCopyOfEachNode(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, snap.Repeated, "a touch leaves one copy")
 	assert.Len(t, snap.Nodes, 3)
+
+	// A concept written again is replaced too, its related edges with it.
+	c := w.Concepts[0]
+	c.Concept.Description = "said again"
+	c.Related = []model.Edge{{Kind: model.EdgeRelated, From: c.Concept.ID, To: "c-other", Weight: 0.9, Created: t0}}
+	_, err = s.Apply(ctx, Write{Concepts: []ConceptWrite{c}})
+	require.NoError(t, err)
+	snap, err = s.Load(ctx)
+	require.NoError(t, err)
+	assert.Zero(t, snap.Repeated)
+	require.Len(t, snap.Concepts, len(w.Concepts))
+	var related []string
+	for _, e := range snap.Edges {
+		if e.Kind == model.EdgeRelated && e.From == c.Concept.ID {
+			related = append(related, e.To)
+		}
+	}
+	assert.Equal(t, []string{"c-other"}, related)
 }
 
 // oneEach reports whether every id of the snapshot's nodes is there once.

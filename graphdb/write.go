@@ -131,6 +131,13 @@ func (s *Store) apply(ctx context.Context, w Write) (model.Meta, error) {
 		add = append(add, d.quads()...)
 	}
 	for _, c := range w.Concepts {
+		if !removed[c.Concept.ID] { // written again (founded again by the same section): replaced
+			olds, err := s.attrsQuads(ctx, c.Concept.ID)
+			if err != nil {
+				return model.Meta{}, fmt.Errorf("collect attributes of %s: %w", c.Concept.ID, err)
+			}
+			del = append(del, olds...)
+		}
 		add = append(add, conceptQuads(c.Concept, c.Related)...)
 	}
 	for _, n := range w.Touch {
