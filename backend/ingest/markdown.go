@@ -229,6 +229,20 @@ func collect(doc ast.Node, src []byte, offset int, sc *scan) {
 		case *tagNode:
 			sc.tags = append(sc.tags, v.name)
 			return ast.WalkSkipChildren, nil
+		case *ast.CodeSpan, *ast.AutoLink, *ast.RawHTML:
+			return ast.WalkSkipChildren, nil
+		case *ast.Text:
+			if inHeading || bytes.IndexByte(v.Segment.Value(src), '@') < 0 {
+				break
+			}
+			var before byte
+			if v.Segment.Start > 0 {
+				before = src[v.Segment.Start-1]
+			}
+			at, keys := citations(string(v.Segment.Value(src)), before)
+			for i, k := range keys {
+				sc.links = append(sc.links, mdLink{at: offset + v.Segment.Start + at[i], dest: CitationLink(k)})
+			}
 		}
 		return ast.WalkContinue, nil
 	})

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"net/url"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -64,6 +65,66 @@ type linkResolver struct {
 	// collection and id, built on the first id link.
 	read   func(ingest.File) ([]byte, error)
 	orgIDs map[string]map[string]string
+	// bibKeys are the BibTeX entries' document ids by citation key, built
+	// on the first citation (stored entries and the run's .bib files).
+	bibKeys map[string][]string
+}
+
+// bibEntryKey is the key of a BibTeX entry's first line.
+var bibEntryKey = regexp.MustCompile(`(?m)^[ \t]*@([A-Za-z]+)[ \t]*[{(][ \t]*([^,\s{}()]+)[ \t]*,`)
+
+// cited is the document id of the BibTeX entry with the citation key: the
+// one in collection if it has one, else the first of the library's in id
+// order ("" for none). A key is the same paper across collections: a
+// vault's draft cites the entries of a Zotero export beside it.
+func (r *linkResolver) cited(collection, key string) string {
+	if r.bibKeys == nil {
+		r.bibKeys = map[string][]string{}
+		add := func(key, id string) {
+			if !slices.Contains(r.bibKeys[key], id) {
+				r.bibKeys[key] = append(r.bibKeys[key], id)
+			}
+		}
+		for id, d := range r.docs {
+			if d.Format == string(ingest.FormatBibTeX) && d.Meta.BibKey != "" {
+				add(d.Meta.BibKey, id)
+			}
+		}
+		for _, f := range r.files {
+			if r.read == nil || !strings.EqualFold(path.Ext(f.Path), ".bib") {
+				continue
+			}
+			if data, err := r.read(f); err == nil { // a file that fails says so when it is ingested
+				for _, m := range bibEntryKey.FindAllSubmatch(data, -1) {
+					switch strings.ToLower(string(m[1])) {
+					case "comment", "preamble", "string":
+						continue
+					}
+					add(string(m[2]), model.DocumentID(f.Collection, f.Path+"#"+string(m[2])))
+				}
+			}
+		}
+		for _, ids := range r.bibKeys {
+			slices.Sort(ids)
+		}
+	}
+	ids := r.bibKeys[key]
+	for _, id := range ids {
+		if d := r.docs[id]; d != nil && d.Collection == collection {
+			return id
+		}
+	}
+	for _, f := range r.files {
+		if f.Collection == collection {
+			if id := model.DocumentID(f.Collection, f.Path+"#"+key); slices.Contains(ids, id) {
+				return id
+			}
+		}
+	}
+	if len(ids) > 0 {
+		return ids[0]
+	}
+	return ""
 }
 
 // orgID is the path of the document of collection that has the Org id
@@ -184,6 +245,13 @@ func (r *linkResolver) resolve(d ingest.Document, links []string) []string {
 	self := model.DocumentID(d.Collection, d.Path)
 	seen := map[string]bool{self: true}
 	for _, l := range links {
+		if key, ok := ingest.CitedKey(l); ok {
+			if id := r.cited(d.Collection, key); id != "" && !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+			continue
+		}
 		var target string
 		if w, ok := ingest.ParseWikiLink(l); ok {
 			target = r.wiki(d, w.Target)

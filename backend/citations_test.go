@@ -1,0 +1,52 @@
+package backend
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestADraftLinksToThePapersItCites: a note's Pandoc citations link its
+// sections to the BibTeX entries of their keys — in its own folder, in
+// another collection (a Zotero export), entries stored before a note
+// ingested alone — and a key no entry has links nowhere.
+func TestADraftLinksToThePapersItCites(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	vault, zotero := filepath.Join(root, "vault"), filepath.Join(root, "zotero")
+	write := func(dir, name, text string) {
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+	}
+	write(vault, "draft.md", "# Related work\n\nAttention replaced recurrence [@vaswani2017; @bahdanau2015, p. 3].\n"+
+		"Pretraining [see @devlin2019] helps; ask @someone about it.\n")
+	write(vault, "refs.bib", "@article{vaswani2017,\n  title = {Attention Is All You Need},\n  year = {2017}\n}\n"+
+		"@inproceedings{bahdanau2015,\n  title = {Neural Machine Translation by Jointly Learning to Align and Translate},\n  year = {2015}\n}\n")
+	write(zotero, "library.bib", "@article{devlin2019,\n  title = {BERT: Pre-training of Deep Bidirectional Transformers},\n  year = {2019}\n}\n")
+
+	wb := openBolt(t, t.TempDir())
+	defer wb.Close()
+	rep, err := wb.Ingest(ctx, []string{zotero}, IngestOptions{})
+	require.NoError(t, err)
+	require.Empty(t, rep.Errors)
+	rep, err = wb.Ingest(ctx, []string{vault}, IngestOptions{})
+	require.NoError(t, err)
+	require.Empty(t, rep.Errors)
+
+	g, err := wb.ExportGraph(ctx, false)
+	require.NoError(t, err)
+	want := []string{"draft.md -> library.bib#devlin2019", "draft.md -> refs.bib#bahdanau2015", "draft.md -> refs.bib#vaswani2017"}
+	assert.Equal(t, want, vaultLinks(g), "the entries in the draft's folder, read in the same run, and one of another collection; none for @someone")
+
+	// The draft changed and ingested alone: the stored entries answer.
+	write(vault, "draft.md", "# Related work\n\nOnly BERT now [@devlin2019].\n")
+	_, err = wb.Ingest(ctx, []string{filepath.Join(vault, "draft.md")}, IngestOptions{})
+	require.NoError(t, err)
+	g, err = wb.ExportGraph(ctx, false)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"draft.md -> library.bib#devlin2019"}, vaultLinks(g))
+}
