@@ -370,6 +370,12 @@ export interface Checkup {
    * whether their source file can give it back.
    */
   lost_texts?: LostText[];
+  /**
+   * Repeated are the nodes (and documents) whose attributes the store
+   * holds more than once (graphdb.Snapshot.RepeatedIDs): repair leaves
+   * one copy of each.
+   */
+  repeated?: string[];
 }
 
 /**
