@@ -18,8 +18,9 @@ import (
 
 // FrontMatter is what the block at the very top of a note says of it:
 // YAML between "---" lines (closed by "---" or "..."), as Obsidian and
-// most static-site tools write it, or a minimal TOML between "+++" lines
-// (key = value, strings, numbers, one-line arrays).
+// most static-site tools write it, a minimal TOML between "+++" lines
+// (key = value, strings, numbers, one-line arrays), or Logseq's page
+// properties ("key:: value" lines: logseqPageProperties).
 type FrontMatter struct {
 	// End is the offset just past the block's closing line (0 when the
 	// text has no front matter).
@@ -50,6 +51,11 @@ func ReadFrontMatter(text []byte) FrontMatter {
 	case bytes.HasPrefix(text, []byte("+++\n")):
 		fence = "+++"
 	default:
+		if fields, end := logseqPageProperties(text); end > 0 {
+			fm := FrontMatter{End: end}
+			fm.read(fields)
+			return fm
+		}
 		return FrontMatter{}
 	}
 	bodyStart := len(fence) + 1
@@ -298,4 +304,15 @@ func noteName(p string) string {
 		return name
 	}
 	return base
+}
+
+// MayHaveFrontMatter reports whether text may open with front matter (a
+// cheap look at its first bytes, before reading it).
+func MayHaveFrontMatter(text []byte) bool {
+	text = bytes.TrimPrefix(text, []byte("\xef\xbb\xbf"))
+	if bytes.HasPrefix(text, []byte("---")) || bytes.HasPrefix(text, []byte("+++")) {
+		return true
+	}
+	line, _, _ := bytes.Cut(text, []byte("\n"))
+	return logseqProperty.Match(bytes.TrimRight(line, " \t\r"))
 }

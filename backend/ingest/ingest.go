@@ -302,6 +302,7 @@ func Parse(key, path, collection string, data []byte, opts Options) ([]Document,
 		if strings.EqualFold(filepath.Ext(path), ".mdx") || speaksMDX(text) {
 			text = mdxText(text)
 		}
+		text = logseqText(text)
 		doc.readMarkdown(path, text)
 	case FormatCode:
 		ok, err := parseCode(&doc, text)

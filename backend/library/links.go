@@ -1,6 +1,7 @@
 package library
 
 import (
+	"bytes"
 	"cmp"
 	"net/url"
 	"path"
@@ -68,6 +69,55 @@ type linkResolver struct {
 	// bibKeys are the BibTeX entries' document ids by citation key, built
 	// on the first citation (stored entries and the run's .bib files).
 	bibKeys map[string][]string
+	// names are the notes' aliases (front matter's; Logseq's alias:: and
+	// title::), by collection and lower-case name, built on the first wiki
+	// link no path resolves.
+	names map[string]map[string]string
+}
+
+// named is the path of the note of collection whose front matter gives it
+// name as an alias ("" for none; of several, the first path in byte
+// order): [[Self-attention]] is the note "Attention.md" that says
+// "aliases: [Self-attention]" (Logseq links by alias; a link Obsidian
+// would leave unresolved goes where its writer meant).
+func (r *linkResolver) named(collection, name string) string {
+	if r.names == nil {
+		r.names = map[string]map[string]string{}
+		add := func(collection, name, p string) {
+			if r.names[collection] == nil {
+				r.names[collection] = map[string]string{}
+			}
+			k := strings.ToLower(strings.TrimSpace(name))
+			if old, ok := r.names[collection][k]; k != "" && (!ok || p < old) {
+				r.names[collection][k] = p
+			}
+		}
+		run := map[string]bool{}
+		for _, f := range r.files {
+			run[f.Collection+"\x00"+f.Path] = true
+		}
+		for _, d := range r.docs {
+			if d.Format == string(ingest.FormatMarkdown) && !run[d.Collection+"\x00"+d.Path] {
+				for _, a := range d.Meta.Aliases {
+					add(d.Collection, a, d.Path)
+				}
+			}
+		}
+		for _, f := range r.files {
+			if format, _ := ingest.FormatOf(f.Path); r.read == nil || format != ingest.FormatMarkdown {
+				continue
+			}
+			data, err := r.read(f)
+			if err != nil || !ingest.MayHaveFrontMatter(data) {
+				continue // a file that fails says so when it is ingested
+			}
+			fm := ingest.ReadFrontMatter(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")))
+			for _, a := range fm.Meta.Aliases {
+				add(f.Collection, a, f.Path)
+			}
+		}
+	}
+	return r.names[collection][strings.ToLower(strings.TrimSpace(name))]
 }
 
 // bibEntryKey is the key of a BibTeX entry's first line.
@@ -330,6 +380,15 @@ func (r *linkResolver) wiki(d ingest.Document, target string) string {
 		if p := c.find(path.Clean(f)); p != "" {
 			return p
 		}
+	}
+	if !hasExt && strings.Contains(t, "/") {
+		// Logseq's namespaced page [[a/b]] is the file a___b.md.
+		if p := c.find(strings.ReplaceAll(t, "/", "___") + ".md"); p != "" {
+			return p
+		}
+	}
+	if p := r.named(d.Collection, t); p != "" {
+		return p
 	}
 	if hasExt && !readable {
 		return "" // an attachment Loom does not read

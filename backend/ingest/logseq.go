@@ -1,0 +1,85 @@
+package ingest
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+)
+
+// Logseq writes a page as Markdown with properties of its own: the page's
+// at the top of the file, one "key:: value" a line (title::, alias::,
+// tags::), and a block's under its bullet ("  id:: 6500a1b2-…" when
+// another block refers to it, "collapsed:: true" for its fold). Loom reads
+// the page's properties as front matter (ReadFrontMatter) and leaves the
+// block ids and folds out of the text (logseqText): they say nothing a
+// question could ask about.
+
+// logseqProperty is one "key:: value" line.
+var logseqProperty = regexp.MustCompile(`^([A-Za-z][\w-]*):: ?(.*)$`)
+
+// logseqPageProperties reads the properties at the top of a page (up to
+// its first line that is not one), as front matter fields, and where they
+// end (0 for none).
+func logseqPageProperties(text []byte) (map[string]any, int) {
+	fields := map[string]any{}
+	end := 0
+	for off := 0; off < len(text); {
+		nl := bytes.IndexByte(text[off:], '\n')
+		lineEnd := len(text)
+		if nl >= 0 {
+			lineEnd = off + nl
+		}
+		m := logseqProperty.FindSubmatch(bytes.TrimRight(text[off:lineEnd], " \t\r"))
+		if m == nil {
+			break
+		}
+		key, value := strings.ToLower(string(m[1])), strings.TrimSpace(string(m[2]))
+		var items []any
+		for _, v := range strings.Split(value, ",") {
+			v = strings.TrimSpace(strings.TrimPrefix(v, "#"))
+			v = strings.TrimSuffix(strings.TrimPrefix(v, "[["), "]]")
+			if key == "tags" || key == "tag" {
+				v = strings.ReplaceAll(v, " ", "-") // one tag, not two
+			}
+			if v != "" {
+				items = append(items, v)
+			}
+		}
+		switch key {
+		case "title":
+			// Logseq names a page by its title: a link to it is by that
+			// name whatever the file's, as by an alias.
+			fields[key] = strings.TrimSpace(value)
+			fields["alias"] = append(asList(fields["alias"]), strings.TrimSpace(value))
+		case "alias", "aliases":
+			fields["alias"] = append(asList(fields["alias"]), items...)
+		default:
+			fields[key] = items
+		}
+		end = min(lineEnd+1, len(text))
+		off = end
+	}
+	if end == 0 {
+		return nil, 0
+	}
+	return fields, end
+}
+
+// logseqNoise is a block's id or fold: "id:: <uuid>" or "collapsed::
+// true|false", alone on its line (under a bullet or on it).
+var logseqNoise = regexp.MustCompile(`(?m)^[ \t]*(?:- )?(?:id:: [0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|collapsed:: (?:true|false))[ \t]*$`)
+
+// logseqText is text with its blocks' ids and folds blanked (their lines
+// kept, so every line keeps its number); text itself when it has none.
+func logseqText(text []byte) []byte {
+	if !bytes.Contains(text, []byte(":: ")) || !logseqNoise.Match(text) {
+		return text
+	}
+	return logseqNoise.ReplaceAllFunc(text, func([]byte) []byte { return nil })
+}
+
+// asList is a field's items (none for a field not set).
+func asList(v any) []any {
+	items, _ := v.([]any)
+	return items
+}

@@ -1,0 +1,44 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestLogseqPages: a Logseq page's properties are its front matter (title,
+// aliases with the title among them, tags one each), its blocks' ids and
+// folds are not text, and every line keeps its number.
+func TestLogseqPages(t *testing.T) {
+	src := "title:: Attention mechanisms\nalias:: attention, [[self-attention]]\ntags:: [[machine learning]], #nlp\n\n" +
+		"- Attention weighs tokens by relevance.\n  id:: 6500a1b2-1c2d-4e5f-8a9b-0c1d2e3f4a5b\n  collapsed:: true\n" +
+		"\t- Scaled dot product divides by the root of the dimension.\n" +
+		"- See [[transformers/encoder]]; rating:: 5 stays.\n"
+	docs, err := Parse("pages/attention.md", "pages/attention.md", "", []byte(src), Options{})
+	require.NoError(t, err)
+	require.Len(t, docs, 1)
+	d := docs[0]
+	assert.Equal(t, "Attention mechanisms", d.Title)
+	assert.Equal(t, []string{"Attention mechanisms", "attention", "self-attention"}, d.Meta.Aliases)
+	assert.Equal(t, []string{"machine-learning", "nlp"}, d.Meta.Tags)
+	require.Len(t, d.Sections, 1)
+	s := d.Sections[0]
+	assert.Equal(t, 5, s.LineStart, "the properties are no section's text")
+	assert.Equal(t, 9, s.LineEnd)
+	assert.NotContains(t, s.Text, "id::")
+	assert.NotContains(t, s.Text, "collapsed::")
+	assert.NotContains(t, s.Text, "title::")
+	assert.Contains(t, s.Text, "rating:: 5 stays", "a property inside a block is the block's text")
+	assert.Equal(t, []string{"[[transformers/encoder]]"}, s.Links)
+
+	// Not Logseq: a note whose first line is prose with "::" in it.
+	docs, err = Parse("n.md", "n.md", "", []byte("C++ uses std::vector:: a lot\n\nid:: 6500a1b2-1c2d-4e5f-8a9b-0c1d2e3f4a5b is a block's id.\n"), Options{})
+	require.NoError(t, err)
+	assert.Equal(t, "n", docs[0].Title)
+	assert.True(t, strings.HasPrefix(docs[0].Sections[0].Text, "C++ uses"))
+	assert.Contains(t, docs[0].Sections[0].Text, "is a block's id", "an id line with more on it is prose")
+	assert.True(t, MayHaveFrontMatter([]byte("alias:: x\n- a")))
+	assert.False(t, MayHaveFrontMatter([]byte("- a\nalias:: x")))
+}

@@ -1,0 +1,56 @@
+package backend
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestALogseqGraphLinksAsLogseqReadsIt: a Logseq graph's links reach the
+// pages they name — a namespaced page ([[transformers/encoder]] is the file
+// transformers___encoder.md), a page by its title:: and by an alias:: —
+// in one run and from a note ingested alone later; its properties are
+// its title and aliases.
+func TestALogseqGraphLinksAsLogseqReadsIt(t *testing.T) {
+	ctx := context.Background()
+	graph := filepath.Join(t.TempDir(), "graph")
+	files := map[string]string{
+		"pages/Attention.md": "title:: Attention mechanisms\nalias:: self-attention\n\n- Attention weighs tokens by relevance.\n" +
+			"  id:: 6500a1b2-1c2d-4e5f-8a9b-0c1d2e3f4a5b\n",
+		"pages/transformers___encoder.md": "- The encoder stacks [[self-attention]] layers.\n- Background: [[Attention mechanisms]].\n",
+		"journals/2026_11_29.md":          "- Read about [[transformers/encoder]] today.\n",
+	}
+	for name, text := range files {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(graph, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(graph, name), []byte(text), 0o644))
+	}
+	wb := openBolt(t, t.TempDir())
+	defer wb.Close()
+	rep, err := wb.Ingest(ctx, []string{graph}, IngestOptions{})
+	require.NoError(t, err)
+	require.Empty(t, rep.Errors)
+
+	g, err := wb.ExportGraph(ctx, false)
+	require.NoError(t, err)
+	want := []string{"journals/2026_11_29.md -> pages/transformers___encoder.md", "pages/transformers___encoder.md -> pages/Attention.md"}
+	assert.Equal(t, want, vaultLinks(g))
+	for _, d := range g.Documents {
+		if d.Path == "pages/Attention.md" {
+			assert.Equal(t, "Attention mechanisms", d.Title)
+			assert.Equal(t, []string{"Attention mechanisms", "self-attention"}, d.Meta.Aliases)
+		}
+	}
+
+	// A note at the graph's root ingested alone: the stored page's aliases
+	// answer.
+	require.NoError(t, os.WriteFile(filepath.Join(graph, "contents.md"), []byte("- Start at [[Self-Attention]].\n"), 0o644))
+	_, err = wb.Ingest(ctx, []string{filepath.Join(graph, "contents.md")}, IngestOptions{})
+	require.NoError(t, err)
+	g, err = wb.ExportGraph(ctx, false)
+	require.NoError(t, err)
+	assert.Equal(t, append([]string{"contents.md -> pages/Attention.md"}, want...), vaultLinks(g))
+}
