@@ -2,7 +2,6 @@ package backend
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -18,15 +17,15 @@ func TestADraftLinksToThePapersItCites(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
 	vault, zotero := filepath.Join(root, "vault"), filepath.Join(root, "zotero")
-	write := func(dir, name, text string) {
-		require.NoError(t, os.MkdirAll(dir, 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
-	}
-	write(vault, "draft.md", "# Related work\n\nAttention replaced recurrence [@vaswani2017; @bahdanau2015, p. 3].\n"+
-		"Pretraining [see @devlin2019] helps; ask @someone about it.\n")
-	write(vault, "refs.bib", "@article{vaswani2017,\n  title = {Attention Is All You Need},\n  year = {2017}\n}\n"+
-		"@inproceedings{bahdanau2015,\n  title = {Neural Machine Translation by Jointly Learning to Align and Translate},\n  year = {2015}\n}\n")
-	write(zotero, "library.bib", "@article{devlin2019,\n  title = {BERT: Pre-training of Deep Bidirectional Transformers},\n  year = {2019}\n}\n")
+	writeTree(t, vault, map[string]string{
+		"draft.md": "# Related work\n\nAttention replaced recurrence [@vaswani2017; @bahdanau2015, p. 3].\n" +
+			"Pretraining [see @devlin2019] helps; ask @someone about it.\n",
+		"refs.bib": "@article{vaswani2017,\n  title = {Attention Is All You Need},\n  year = {2017}\n}\n" +
+			"@inproceedings{bahdanau2015,\n  title = {Neural Machine Translation by Jointly Learning to Align and Translate},\n  year = {2015}\n}\n",
+	})
+	writeTree(t, zotero, map[string]string{
+		"library.bib": "@article{devlin2019,\n  title = {BERT: Pre-training of Deep Bidirectional Transformers},\n  year = {2019}\n}\n",
+	})
 
 	wb := openBolt(t, t.TempDir())
 	defer wb.Close()
@@ -43,7 +42,7 @@ func TestADraftLinksToThePapersItCites(t *testing.T) {
 	assert.Equal(t, want, vaultLinks(g), "the entries in the draft's folder, read in the same run, and one of another collection; none for @someone")
 
 	// The draft changed and ingested alone: the stored entries answer.
-	write(vault, "draft.md", "# Related work\n\nOnly BERT now [@devlin2019].\n")
+	writeTree(t, vault, map[string]string{"draft.md": "# Related work\n\nOnly BERT now [@devlin2019].\n"})
 	_, err = wb.Ingest(ctx, []string{filepath.Join(vault, "draft.md")}, IngestOptions{})
 	require.NoError(t, err)
 	g, err = wb.ExportGraph(ctx, false)

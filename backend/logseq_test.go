@@ -24,10 +24,7 @@ func TestALogseqGraphLinksAsLogseqReadsIt(t *testing.T) {
 		"pages/transformers___encoder.md": "- The encoder stacks [[self-attention]] layers.\n- Background: [[Attention mechanisms]].\n",
 		"journals/2026_11_29.md":          "- Read about [[transformers/encoder]] today.\n",
 	}
-	for name, text := range files {
-		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(graph, name)), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(graph, name), []byte(text), 0o644))
-	}
+	writeTree(t, graph, files)
 	wb := openBolt(t, t.TempDir())
 	defer wb.Close()
 	rep, err := wb.Ingest(ctx, []string{graph}, IngestOptions{})

@@ -27,10 +27,7 @@ func TestOrgRoamNotesLinkAsOrgReadsThem(t *testing.T) {
 		"sub/results.org": "#+title: Results\n* Effect sizes\n:PROPERTIES:\n:ID: res-3\n:END:\n" +
 			"The effect was small (d = 0.2), as [[id:meth-2][the design]] predicted.\n",
 	}
-	for name, text := range files {
-		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(roam, name)), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(roam, name), []byte(text), 0o644))
-	}
+	writeTree(t, roam, files)
 	wb := openBolt(t, t.TempDir())
 	defer wb.Close()
 	rep, err := wb.Ingest(ctx, []string{roam}, IngestOptions{})
@@ -68,4 +65,14 @@ func TestOrgRoamNotesLinkAsOrgReadsThem(t *testing.T) {
 	g, err = wb.ExportGraph(ctx, false)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"index.org -> sub/results.org", "sub/results.org -> methods.org"}, vaultLinks(g))
+}
+
+// writeTree writes files (path below dir → text) under dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	}
 }
