@@ -92,10 +92,7 @@ func (r *linkResolver) named(collection, name string) string {
 				r.names[collection][k] = p
 			}
 		}
-		run := map[string]bool{}
-		for _, f := range r.files {
-			run[f.Collection+"\x00"+f.Path] = true
-		}
+		run := r.runPaths()
 		for _, d := range r.docs {
 			if d.Format == string(ingest.FormatMarkdown) && !run[d.Collection+"\x00"+d.Path] {
 				for _, a := range d.Meta.Aliases {
@@ -177,6 +174,17 @@ func (r *linkResolver) cited(collection, key string) string {
 	return ""
 }
 
+// runPaths are the run's files, keyed by collection and path: what they
+// say is read from the files, not from the stored documents of the same
+// path.
+func (r *linkResolver) runPaths() map[string]bool {
+	run := make(map[string]bool, len(r.files))
+	for _, f := range r.files {
+		run[f.Collection+"\x00"+f.Path] = true
+	}
+	return run
+}
+
 // orgID is the path of the document of collection that has the Org id
 // ("" for none).
 func (r *linkResolver) orgID(collection, id string) string {
@@ -190,10 +198,7 @@ func (r *linkResolver) orgID(collection, id string) string {
 				r.orgIDs[collection][id] = p // of two, the same one each time
 			}
 		}
-		run := map[string]bool{}
-		for _, f := range r.files {
-			run[f.Collection+"\x00"+f.Path] = true
-		}
+		run := r.runPaths()
 		for _, d := range r.docs {
 			if !run[d.Collection+"\x00"+d.Path] {
 				for _, id := range d.Meta.IDs {
