@@ -148,9 +148,15 @@ func (s *Store) apply(ctx context.Context, w Write) (model.Meta, error) {
 		if len(olds) == 0 {
 			return model.Meta{}, fmt.Errorf("update node %s: no such node", n.ID)
 		}
-		var attrs nodeAttrs
-		if err := json.Unmarshal([]byte(literal(olds[len(olds)-1].Object)), &attrs); err != nil {
-			return model.Meta{}, fmt.Errorf("update node %s: %w", n.ID, err)
+		var attrs nodeAttrs // the newest copy's edges are kept
+		for i, old := range olds {
+			var a nodeAttrs
+			if err := json.Unmarshal([]byte(literal(old.Object)), &a); err != nil {
+				return model.Meta{}, fmt.Errorf("update node %s: %w", n.ID, err)
+			}
+			if i == 0 || latest(a.Created, a.LastAccess).After(latest(attrs.Created, attrs.LastAccess)) {
+				attrs = a
+			}
 		}
 		attrs.ContentNode = n
 		del = append(del, olds...) // every copy (see attrsQuads)
