@@ -412,6 +412,7 @@ func (w *Library) ingestOnce(ctx context.Context, walked ingest.WalkResult, root
 	links := newLinkResolver(ix.Docs, run)
 	links.read = func(f ingest.File) ([]byte, error) { return ingest.ReadFile(f, iopts) }
 	cs := w.changesOf(ctx, ix, files, roots, r)
+	links.unchanged = cs.unchanged
 	for _, g := range cs.gone {
 		if id, ok := ix.DocByKey[g]; ok {
 			w.removeDoc(ix, b, id)

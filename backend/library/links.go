@@ -46,9 +46,10 @@ import (
 // another folder too). An Org-roam link ([[id:…]], which the Org reader
 // writes as a Markdown link to "id:…") is to the document of the
 // collection that gives itself or one of its headlines that :ID: — one
-// already stored (its Meta.IDs) or a file of the run, which is read for
-// its ids the first time such a link is met; an id found nowhere makes no
-// edge, since no file name says where it will be.
+// already stored (its Meta.IDs) or a new or changed file of the run, which
+// is read for its ids the first time such a link is met; an id found
+// nowhere makes no edge, since no file name says where it will be.
+// Citations and aliases are found the same way (cited, named).
 type linkResolver struct {
 	docs  map[string]*model.Document
 	files []ingest.File
@@ -64,8 +65,12 @@ type linkResolver struct {
 	// read reads a file of the run (nil: the run's Org files are not
 	// read for their ids); orgIDs are the collections' Org ids, by
 	// collection and id, built on the first id link.
-	read   func(ingest.File) ([]byte, error)
-	orgIDs map[string]map[string]string
+	read func(ingest.File) ([]byte, error)
+	// unchanged are the run's files known not to have changed, by
+	// absolute path: what their stored documents say is current, so they
+	// are not read again.
+	unchanged map[string]bool
+	orgIDs    map[string]map[string]string
 	// bibKeys are the BibTeX entries' document ids by citation key, built
 	// on the first citation (stored entries and the run's .bib files).
 	bibKeys map[string][]string
@@ -92,16 +97,16 @@ func (r *linkResolver) named(collection, name string) string {
 				r.names[collection][k] = p
 			}
 		}
-		run := r.runPaths()
+		reread := r.reread()
 		for _, d := range r.docs {
-			if d.Format == string(ingest.FormatMarkdown) && !run[d.Collection+"\x00"+d.Path] {
+			if d.Format == string(ingest.FormatMarkdown) && !reread[fileKey(d)] {
 				for _, a := range d.Meta.Aliases {
 					add(d.Collection, a, d.Path)
 				}
 			}
 		}
 		for _, f := range r.files {
-			if format, _ := ingest.FormatOf(f.Path); r.read == nil || format != ingest.FormatMarkdown {
+			if format, _ := ingest.FormatOf(f.Path); !r.toRead(f) || format != ingest.FormatMarkdown {
 				continue
 			}
 			data, err := r.read(f)
@@ -132,13 +137,14 @@ func (r *linkResolver) cited(collection, key string) string {
 				r.bibKeys[key] = append(r.bibKeys[key], id)
 			}
 		}
+		reread := r.reread()
 		for id, d := range r.docs {
-			if d.Format == string(ingest.FormatBibTeX) && d.Meta.BibKey != "" {
+			if d.Format == string(ingest.FormatBibTeX) && d.Meta.BibKey != "" && !reread[fileKey(d)] {
 				add(d.Meta.BibKey, id)
 			}
 		}
 		for _, f := range r.files {
-			if r.read == nil || !strings.EqualFold(path.Ext(f.Path), ".bib") {
+			if !r.toRead(f) || !strings.EqualFold(path.Ext(f.Path), ".bib") {
 				continue
 			}
 			if data, err := r.read(f); err == nil { // a file that fails says so when it is ingested
@@ -174,15 +180,31 @@ func (r *linkResolver) cited(collection, key string) string {
 	return ""
 }
 
-// runPaths are the run's files, keyed by collection and path: what they
-// say is read from the files, not from the stored documents of the same
-// path.
-func (r *linkResolver) runPaths() map[string]bool {
-	run := make(map[string]bool, len(r.files))
+// toRead reports whether the run's file f is read for what it says of
+// itself (its Org ids, aliases, citation keys): it is new or changed.
+func (r *linkResolver) toRead(f ingest.File) bool { return r.read != nil && !r.unchanged[f.Abs] }
+
+// reread are the keys of the files of the run that toRead reads: their
+// stored documents (d.Key, a BibTeX entry's up to its "#") say what the
+// files said before.
+func (r *linkResolver) reread() map[string]bool {
+	keys := map[string]bool{}
 	for _, f := range r.files {
-		run[f.Collection+"\x00"+f.Path] = true
+		if r.toRead(f) {
+			keys[f.Abs] = true
+		}
 	}
-	return run
+	return keys
+}
+
+// fileKey is the key of the file a stored document comes from.
+func fileKey(d *model.Document) string {
+	if d.Format == string(ingest.FormatBibTeX) {
+		if i := strings.LastIndexByte(d.Key, '#'); i >= 0 {
+			return d.Key[:i]
+		}
+	}
+	return d.Key
 }
 
 // orgID is the path of the document of collection that has the Org id
@@ -198,16 +220,16 @@ func (r *linkResolver) orgID(collection, id string) string {
 				r.orgIDs[collection][id] = p // of two, the same one each time
 			}
 		}
-		run := r.runPaths()
+		reread := r.reread()
 		for _, d := range r.docs {
-			if !run[d.Collection+"\x00"+d.Path] {
+			if !reread[fileKey(d)] {
 				for _, id := range d.Meta.IDs {
 					add(d.Collection, id, d.Path)
 				}
 			}
 		}
 		for _, f := range r.files {
-			if r.read == nil || !strings.EqualFold(path.Ext(f.Path), ".org") {
+			if !r.toRead(f) || !strings.EqualFold(path.Ext(f.Path), ".org") {
 				continue
 			}
 			if data, err := r.read(f); err == nil { // a file that fails says so when it is ingested
