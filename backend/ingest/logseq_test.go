@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -41,4 +42,35 @@ func TestLogseqPages(t *testing.T) {
 	assert.Contains(t, docs[0].Sections[0].Text, "is a block's id", "an id line with more on it is prose")
 	assert.True(t, MayHaveFrontMatter([]byte("alias:: x\n- a")))
 	assert.False(t, MayHaveFrontMatter([]byte("- a\nalias:: x")))
+}
+
+// FuzzNotes: a note in any mix of front matter, Logseq properties,
+// citations and wiki links parses without a panic, its sections on the
+// file's own lines, every citation link a key CitedKey reads back.
+func FuzzNotes(f *testing.F) {
+	f.Add([]byte("title:: A\nalias:: b, [[c]]\n\n- x [@k1; @k2]\n  id:: 6500a1b2-1c2d-4e5f-8a9b-0c1d2e3f4a5b\n"))
+	f.Add([]byte("---\naliases: [x]\n---\n# H @no\n\nSee [[n]] and @doe99, jane@x.org `@d`.\n"))
+	f.Add([]byte("tags:: a\n# T\n[cite:@a] (@b) [-@c]\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		docs, err := Parse("n.md", "n.md", "", src, Options{})
+		if err != nil {
+			return
+		}
+		text := bytes.ReplaceAll(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")), []byte("\r"), []byte("\n"))
+		lines := bytes.Count(text, []byte("\n")) + 1 // as the decoder breaks lines
+		for _, d := range docs {
+			for _, s := range d.Sections {
+				if s.LineStart < 1 || s.LineEnd > lines || s.LineStart > s.LineEnd {
+					t.Fatalf("section %q on lines %d–%d of %d", s.Ref, s.LineStart, s.LineEnd, lines)
+				}
+				for _, l := range s.Links {
+					if strings.HasPrefix(l, "@") {
+						if _, ok := CitedKey(l); !ok {
+							t.Fatalf("citation link %q has no key", l)
+						}
+					}
+				}
+			}
+		}
+	})
 }
