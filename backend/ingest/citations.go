@@ -1,8 +1,11 @@
 package ingest
 
 import (
+	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/loomwork/loom/backend/ingest/bibtex"
 )
 
 // Pandoc's citations ([@doe99], [see @doe99, p. 33; @smith04], [-@doe99],
@@ -45,4 +48,27 @@ func citations(text string, before byte) (at []int, keys []string) {
 		at, keys = append(at, atSign), append(keys, key)
 	}
 	return at, keys
+}
+
+// ReferenceKeys are the citation keys of a references file (.bib or .ris)
+// as Parse makes its documents "<path>#<key>"; none for another file or
+// one that cannot be read.
+func ReferenceKeys(path string, data []byte) []string {
+	read := bibtex.Parse
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".bib":
+	case ".ris":
+		read = bibtex.ParseRIS
+	default:
+		return nil
+	}
+	entries, _, err := read(data)
+	if err != nil {
+		return nil
+	}
+	keys := make([]string, len(entries))
+	for i, e := range entries {
+		keys[i] = e.Key
+	}
+	return keys
 }

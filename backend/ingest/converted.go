@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/loomwork/loom/backend/ingest/bibtex"
@@ -77,12 +78,16 @@ func parsePDF(doc *Document, data []byte) error {
 	return nil
 }
 
-// parseBibTeX makes one document of every entry of a .bib file, keyed
+// parseBibTeX makes one document of every entry of a .bib (or .ris) file, keyed
 // "<file>#<citation key>", each a single section: the entry as a reader
 // would write it out. Entries that could not be read are warnings on the
 // first document; a file of which nothing could be read is an error.
 func parseBibTeX(key, path, collection string, data []byte) ([]Document, error) {
-	entries, problems, err := bibtex.Parse(data)
+	read := bibtex.Parse
+	if strings.EqualFold(filepath.Ext(path), ".ris") {
+		read = bibtex.ParseRIS // a RIS record reads as the entry BibTeX would give
+	}
+	entries, problems, err := read(data)
 	if err != nil {
 		return nil, &FileError{path, problemOf(err)}
 	}

@@ -19,7 +19,7 @@ var formats = map[string]Format{
 	".html": FormatHTML, ".htm": FormatHTML, ".xhtml": FormatHTML,
 	".docx": FormatDOCX,
 	".epub": FormatEPUB,
-	".bib":  FormatBibTeX,
+	".bib":  FormatBibTeX, ".ris": FormatBibTeX, // references: one document an entry
 
 	".ipynb": FormatNotebook,
 	".csv":   FormatTable, ".tsv": FormatTable,
@@ -60,4 +60,4 @@ func (f Format) binary() bool {
 }
 
 // ReadsAs says, for a person, what Loom reads.
-const ReadsAs = "Loom reads papers (PDF), notes (Markdown, text), web pages (HTML), Word (.docx), EPUB, BibTeX, notebooks, CSV and source files"
+const ReadsAs = "Loom reads papers (PDF), notes (Markdown, text), web pages (HTML), Word (.docx), EPUB, BibTeX and RIS references, notebooks, CSV and source files"

@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"net/url"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -71,8 +70,9 @@ type linkResolver struct {
 	// are not read again.
 	unchanged map[string]bool
 	orgIDs    map[string]map[string]string
-	// bibKeys are the BibTeX entries' document ids by citation key, built
-	// on the first citation (stored entries and the run's .bib files).
+	// bibKeys are the reference entries' document ids by citation key,
+	// built on the first citation (stored entries and the run's .bib and
+	// .ris files).
 	bibKeys map[string][]string
 	// names are the notes' aliases (front matter's; Logseq's alias:: and
 	// title::), by collection and lower-case name, built on the first wiki
@@ -122,9 +122,6 @@ func (r *linkResolver) named(collection, name string) string {
 	return r.names[collection][strings.ToLower(strings.TrimSpace(name))]
 }
 
-// bibEntryKey is the key of a BibTeX entry's first line.
-var bibEntryKey = regexp.MustCompile(`(?m)^[ \t]*@([A-Za-z]+)[ \t]*[{(][ \t]*([^,\s{}()]+)[ \t]*,`)
-
 // cited is the document id of the BibTeX entry with the citation key: the
 // one in collection if it has one, else the first of the library's in id
 // order ("" for none). A key is the same paper across collections: a
@@ -144,16 +141,12 @@ func (r *linkResolver) cited(collection, key string) string {
 			}
 		}
 		for _, f := range r.files {
-			if !r.toRead(f) || !strings.EqualFold(path.Ext(f.Path), ".bib") {
+			if format, _ := ingest.FormatOf(f.Path); !r.toRead(f) || format != ingest.FormatBibTeX {
 				continue
 			}
 			if data, err := r.read(f); err == nil { // a file that fails says so when it is ingested
-				for _, m := range bibEntryKey.FindAllSubmatch(data, -1) {
-					switch strings.ToLower(string(m[1])) {
-					case "comment", "preamble", "string":
-						continue
-					}
-					add(string(m[2]), model.DocumentID(f.Collection, f.Path+"#"+string(m[2])))
+				for _, key := range ingest.ReferenceKeys(f.Path, data) {
+					add(key, model.DocumentID(f.Collection, f.Path+"#"+key))
 				}
 			}
 		}

@@ -9,7 +9,7 @@ import type { FileProgress, Upload } from '../bridge/types';
  */
 export const readableExtensions = [
   '.md', '.markdown', '.mdown', '.mkd', '.mdx', '.txt', '.text',
-  '.pdf', '.html', '.htm', '.xhtml', '.docx', '.epub', '.bib',
+  '.pdf', '.html', '.htm', '.xhtml', '.docx', '.epub', '.bib', '.ris',
   '.py', '.go', '.js', '.mjs', '.ts', '.tsx', '.jsx', '.r', '.R', '.jl', '.tex', '.ipynb',
   '.csv', '.tsv', '.json', '.yaml', '.yml', '.toml',
   '.rs', '.java', '.c', '.h', '.cpp', '.hpp', '.cc', '.rb', '.sh', '.sql', '.m', '.scala', '.kt', '.swift', '.lua', '.pl', '.php',
