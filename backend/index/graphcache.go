@@ -107,7 +107,12 @@ func LoadGraphCache(path string, generation int64) (*Graph, []model.Concept) {
 // checks at start-up that those are all the fields there are, and if a
 // field was added without the codec learning it, the cache is written and
 // read with gob instead, so nothing is silently dropped.
-const indexCacheMagic = "LOOMIDX4"
+//
+// LOOMIDX5: a cache written before stores kept one copy of each node's
+// attributes may hold a summary's edges once per stored copy (and count
+// them in the workspace facts); such caches are read from the store again,
+// whose snapshot keeps one copy (graphdb.Snapshot.Repeated).
+const indexCacheMagic = "LOOMIDX5"
 
 const indexCacheHeader = 32
 
