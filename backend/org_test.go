@@ -14,8 +14,9 @@ import (
 
 // TestOrgRoamNotesLinkAsOrgReadsThem: an Org-roam folder goes in with its
 // links as graph edges — to a file, to a heading of a file, and by
-// Org-roam's ids, to a note of the same run or one already stored — and
-// with its tags and aliases; an id found nowhere makes no edge, and the
+// Org-roam's ids, to a note of the same run or one already stored, from a
+// literature note to its source's entry (:ROAM_REFS:) — and with its tags
+// and aliases; an id found nowhere makes no edge, and the
 // keywords and drawers are not text.
 func TestOrgRoamNotesLinkAsOrgReadsThem(t *testing.T) {
 	ctx := context.Background()
@@ -24,8 +25,9 @@ func TestOrgRoamNotesLinkAsOrgReadsThem(t *testing.T) {
 		"index.org": ":PROPERTIES:\n:ID: idx-1\n:END:\n#+title: Reading list\n#+filetags: :reading:\n\n" +
 			"Start with [[id:meth-2][the methods note]] and [[file:sub/results.org::*Effect sizes][the results]].\n" +
 			"See [[https://example.org][a site]] and [[*Local][below]].\n* Local\nNothing else here.\n",
-		"methods.org": ":PROPERTIES:\n:ID: meth-2\n:ROAM_ALIASES: \"Study design\"\n:END:\n#+title: Methods\n\n" +
+		"methods.org": ":PROPERTIES:\n:ID: meth-2\n:ROAM_ALIASES: \"Study design\"\n:ROAM_REFS: cite:cochran1977\n:END:\n#+title: Methods\n\n" +
 			"We sampled 40 sites at random; see [[id:nowhere][a lost note]].\n",
+		"refs.bib": "@book{cochran1977,\n  title = {Sampling Techniques},\n  year = {1977}\n}\n",
 		"sub/results.org": "#+title: Results\n* Effect sizes\n:PROPERTIES:\n:ID: res-3\n:END:\n" +
 			"The effect was small (d = 0.2), as [[id:meth-2][the design]] predicted.\n",
 	}
@@ -35,12 +37,12 @@ func TestOrgRoamNotesLinkAsOrgReadsThem(t *testing.T) {
 	rep, err := wb.Ingest(ctx, []string{roam}, IngestOptions{})
 	require.NoError(t, err)
 	require.Empty(t, rep.Errors)
-	require.Equal(t, 3, rep.Added)
+	require.Equal(t, 4, rep.Added)
 
 	g, err := wb.ExportGraph(ctx, false)
 	require.NoError(t, err)
-	want := []string{"index.org -> methods.org", "index.org -> sub/results.org", "sub/results.org -> methods.org"}
-	assert.Equal(t, want, vaultLinks(g), "links by file, by heading and by id; none to the lost note")
+	want := []string{"index.org -> methods.org", "index.org -> sub/results.org", "methods.org -> refs.bib#cochran1977", "sub/results.org -> methods.org"}
+	assert.Equal(t, want, vaultLinks(g), "links by file, by heading and by id, and a literature note to its source; none to the lost note")
 	for _, d := range g.Documents {
 		switch d.Path {
 		case "methods.org":
@@ -66,7 +68,7 @@ func TestOrgRoamNotesLinkAsOrgReadsThem(t *testing.T) {
 	require.NoError(t, err)
 	g, err = wb.ExportGraph(ctx, false)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"index.org -> sub/results.org", "sub/results.org -> methods.org"}, vaultLinks(g))
+	assert.Equal(t, []string{"index.org -> sub/results.org", "methods.org -> refs.bib#cochran1977", "sub/results.org -> methods.org"}, vaultLinks(g))
 }
 
 // writeTree writes files (path below dir → text) under dir.

@@ -217,7 +217,8 @@ var orgTitle = regexp.MustCompile(`(?i)^#\+title:[ \t]*(\S.*)$`)
 // comment blocks blanked; other #+BEGIN_…/#+END_… lines, comment lines
 // ("# …"), rules ("-----"), keyword lines ("#+author: …"; a subtitle's
 // and a description's say what they say), drawers
-// (":PROPERTIES:" to ":END:") and planning lines ("SCHEDULED: <…>") are
+// (":PROPERTIES:" to ":END:", but for Org-roam's sources: orgRoamRefs)
+// and planning lines ("SCHEDULED: <…>") are
 // blanked, the prose between them kept, its links written as Markdown's
 // (orgLinks). What the keywords and drawers say of the file is orgMeta's.
 func orgHeadings(src []byte) ([]byte, int) {
@@ -225,6 +226,10 @@ func orgHeadings(src []byte) ([]byte, int) {
 	found, shift := 0, 0
 	in := "" // the block we are in ("src", "quote", …)
 	drawer := false
+	// A note's sources (:ROAM_REFS:) are in the drawer above its title:
+	// they are written on the first empty line under the title, in the
+	// title's section, or where they were when there is none.
+	pending, pendingAt := "", -1
 	for i, l := range ls {
 		b := lineBody(l)
 		lower := strings.ToLower(strings.TrimSpace(string(b)))
@@ -239,7 +244,11 @@ func orgHeadings(src []byte) ([]byte, int) {
 			}
 		case drawer:
 			drawer = lower != ":end:"
-			ls[i] = replaceLine(l, "")
+			refs := orgRoamRefs(string(b))
+			if refs != "" && found == 0 && shift == 0 {
+				pending, pendingAt, refs = refs, i, ""
+			}
+			ls[i] = replaceLine(l, refs)
 		case strings.HasPrefix(lower, "#+begin_"):
 			kind, _, _ := strings.Cut(strings.TrimPrefix(lower, "#+begin_"), " ")
 			switch kind {
@@ -271,11 +280,21 @@ func orgHeadings(src []byte) ([]byte, int) {
 		default:
 			if m := orgHeadline.FindSubmatch(b); m != nil {
 				ls[i] = replaceLine(l, atx(len(m[1])+shift, orgLinkText(orgPlain(string(m[2])))))
-				found++
+				if found++; pending != "" {
+					ls[pendingAt] = replaceLine(ls[pendingAt], pending)
+					pending = ""
+				}
 			} else if bytes.Contains(b, []byte("[[")) {
 				ls[i] = replaceLine(l, orgLinks(string(b)))
 			}
 		}
+		if pending != "" && shift == 1 && i > pendingAt && len(bytes.TrimSpace(lineBody(ls[i]))) == 0 && in == "" && !drawer {
+			ls[i] = replaceLine(ls[i], pending)
+			pending = ""
+		}
+	}
+	if pending != "" {
+		ls[pendingAt] = replaceLine(ls[pendingAt], pending)
 	}
 	return bytes.Join(ls, nil), found + shift
 }
@@ -290,6 +309,29 @@ var (
 	// orgProseKeyword are the keywords whose value is prose.
 	orgProseKeyword = regexp.MustCompile(`(?i)^[ \t]*#\+(?:subtitle|description):[ \t]*(.*)$`)
 )
+
+// orgRoamRef is Org-roam's property naming what a note is about: the
+// citation keys ("cite:doe99", "@doe99", "[cite:@doe99]") or addresses
+// of its sources.
+var orgRoamRef = regexp.MustCompile(`(?i)^[ \t]*:ROAM_REFS:[ \t]*(.*)$`)
+
+// orgRoamRefs is what a drawer line leaves in the text: for :ROAM_REFS:,
+// "Source: " and its references, keys written as citations ("@doe99"),
+// so that a literature note links to the entry of the paper it is about;
+// nothing for any other line.
+func orgRoamRefs(line string) string {
+	m := orgRoamRef.FindStringSubmatch(line)
+	if m == nil || strings.TrimSpace(m[1]) == "" {
+		return ""
+	}
+	refs := strings.Fields(m[1])
+	for i, r := range refs {
+		if key, ok := strings.CutPrefix(r, "cite:"); ok && !strings.HasPrefix(key, "@") {
+			refs[i] = "@" + key // org-ref's cite:key
+		}
+	}
+	return "Source: " + strings.Join(refs, " ")
+}
 
 // orgDrawerEnds reports whether a drawer opening on the line before ls
 // closes (":END:") before the next headline: a line like ":note:" that no
