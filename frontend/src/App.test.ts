@@ -37,7 +37,7 @@ describe('App', { timeout: 30_000 }, () => {
     expect(await screen.findByTestId('library-empty')).toBeTruthy();
     expect(screen.getByTestId('workspace-dir').textContent).toBe(golden.workspaces.empty.workspace.dir);
     expect(screen.getByTestId('results-empty').textContent).toContain('Ask a question');
-    expect(screen.getByTestId('empty-state').textContent).toContain('drop papers (PDF), notes and vaults (Markdown), web pages, Word files, BibTeX or code');
+    expect(screen.getByTestId('empty-state').textContent).toContain('drop papers (PDF), notes and vaults (Markdown, Org), web pages, Word files, references (BibTeX, RIS) or code');
     expect(screen.getByTestId('file-input')).toBeTruthy();
     expect(screen.getByTestId('drop-zone')).toBeTruthy();
   });

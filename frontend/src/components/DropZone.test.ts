@@ -27,7 +27,7 @@ function entryDir(name: string, children: unknown[]) {
 describe('DropZone', () => {
   it('says what it takes', () => {
     render(DropZone, { edition: 'web', onfiles: vi.fn(), onpick: vi.fn() });
-    expect(screen.getByTestId('drop-zone').textContent).toContain('Drop papers (PDF), notes and vaults (Markdown), web pages, Word files, BibTeX or code');
+    expect(screen.getByTestId('drop-zone').textContent).toContain('Drop papers (PDF), notes and vaults (Markdown, Org), web pages, Word files, references (BibTeX, RIS) or code');
   });
 
   it('reads dropped files and hands them over, texts as text and PDFs as their bytes', async () => {

@@ -58,7 +58,7 @@ describe('WorkspaceStats', () => {
     });
 
     expect(digits('stat-documents')).toBe('0');
-    expect(screen.getByTestId('empty-state').textContent).toContain('drop papers (PDF), notes and vaults (Markdown), web pages, Word files, BibTeX or code (files or folders)');
+    expect(screen.getByTestId('empty-state').textContent).toContain('drop papers (PDF), notes and vaults (Markdown, Org), web pages, Word files, references (BibTeX, RIS) or code (files or folders)');
     expect(screen.getByTestId('empty-state').textContent).toContain('loom ingest PATH');
     expect(screen.getByTestId('empty-state').textContent).toContain('Try a sample library');
   });

@@ -53,7 +53,7 @@ export interface ReadFiles {
 export const readableSummary = 'papers (PDF), notes (Markdown, text), web pages (HTML), Word (.docx), EPUB, BibTeX and source files';
 
 /** What can be dropped, as the drop zone and the empty library say it. */
-export const droppable = 'papers (PDF), notes and vaults (Markdown), web pages, Word files, BibTeX or code';
+export const droppable = 'papers (PDF), notes and vaults (Markdown, Org), web pages, Word files, references (BibTeX, RIS) or code';
 
 function skip(path: string): FileProgress {
   const ext = extension(path);
