@@ -11,17 +11,16 @@ import (
 // Pandoc's citations ([@doe99], [see @doe99, p. 33; @smith04], [-@doe99],
 // and @doe99 in running text), which Quarto, R Markdown, Zettlr and
 // Obsidian's Pandoc and Zotero plugins write too, and Org's
-// ([cite:@doe99; @smith04]). collect records each key
-// met in a note's prose as a link "@KEY" (Section.Links): the library
-// links the section to the BibTeX entry of that key (Meta.BibKey), so a
-// draft is one hop from the papers it cites. A key no entry has (an
-// @mention, a decorator named in prose) links nowhere.
+// ([cite:@doe99; @smith04]). collect records each key met in a note's
+// prose as a link "@KEY" (Section.Links): the library links the section
+// to the reference entry of that key (a BibTeX or RIS entry's
+// Meta.BibKey), so a draft is one hop from the papers it cites. A key no
+// entry has (an @mention, a decorator named in prose) links nowhere.
 
 // citation is a citation key with what may stand before it: the start, a
 // space, "[", ";", "(", Org's "cite:" or the "-" that suppresses the
-// author. A key opens
-// with a letter, digit or "_" and may hold internal punctuation
-// (":.#$%&-+?<>~/"), as Pandoc reads it, never at its end.
+// author. A key opens with a letter, digit or "_" and may hold internal
+// punctuation (":.#$%&-+?<>~/"), as Pandoc reads it, never at its end.
 var citation = regexp.MustCompile(`(?:^|[\s\[;(:-])@([\pL\pN_](?:[\pL\pN_:.#$%&+?<>~/-]*[\pL\pN_])?)`)
 
 // CitationLink is the link a citation of key is recorded as.
