@@ -392,6 +392,7 @@ func orgLinkText(text string) string {
 //
 //	file:notes.org, ./notes.org      → notes.org
 //	file:notes.org::*A heading       → notes.org#a-heading
+//	file:images/plot.png             → "" (a file Loom does not read)
 //	*A heading (in this file)        → #a-heading
 //	#custom-id                       → #custom-id
 //	https://…, mailto:…              → as written
@@ -416,6 +417,9 @@ func orgLinkDest(target string) (dest, shown string) {
 		shown = file
 		if file == "" || strings.HasPrefix(file, "/") || strings.HasPrefix(file, "~") {
 			return "", shown // outside the library
+		}
+		if _, readable := FormatOf(file); !readable {
+			return "", shown // an image, an attachment: no note to link to
 		}
 		return file + heading(search), shown
 	}
@@ -497,4 +501,21 @@ func OrgIDs(src []byte) []string {
 		ids = append(ids, string(m[1]))
 	}
 	return ids
+}
+
+// orgStub is the one section of an Org note that is a title and nothing
+// else — the node Org-roam makes for a link before anything is written in
+// it: the title line, cited as the note itself, so that the note is in
+// the library and the links to it land. marked is the note as
+// orgHeadings wrote it; nil when it has no title either.
+func orgStub(path string, marked []byte) []Section {
+	for i, l := range lineSplits(marked) {
+		b := lineBody(l)
+		if title, ok := bytes.CutPrefix(b, []byte("# ")); ok && len(bytes.TrimSpace(title)) > 0 {
+			t := strings.TrimSpace(string(title))
+			return []Section{{Ref: path, HeadingPath: []string{t}, Level: 1, LineStart: i + 1, LineEnd: i + 1,
+				Text: string(b), Parent: -1, Part: 1, Parts: 1}}
+		}
+	}
+	return nil
 }

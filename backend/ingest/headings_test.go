@@ -40,8 +40,8 @@ func TestMarkedHeadings(t *testing.T) {
 			":PROPERTIES:\n:ROAM_REFS: @k\n:END:\n#+title: M\nText at once.\n* H\n",
 			"\nSource: @k\n\n# M\nText at once.\n## H\n"},
 		{"org: links written as Markdown's", "a.org",
-			"* See [[*Other][other]]\nRead [[file:b.org][B]], [[file:sub/c d.org::*A Heading][C]] and [[./e.org]].\nAlso [[https://example.org/x][the site]], [[#setup]], [[*Other]], [[id:9a8b][a roam note]], [[doom-package:vimish-fold]] and [[a fuzzy search]].\n** Other\n#+begin_src org\n[[file:b.org][B]]\n#+end_src\n",
-			"# See other\nRead [B](b.org), [C](<sub/c d.org#a-heading>) and [./e.org](./e.org).\nAlso [the site](https://example.org/x), [setup](#setup), [Other](#other), [a roam note](id:9a8b), vimish-fold and a fuzzy search.\n## Other\n```\n[[file:b.org][B]]\n```\n"},
+			"* See [[*Other][other]]\nRead [[file:b.org][B]], [[file:sub/c d.org::*A Heading][C]] and [[./e.org]]. [[file:images/plot.png]]\nAlso [[https://example.org/x][the site]], [[#setup]], [[*Other]], [[id:9a8b][a roam note]], [[doom-package:vimish-fold]] and [[a fuzzy search]].\n** Other\n#+begin_src org\n[[file:b.org][B]]\n#+end_src\n",
+			"# See other\nRead [B](b.org), [C](<sub/c d.org#a-heading>) and [./e.org](./e.org). images/plot.png\nAlso [the site](https://example.org/x), [setup](#setup), [Other](#other), [a roam note](id:9a8b), vimish-fold and a fuzzy search.\n## Other\n```\n[[file:b.org][B]]\n```\n"},
 		{"another format is left as it is", "a.txt", "Title\n=====\n", "Title\n=====\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,6 +75,26 @@ func TestOrgMeta(t *testing.T) {
 	assert.Equal(t, []string{"stats"}, docs[0].Meta.Tags)
 	require.Len(t, docs[0].Sections, 1)
 	assert.Equal(t, "We sampled at random.", strings.TrimSpace(strings.TrimPrefix(docs[0].Sections[0].Text, "# Methods")))
+}
+
+// TestAnOrgNoteOfATitleIsANote: the note Org-roam makes for a link before
+// anything is written in it — a drawer and a title — goes in as one
+// section, its title on its own line, cited as the note; a Markdown file
+// of headings alone is still refused (TestUnreadableFilesSayWhyAndWhatToDo).
+func TestAnOrgNoteOfATitleIsANote(t *testing.T) {
+	docs, err := Parse("beam_search.org", "reference/beam_search.org", "", []byte(":PROPERTIES:\n:ID:       2e7194d1\n:END:\n#+hugo_slug: beam\n#+title: Beam Search\n"), Options{})
+	require.NoError(t, err)
+	require.Len(t, docs, 1)
+	d := docs[0]
+	assert.Equal(t, "Beam Search", d.Title)
+	assert.Equal(t, []string{"2e7194d1"}, d.Meta.IDs)
+	require.Len(t, d.Sections, 1)
+	s := d.Sections[0]
+	assert.Equal(t, "reference/beam_search.org", s.Ref)
+	assert.Equal(t, "# Beam Search", s.Text)
+	assert.Equal(t, [2]int{5, 5}, [2]int{s.LineStart, s.LineEnd})
+	_, err = Parse("x.org", "x.org", "", []byte(":PROPERTIES:\n:ID: 1\n:END:\n"), Options{})
+	require.Error(t, err, "a drawer alone says nothing")
 }
 
 func TestHeadedTextFilesSplitAtTheirHeadings(t *testing.T) {
