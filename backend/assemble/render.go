@@ -479,10 +479,57 @@ func ContextText(manifest, catalog string, blocks []Block) string {
 			}
 			b.WriteString(blockLine(g, i, shared))
 			b.WriteString("\n")
-			b.WriteString(strings.TrimSpace(bl.Text))
+			b.WriteString(BlockText(bl.Text))
 		}
 	}
 	return b.String()
+}
+
+// BlockText is a block's text as the prompt writes it: trimmed, and a run
+// of blank lines outside fenced code written as one (the lines an Org
+// drawer or an MDX import left blank so that every line keeps its number
+// say nothing to a model).
+func BlockText(text string) string {
+	text = strings.TrimSpace(text)
+	if !strings.Contains(text, "\n\n\n") {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	fence := ""
+	blank := false
+	for i, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if f := fenceOf(trimmed); f != "" {
+			switch {
+			case fence == "":
+				fence = f
+			case strings.HasPrefix(trimmed, fence) && strings.TrimLeft(trimmed, fence[:1]) == "":
+				fence = ""
+			}
+		}
+		if trimmed == "" && blank && fence == "" {
+			continue
+		}
+		blank = trimmed == ""
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// fenceOf is the fence a line of fenced code opens or closes with
+// ("```", "~~~~"), or "".
+func fenceOf(trimmed string) string {
+	for _, c := range []string{"`", "~"} {
+		n := len(trimmed) - len(strings.TrimLeft(trimmed, c))
+		if n >= 3 {
+			return strings.Repeat(c, n)
+		}
+	}
+	return ""
 }
 
 // groupBlocks puts blocks of one document together: documents in the order

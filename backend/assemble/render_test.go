@@ -565,7 +565,7 @@ func TestAssembleNeverOverflows(t *testing.T) {
 					require.Equal(t, bl.Candidate.Part+k+1, c.Part, "parts joined in order")
 				}
 				require.Contains(t, a.Prompt, "\n["+strings.Join(ids, ", ")+"] ", "%s has its header", bl.Candidate.ID)
-				require.Contains(t, a.Prompt, "\n"+strings.TrimSpace(bl.Text), "%s is not in the prompt", bl.Candidate.ID)
+				require.Contains(t, a.Prompt, "\n"+BlockText(bl.Text), "%s is not in the prompt", bl.Candidate.ID)
 			}
 			for _, c := range a.Selection.Loaded {
 				require.Equal(t, 1, inBlocks[c], "%s is in one block", c.ID)
@@ -657,4 +657,15 @@ func TestAssembleUsesTheRoomMadeSummariesLeave(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, detailed, 2, "the room the summaries left loads nodes in full: %+v", a.Split)
 	assert.Less(t, a.Split.Free, 300, "%+v", a.Split)
+}
+
+// TestBlockTextCollapsesBlankRuns: a block's text in the prompt has one
+// blank line where its section had a run of them (an Org drawer's lines,
+// left blank to keep line numbers), but not inside fenced code, and no
+// blank lines around it.
+func TestBlockTextCollapsesBlankRuns(t *testing.T) {
+	in := "\n### Local Beam Search\n\n\n\n\nIt keeps n states.\n\n```python\nx = 1\n\n\n\ny = 2\n```\n\n\nDone.\n\n"
+	assert.Equal(t, "### Local Beam Search\n\nIt keeps n states.\n\n```python\nx = 1\n\n\n\ny = 2\n```\n\nDone.", BlockText(in))
+	assert.Equal(t, "a\n\nb", BlockText("a\n\nb"), "one blank line stays")
+	assert.Equal(t, "~~~~\n\n\n~~~~\nafter\n\nend", BlockText("~~~~\n\n\n~~~~\nafter\n\n\n\nend"))
 }
