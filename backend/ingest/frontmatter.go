@@ -20,7 +20,8 @@ import (
 // YAML between "---" lines (closed by "---" or "..."), as Obsidian and
 // most static-site tools write it, a minimal TOML between "+++" lines
 // (key = value, strings, numbers, one-line arrays), or Logseq's page
-// properties ("key:: value" lines: logseqPageProperties).
+// properties ("key:: value" lines: logseqPageProperties), which are read
+// and stay the page's text too.
 type FrontMatter struct {
 	// End is the offset just past the block's closing line (0 when the
 	// text has no front matter).
@@ -52,7 +53,10 @@ func ReadFrontMatter(text []byte) FrontMatter {
 		fence = "+++"
 	default:
 		if fields, end := logseqPageProperties(text); end > 0 {
-			fm := FrontMatter{End: end}
+			// Logseq shows a page's properties as its first block, and
+			// they say things ("description:: … see [[Plugins]]"): they
+			// stay the page's text, their links links (End 0).
+			var fm FrontMatter
 			fm.read(fields)
 			return fm
 		}

@@ -349,17 +349,40 @@ func orgDrawerEnds(ls [][]byte) bool {
 	return false
 }
 
+// orgFuzzy reports whether an Org link's target is a search for text (no
+// scheme, no file, no heading or custom id): [[A note]].
+func orgFuzzy(target string) bool {
+	if strings.HasPrefix(target, "*") || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "(") {
+		return false
+	}
+	if scheme, _, ok := strings.Cut(target, ":"); ok && !strings.ContainsAny(scheme, " /") {
+		return false
+	}
+	return !strings.HasPrefix(target, "file:") && !strings.HasPrefix(target, "./") && !strings.HasPrefix(target, "../") && !strings.ContainsAny(target, "|[]")
+}
+
 // orgLink is an Org link: [[target]] or [[target][description]].
 var orgLink = regexp.MustCompile(`\[\[([^\[\]]+)\](?:\[([^\[\]]*)\])?\]`)
 
 // orgLinks is a line of Org prose with its links written as Markdown's
-// (orgLinkDest says where each goes); a link to nowhere Markdown can name
-// (an Org-roam id, a fuzzy search) keeps its description as text.
+// (orgLinkDest says where each goes); a search for text ([[A note]]) stays
+// a wiki link, which lands on a note of that name if there is one (Logseq's
+// Org pages link so); a link to nowhere Markdown can name keeps its
+// description as text.
 func orgLinks(line string) string {
 	return orgLink.ReplaceAllStringFunc(line, func(m string) string {
 		sub := orgLink.FindStringSubmatch(m)
 		target, desc := strings.TrimSpace(sub[1]), strings.TrimSpace(sub[2])
 		dest, shown := orgLinkDest(target)
+		if dest == "" && orgFuzzy(target) {
+			// [[A note]]: a heading of this file to Org, a page to Logseq,
+			// whose Org pages link so; as a wiki link, it lands on a note of
+			// that name when there is one.
+			if desc != "" && desc != target {
+				return "[[" + target + "|" + desc + "]]"
+			}
+			return "[[" + target + "]]"
+		}
 		if desc == "" {
 			desc = shown
 		}
@@ -374,10 +397,14 @@ func orgLinks(line string) string {
 }
 
 // orgLinkText is text with each Org link given as its description (a
-// heading's title).
+// heading's title), but a search for text, which stays a wiki link as in
+// prose (a Markdown heading's wiki links are its section's links too).
 func orgLinkText(text string) string {
 	return orgLink.ReplaceAllStringFunc(text, func(m string) string {
 		sub := orgLink.FindStringSubmatch(m)
+		if target := strings.TrimSpace(sub[1]); orgFuzzy(target) {
+			return orgLinks(m)
+		}
 		if desc := strings.TrimSpace(sub[2]); desc != "" {
 			return desc
 		}

@@ -40,8 +40,8 @@ func TestMarkedHeadings(t *testing.T) {
 			":PROPERTIES:\n:ROAM_REFS: @k\n:END:\n#+title: M\nText at once.\n* H\n",
 			"\nSource: @k\n\n# M\nText at once.\n## H\n"},
 		{"org: links written as Markdown's", "a.org",
-			"* See [[*Other][other]]\nRead [[file:b.org][B]], [[file:sub/c d.org::*A Heading][C]] and [[./e.org]]. [[file:images/plot.png]]\nAlso [[https://example.org/x][the site]], [[#setup]], [[*Other]], [[id:9a8b][a roam note]], [[doom-package:vimish-fold]] and [[a fuzzy search]].\n** Other\n#+begin_src org\n[[file:b.org][B]]\n#+end_src\n",
-			"# See other\nRead [B](b.org), [C](<sub/c d.org#a-heading>) and [./e.org](./e.org). images/plot.png\nAlso [the site](https://example.org/x), [setup](#setup), [Other](#other), [a roam note](id:9a8b), vimish-fold and a fuzzy search.\n## Other\n```\n[[file:b.org][B]]\n```\n"},
+			"* See [[*Other][other]] and [[Features]]\nRead [[file:b.org][B]], [[file:sub/c d.org::*A Heading][C]] and [[./e.org]]. [[file:images/plot.png]]\nAlso [[https://example.org/x][the site]], [[#setup]], [[*Other]], [[id:9a8b][a roam note]], [[doom-package:vimish-fold]] and [[a fuzzy search]].\n** Other\n#+begin_src org\n[[file:b.org][B]]\n#+end_src\n",
+			"# See other and [[Features]]\nRead [B](b.org), [C](<sub/c d.org#a-heading>) and [./e.org](./e.org). images/plot.png\nAlso [the site](https://example.org/x), [setup](#setup), [Other](#other), [a roam note](id:9a8b), vimish-fold and [[a fuzzy search]].\n## Other\n```\n[[file:b.org][B]]\n```\n"},
 		{"another format is left as it is", "a.txt", "Title\n=====\n", "Title\n=====\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,9 +10,10 @@ import (
 // at the top of the file, one "key:: value" a line (title::, alias::,
 // tags::), and a block's under its bullet ("  id:: 6500a1b2-…" when
 // another block refers to it, "collapsed:: true" for its fold). Loom reads
-// the page's properties as front matter (ReadFrontMatter) and leaves the
-// block ids and folds out of the text (logseqText): they say nothing a
-// question could ask about.
+// the page's properties as front matter (ReadFrontMatter: its title,
+// aliases and tags), keeps them as the page's text (a description:: is
+// prose, its links are links), and leaves the block ids and folds out of
+// the text (logseqText): they say nothing a question could ask about.
 
 // logseqProperty is one "key:: value" line.
 var logseqProperty = regexp.MustCompile(`^([A-Za-z][\w-]*):: ?(.*)$`)
@@ -69,13 +70,42 @@ func logseqPageProperties(text []byte) (map[string]any, int) {
 // true|false", alone on its line (under a bullet or on it).
 var logseqNoise = regexp.MustCompile(`(?m)^[ \t]*(?:- )?(?:id:: [0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|collapsed:: (?:true|false))[ \t]*$`)
 
-// logseqText is text with its blocks' ids and folds blanked (their lines
-// kept, so every line keeps its number); text itself when it has none.
+// logseqBlockProperty is a property line under a block's bullet, indented
+// with the block's tabs and two spaces.
+var logseqBlockProperty = regexp.MustCompile(`(?m)^\t+  [A-Za-z][\w-]*:: `)
+
+// logseqText is a Logseq page as Markdown reads it: its blocks' ids and
+// folds blanked, and each tab that indents a line written as two spaces —
+// Logseq nests blocks with tabs, and a tab-indented bullet under a
+// heading (or after a blank line) is indented code to Markdown, its text
+// and links lost. Every line keeps its number. A page is Logseq's when it
+// opens with page properties or holds a block's property, id or fold;
+// any other text is returned as it is.
 func logseqText(text []byte) []byte {
-	if !bytes.Contains(text, []byte(":: ")) || !logseqNoise.Match(text) {
+	if !bytes.Contains(text, []byte(":: ")) {
 		return text
 	}
-	return logseqNoise.ReplaceAllFunc(text, func([]byte) []byte { return nil })
+	_, props := logseqPageProperties(text)
+	if props == 0 && !logseqNoise.Match(text) && !logseqBlockProperty.Match(text) {
+		return text
+	}
+	text = logseqNoise.ReplaceAllFunc(text, func([]byte) []byte { return nil })
+	if !bytes.Contains(text, []byte("\n\t")) && !bytes.HasPrefix(text, []byte("\t")) {
+		return text
+	}
+	var b bytes.Buffer
+	b.Grow(len(text) + len(text)/8)
+	for _, l := range lineSplits(text) {
+		tabs := 0
+		for tabs < len(l) && l[tabs] == '\t' {
+			tabs++
+		}
+		for range tabs {
+			b.WriteString("  ")
+		}
+		b.Write(l[tabs:])
+	}
+	return b.Bytes()
 }
 
 // asList is a field's items (none for a field not set).

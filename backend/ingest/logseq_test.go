@@ -9,9 +9,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestLogseqPages: a Logseq page's properties are its front matter (title,
-// aliases with the title among them, tags one each), its blocks' ids and
-// folds are not text, and every line keeps its number.
+// TestLogseqPages: a Logseq page's properties are read as its front matter
+// (title, aliases with the title among them, tags one each) and stay its
+// text with their links; its blocks' ids and folds are not text, and every
+// line keeps its number.
 func TestLogseqPages(t *testing.T) {
 	src := "title:: Attention mechanisms\nalias:: attention, [[self-attention]]\ntags:: [[machine learning]], #nlp\n\n" +
 		"- Attention weighs tokens by relevance.\n  id:: 6500a1b2-1c2d-4e5f-8a9b-0c1d2e3f4a5b\n  collapsed:: true\n" +
@@ -26,13 +27,12 @@ func TestLogseqPages(t *testing.T) {
 	assert.Equal(t, []string{"machine-learning", "nlp"}, d.Meta.Tags)
 	require.Len(t, d.Sections, 1)
 	s := d.Sections[0]
-	assert.Equal(t, 5, s.LineStart, "the properties are no section's text")
-	assert.Equal(t, 9, s.LineEnd)
+	assert.Equal(t, [2]int{1, 9}, [2]int{s.LineStart, s.LineEnd}, "the properties are the page's first block, as Logseq shows them")
 	assert.NotContains(t, s.Text, "id::")
 	assert.NotContains(t, s.Text, "collapsed::")
-	assert.NotContains(t, s.Text, "title::")
+	assert.Contains(t, s.Text, "alias:: attention, [[self-attention]]")
 	assert.Contains(t, s.Text, "rating:: 5 stays", "a property inside a block is the block's text")
-	assert.Equal(t, []string{"[[transformers/encoder]]"}, s.Links)
+	assert.Equal(t, []string{"[[self-attention]]", "[[machine learning]]", "[[transformers/encoder]]"}, s.Links, "a property's links are links")
 
 	// Not Logseq: a note whose first line is prose with "::" in it.
 	docs, err = Parse("n.md", "n.md", "", []byte("C++ uses std::vector:: a lot\n\nid:: 6500a1b2-1c2d-4e5f-8a9b-0c1d2e3f4a5b is a block's id.\n"), Options{})
