@@ -60,6 +60,13 @@ func TestOrgRoamNotesLinkAsOrgReadsThem(t *testing.T) {
 		assert.NotContains(t, d.Text, "#+", n.Ref)
 	}
 
+	// The prompt writes an id link as its words: the id means nothing to
+	// a model (the stored text keeps it for the edge).
+	res, err := wb.Query(ctx, QueryRequest{Question: "Which note should I start with, the methods note or the results?", Budget: 2000})
+	require.NoError(t, err)
+	assert.Contains(t, res.Prompt, "Start with the methods note and [the results](sub/results.org#effect-sizes).")
+	assert.NotContains(t, res.Prompt, "(id:")
+
 	// A note changed and ingested alone still reaches the one it names by
 	// id: the stored document's ids say where it is.
 	require.NoError(t, os.WriteFile(filepath.Join(roam, "index.org"),

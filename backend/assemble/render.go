@@ -3,6 +3,7 @@ package assemble
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -485,12 +486,18 @@ func ContextText(manifest, catalog string, blocks []Block) string {
 	return b.String()
 }
 
-// BlockText is a block's text as the prompt writes it: trimmed, and a run
-// of blank lines outside fenced code written as one (the lines an Org
-// drawer or an MDX import left blank so that every line keeps its number
-// say nothing to a model).
+// BlockText is a block's text as the prompt writes it: trimmed, a run of
+// blank lines outside fenced code written as one (the lines an Org drawer
+// or an MDX import left blank so that every line keeps its number say
+// nothing to a model), and a link to an Org-roam id written as its words
+// ("[Power analysis](id:7b2d…)" is "Power analysis": the id, some 25
+// tokens, means nothing to a model; the stored text keeps it for the
+// graph's edge). Assemble counts a block by this text when it differs.
 func BlockText(text string) string {
 	text = strings.TrimSpace(text)
+	if strings.Contains(text, "](id:") {
+		text = idLink.ReplaceAllString(text, "$1")
+	}
 	if !strings.Contains(text, "\n\n\n") {
 		return text
 	}
@@ -519,6 +526,10 @@ func BlockText(text string) string {
 	}
 	return b.String()
 }
+
+// idLink is a Markdown link to an Org-roam id, as the Org reader writes
+// [[id:…][words]].
+var idLink = regexp.MustCompile(`\[([^\]\n]*)\]\(id:[^)\s]*\)`)
 
 // fenceOf is the fence a line of fenced code opens or closes with
 // ("```", "~~~~"), or "".
@@ -751,6 +762,9 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 				return nil, fmt.Errorf("load %s: %w", c.Ref, err)
 			}
 			c.LoadedTokens = c.tokensAt(c.Level)
+			if w := BlockText(t); w != strings.TrimSpace(t) {
+				c.LoadedTokens = count(w) // what the prompt writes (BlockText)
+			}
 			blocks = append(blocks, Block{Candidate: c, Text: t})
 		}
 		if lost {

@@ -662,10 +662,12 @@ func TestAssembleUsesTheRoomMadeSummariesLeave(t *testing.T) {
 // TestBlockTextCollapsesBlankRuns: a block's text in the prompt has one
 // blank line where its section had a run of them (an Org drawer's lines,
 // left blank to keep line numbers), but not inside fenced code, and no
-// blank lines around it.
+// blank lines around it; a link to an Org-roam id is its words.
 func TestBlockTextCollapsesBlankRuns(t *testing.T) {
 	in := "\n### Local Beam Search\n\n\n\n\nIt keeps n states.\n\n```python\nx = 1\n\n\n\ny = 2\n```\n\n\nDone.\n\n"
 	assert.Equal(t, "### Local Beam Search\n\nIt keeps n states.\n\n```python\nx = 1\n\n\n\ny = 2\n```\n\nDone.", BlockText(in))
 	assert.Equal(t, "a\n\nb", BlockText("a\n\nb"), "one blank line stays")
 	assert.Equal(t, "~~~~\n\n\n~~~~\nafter\n\nend", BlockText("~~~~\n\n\n~~~~\nafter\n\n\n\nend"))
+	assert.Equal(t, "See Power analysis and [the site](https://x.org).", BlockText("See [Power analysis](id:7b2d-a1c3-5e6f) and [the site](https://x.org)."),
+		"an Org-roam id link is its words")
 }
