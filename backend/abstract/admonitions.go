@@ -1,6 +1,8 @@
 package abstract
 
 import (
+	"github.com/loomwork/loom/backend/model"
+
 	"regexp"
 	"strings"
 )
@@ -42,7 +44,7 @@ func withoutAdmonitions(src string) string {
 		trimmed := strings.TrimSpace(l)
 		switch {
 		case fence != "":
-			if strings.HasPrefix(trimmed, fence) && strings.Trim(trimmed, fence[:1]) == "" {
+			if model.ClosesFence(trimmed, fence) {
 				fence = ""
 			}
 			continue
@@ -54,7 +56,7 @@ func withoutAdmonitions(src string) string {
 			l = strings.TrimPrefix(strings.TrimPrefix(l, "    "), "\t")
 			lines[i] = l
 			trimmed = strings.TrimSpace(l)
-			if f := fenceMarker(trimmed); f != "" {
+			if f := model.Fence(trimmed); f != "" {
 				fence = f
 			}
 		case admonitionOpen.MatchString(l):
@@ -62,21 +64,10 @@ func withoutAdmonitions(src string) string {
 		case blockMarker.MatchString(l):
 			lines[i] = ""
 		default:
-			if f := fenceMarker(trimmed); f != "" {
+			if f := model.Fence(trimmed); f != "" {
 				fence = f
 			}
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-// fenceMarker is the fence a line opens ("```", "~~~", or longer), "".
-func fenceMarker(trimmed string) string {
-	for _, c := range "`~" {
-		n := len(trimmed) - len(strings.TrimLeft(trimmed, string(c)))
-		if n >= 3 {
-			return trimmed[:n]
-		}
-	}
-	return ""
 }

@@ -507,13 +507,11 @@ func BlockText(text string) string {
 	blank := false
 	for i, line := range strings.Split(text, "\n") {
 		trimmed := strings.TrimSpace(line)
-		if f := fenceOf(trimmed); f != "" {
-			switch {
-			case fence == "":
-				fence = f
-			case strings.HasPrefix(trimmed, fence) && strings.TrimLeft(trimmed, fence[:1]) == "":
-				fence = ""
-			}
+		switch {
+		case fence == "":
+			fence = model.Fence(trimmed)
+		case model.ClosesFence(trimmed, fence):
+			fence = ""
 		}
 		if trimmed == "" && blank && fence == "" {
 			continue
@@ -530,18 +528,6 @@ func BlockText(text string) string {
 // idLink is a Markdown link to an Org-roam id, as the Org reader writes
 // [[id:…][words]].
 var idLink = regexp.MustCompile(`\[([^\]\n]*)\]\(id:[^)\s]*\)`)
-
-// fenceOf is the fence a line of fenced code opens or closes with
-// ("```", "~~~~"), or "".
-func fenceOf(trimmed string) string {
-	for _, c := range []string{"`", "~"} {
-		n := len(trimmed) - len(strings.TrimLeft(trimmed, c))
-		if n >= 3 {
-			return strings.Repeat(c, n)
-		}
-	}
-	return ""
-}
 
 // groupBlocks puts blocks of one document together: documents in the order
 // of their first block, blocks in their own order. Blocks with no document

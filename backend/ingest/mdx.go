@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"github.com/loomwork/loom/backend/model"
+
 	"bytes"
 	"regexp"
 	"strings"
@@ -36,11 +38,11 @@ func speaksMDX(src []byte) bool {
 		trimmed := bytes.TrimSpace(line)
 		switch {
 		case fence != "":
-			if closesFence(trimmed, fence) {
+			if model.ClosesFence(trimmed, fence) {
 				fence = ""
 			}
-		case fenceOf(trimmed) != "":
-			fence = fenceOf(trimmed)
+		case model.Fence(trimmed) != "":
+			fence = model.Fence(trimmed)
 		case len(trimmed) > 1 && trimmed[0] == '<' && mdxComponentLine.Match(line),
 			bytes.Contains(line, []byte("{/*")),
 			blank && (bytes.HasPrefix(line, []byte("import")) || bytes.HasPrefix(line, []byte("export"))) && mdxESM.Match(line):
@@ -49,12 +51,6 @@ func speaksMDX(src []byte) bool {
 		blank = len(trimmed) == 0
 	}
 	return false
-}
-
-// closesFence says whether a line (trimmed) closes the fence opened by
-// fence: the same character, at least as many, nothing else.
-func closesFence(trimmed []byte, fence string) bool {
-	return bytes.HasPrefix(trimmed, []byte(fence)) && len(bytes.TrimLeft(trimmed, fence[:1])) == 0
 }
 
 // mdxNaming are the attributes of a component that name what it holds,
@@ -103,13 +99,13 @@ func mdxText(src []byte) []byte {
 		trimmed := bytes.TrimSpace(body)
 		switch {
 		case fence != "":
-			if closesFence(trimmed, fence) {
+			if model.ClosesFence(trimmed, fence) {
 				fence = ""
 			}
 			out = append(out, line...)
 			continue
-		case tag == nil && !comment && fenceOf(trimmed) != "":
-			fence = fenceOf(trimmed)
+		case tag == nil && !comment && model.Fence(trimmed) != "":
+			fence = model.Fence(trimmed)
 			out = append(out, line...)
 			blankBefore = false
 			continue
@@ -161,7 +157,7 @@ func mdxDedent(src []byte) []byte {
 		t := bytes.TrimSpace(l)
 		switch {
 		case fence != "":
-			if closesFence(t, fence) {
+			if model.ClosesFence(t, fence) {
 				fence = ""
 				out = append(out, left...)
 				continue
@@ -172,27 +168,13 @@ func mdxDedent(src []byte) []byte {
 			}
 			out = append(out, l[k:]...)
 		default:
-			if f := fenceOf(t); f != "" {
+			if f := model.Fence(t); f != "" {
 				fence, indent = f, len(l)-len(left)
 			}
 			out = append(out, left...)
 		}
 	}
 	return out
-}
-
-// fenceOf is the fence a line opens ("```", "~~~", or longer), "" if none.
-func fenceOf(trimmed []byte) string {
-	for _, c := range []byte{'`', '~'} {
-		n := 0
-		for n < len(trimmed) && trimmed[n] == c {
-			n++
-		}
-		if n >= 3 {
-			return string(trimmed[:n])
-		}
-	}
-	return ""
 }
 
 // mdxLine is one line without its line break, with components' tags and
