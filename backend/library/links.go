@@ -69,128 +69,65 @@ type linkResolver struct {
 	// absolute path: what their stored documents say is current, so they
 	// are not read again.
 	unchanged map[string]bool
-	orgIDs    map[string]map[string]string
-	// bibKeys are the reference entries' document ids by citation key,
-	// built on the first citation (stored entries and the run's .bib and
-	// .ris files).
-	bibKeys map[string][]string
+	orgIDs    pathTable
+	// bibKeys are the reference entries by citation key, built on the
+	// first citation (stored entries and the run's .bib and .ris files).
+	bibKeys map[string][]bibEntry
 	// names are the notes' aliases (front matter's; Logseq's alias:: and
 	// title::), by collection and lower-case name, built on the first wiki
 	// link no path resolves.
-	names map[string]map[string]string
+	names pathTable
 }
 
-// named is the path of the note of collection whose front matter gives it
-// name as an alias ("" for none; of several, the first path in byte
-// order): [[Self-attention]] is the note "Attention.md" that says
-// "aliases: [Self-attention]" (Logseq links by alias; a link Obsidian
-// would leave unresolved goes where its writer meant).
-func (r *linkResolver) named(collection, name string) string {
-	if r.names == nil {
-		r.names = map[string]map[string]string{}
-		add := func(collection, name, p string) {
-			if r.names[collection] == nil {
-				r.names[collection] = map[string]string{}
-			}
-			k := strings.ToLower(strings.TrimSpace(name))
-			if old, ok := r.names[collection][k]; k != "" && (!ok || p < old) {
-				r.names[collection][k] = p
-			}
-		}
-		reread := r.reread()
-		for _, d := range r.docs {
-			if d.Format == string(ingest.FormatMarkdown) && !reread[fileKey(d)] {
-				for _, a := range d.Meta.Aliases {
-					add(d.Collection, a, d.Path)
-				}
-			}
-		}
-		for _, f := range r.files {
-			if format, _ := ingest.FormatOf(f.Path); !r.toRead(f) || format != ingest.FormatMarkdown {
-				continue
-			}
-			data, err := r.read(f)
-			if err != nil || !ingest.MayHaveFrontMatter(data) {
-				continue // a file that fails says so when it is ingested
-			}
-			fm := ingest.ReadFrontMatter(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")))
-			for _, a := range fm.Meta.Aliases {
-				add(f.Collection, a, f.Path)
-			}
-		}
+// pathTable holds paths by collection and key; of two paths for one key,
+// the first in byte order (the same one each time).
+type pathTable map[string]map[string]string
+
+func (t pathTable) add(collection, key, p string) {
+	if key == "" {
+		return
 	}
-	return r.names[collection][strings.ToLower(strings.TrimSpace(name))]
+	if t[collection] == nil {
+		t[collection] = map[string]string{}
+	}
+	if old, ok := t[collection][key]; !ok || p < old {
+		t[collection][key] = p
+	}
 }
 
-// cited is the document id of the BibTeX entry with the citation key: the
-// one in collection if it has one, else the first of the library's in id
-// order ("" for none). A key is the same paper across collections: a
-// vault's draft cites the entries of a Zotero export beside it.
-func (r *linkResolver) cited(collection, key string) string {
-	if r.bibKeys == nil {
-		r.bibKeys = map[string][]string{}
-		add := func(key, id string) {
-			if !slices.Contains(r.bibKeys[key], id) {
-				r.bibKeys[key] = append(r.bibKeys[key], id)
-			}
-		}
-		reread := r.reread()
-		for id, d := range r.docs {
-			if d.Format == string(ingest.FormatBibTeX) && d.Meta.BibKey != "" && !reread[fileKey(d)] {
-				add(d.Meta.BibKey, id)
-			}
-		}
-		for _, f := range r.files {
-			if format, _ := ingest.FormatOf(f.Path); !r.toRead(f) || format != ingest.FormatBibTeX {
-				continue
-			}
-			if data, err := r.read(f); err == nil { // a file that fails says so when it is ingested
-				for _, key := range ingest.ReferenceKeys(f.Path, data) {
-					add(key, model.DocumentID(f.Collection, f.Path+"#"+key))
-				}
-			}
-		}
-		for _, ids := range r.bibKeys {
-			slices.Sort(ids)
+// gather builds one of the resolver's tables: stored is told of every
+// stored document whose file the run does not read again (what it says of
+// itself is current), fresh of every new or changed file of the run that
+// wants picks, with its bytes (read here, once: each table wants files of
+// its own kind).
+func (r *linkResolver) gather(stored func(id string, d *model.Document), wants func(ingest.File) bool, fresh func(ingest.File, []byte)) {
+	reread := map[string]bool{}
+	for _, f := range r.files {
+		if r.toRead(f) {
+			reread[f.Abs] = true
 		}
 	}
-	ids := r.bibKeys[key]
-	for _, id := range ids {
-		if d := r.docs[id]; d != nil && d.Collection == collection {
-			return id
+	for id, d := range r.docs {
+		if !reread[fileKey(d)] {
+			stored(id, d)
 		}
 	}
 	for _, f := range r.files {
-		if f.Collection == collection {
-			if id := model.DocumentID(f.Collection, f.Path+"#"+key); slices.Contains(ids, id) {
-				return id
-			}
+		if !r.toRead(f) || !wants(f) {
+			continue
+		}
+		if data, err := r.read(f); err == nil { // a file that fails says so when it is ingested
+			fresh(f, data)
 		}
 	}
-	if len(ids) > 0 {
-		return ids[0]
-	}
-	return ""
 }
 
 // toRead reports whether the run's file f is read for what it says of
 // itself (its Org ids, aliases, citation keys): it is new or changed.
 func (r *linkResolver) toRead(f ingest.File) bool { return r.read != nil && !r.unchanged[f.Abs] }
 
-// reread are the keys of the files of the run that toRead reads: their
-// stored documents (d.Key, a BibTeX entry's up to its "#") say what the
-// files said before.
-func (r *linkResolver) reread() map[string]bool {
-	keys := map[string]bool{}
-	for _, f := range r.files {
-		if r.toRead(f) {
-			keys[f.Abs] = true
-		}
-	}
-	return keys
-}
-
-// fileKey is the key of the file a stored document comes from.
+// fileKey is the key of the file a stored document comes from (a BibTeX
+// entry's key up to its "#").
 func fileKey(d *model.Document) string {
 	if d.Format == string(ingest.FormatBibTeX) {
 		if i := strings.LastIndexByte(d.Key, '#'); i >= 0 {
@@ -200,37 +137,106 @@ func fileKey(d *model.Document) string {
 	return d.Key
 }
 
+// hasExt reports whether a file's name ends with one of exts.
+func hasExt(f ingest.File, exts ...string) bool {
+	ext := path.Ext(f.Path)
+	for _, e := range exts {
+		if strings.EqualFold(ext, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// named is the path of the note of collection whose front matter gives it
+// name as an alias ("" for none; of several, the first path in byte
+// order): [[Self-attention]] is the note "Attention.md" that says
+// "aliases: [Self-attention]" (Logseq links by alias; a link Obsidian
+// would leave unresolved goes where its writer meant).
+func (r *linkResolver) named(collection, name string) string {
+	if r.names == nil {
+		r.names = pathTable{}
+		add := func(collection, alias, p string) {
+			r.names.add(collection, strings.ToLower(strings.TrimSpace(alias)), p)
+		}
+		r.gather(func(_ string, d *model.Document) {
+			if d.Format == string(ingest.FormatMarkdown) {
+				for _, a := range d.Meta.Aliases {
+					add(d.Collection, a, d.Path)
+				}
+			}
+		}, func(f ingest.File) bool {
+			format, _ := ingest.FormatOf(f.Path)
+			return format == ingest.FormatMarkdown
+		}, func(f ingest.File, data []byte) {
+			if ingest.MayHaveFrontMatter(data) {
+				for _, a := range ingest.ReadFrontMatter(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))).Meta.Aliases {
+					add(f.Collection, a, f.Path)
+				}
+			}
+		})
+	}
+	return r.names[collection][strings.ToLower(strings.TrimSpace(name))]
+}
+
+// bibEntry is a reference entry a citation key names.
+type bibEntry struct{ id, collection string }
+
+// cited is the document id of the reference entry (BibTeX or RIS) with the
+// citation key: the one in collection if it has one, else the first of
+// the library's in id order ("" for none). A key is the same paper across
+// collections: a vault's draft cites the entries of a Zotero export
+// beside it.
+func (r *linkResolver) cited(collection, key string) string {
+	if r.bibKeys == nil {
+		r.bibKeys = map[string][]bibEntry{}
+		add := func(key string, e bibEntry) {
+			if !slices.Contains(r.bibKeys[key], e) {
+				r.bibKeys[key] = append(r.bibKeys[key], e)
+			}
+		}
+		r.gather(func(id string, d *model.Document) {
+			if d.Format == string(ingest.FormatBibTeX) && d.Meta.BibKey != "" {
+				add(d.Meta.BibKey, bibEntry{id, d.Collection})
+			}
+		}, func(f ingest.File) bool {
+			format, _ := ingest.FormatOf(f.Path)
+			return format == ingest.FormatBibTeX
+		}, func(f ingest.File, data []byte) {
+			for _, key := range ingest.ReferenceKeys(f.Path, data) {
+				add(key, bibEntry{model.DocumentID(f.Collection, f.Path+"#"+key), f.Collection})
+			}
+		})
+		for _, es := range r.bibKeys {
+			slices.SortFunc(es, func(a, b bibEntry) int { return strings.Compare(a.id, b.id) })
+		}
+	}
+	es := r.bibKeys[key]
+	for _, e := range es {
+		if e.collection == collection {
+			return e.id
+		}
+	}
+	if len(es) > 0 {
+		return es[0].id
+	}
+	return ""
+}
+
 // orgID is the path of the document of collection that has the Org id
 // ("" for none).
 func (r *linkResolver) orgID(collection, id string) string {
 	if r.orgIDs == nil {
-		r.orgIDs = map[string]map[string]string{}
-		add := func(collection, id, p string) {
-			if r.orgIDs[collection] == nil {
-				r.orgIDs[collection] = map[string]string{}
+		r.orgIDs = pathTable{}
+		r.gather(func(_ string, d *model.Document) {
+			for _, id := range d.Meta.IDs {
+				r.orgIDs.add(d.Collection, id, d.Path)
 			}
-			if old, ok := r.orgIDs[collection][id]; !ok || p < old {
-				r.orgIDs[collection][id] = p // of two, the same one each time
+		}, func(f ingest.File) bool { return hasExt(f, ".org") }, func(f ingest.File, data []byte) {
+			for _, id := range ingest.OrgIDs(data) {
+				r.orgIDs.add(f.Collection, id, f.Path)
 			}
-		}
-		reread := r.reread()
-		for _, d := range r.docs {
-			if !reread[fileKey(d)] {
-				for _, id := range d.Meta.IDs {
-					add(d.Collection, id, d.Path)
-				}
-			}
-		}
-		for _, f := range r.files {
-			if !r.toRead(f) || !strings.EqualFold(path.Ext(f.Path), ".org") {
-				continue
-			}
-			if data, err := r.read(f); err == nil { // a file that fails says so when it is ingested
-				for _, id := range ingest.OrgIDs(data) {
-					add(f.Collection, id, f.Path)
-				}
-			}
-		}
+		})
 	}
 	return r.orgIDs[collection][id]
 }
