@@ -316,27 +316,26 @@ func Parse(key, path, collection string, data []byte, opts Options) ([]Document,
 	default:
 		org := strings.EqualFold(filepath.Ext(path), ".org")
 		marked, n := markedHeadings(path, text)
-		if org {
-			m := orgMeta(text)
-			doc.Meta.Tags, doc.Meta.Authors, doc.Meta.Aliases, doc.Meta.IDs = m.Tags, m.Authors, m.Aliases, m.IDs
-		}
-		if n > 0 {
-			meta := doc.Meta
+		switch {
+		case n > 0:
 			doc.readMarkdown(path, marked)
-			doc.Meta.Tags = append(doc.Meta.Tags, meta.Tags...)
-			doc.Meta.Authors = append(doc.Meta.Authors, meta.Authors...)
-			doc.Meta.Aliases = append(doc.Meta.Aliases, meta.Aliases...)
-			doc.Meta.IDs = meta.IDs
 			if org && len(doc.Sections) == 0 {
 				doc.Sections = orgStub(path, marked)
 			}
-			break
+		case org: // no title: its prose, without drawers and keywords, links as Markdown's
+			doc.Sections = splitText(path, marked)
+			titleSections(doc.Sections)
+		default:
+			doc.Sections = splitText(path, text)
+			titleSections(doc.Sections)
 		}
 		if org {
-			text = marked // no title: its prose, without drawers and keywords, links as Markdown's
+			m := orgMeta(text)
+			doc.Meta.Tags = append(doc.Meta.Tags, m.Tags...)
+			doc.Meta.Authors = append(doc.Meta.Authors, m.Authors...)
+			doc.Meta.Aliases = append(doc.Meta.Aliases, m.Aliases...)
+			doc.Meta.IDs = m.IDs
 		}
-		doc.Sections = splitText(path, text)
-		titleSections(doc.Sections)
 	}
 	return finish(doc)
 }
