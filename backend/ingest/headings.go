@@ -349,18 +349,6 @@ func orgDrawerEnds(ls [][]byte) bool {
 	return false
 }
 
-// orgFuzzy reports whether an Org link's target is a search for text (no
-// scheme, no file, no heading or custom id): [[A note]].
-func orgFuzzy(target string) bool {
-	if strings.HasPrefix(target, "*") || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "(") {
-		return false
-	}
-	if scheme, _, ok := strings.Cut(target, ":"); ok && !strings.ContainsAny(scheme, " /") {
-		return false
-	}
-	return !strings.HasPrefix(target, "file:") && !strings.HasPrefix(target, "./") && !strings.HasPrefix(target, "../") && !strings.ContainsAny(target, "|[]")
-}
-
 // orgLink is an Org link: [[target]] or [[target][description]].
 var orgLink = regexp.MustCompile(`\[\[([^\[\]]+)\](?:\[([^\[\]]*)\])?\]`)
 
@@ -373,8 +361,8 @@ func orgLinks(line string) string {
 	return orgLink.ReplaceAllStringFunc(line, func(m string) string {
 		sub := orgLink.FindStringSubmatch(m)
 		target, desc := strings.TrimSpace(sub[1]), strings.TrimSpace(sub[2])
-		dest, shown := orgLinkDest(target)
-		if dest == "" && orgFuzzy(target) {
+		dest, shown, fuzzy := orgLinkDest(target)
+		if fuzzy {
 			// [[A note]]: a heading of this file to Org, a page to Logseq,
 			// whose Org pages link so; as a wiki link, it lands on a note of
 			// that name when there is one.
@@ -402,20 +390,21 @@ func orgLinks(line string) string {
 func orgLinkText(text string) string {
 	return orgLink.ReplaceAllStringFunc(text, func(m string) string {
 		sub := orgLink.FindStringSubmatch(m)
-		if target := strings.TrimSpace(sub[1]); orgFuzzy(target) {
+		_, shown, fuzzy := orgLinkDest(strings.TrimSpace(sub[1]))
+		if fuzzy {
 			return orgLinks(m)
 		}
 		if desc := strings.TrimSpace(sub[2]); desc != "" {
 			return desc
 		}
-		_, shown := orgLinkDest(strings.TrimSpace(sub[1]))
 		return shown
 	})
 }
 
 // orgLinkDest is where an Org link's target goes, written as a Markdown
-// destination ("" for nowhere Markdown can name), and what to show when
-// the link has no description:
+// destination ("" for nowhere Markdown can name), what to show when the
+// link has no description, and whether the target is a search for text
+// ([[A note]], fuzzy), which the caller keeps as a wiki link:
 //
 //	file:notes.org, ./notes.org      → notes.org
 //	file:notes.org::*A heading       → notes.org#a-heading
@@ -425,8 +414,9 @@ func orgLinkText(text string) string {
 //	https://…, mailto:…              → as written
 //	id:…                             → id:… (Org-roam: the library
 //	                                   resolves it by OrgIDs)
-//	a search for text, other         → ""
-func orgLinkDest(target string) (dest, shown string) {
+//	a search for text                → "", fuzzy
+//	a code reference ("(ref)")       → ""
+func orgLinkDest(target string) (dest, shown string, fuzzy bool) {
 	heading := func(search string) string {
 		if h, ok := strings.CutPrefix(search, "*"); ok {
 			return "#" + Slug(orgPlain(strings.TrimSpace(h)))
@@ -438,29 +428,29 @@ func orgLinkDest(target string) (dest, shown string) {
 	}
 	switch {
 	case strings.HasPrefix(target, "*"), strings.HasPrefix(target, "#"):
-		return heading(target), strings.TrimSpace(strings.TrimLeft(target, "*#"))
+		return heading(target), strings.TrimSpace(strings.TrimLeft(target, "*#")), false
 	case strings.HasPrefix(target, "file:"), strings.HasPrefix(target, "./"), strings.HasPrefix(target, "../"):
 		file, search, _ := strings.Cut(strings.TrimPrefix(target, "file:"), "::")
 		shown = file
 		if file == "" || strings.HasPrefix(file, "/") || strings.HasPrefix(file, "~") {
-			return "", shown // outside the library
+			return "", shown, false // outside the library
 		}
 		if _, readable := FormatOf(file); !readable {
-			return "", shown // an image, an attachment: no note to link to
+			return "", shown, false // an image, an attachment: no note to link to
 		}
-		return file + heading(search), shown
+		return file + heading(search), shown, false
 	}
 	if scheme, _, ok := strings.Cut(target, ":"); ok && !strings.ContainsAny(scheme, " /") {
 		_, rest, _ := strings.Cut(target, ":")
 		switch strings.ToLower(scheme) {
 		case "http", "https", "ftp", "mailto":
-			return target, target
+			return target, target, false
 		case "id":
-			return "id:" + strings.TrimSpace(rest), rest
+			return "id:" + strings.TrimSpace(rest), rest, false
 		}
-		return "", rest // doi:…, elisp:…, a package's name: no place Markdown names
+		return "", rest, false // doi:…, elisp:…, a package's name: no place Markdown names
 	}
-	return "", target // a search for text in this file
+	return "", target, !strings.HasPrefix(target, "(") && !strings.ContainsAny(target, "|[]")
 }
 
 // orgMeta is what an Org file says of itself in its keywords and in the
