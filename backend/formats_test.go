@@ -6,12 +6,15 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/loomwork/loom/backend/assemble"
 )
 
 // copyInto copies files (paths relative to this package) into dir.
@@ -93,37 +96,29 @@ func TestEveryFormatGoesInAndBadFilesLoseNothing(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, before.Documents+16, after.Documents, "the fixture's documents are all still there")
 
-	// A paper's sections are cited by page and section.
-	res, err := wb.Query(ctx, QueryRequest{Question: "What is the stopping rule, and what is the relevance cut?", Budget: 1500, NoTouch: true})
-	require.NoError(t, err)
-	found := false
-	for _, c := range res.LoadedCandidates() {
-		if strings.HasPrefix(c.Cite, "budgeted-context.pdf p. ") {
-			found = true
-		}
+	// ask puts a question and reports whether a loaded section's citation
+	// is one cited accepts.
+	ask := func(question string, cited func(string) bool) (*QueryResult, bool) {
+		res, err := wb.Query(ctx, QueryRequest{Question: question, Budget: 1500, NoTouch: true})
+		require.NoError(t, err)
+		return res, slices.ContainsFunc(res.LoadedCandidates(), func(c *assemble.Candidate) bool { return cited(c.Cite) })
 	}
+	is := func(cite string) func(string) bool { return func(c string) bool { return c == cite } }
+
+	// A paper's sections are cited by page and section.
+	_, found := ask("What is the stopping rule, and what is the relevance cut?", func(c string) bool { return strings.HasPrefix(c, "budgeted-context.pdf p. ") })
 	assert.True(t, found, "a loaded section of the paper is cited by page")
 
 	// An MDX page reads as its prose: its sections by their headings and
 	// the file's own lines, the components' tags gone.
-	res, err = wb.Query(ctx, QueryRequest{Question: "How do I run Mintlify dev on a port other than 3000?", Budget: 1500, NoTouch: true})
-	require.NoError(t, err)
-	found = false
-	for _, c := range res.LoadedCandidates() {
-		found = found || c.Cite == "development.mdx#custom-ports L62–74"
-	}
+	res, found := ask("How do I run Mintlify dev on a port other than 3000?", is("development.mdx#custom-ports L62–74"))
 	assert.True(t, found, "the MDX page's section on ports loads, cited by its lines in the file")
 	assert.Contains(t, res.Prompt, "mintlify dev --port 3333")
 	assert.NotContains(t, res.Prompt, "<CodeGroup>")
 	assert.NotContains(t, res.Prompt, "</Accordion>")
 
 	// Sphinx's reStructuredText splits at its own titles.
-	res, err = wb.Query(ctx, QueryRequest{Question: "How do I use HTTP Digest authentication with Requests?", Budget: 1500, NoTouch: true})
-	require.NoError(t, err)
-	found = false
-	for _, c := range res.LoadedCandidates() {
-		found = found || c.Cite == "authentication.rst#digest-authentication L47–56"
-	}
+	_, found = ask("How do I use HTTP Digest authentication with Requests?", is("authentication.rst#digest-authentication L47–56"))
 	assert.True(t, found, "the section on digest authentication loads, cited by its title's anchor and lines")
 }
 
