@@ -3,12 +3,10 @@
 package backend
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestADraftLinksToThePapersItCites: a note's Pandoc citations link its
@@ -16,7 +14,6 @@ import (
 // another collection (a Zotero export), entries stored before a note
 // ingested alone — and a key no entry has links nowhere.
 func TestADraftLinksToThePapersItCites(t *testing.T) {
-	ctx := context.Background()
 	root := t.TempDir()
 	vault, zotero := filepath.Join(root, "vault"), filepath.Join(root, "zotero")
 	writeTree(t, vault, map[string]string{
@@ -35,15 +32,7 @@ func TestADraftLinksToThePapersItCites(t *testing.T) {
 
 	wb := openBolt(t, t.TempDir())
 	defer wb.Close()
-	rep, err := wb.Ingest(ctx, []string{zotero}, IngestOptions{})
-	require.NoError(t, err)
-	require.Empty(t, rep.Errors)
-	rep, err = wb.Ingest(ctx, []string{vault}, IngestOptions{})
-	require.NoError(t, err)
-	require.Empty(t, rep.Errors)
-
-	g, err := wb.ExportGraph(ctx, false)
-	require.NoError(t, err)
+	g := ingestedGraph(t, wb, zotero, vault)
 	want := []string{"draft.md -> download.ris#smith2019stratified", "draft.md -> library.bib#devlin2019", "draft.md -> refs.bib#bahdanau2015", "draft.md -> refs.bib#vaswani2017"}
 	assert.Equal(t, want, vaultLinks(g), "the entries in the draft's folder, read in the same run, and one of another collection; none for @someone")
 	for _, d := range g.Documents {
@@ -56,9 +45,6 @@ func TestADraftLinksToThePapersItCites(t *testing.T) {
 
 	// The draft changed and ingested alone: the stored entries answer.
 	writeTree(t, vault, map[string]string{"draft.md": "# Related work\n\nOnly BERT now [@devlin2019].\n"})
-	_, err = wb.Ingest(ctx, []string{filepath.Join(vault, "draft.md")}, IngestOptions{})
-	require.NoError(t, err)
-	g, err = wb.ExportGraph(ctx, false)
-	require.NoError(t, err)
+	g = ingestedGraph(t, wb, filepath.Join(vault, "draft.md"))
 	assert.Equal(t, []string{"draft.md -> library.bib#devlin2019"}, vaultLinks(g))
 }

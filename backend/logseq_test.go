@@ -3,7 +3,6 @@
 package backend
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,7 +17,6 @@ import (
 // in one run and from a note ingested alone later; its properties are
 // its title and aliases.
 func TestALogseqGraphLinksAsLogseqReadsIt(t *testing.T) {
-	ctx := context.Background()
 	graph := filepath.Join(t.TempDir(), "graph")
 	files := map[string]string{
 		"pages/Attention.md": "title:: Attention mechanisms\nalias:: self-attention\n\n- Attention weighs tokens by relevance.\n" +
@@ -29,12 +27,7 @@ func TestALogseqGraphLinksAsLogseqReadsIt(t *testing.T) {
 	writeTree(t, graph, files)
 	wb := openBolt(t, t.TempDir())
 	defer wb.Close()
-	rep, err := wb.Ingest(ctx, []string{graph}, IngestOptions{})
-	require.NoError(t, err)
-	require.Empty(t, rep.Errors)
-
-	g, err := wb.ExportGraph(ctx, false)
-	require.NoError(t, err)
+	g := ingestedGraph(t, wb, graph)
 	want := []string{"journals/2026_11_29.md -> pages/transformers___encoder.md", "pages/transformers___encoder.md -> pages/Attention.md"}
 	assert.Equal(t, want, vaultLinks(g))
 	for _, d := range g.Documents {
@@ -47,9 +40,6 @@ func TestALogseqGraphLinksAsLogseqReadsIt(t *testing.T) {
 	// A note at the graph's root ingested alone: the stored page's aliases
 	// answer.
 	require.NoError(t, os.WriteFile(filepath.Join(graph, "contents.md"), []byte("- Start at [[Self-Attention]].\n"), 0o644))
-	_, err = wb.Ingest(ctx, []string{filepath.Join(graph, "contents.md")}, IngestOptions{})
-	require.NoError(t, err)
-	g, err = wb.ExportGraph(ctx, false)
-	require.NoError(t, err)
+	g = ingestedGraph(t, wb, filepath.Join(graph, "contents.md"))
 	assert.Equal(t, append([]string{"contents.md -> pages/Attention.md"}, want...), vaultLinks(g))
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/loomwork/loom/graphdb"
 )
 
 // TestOrgRoamNotesLinkAsOrgReadsThem: an Org-roam folder goes in with its
@@ -34,13 +36,8 @@ func TestOrgRoamNotesLinkAsOrgReadsThem(t *testing.T) {
 	writeTree(t, roam, files)
 	wb := openBolt(t, t.TempDir())
 	defer wb.Close()
-	rep, err := wb.Ingest(ctx, []string{roam}, IngestOptions{})
-	require.NoError(t, err)
-	require.Empty(t, rep.Errors)
-	require.Equal(t, 4, rep.Added)
-
-	g, err := wb.ExportGraph(ctx, false)
-	require.NoError(t, err)
+	g := ingestedGraph(t, wb, roam)
+	require.Len(t, g.Documents, 4)
 	want := []string{"index.org -> methods.org", "index.org -> sub/results.org", "methods.org -> refs.bib#cochran1977", "sub/results.org -> methods.org"}
 	assert.Equal(t, want, vaultLinks(g), "links by file, by heading and by id, and a literature note to its source; none to the lost note")
 	for _, d := range g.Documents {
@@ -71,10 +68,7 @@ func TestOrgRoamNotesLinkAsOrgReadsThem(t *testing.T) {
 	// id: the stored document's ids say where it is.
 	require.NoError(t, os.WriteFile(filepath.Join(roam, "index.org"),
 		[]byte("#+title: Reading list\n\nOnly [[id:res-3][the results]] now.\n"), 0o644))
-	_, err = wb.Ingest(ctx, []string{filepath.Join(roam, "index.org")}, IngestOptions{})
-	require.NoError(t, err)
-	g, err = wb.ExportGraph(ctx, false)
-	require.NoError(t, err)
+	g = ingestedGraph(t, wb, filepath.Join(roam, "index.org"))
 	assert.Equal(t, []string{"index.org -> sub/results.org", "methods.org -> refs.bib#cochran1977", "sub/results.org -> methods.org"}, vaultLinks(g))
 }
 
@@ -86,4 +80,19 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
 	}
+}
+
+// ingestedGraph ingests each of paths in turn (a run each, none with an error)
+// and returns the graph as it then stands.
+func ingestedGraph(t *testing.T, wb *Workbench, paths ...string) *graphdb.GraphJSON {
+	t.Helper()
+	ctx := context.Background()
+	for _, p := range paths {
+		rep, err := wb.Ingest(ctx, []string{p}, IngestOptions{})
+		require.NoError(t, err)
+		require.Empty(t, rep.Errors, p)
+	}
+	g, err := wb.ExportGraph(ctx, false)
+	require.NoError(t, err)
+	return g
 }
