@@ -34,6 +34,16 @@ func TestLogseqPages(t *testing.T) {
 	assert.Contains(t, s.Text, "rating:: 5 stays", "a property inside a block is the block's text")
 	assert.Equal(t, []string{"[[self-attention]]", "[[machine learning]]", "[[transformers/encoder]]"}, s.Links, "a property's links are links")
 
+	// A block nested with a tab under a heading is a list item, not
+	// indented code: its text and links are the section's.
+	docs, err = Parse("p.md", "pages/p.md", "", []byte("tags:: demo\n\n### Syntax\n\t- See [[Block Reference]]\n\t  id:: 6500a1b2-1c2d-4e5f-8a9b-0c1d2e3f4a5b\n\n\t- And [[Properties]].\n"), Options{})
+	require.NoError(t, err)
+	var links []string
+	for _, s := range docs[0].Sections {
+		links = append(links, s.Links...)
+	}
+	assert.Equal(t, []string{"[[Block Reference]]", "[[Properties]]"}, links)
+
 	// Not Logseq: a note whose first line is prose with "::" in it.
 	docs, err = Parse("n.md", "n.md", "", []byte("C++ uses std::vector:: a lot\n\nid:: 6500a1b2-1c2d-4e5f-8a9b-0c1d2e3f4a5b is a block's id.\n"), Options{})
 	require.NoError(t, err)
