@@ -317,6 +317,5 @@ func MayHaveFrontMatter(text []byte) bool {
 	if bytes.HasPrefix(text, []byte("---")) || bytes.HasPrefix(text, []byte("+++")) {
 		return true
 	}
-	line, _, _ := bytes.Cut(text, []byte("\n"))
-	return logseqProperty.Match(bytes.TrimRight(line, " \t\r"))
+	return opensWithProperty(text)
 }

@@ -18,6 +18,13 @@ import (
 // logseqProperty is one "key:: value" line.
 var logseqProperty = regexp.MustCompile(`^([A-Za-z][\w-]*):: ?(.*)$`)
 
+// opensWithProperty reports whether text's first line is a property: a
+// Logseq page's properties open it.
+func opensWithProperty(text []byte) bool {
+	line, _, _ := bytes.Cut(text, []byte("\n"))
+	return logseqProperty.Match(bytes.TrimRight(line, " \t\r"))
+}
+
 // logseqPageProperties reads the properties at the top of a page (up to
 // its first line that is not one), as front matter fields, and where they
 // end (0 for none).
@@ -85,8 +92,7 @@ func logseqText(text []byte) []byte {
 	if !bytes.Contains(text, []byte(":: ")) {
 		return text
 	}
-	_, props := logseqPageProperties(text)
-	if props == 0 && !logseqNoise.Match(text) && !logseqBlockProperty.Match(text) {
+	if !opensWithProperty(text) && !logseqNoise.Match(text) && !logseqBlockProperty.Match(text) {
 		return text
 	}
 	text = logseqNoise.ReplaceAllFunc(text, func([]byte) []byte { return nil })
