@@ -1,10 +1,10 @@
 package abstract
 
 import (
-	"github.com/loomwork/loom/backend/model"
-
 	"regexp"
 	"strings"
+
+	"github.com/loomwork/loom/backend/model"
 )
 
 // Docs written for MkDocs (Python-Markdown's admonitions, Material's

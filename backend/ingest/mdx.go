@@ -1,11 +1,11 @@
 package ingest
 
 import (
-	"github.com/loomwork/loom/backend/model"
-
 	"bytes"
 	"regexp"
 	"strings"
+
+	"github.com/loomwork/loom/backend/model"
 )
 
 // MDX is Markdown with JavaScript in it (docs sites written for Docusaurus,
