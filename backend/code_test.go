@@ -291,7 +291,7 @@ func TestCodeLoadsFromTheFileAndTellsWhenItChanged(t *testing.T) {
 	require.NoError(t, os.WriteFile(file, []byte(edited), 0o644))
 	res = ask()
 	require.True(t, loaded(res, "shapes/shapes.go#Largest"))
-	assert.Regexp(t, `\] shapes/shapes\.go · L\d+–\d+ · STALE\n// Largest returns`, res.Prompt, "its header, the name left to the text that opens with it")
+	assert.Regexp(t, `\] shapes/shapes\.go · L\d+ · STALE\n// Largest returns`, res.Prompt, "its header, the name left to the text that opens with it")
 	assert.Contains(t, res.Manifest, "[Stale: ")
 	assert.Contains(t, res.Manifest, "its definition changed since indexing")
 	assert.NotContains(t, res.Prompt, "the largest so far", "a stale node loads as it was indexed, and says so")

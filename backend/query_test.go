@@ -433,8 +433,8 @@ func TestALongSectionLoadsAsOneBlock(t *testing.T) {
 		ids[i] = c.ShortID
 		require.Equal(t, i+1, c.Part, "parts 1 to %d load", len(parts))
 	}
-	header := "\n[" + strings.Join(ids, ", ") + "] weaving.md · L3–63\n## Warp tension\n\nParagraph 1 on"
-	require.Contains(t, res.Prompt, header, "one header names every part and spans their lines, the heading's to the last paragraph's")
+	header := "\n[" + strings.Join(ids, ", ") + "] weaving.md · L3\n## Warp tension\n\nParagraph 1 on"
+	require.Contains(t, res.Prompt, header, "one header names every part and the heading's line, where their text starts")
 	for _, id := range ids {
 		assert.Equal(t, 1, strings.Count(res.Prompt, id), "%s is written once", id)
 	}

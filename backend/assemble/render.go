@@ -25,9 +25,11 @@ import (
 //	[n-1a2b3c] 5. Ranking Signals · L60–75 · summary
 //	…
 //
-//	[n-4d5e6f] notes/staleness.md › Decay · L3–12
+//	[n-4d5e6f] notes/staleness.md › Decay · L3
 //	…
 //
+// A block of full text names its first line (its text shows where it
+// ends); a summary or an essence, the lines it stands for.
 // Blocks are grouped by document (documents in the order of their best
 // block, blocks in load order); a document with one block names it in the
 // block's own header. Adjacent parts of one long section loaded in full are
@@ -246,15 +248,32 @@ func blockHeader(bl Block, withDoc bool, shared map[string]bool) string {
 	}
 	title := ownTitle(c)
 	opens := opensWith(bl.Text, title)
+	mark := ""
+	if !opens && c.Part == 1 && len(bl.Joined) == 0 {
+		// The first part of a section or a definition opens with its
+		// heading or its declaration, as the whole does: the header says
+		// only which part it is.
+		if whole := model.PartSuffix.ReplaceAllString(title, ""); whole != title && opensWith(bl.Text, whole) {
+			opens, mark, title = true, partMark(title), whole
+		}
+	}
 	if opens && shared[definedName(title)] {
 		if owner := methodOwner(bl.Text, title); owner != "" {
 			named := *c
-			named.Title = owner
+			named.Title = strings.TrimSpace(owner + " " + mark)
 			if c.Document != "" {
-				named.Title = c.Document + " › " + owner
+				named.Title = c.Document + " › " + named.Title
 			}
 			return headerTitled(&named, withDoc, true)
 		}
+	}
+	if mark != "" {
+		named := *c
+		named.Title = mark
+		if withDoc && c.Document != "" {
+			named.Title = c.Document + " › " + mark
+		}
+		return headerOf(&named, Clean(named.Title), location(c))
 	}
 	return headerTitled(c, withDoc, !opens)
 }
@@ -386,7 +405,12 @@ func headerTitled(c *Candidate, withDoc, titled bool) string {
 }
 
 // headerOf is a block header of c with the title and the location given.
+// A block of full text writes the first of its lines alone: its text
+// shows where it ends.
 func headerOf(c *Candidate, title, loc string) string {
+	if c.Level == "" || c.Level == Detailed {
+		loc = firstLine(loc)
+	}
 	parts := []string{title, loc}
 	if c.Level != "" && c.Level != Detailed {
 		parts = append(parts, string(c.Level))
@@ -404,6 +428,18 @@ func headerOf(c *Candidate, title, loc string) string {
 	}
 	return h
 }
+
+// firstLine is a location of lines ("L60–75") cut to its first ("L60");
+// any other location (pages, a section) as it is.
+func firstLine(loc string) string {
+	if m := lineSpan.FindStringSubmatchIndex(loc); m != nil {
+		return loc[:m[2]] + loc[m[3]:]
+	}
+	return loc
+}
+
+// lineSpan is a location's range of lines, "L60–75".
+var lineSpan = regexp.MustCompile(`\bL\d+(–\d+)`)
 
 // groupHeader is the header of block i of a document's group g: a block
 // that goes on from the part before it (continues) names only its part,

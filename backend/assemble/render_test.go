@@ -98,7 +98,7 @@ func TestEachReferenceIsWrittenOnce(t *testing.T) {
 	}{
 		{"markdown: the title says the section, the cite adds the lines",
 			Candidate{ID: "n-1a2b", Document: "notes/a.md", Ref: "notes/a.md#split", Cite: "notes/a.md#split L3–12", Title: "notes/a.md › Split"},
-			"[n-1a2b] notes/a.md › Split · L3–12"},
+			"[n-1a2b] notes/a.md › Split · L3"},
 		{"a paper: the pages (its section number is in the title)",
 			Candidate{ID: "n-1a2b", Document: "papers/flash.pdf", Ref: "papers/flash.pdf#tiling", Cite: "papers/flash.pdf p. 4–5 §3.2.1", Title: "papers/flash.pdf › 3.2.1 Tiling"},
 			"[n-1a2b] papers/flash.pdf › 3.2.1 Tiling · p. 4–5"},
@@ -116,7 +116,7 @@ func TestEachReferenceIsWrittenOnce(t *testing.T) {
 			"[n-1a2b] web/guide.html › Set up"},
 		{"a BibTeX entry: the key and lines stay",
 			Candidate{ID: "n-1a2b", Document: "refs.bib#dao2022", Ref: "refs.bib#dao2022", Cite: "refs.bib @dao2022 L120–131", Title: "FlashAttention"},
-			"[n-1a2b] FlashAttention · @dao2022 L120–131"},
+			"[n-1a2b] FlashAttention · @dao2022 L120"},
 		{"no document: the whole cite",
 			Candidate{ID: "n-1a2b", Ref: "12345", Title: "A claim"},
 			"[n-1a2b] A claim · 12345"},
@@ -147,13 +147,13 @@ func TestBlockHeaderLeavesOutATitleTheTextOpensWith(t *testing.T) {
 		{Candidate: summary, Text: "Three levels: detailed, summary, essence."},
 	})
 	assert.Equal(t, "[M]\n\n"+
-		"[n-1a2b] notes/a.md · L3–12\n## Split\n\nThe split divides the window.\n\n"+
+		"[n-1a2b] notes/a.md · L3\n## Split\n\nThe split divides the window.\n\n"+
 		"[n-3c4d] 4983\nMicrostructural development of human brain\n\nAlterations of the architecture…\n\n"+
 		"[n-5e6f] notes/b.md › Levels · L1–9 · summary\nThree levels: detailed, summary, essence.", text)
 
 	// A heading that names its anchor opens with its title too.
 	anchored := &Candidate{ID: "n-7a8b", Document: "first-steps.md", Ref: "first-steps.md#first-steps", Cite: "first-steps.md#first-steps L1–5", Title: "first-steps.md › First Steps"}
-	assert.Equal(t, "[M]\n\n[n-7a8b] first-steps.md · L1–5\n# First Steps { #first-steps }\n\nThe simplest file.",
+	assert.Equal(t, "[M]\n\n[n-7a8b] first-steps.md · L1\n# First Steps { #first-steps }\n\nThe simplest file.",
 		ContextText("[M]", "", []Block{{Candidate: anchored, Text: "# First Steps { #first-steps }\n\nThe simplest file."}}))
 }
 
@@ -211,7 +211,7 @@ func TestContextTextAndPrompt(t *testing.T) {
 		y := &Candidate{ID: "n-2", Document: "y.md", Title: "y.md › Why", Ref: "y.md#why", Cite: "y.md#why L9"}
 		x2 := &Candidate{ID: "n-3", Document: "x.md", Title: "x.md › Two", Ref: "x.md#two", Cite: "x.md#two L7–8"}
 		got := ContextText("M", "", []Block{{Candidate: x1, Text: "one"}, {Candidate: y, Text: "why"}, {Candidate: x2, Text: "two"}})
-		assert.Equal(t, "M\n\nx.md:\n[n-1] One · L1–3\none\n\n[n-3] Two · L7–8\ntwo\n\n[n-2] y.md › Why · L9\nwhy", got)
+		assert.Equal(t, "M\n\nx.md:\n[n-1] One · L1\none\n\n[n-3] Two · L7\ntwo\n\n[n-2] y.md › Why · L9\nwhy", got)
 		count := tokens.Default().Count
 		assert.GreaterOrEqual(t, frameTokens(count, []Block{{Candidate: x1, Text: ""}, {Candidate: y, Text: ""}, {Candidate: x2, Text: ""}}), count(got)-count("M")-count("one")-count("why")-count("two"),
 			"frameTokens bounds what the headers take")
@@ -584,7 +584,8 @@ func TestAssembleNeverOverflows(t *testing.T) {
 }
 
 // A whole definition's block is headed without its kind and name when its
-// first line declares the name; a part's block keeps them (they say which
+// first line declares the name, and so is its first part's (which says
+// only which part it is); a later part's block keeps them (they say which
 // definition it is part of), as does a block whose first line names
 // something else.
 func TestBlockHeaderLeavesOutADefinitionTheTextDeclares(t *testing.T) {
@@ -596,9 +597,9 @@ func TestBlockHeaderLeavesOutADefinitionTheTextDeclares(t *testing.T) {
 		{Candidate: part, Text: "\tfor _, c := range cands {"},
 		{Candidate: other, Text: "func catalogue() {}"},
 	})
-	assert.Contains(t, text, "[n-1a2b] query/catalog.go · L10–41\nfunc (w *Pipeline) catalog(")
-	assert.Contains(t, text, "[n-3c4d] query/render.go › func Assemble (part 2/4) · L431–477\n")
-	assert.Contains(t, text, "[n-5e6f] query/x.go › func catalog · L1–3\n", "catalogue is not catalog")
+	assert.Contains(t, text, "[n-1a2b] query/catalog.go · L10\nfunc (w *Pipeline) catalog(")
+	assert.Contains(t, text, "[n-3c4d] query/render.go › func Assemble (part 2/4) · L431\n")
+	assert.Contains(t, text, "[n-5e6f] query/x.go › func catalog · L1\n", "catalogue is not catalog")
 
 	// A method whose line does not say its type (Python's, unlike Go's
 	// receiver) is headed by its type when another block defines the same
@@ -612,11 +613,25 @@ func TestBlockHeaderLeavesOutADefinitionTheTextDeclares(t *testing.T) {
 		{Candidate: send, Text: "def send(self, request, stream=False):"},
 	}
 	text = ContextText("[M]", "", blocks)
-	assert.Contains(t, text, "[n-9c0d] requests/sessions.py › Session · L655–671\ndef get(self")
-	assert.Contains(t, text, "[n-1e2f] requests/api.py · L62–75\ndef get(url")
-	assert.Contains(t, text, "[n-3a4b] requests/adapters.py · L590–700\ndef send(self", "a name no other block defines needs no type")
+	assert.Contains(t, text, "[n-9c0d] requests/sessions.py › Session · L655\ndef get(self")
+	assert.Contains(t, text, "[n-1e2f] requests/api.py · L62\ndef get(url")
+	assert.Contains(t, text, "[n-3a4b] requests/adapters.py · L590\ndef send(self", "a name no other block defines needs no type")
 	assert.GreaterOrEqual(t, frameTokens(counter(t), blocks), counter(t)(text)-counter(t)("[M]")-counter(t)(blocks[0].Text)-counter(t)(blocks[1].Text)-counter(t)(blocks[2].Text),
 		"the frame's count has the type-named header too")
+
+	// A first part, alone and beside a block that defines the same name.
+	first := &Candidate{ID: "n-7a7a", Document: "query/render.go", Ref: "query/render.go#Assemble", Cite: "query/render.go L365–411",
+		Title: "query/render.go › func Assemble (part 1/4)", Part: 1, Parts: 4, Level: Summary}
+	text = ContextText("[M]", "", []Block{{Candidate: first, Text: "func Assemble(cands []*Candidate) (*Assembly, error) {\nAssemble selects and renders."}})
+	assert.Contains(t, text, "[n-7a7a] query/render.go › (part 1/4) · L365–411 · summary\nfunc Assemble(", "a summary keeps the lines it stands for")
+	long := &Candidate{ID: "n-8b8b", Document: "requests/sessions.py", Ref: "requests/sessions.py#Session.get", Cite: "requests/sessions.py L655–690",
+		Title: "requests/sessions.py › method Session.get (part 1/2)", Part: 1, Parts: 2}
+	text = ContextText("[M]", "", []Block{{Candidate: long, Text: "def get(self, url, **kwargs):\n    r\"\"\"Sends a GET request."}, blocks[1]})
+	assert.Contains(t, text, "[n-8b8b] requests/sessions.py › Session (part 1/2) · L655\ndef get(self")
+	later := &Candidate{ID: "n-9c9c", Document: "requests/sessions.py", Ref: "requests/sessions.py#Session.get", Cite: "requests/sessions.py L691–700",
+		Title: "requests/sessions.py › method Session.get (part 2/2)", Part: 2, Parts: 2}
+	text = ContextText("[M]", "", []Block{{Candidate: later, Text: "return self.get(url)"}})
+	assert.Contains(t, text, "[n-9c9c] requests/sessions.py › method Session.get (part 2/2) · L691\n", "a later part that calls the name does not declare it")
 
 	prose := &Candidate{ID: "n-7a8b", Document: "paper.pdf", Ref: "paper.pdf#related", Cite: "paper.pdf p. 2", Title: "paper.pdf › Related work"}
 	text = ContextText("[M]", "", []Block{{Candidate: prose, Text: "Earlier work on retrieval weighed terms by their rarity."}})

@@ -46,7 +46,7 @@ func TestRepeatedTextLoadsOnce(t *testing.T) {
 		a := assemble(t, build, run, bench, check, other)
 		assert.Equal(t, []string{"n-build", "n-faq"}, loaded(a))
 		assert.Equal(t, 1, strings.Count(a.Context, "Without this flag"), "the text once")
-		assert.Contains(t, a.Context, "[n-build] cargo-build.md › manifest-options · L10–20 · also in cargo-run.md, cargo-bench.md and 1 more\n")
+		assert.Contains(t, a.Context, "[n-build] cargo-build.md › manifest-options · L10 · also in cargo-run.md, cargo-bench.md and 1 more\n")
 		assert.Contains(t, a.Context, "[Context loaded: 2 of 2 relevant nodes]", "copies are not counted as relevant context left out")
 		for _, c := range []*Candidate{run, bench, check} {
 			assert.Equal(t, "n-build", c.Repeats, c.ID)
@@ -68,7 +68,7 @@ func TestRepeatedTextLoadsOnce(t *testing.T) {
 	})
 	t.Run("a copy in its own document is named by its title and lines", func(t *testing.T) {
 		a := assemble(t, cand("n-a", "guide.md", "setup", 0.9, vec(1, 0), options), cand("n-b", "guide.md", "setup-again", 0.8, vec(1, 0), options))
-		assert.Contains(t, a.Context, "[n-a] guide.md › setup · L10–20 · also in setup-again L10–20\n")
+		assert.Contains(t, a.Context, "[n-a] guide.md › setup · L10 · also in setup-again L10–20\n")
 	})
 	t.Run("what only looks alike loads", func(t *testing.T) {
 		a := assemble(t,

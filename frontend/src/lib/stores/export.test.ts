@@ -13,14 +13,16 @@ describe('ExportStore', () => {
     const ex = new ExportStore(wb, { feedbackMs: 1000 });
     expect(await ex.copyPrompt(result)).toBe(true);
     expect(wb.copied).toEqual([result.prompt]);
-    // Its sources read outside Loom: each block names its file and lines after its (shortened) id,
-    // and its title once (here the text opens with it, so the header leaves it out).
+    // Its sources read outside Loom: each block names its file and first line after its (shortened) id
+    // (its full text shows where it ends), and its title once (here the text opens with it, so the
+    // header leaves it out).
     for (const c of result.candidates.filter((c) => c.loaded)) {
+      expect(c.level).toBe('detailed');
       expect(c.id.startsWith(c.short_id ?? '-')).toBe(true);
       const header = wb.copied[0].split('\n').find((l) => l.startsWith(`[${c.short_id}] `));
-      expect(header).toBe(`[${c.short_id}] ${c.title.split(' › ')[0]} · ${c.cite!.split(' ').pop()}`);
+      expect(header).toBe(`[${c.short_id}] ${c.title.split(' › ')[0]} · ${c.cite!.split(' ').pop()!.split('–')[0]}`);
     }
-    expect(wb.copied[0]).toMatch(/staleness\.txt · L\d+–\d+\nPlain text notes about staleness/);
+    expect(wb.copied[0]).toMatch(/staleness\.txt · L\d+\nPlain text notes about staleness/);
     expect(ex.copied).toBe(true);
     await vi.advanceTimersByTimeAsync(999);
     expect(ex.copied).toBe(true);
