@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+
+	"github.com/loomwork/loom/backend/model"
 )
 
 // Logseq writes a page as Markdown with properties of its own: the page's
@@ -101,18 +103,55 @@ func logseqText(text []byte) []byte {
 	}
 	var b bytes.Buffer
 	b.Grow(len(text) + len(text)/8)
+	fence, fenceTabs := "", 0
 	for _, l := range lineSplits(text) {
 		tabs := 0
 		for tabs < len(l) && l[tabs] == '\t' {
 			tabs++
 		}
-		for range tabs {
+		rest := l[tabs:]
+		nesting := tabs
+		if fence != "" {
+			// In fenced code, the tabs of the block that holds the fence
+			// nest it; any more are the code's own.
+			nesting = min(tabs, fenceTabs)
+			if model.ClosesFence(bytes.TrimSpace(rest), fence) {
+				fence = ""
+			}
+		} else {
+			body := bytes.TrimSpace(rest)
+			if f := model.Fence(bytes.TrimSpace(bytes.TrimPrefix(body, []byte("-")))); f != "" {
+				fence, fenceTabs = f, tabs
+			}
+			if !nestedLine(rest) {
+				nesting = 0 // prose after a tab: indented code, as Markdown reads it
+			}
+		}
+		for range nesting {
 			b.WriteString("  ")
 		}
-		b.Write(l[tabs:])
+		b.Write(l[nesting:])
 	}
 	return b.Bytes()
 }
+
+// nestedLine says whether what follows a line's tabs is a nested block as
+// Logseq writes one: a bullet ("- text", or "-" alone for an empty block),
+// a block's next line or property ("  text"), a list item or a heading.
+// Prose straight after a tab is indented code.
+func nestedLine(rest []byte) bool {
+	rest = bytes.TrimRight(rest, "\r\n")
+	switch {
+	case len(rest) == 0, bytes.HasPrefix(rest, []byte("  ")), rest[0] == '#':
+		return true
+	case rest[0] == '-' || rest[0] == '*' || rest[0] == '+':
+		return len(rest) == 1 || rest[1] == ' '
+	}
+	return orderedItem.Match(rest)
+}
+
+// orderedItem is an ordered list item's start: "1. ", "2) ".
+var orderedItem = regexp.MustCompile(`^\d{1,9}[.)] `)
 
 // asList is a field's items (none for a field not set).
 func asList(v any) []any {

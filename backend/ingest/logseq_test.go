@@ -54,6 +54,27 @@ func TestLogseqPages(t *testing.T) {
 	assert.False(t, MayHaveFrontMatter([]byte("- a\nalias:: x")))
 }
 
+// TestLogseqTabsAreNestingNotCode: a tab that nests a Logseq block is two
+// spaces to Markdown, but a tab inside fenced code is the code's own, and
+// a tab-indented paragraph of a note that only opens with a Dataview field
+// ("rating:: 5", Obsidian's) is indented code, as the note's author wrote
+// it.
+func TestLogseqTabsAreNestingNotCode(t *testing.T) {
+	page := "tags:: go\n\n- A loop:\n\t- ```go\n\t  for {\n\t  \tstep()\n\t  }\n\t  ```\n\t-\n\t\t- nested\n"
+	assert.Equal(t, "tags:: go\n\n- A loop:\n  - ```go\n    for {\n    \tstep()\n    }\n    ```\n  -\n    - nested\n", string(logseqText([]byte(page))))
+
+	note := "rating:: 5\n\n# Build\n\n```make\nall:\n\tgo build ./...\n```\n\nRun it:\n\n\tmake all\n\n- a list\n\t- nested\n"
+	assert.Equal(t, "rating:: 5\n\n# Build\n\n```make\nall:\n\tgo build ./...\n```\n\nRun it:\n\n\tmake all\n\n- a list\n  - nested\n", string(logseqText([]byte(note))))
+	docs, err := Parse("build.md", "build.md", "", []byte(note), Options{})
+	require.NoError(t, err)
+	var text string
+	for _, s := range docs[0].Sections {
+		text += s.Text + "\n"
+	}
+	assert.Contains(t, text, "all:\n\tgo build ./...", "a Makefile's tab stays a tab")
+	assert.Contains(t, text, "\tmake all", "indented code stays code")
+}
+
 // FuzzNotes: a note in any mix of front matter, Logseq properties,
 // citations and wiki links parses without a panic, its sections on the
 // file's own lines, every citation link a key CitedKey reads back.
