@@ -84,10 +84,11 @@ var logseqNoise = regexp.MustCompile(`(?m)^[ \t]*(?:- )?(?:id:: [0-9a-fA-F]{8}-[
 var logseqBlockProperty = regexp.MustCompile(`(?m)^\t+  [A-Za-z][\w-]*:: `)
 
 // logseqText is a Logseq page as Markdown reads it: its blocks' ids and
-// folds blanked, and each tab that indents a line written as two spaces —
+// folds blanked, and each tab that nests a block written as two spaces —
 // Logseq nests blocks with tabs, and a tab-indented bullet under a
 // heading (or after a blank line) is indented code to Markdown, its text
-// and links lost. Every line keeps its number. A page is Logseq's when it
+// and links lost. A tab of fenced code, or before prose (indented code), is
+// the text's own and stays (nestedLine). Every line keeps its number. A page is Logseq's when it
 // opens with page properties or holds a block's property, id or fold;
 // any other text is returned as it is.
 func logseqText(text []byte) []byte {
