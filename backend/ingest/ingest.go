@@ -262,12 +262,27 @@ func checkText(path string, text []byte) error {
 	return nil
 }
 
+// parseHook, when set (by tests), is called as Parse starts on path.
+var parseHook func(path string)
+
 // Parse splits one file's bytes into documents (one, or one per BEIR line).
 // path is the reference path, key the stable identity (absolute path). The
 // bytes may be UTF-8 (with or without a byte-order mark) or UTF-16 with
 // one, with any line ends (see decodeText); a document's Hash and Bytes are
-// those of the file as it is.
-func Parse(key, path, collection string, data []byte, opts Options) ([]Document, error) {
+// those of the file as it is. A reader that panics on a file is that
+// file's FileError.
+func Parse(key, path, collection string, data []byte, opts Options) (docs []Document, err error) {
+	defer func() {
+		// A reader that fails on some file is a bug; the file is refused
+		// with an error that names it, and the run (the app, the watcher)
+		// goes on with the other files.
+		if r := recover(); r != nil {
+			docs, err = nil, &FileError{path, fmt.Sprintf("Loom's reader failed on this file (%v); please report it with the file", r)}
+		}
+	}()
+	if parseHook != nil {
+		parseHook(path)
+	}
 	opts.defaults()
 	format, _ := FormatOf(path)
 	if format == FormatBEIR {

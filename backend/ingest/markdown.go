@@ -254,6 +254,11 @@ func collect(doc ast.Node, src []byte, offset int, sc *scan) {
 // sections), from counts taken in a first pass over the headings' levels.
 // Text before first (front matter) belongs to no section.
 func buildSections(path string, src []byte, first int, heads []heading, links []mdLink) ([]Section, []int32) {
+	if len(heads) > 0 && heads[0].start < first {
+		// A line Go calls blank that goldmark does not ("\v") can be a
+		// heading's: the first region never starts after the first heading.
+		first = heads[0].start
+	}
 	regionStart := func(r int) int { // region 0 is before the first heading, from first
 		if r == 0 {
 			return first

@@ -103,3 +103,20 @@ func TestChunkingSectionsThatFitAllocatesAlmostNothing(t *testing.T) {
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(len(src)/16))
 	assert.Equal(t, 1, docs[0].Sections[0].Parts)
 }
+
+// TestAReaderThatFailsRefusesTheFile: a reader's panic on a file is that
+// file's error, naming it, and not the process's end; a line Go calls blank
+// and goldmark does not ("\v") before a setext underline was one.
+func TestAReaderThatFailsRefusesTheFile(t *testing.T) {
+	_, err := Parse("vt.md", "vt.md", "", []byte("\v\n-\n"), Options{})
+	var fe *FileError
+	require.ErrorAs(t, err, &fe)
+	assert.Equal(t, "vt.md: has no text to index, only headings or markup", err.Error(), "read, not failed")
+
+	parseHook = func(path string) { panic("a reader's bug") }
+	defer func() { parseHook = nil }()
+	_, err = Parse("/notes/a.md", "a.md", "", []byte("# A\n\ntext\n"), Options{})
+	require.ErrorAs(t, err, &fe)
+	assert.Equal(t, "a.md", fe.Path)
+	assert.Contains(t, err.Error(), "a reader's bug")
+}
