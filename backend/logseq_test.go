@@ -43,3 +43,30 @@ func TestALogseqGraphLinksAsLogseqReadsIt(t *testing.T) {
 	g = ingestedGraph(t, wb, filepath.Join(graph, "contents.md"))
 	assert.Equal(t, append([]string{"contents.md -> pages/Attention.md"}, want...), vaultLinks(g))
 }
+
+// TestALogseqBlockReferenceLinksToItsPage: a block reference to a block of
+// another page is an edge to that page — in one run, and from a page
+// ingested alone later — and the prompt shows its words, not its id.
+func TestALogseqBlockReferenceLinksToItsPage(t *testing.T) {
+	const id = "6500a1b2-1c2d-4e5f-8a9b-0c1d2e3f4a5b"
+	graph := filepath.Join(t.TempDir(), "graph")
+	writeTree(t, graph, map[string]string{
+		"pages/Variance.md": "- Variance is spread around the mean.\n  id:: " + id + "\n",
+		"pages/Power.md":    "- Statistical power grows with the sample, and falls with ((" + id + ")).\n",
+	})
+	wb := openBolt(t, t.TempDir())
+	defer wb.Close()
+	g := ingestedGraph(t, wb, graph)
+	want := []string{"pages/Power.md -> pages/Variance.md"}
+	assert.Equal(t, want, vaultLinks(g))
+
+	// A note at the graph's root ingested alone: the stored page's ids answer.
+	require.NoError(t, os.WriteFile(filepath.Join(graph, "design.md"), []byte("- A design fixes {{embed (("+id+"))}} before the study.\n"), 0o644))
+	g = ingestedGraph(t, wb, filepath.Join(graph, "design.md"))
+	assert.Equal(t, []string{"design.md -> pages/Variance.md", want[0]}, vaultLinks(g))
+
+	res, err := wb.Query(t.Context(), QueryRequest{Question: "How does statistical power change with the sample?", Budget: 2000, NoTouch: true})
+	require.NoError(t, err)
+	assert.Contains(t, res.Prompt, "falls with block reference.")
+	assert.NotContains(t, res.Prompt, id)
+}

@@ -317,8 +317,10 @@ func Parse(key, path, collection string, data []byte, opts Options) (docs []Docu
 		if strings.EqualFold(filepath.Ext(path), ".mdx") || speaksMDX(text) {
 			text = mdxText(text)
 		}
-		text = logseqText(text)
+		ids := LogseqIDs(text)
+		text = logseqText(blockRefs(text))
 		doc.readMarkdown(path, text)
+		doc.Meta.IDs = append(doc.Meta.IDs, ids...)
 	case FormatCode:
 		ok, err := parseCode(&doc, text)
 		if err != nil {
@@ -330,7 +332,7 @@ func Parse(key, path, collection string, data []byte, opts Options) (docs []Docu
 		}
 	default:
 		org := strings.EqualFold(filepath.Ext(path), ".org")
-		marked, n := markedHeadings(path, text)
+		marked, n := markedHeadings(path, blockRefs(text))
 		switch {
 		case n > 0:
 			doc.readMarkdown(path, marked)

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -158,4 +159,148 @@ var orderedItem = regexp.MustCompile(`^\d{1,9}[.)] `)
 func asList(v any) []any {
 	items, _ := v.([]any)
 	return items
+}
+
+// Logseq links one block to another by the id it gives the block (an
+// "id:: <uuid>" property under its bullet, or Org's ":id:" in a Logseq
+// Org page): "((<uuid>))" in text shows the block's words, "{{embed
+// ((<uuid>))}}" the block itself, "[words](((<uuid>)))" the words. Loom
+// writes each as a Markdown link to the id, "[words](id:<uuid>)", as it
+// writes Org-roam's: the library resolves it to the page that has the id
+// (NoteIDs), and the prompt shows the words alone (assemble.BlockText),
+// not a 36-character id that means nothing to a model. The words are
+// the block's own when it is on the same page, else "block reference".
+
+// uuidPattern is a Logseq block id.
+const uuidPattern = `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`
+
+// blockRef is a reference to a block: an embed, a link's destination, or
+// the reference alone.
+var blockRef = regexp.MustCompile(`\{\{embed \(\((` + uuidPattern + `)\)\)\s*\}\}|\]\(\(\((` + uuidPattern + `)\)\)\)|\(\((` + uuidPattern + `)\)\)`)
+
+// blockID is a block's id property, Logseq's Markdown or Org form.
+var blockID = regexp.MustCompile(`(?i)^[ \t]*(?:- )?(?:id::|:id:)[ \t]+(` + uuidPattern + `)[ \t]*\r?$`)
+
+// blockRefWords is what a reference to a block on another page reads as.
+const blockRefWords = "block reference"
+
+// LogseqIDs are the ids a Logseq Markdown page gives its blocks ("id::
+// <uuid>" lines).
+func LogseqIDs(src []byte) []string {
+	if !bytes.Contains(src, []byte("id:: ")) {
+		return nil
+	}
+	var ids []string
+	for _, l := range lineSplits(src) {
+		if m := blockID.FindSubmatch(lineBody(l)); m != nil && bytes.Contains(l, []byte("id::")) {
+			ids = append(ids, strings.ToLower(string(m[1])))
+		}
+	}
+	return ids
+}
+
+// NoteIDs are the ids other notes' links may name a note of path by: an
+// Org file's :ID: properties (Org-roam's, and Logseq's in an Org page),
+// a Markdown page's block ids (Logseq's).
+func NoteIDs(path string, src []byte) []string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".org":
+		return OrgIDs(src)
+	case ".md", ".markdown":
+		return LogseqIDs(src)
+	}
+	return nil
+}
+
+// blockRefs writes text's block references as Markdown links to their
+// ids (see above), outside fenced code and code spans; every line keeps
+// its number.
+func blockRefs(text []byte) []byte {
+	if !bytes.Contains(text, []byte("((")) || !blockRef.Match(text) {
+		return text
+	}
+	lines := lineSplits(text)
+	words := blockWords(lines)
+	var b bytes.Buffer
+	b.Grow(len(text))
+	fence := ""
+	for _, l := range lines {
+		trimmed := bytes.TrimSpace(bytes.TrimLeft(bytes.TrimSpace(l), "-*+ \t"))
+		switch {
+		case fence != "":
+			if model.ClosesFence(trimmed, fence) {
+				fence = ""
+			}
+			b.Write(l)
+			continue
+		case model.Fence(trimmed) != "":
+			fence = model.Fence(trimmed)
+			b.Write(l)
+			continue
+		}
+		last := 0
+		for _, m := range blockRef.FindAllSubmatchIndex(l, -1) {
+			if bytes.Count(l[:m[0]], []byte("`"))%2 == 1 {
+				continue // in a code span
+			}
+			b.Write(l[last:m[0]])
+			last = m[1]
+			if m[4] >= 0 { // [words](((id)))
+				b.WriteString("](id:" + strings.ToLower(string(l[m[4]:m[5]])) + ")")
+				continue
+			}
+			idAt := m[2:4]
+			if m[6] >= 0 {
+				idAt = m[6:8]
+			}
+			id := strings.ToLower(string(l[idAt[0]:idAt[1]]))
+			w := words[id]
+			if w == "" {
+				w = blockRefWords
+			}
+			b.WriteString("[" + w + "](id:" + id + ")")
+		}
+		b.Write(l[last:])
+	}
+	return b.Bytes()
+}
+
+// blockWords are the words of the blocks of a page that have an id, by
+// their id: the first words of the bullet (or Org headline) the id
+// property is under, without markup that would break a link's words.
+func blockWords(lines [][]byte) map[string]string {
+	words := map[string]string{}
+	for i, l := range lines {
+		m := blockID.FindSubmatch(lineBody(l))
+		if m == nil {
+			continue
+		}
+		for j := i - 1; j >= 0; j-- {
+			body := bytes.TrimSpace(lineBody(lines[j]))
+			if logseqProperty.Match(body) || bytes.HasPrefix(body, []byte(":")) || len(body) == 0 {
+				continue // the block's other properties, an Org drawer's lines
+			}
+			text := string(bytes.TrimLeft(body, "-*+ \t"))
+			text = blockWordsCleaner.Replace(mdLinkWords.ReplaceAllString(blockRef.ReplaceAllString(text, ""), "$1"))
+			words[strings.ToLower(string(m[1]))] = clipBlockWords(strings.Join(strings.Fields(text), " "))
+			break
+		}
+	}
+	return words
+}
+
+// mdLinkWords is a Markdown link, its words the first group.
+var mdLinkWords = regexp.MustCompile(`\[([^\]\n]*)\]\([^)\n]*\)`)
+
+// blockWordsCleaner drops what would end a link's words early or mean
+// markup in them.
+var blockWordsCleaner = strings.NewReplacer("[[", "", "]]", "", "[", "", "]", "", "`", "", "**", "", "__", "")
+
+// clipBlockWords keeps a block's first 12 words.
+func clipBlockWords(s string) string {
+	f := strings.Fields(s)
+	if len(f) <= 12 {
+		return s
+	}
+	return strings.Join(f[:12], " ") + "…"
 }

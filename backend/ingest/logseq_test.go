@@ -75,6 +75,53 @@ func TestLogseqTabsAreNestingNotCode(t *testing.T) {
 	assert.Contains(t, text, "\tmake all", "indented code stays code")
 }
 
+// TestLogseqBlockReferences: a reference to a block, an embed of one and
+// a link whose destination is one are links to the block's id, worded by
+// the block when it is on the page ("block reference" when not); a
+// reference in code stays as written; every line keeps its number, and the
+// page's block ids are its ids.
+func TestLogseqBlockReferences(t *testing.T) {
+	const here, there = "6500a1b2-1c2d-4e5f-8a9b-0c1d2e3f4a5b", "61024cd6-1951-47cc-8050-25f68960d729"
+	src := "- Variance is [[spread]] around [the mean](https://en.wikipedia.org/wiki/Mean).\n  id:: " + here + "\n" +
+		"- As ((" + here + ")) says, and ((" + strings.ToUpper(there) + ")) too.\n" +
+		"\t- {{embed ((" + there + "))}}\n" +
+		"\t- [the API key](((" + there + ")))\n" +
+		"- Write `((" + here + "))` to refer to it.\n" +
+		"- ```\n  ((" + here + "))\n  ```\n"
+	want := "- Variance is [[spread]] around [the mean](https://en.wikipedia.org/wiki/Mean).\n  id:: " + here + "\n" +
+		"- As [Variance is spread around the mean.](id:" + here + ") says, and [block reference](id:" + there + ") too.\n" +
+		"\t- [block reference](id:" + there + ")\n" +
+		"\t- [the API key](id:" + there + ")\n" +
+		"- Write `((" + here + "))` to refer to it.\n" +
+		"- ```\n  ((" + here + "))\n  ```\n"
+	assert.Equal(t, want, string(blockRefs([]byte(src))))
+	assert.Equal(t, []string{here}, LogseqIDs([]byte(src)))
+	assert.Equal(t, []string{here}, NoteIDs("pages/Variance.md", []byte(src)))
+
+	docs, err := Parse("pages/Variance.md", "pages/Variance.md", "", []byte(src), Options{})
+	require.NoError(t, err)
+	require.Len(t, docs, 1)
+	assert.Equal(t, []string{here}, docs[0].Meta.IDs)
+	var links []string
+	for _, s := range docs[0].Sections {
+		links = append(links, s.Links...)
+		assert.LessOrEqual(t, s.LineEnd, 9, "every line keeps its number")
+	}
+	assert.Contains(t, links, "id:"+there)
+	assert.Contains(t, links, "[[spread]]")
+
+	// An Org page of Logseq's: its ids are in drawers, its references the same.
+	org := "* Variance\n:PROPERTIES:\n:id: " + here + "\n:END:\nSpread around the mean.\n* Use\nSee ((" + here + ")).\n"
+	docs, err = Parse("pages/Variance.org", "pages/Variance.org", "", []byte(org), Options{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{here}, docs[0].Meta.IDs)
+	var text string
+	for _, s := range docs[0].Sections {
+		text += s.Text
+	}
+	assert.Contains(t, text, "See [Variance](id:"+here+").")
+}
+
 // FuzzNotes: a note in any mix of front matter, Logseq properties,
 // citations and wiki links parses without a panic, its sections on the
 // file's own lines, every citation link a key CitedKey reads back.
@@ -82,6 +129,7 @@ func FuzzNotes(f *testing.F) {
 	f.Add([]byte("title:: A\nalias:: b, [[c]]\n\n- x [@k1; @k2]\n  id:: 6500a1b2-1c2d-4e5f-8a9b-0c1d2e3f4a5b\n"))
 	f.Add([]byte("---\naliases: [x]\n---\n# H @no\n\nSee [[n]] and @doe99, jane@x.org `@d`.\n"))
 	f.Add([]byte("tags:: a\n# T\n[cite:@a] (@b) [-@c]\n"))
+	f.Add([]byte("- a\n  id:: 6500a1b2-1c2d-4e5f-8a9b-0c1d2e3f4a5b\n- ((6500a1b2-1c2d-4e5f-8a9b-0c1d2e3f4a5b)) {{embed ((6500a1b2-1c2d-4e5f-8a9b-0c1d2e3f4a5b))}}\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		docs, err := Parse("n.md", "n.md", "", src, Options{})
 		if err != nil {

@@ -61,9 +61,10 @@ type linkResolver struct {
 	// would have and a concept has already is that concept; for prose, a
 	// name taken is told apart (concepts.Qualify).
 	conceptNames map[string]string
-	// read reads a file of the run (nil: the run's Org files are not
-	// read for their ids); orgIDs are the collections' Org ids, by
-	// collection and id, built on the first id link.
+	// read reads a file of the run (nil: the run's notes are not read
+	// for their ids); orgIDs are the collections' note ids (Org's :ID:s,
+	// Logseq's block ids: ingest.NoteIDs), by collection and id, built on
+	// the first id link.
 	read func(ingest.File) ([]byte, error)
 	// unchanged are the run's files known not to have changed, by
 	// absolute path: what their stored documents say is current, so they
@@ -223,8 +224,8 @@ func (r *linkResolver) cited(collection, key string) string {
 	return ""
 }
 
-// orgID is the path of the document of collection that has the Org id
-// ("" for none).
+// orgID is the path of the document of collection that has the note id
+// — an Org :ID:, a Logseq block's id — ("" for none).
 func (r *linkResolver) orgID(collection, id string) string {
 	if r.orgIDs == nil {
 		r.orgIDs = pathTable{}
@@ -232,8 +233,8 @@ func (r *linkResolver) orgID(collection, id string) string {
 			for _, id := range d.Meta.IDs {
 				r.orgIDs.add(d.Collection, id, d.Path)
 			}
-		}, func(f ingest.File) bool { return hasExt(f, ".org") }, func(f ingest.File, data []byte) {
-			for _, id := range ingest.OrgIDs(data) {
+		}, func(f ingest.File) bool { return hasExt(f, ".org", ".md", ".markdown") }, func(f ingest.File, data []byte) {
+			for _, id := range ingest.NoteIDs(f.Path, data) {
 				r.orgIDs.add(f.Collection, id, f.Path)
 			}
 		})

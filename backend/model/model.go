@@ -99,7 +99,8 @@ type DocMeta struct {
 	// Language is a source file's programming language ("go", "python").
 	Language string `json:"language,omitempty"`
 	// IDs are the identifiers other documents' links may name this one
-	// by: an Org file's :ID: properties (Org-roam's [[id:…]] links).
+	// by: an Org file's :ID: properties (Org-roam's [[id:…]] links), a
+	// Logseq page's block ids (its "((…))" block references).
 	IDs []string `json:"ids,omitempty"`
 }
 

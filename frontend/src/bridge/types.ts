@@ -460,7 +460,8 @@ export interface DocMeta {
   language?: string;
   /**
    * IDs are the identifiers other documents' links may name this one
-   * by: an Org file's :ID: properties (Org-roam's [[id:…]] links).
+   * by: an Org file's :ID: properties (Org-roam's [[id:…]] links), a
+   * Logseq page's block ids (its "((…))" block references).
    */
   ids?: string[];
 }
