@@ -391,3 +391,49 @@ func TestExportImportRoundTrip(t *testing.T) {
 	assert.Equal(t, g.Edges, back.Edges)
 	assert.ErrorContains(t, dst.ImportGraph(ctx, g2), "not empty")
 }
+
+// TestAFileReadByAnOlderReaderIsReadAgain: documents stored by a Loom whose
+// reader of their format was older are read again on the next ingest,
+// though their files did not change — so a better reader reaches the
+// library it already holds — and once only.
+func TestAFileReadByAnOlderReaderIsReadAgain(t *testing.T) {
+	ctx := context.Background()
+	notes := copyFixture(t)
+	dir := t.TempDir()
+	wb := openBolt(t, dir)
+	_, err := wb.Ingest(ctx, []string{notes}, IngestOptions{})
+	require.NoError(t, err)
+	g, err := wb.ExportGraph(ctx, false)
+	require.NoError(t, err)
+	var markdown []model.Document
+	for _, d := range g.Documents {
+		assert.Equal(t, ingest.ReaderVersion(d.Format), d.Reader, d.Path)
+		if d.Format == string(ingest.FormatMarkdown) {
+			d.Reader = 0 // as a Loom with no reader versions wrote it
+			markdown = append(markdown, d)
+		}
+	}
+	require.NotEmpty(t, markdown)
+	require.NoError(t, wb.Close())
+
+	s, err := graphdb.OpenBolt(filepath.Join(dir, GraphDir), graphdb.BoltOptions{})
+	require.NoError(t, err)
+	_, err = s.Apply(ctx, graphdb.Write{TouchDocs: markdown})
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+
+	wb = openBolt(t, dir)
+	defer wb.Close()
+	rep, err := wb.Ingest(ctx, []string{notes}, IngestOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, len(markdown), rep.Updated, "the Markdown notes are read again")
+	assert.Equal(t, len(g.Documents)-len(markdown), rep.Unchanged)
+	g, err = wb.ExportGraph(ctx, false)
+	require.NoError(t, err)
+	for _, d := range g.Documents {
+		assert.Equal(t, ingest.ReaderVersion(d.Format), d.Reader, d.Path)
+	}
+	rep, err = wb.Ingest(ctx, []string{notes}, IngestOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, len(g.Documents), rep.Unchanged, "read again once")
+}

@@ -112,13 +112,14 @@ func LoadGraphCache(path string, generation int64) (*Graph, []model.Concept) {
 // attributes may hold a summary's edges once per stored copy (and count
 // them in the workspace facts); such caches are read from the store again,
 // whose snapshot keeps one copy (graphdb.Snapshot.Repeated).
-const indexCacheMagic = "LOOMIDX5"
+// LOOMIDX6: a document's reader version (model.Document.Reader).
+const indexCacheMagic = "LOOMIDX6"
 
 const indexCacheHeader = 32
 
 // indexCacheFields are the model fields the flat codec writes, in order.
 var indexCacheFields = map[reflect.Type][]string{
-	reflect.TypeFor[model.Document]():    {"ID", "Key", "Path", "Collection", "Format", "Title", "Hash", "Bytes", "Ingested", "Modified", "Groups", "Meta"},
+	reflect.TypeFor[model.Document]():    {"ID", "Key", "Path", "Collection", "Format", "Title", "Hash", "Bytes", "Ingested", "Modified", "Groups", "Meta", "Reader"},
 	reflect.TypeFor[model.ContentNode](): {"ID", "DocID", "Ref", "Ancestors", "HeadingPath", "LineStart", "LineEnd", "Ordinal", "Part", "Parts", "ContentHash", "Kind", "ContentType", "Complexity", "Tokens", "Created", "LastAccess", "Provenance", "Parent", "NearMiss", "NearMissSim", "Pinned", "Source", "Level", "PageStart", "PageEnd", "Symbol"},
 	reflect.TypeFor[model.Concept]():     {"ID", "Name", "Description", "Created", "Seed"},
 	reflect.TypeFor[model.Edge]():        {"Kind", "From", "To", "Weight", "Direction", "Created"},
@@ -229,6 +230,7 @@ func encodeIndexCache(s *graphdb.Snapshot, generation int64) ([]byte, error) {
 			meta = string(b)
 		}
 		e.str(meta)
+		e.int(d.Reader)
 	}
 	docIDs := make([]string, 0, len(s.DocNodes))
 	for id := range s.DocNodes {
@@ -503,6 +505,7 @@ func decodeIndexCache(b []byte, generation int64) (*Graph, []model.Concept, erro
 		if meta := d.str(); meta != "" && json.Unmarshal([]byte(meta), &doc.Meta) != nil {
 			return nil, nil, errBadIndexCache
 		}
+		doc.Reader = d.int()
 		ix.Docs[doc.ID] = doc
 		ix.DocByKey[doc.Key] = doc.ID
 	}

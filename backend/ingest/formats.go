@@ -6,6 +6,18 @@ import (
 	"strings"
 )
 
+// ReaderVersion is the version of the reader of a format: it goes up when
+// the reader reads the same bytes differently (a fix, a syntax it now
+// understands), so that files a workspace holds are read again by the
+// Loom that reads them better, not only when they change (stored as
+// model.Document.Reader). Markdown 1: Logseq pages (properties, tab
+// nesting, block references), Pandoc citations, aliases. Text 1: Org
+// files as Org reads them (drawers, links, ids, Org-roam's metadata).
+func ReaderVersion(format string) int { return readerVersions[Format(format)] }
+
+// readerVersions are the formats' reader versions (absent: 0).
+var readerVersions = map[Format]int{FormatMarkdown: 1, FormatText: 1}
+
 // formats maps a lower-case file extension to the format Loom reads it as.
 // The web edition's page keeps the same list (frontend/src/lib/upload.ts).
 var formats = map[string]Format{

@@ -273,8 +273,10 @@ func git(ctx context.Context, dir string, args ...string) (string, bool) {
 }
 
 // readsDifferently reports whether this Loom would read a document's file
-// differently than the one that ingested it: source code indexed as text
-// before Loom parsed its language is read again even when unchanged.
+// differently than the one that ingested it — its format's reader is newer
+// (ingest.ReaderVersion), or it is source code indexed as text before Loom
+// parsed its language —, so it is read again even when unchanged.
 func readsDifferently(d *model.Document) bool {
-	return d.Format == string(ingest.FormatCode) && d.Meta.Language == "" && ingest.ParsesAsCode(d.Path)
+	return d.Reader < ingest.ReaderVersion(d.Format) ||
+		d.Format == string(ingest.FormatCode) && d.Meta.Language == "" && ingest.ParsesAsCode(d.Path)
 }

@@ -781,7 +781,8 @@ func (w *Library) linkWith(ix *index.Graph, b *batch, pd preparedDoc, now time.T
 		w.removeDoc(ix, b, pd.id)
 	}
 	doc := model.Document{ID: pd.id, Key: pd.doc.Key, Path: pd.doc.Path, Collection: pd.doc.Collection,
-		Format: string(pd.doc.Format), Title: pd.doc.Title, Hash: pd.doc.Hash, Bytes: pd.doc.Bytes, Ingested: now, Modified: pd.doc.ModTime.UTC(), Groups: groups, Meta: pd.doc.Meta}
+		Format: string(pd.doc.Format), Title: pd.doc.Title, Hash: pd.doc.Hash, Bytes: pd.doc.Bytes, Ingested: now, Modified: pd.doc.ModTime.UTC(), Groups: groups, Meta: pd.doc.Meta,
+		Reader: ingest.ReaderVersion(string(pd.doc.Format))}
 	dw := graphdb.DocWrite{Doc: doc}
 	created := 0
 	byOrdinal := map[int]string{}

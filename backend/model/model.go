@@ -77,6 +77,10 @@ type Document struct {
 	// Meta is what the document says of itself: a note's front matter, a
 	// paper's authors and identifiers, a BibTeX entry's fields.
 	Meta DocMeta `json:"meta,omitzero"`
+	// Reader is the version of its format's reader that read it
+	// (ingest.ReaderVersion; 0 before readers had versions): a file read by
+	// an older reader is read again, even unchanged.
+	Reader int `json:"reader,omitempty"`
 }
 
 // DocMeta is what a document says of itself, where its format says it:

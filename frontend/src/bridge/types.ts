@@ -494,6 +494,12 @@ export interface DocumentInfo {
    */
   meta?: DocMeta;
   /**
+   * Reader is the version of its format's reader that read it
+   * (ingest.ReaderVersion; 0 before readers had versions): a file read by
+   * an older reader is read again, even unchanged.
+   */
+  reader?: number;
+  /**
    * Source is where the file was read from (the document's key without
    * a corpus record suffix).
    */
