@@ -427,6 +427,7 @@ func TestAFileReadByAnOlderReaderIsReadAgain(t *testing.T) {
 	rep, err := wb.Ingest(ctx, []string{notes}, IngestOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, len(markdown), rep.Updated, "the Markdown notes are read again")
+	assert.Equal(t, len(markdown), rep.Reread, "and the report says why")
 	assert.Equal(t, len(g.Documents)-len(markdown), rep.Unchanged)
 	g, err = wb.ExportGraph(ctx, false)
 	require.NoError(t, err)

@@ -78,7 +78,11 @@ type IngestReport struct {
 	Unchanged int `json:"unchanged"`
 	// Unread counts the unchanged files left unread: git, or their size
 	// and modification time, said they had not changed (see changes.go).
-	Unread          int           `json:"unread"`
+	Unread int `json:"unread"`
+	// Reread counts the updated documents whose files had not changed,
+	// read again because this Loom reads their format better than the one
+	// that read them (ingest.ReaderVersion).
+	Reread          int           `json:"reread,omitempty"`
 	Removed         int           `json:"removed"`
 	Nodes           int           `json:"nodes"`
 	ConceptsCreated int           `json:"concepts_created"`
@@ -308,6 +312,7 @@ func (r *IngestReport) add(o *IngestReport) {
 	r.Updated += o.Updated
 	r.Unchanged += o.Unchanged
 	r.Unread += o.Unread
+	r.Reread += o.Reread
 	r.Removed += o.Removed
 	r.Nodes += o.Nodes
 	r.ConceptsCreated += o.ConceptsCreated
@@ -518,8 +523,11 @@ func (w *Library) ingestOnce(ctx context.Context, walked ingest.WalkResult, root
 					return rep, perr
 				}
 				for _, pd := range prepared {
-					if _, existed := ix.Docs[pd.id]; existed {
+					if old, existed := ix.Docs[pd.id]; existed {
 						rep.Updated++
+						if old.Hash == pd.doc.Hash {
+							rep.Reread++
+						}
 					} else {
 						rep.Added++
 					}

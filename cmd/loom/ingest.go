@@ -59,8 +59,12 @@ func cmdIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if rep.Unread > 0 {
 		unchanged += fmt.Sprintf(" (%d not read: git, or their size and time, say so)", rep.Unread)
 	}
-	fmt.Fprintf(stdout, "ingested %d files (%s) in %s: %d added, %d updated, %s unchanged, %d removed, %d nodes, %d new concepts; %d errors\n",
-		rep.Files, mb(rep.Bytes), rep.Duration.Round(time.Millisecond), rep.Added, rep.Updated, unchanged, rep.Removed,
+	updated := fmt.Sprint(rep.Updated)
+	if rep.Reread > 0 {
+		updated += fmt.Sprintf(" (%d unchanged but read again: this Loom reads their format better)", rep.Reread)
+	}
+	fmt.Fprintf(stdout, "ingested %d files (%s) in %s: %d added, %s updated, %s unchanged, %d removed, %d nodes, %d new concepts; %d errors\n",
+		rep.Files, mb(rep.Bytes), rep.Duration.Round(time.Millisecond), rep.Added, updated, unchanged, rep.Removed,
 		rep.Nodes, rep.ConceptsCreated, len(rep.Errors))
 	fmt.Fprintf(stdout, "workspace %s: %d documents, %d content nodes, %d concepts, %d edges, %d tokens (embedder %s)\n",
 		st.Workspace, st.Documents, st.ContentNodes, st.ConceptNodes, st.Edges, st.Tokens, st.Embedder)

@@ -772,6 +772,12 @@ export interface IngestResult {
    * and modification time, said they had not changed (see changes.go).
    */
   unread: number;
+  /**
+   * Reread counts the updated documents whose files had not changed,
+   * read again because this Loom reads their format better than the one
+   * that read them (ingest.ReaderVersion).
+   */
+  reread?: number;
   removed: number;
   nodes: number;
   concepts_created: number;

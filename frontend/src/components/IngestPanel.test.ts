@@ -155,6 +155,15 @@ describe('IngestPanel', () => {
     expect(summary).toContain('7 new concepts');
     expect(summary).toContain('2.5 s');
     expect(screen.queryByTestId('ingest-cancel')).toBeNull();
+    expect(screen.queryByTestId('ingest-reread')).toBeNull();
+  });
+  it('says when unchanged files were read again by a better reader', () => {
+    render(IngestPanel, {
+      progress: null, files: [], ingesting: false, cancelling: false,
+      report: { files: 5, added: 0, updated: 3, unchanged: 2, removed: 0, nodes: 40, concepts_created: 0, bytes: 1, unread: 0, reread: 3, embedder: 'e', duration_ns: 1e9, canceled: false, hidden: 0, job: 'ingest-1', errors: [], skipped: [], warnings: [] },
+      error: null, oncancel: vi.fn(), ondismiss: vi.fn(),
+    });
+    expect(screen.getByTestId('ingest-summary').textContent).toContain('3 updated (3 unchanged, read again: this Loom reads their format better) · 2 unchanged');
   });
   it('offers to watch the folders of a finished ingest, when it can watch', async () => {
     const report = { files: 2, added: 2, updated: 0, unchanged: 0, removed: 0, nodes: 4, concepts_created: 1, bytes: 1, unread: 0, embedder: 'e', duration_ns: 1e9, canceled: false, hidden: 0, job: 'ingest-1', errors: [], skipped: [], warnings: [], watchable: ['/home/ada/notes', '/home/ada/papers'] };

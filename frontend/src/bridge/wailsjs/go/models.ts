@@ -75,6 +75,7 @@ export namespace bind {
 	    updated: number;
 	    unchanged: number;
 	    unread: number;
+	    reread?: number;
 	    removed: number;
 	    nodes: number;
 	    concepts_created: number;
