@@ -78,7 +78,7 @@ func logseqPageProperties(text []byte) (map[string]any, int) {
 
 // logseqNoise is a block's id or fold: "id:: <uuid>" or "collapsed::
 // true|false", alone on its line (under a bullet or on it).
-var logseqNoise = regexp.MustCompile(`(?m)^[ \t]*(?:- )?(?:id:: [0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|collapsed:: (?:true|false))[ \t]*$`)
+var logseqNoise = regexp.MustCompile(`(?m)^[ \t]*(?:- )?(?:id:: ` + uuidPattern + `|collapsed:: (?:true|false))[ \t]*$`)
 
 // logseqBlockProperty is a property line under a block's bullet, indented
 // with the block's tabs and two spaces.
