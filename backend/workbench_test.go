@@ -422,6 +422,14 @@ func TestAFileReadByAnOlderReaderIsReadAgain(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, s.Close())
 
+	c, err := Doctor(ctx, dir)
+	require.NoError(t, err)
+	noted := false
+	for _, f := range c.Findings {
+		noted = noted || f.Status == StatusNote && strings.Contains(f.Detail, strconv.Itoa(len(markdown))+" documents (markdown) were read by an older reader")
+	}
+	assert.True(t, noted, "doctor says so: %+v", c.Findings)
+
 	wb = openBolt(t, dir)
 	defer wb.Close()
 	rep, err := wb.Ingest(ctx, []string{notes}, IngestOptions{})

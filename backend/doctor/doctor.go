@@ -13,8 +13,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -151,6 +153,7 @@ func (c *Checkup) checkStore(ctx context.Context, dir string, kind storage.Graph
 		c.Store = "ok"
 		c.add(part, StatusOK, fmt.Sprintf("%d documents, %s, %d concepts at generation %d", len(snap.Documents), sections(snap), len(snap.Concepts), snap.Meta.Generation), "")
 		c.repeated(part, snap)
+		c.olderReaders(part, snap)
 		return snap, snap.Meta.Generation
 	}
 	gdir := filepath.Join(dir, storage.GraphDir)
@@ -219,6 +222,7 @@ func (c *Checkup) checkStore(ctx context.Context, dir string, kind storage.Graph
 	c.add(part, StatusOK, fmt.Sprintf("%d pages read; %d documents, %s, %d concepts at generation %d",
 		pages, len(snap.Documents), sections(snap), len(snap.Concepts), snap.Meta.Generation), "")
 	c.repeated(part, snap)
+	c.olderReaders(part, snap)
 	// The workspace facts (what stats show) against what the store holds.
 	ix := index.FromSnapshot(snap)
 	facts := ix.Meta(snap.Meta.Embedder)
@@ -527,6 +531,25 @@ func sourceSections(d *model.Document) (map[string]string, bool) {
 		return texts, true
 	}
 	return nil, false
+}
+
+// olderReaders notes the documents an older reader of their format read
+// (model.Document.Reader): the next ingest of their files reads them
+// again, so nothing is to mend.
+func (c *Checkup) olderReaders(part string, snap *graphdb.Snapshot) {
+	n := 0
+	formats := map[string]bool{}
+	for _, d := range snap.Documents {
+		if d.Reader < ingest.ReaderVersion(d.Format) {
+			n++
+			formats[d.Format] = true
+		}
+	}
+	if n == 0 {
+		return
+	}
+	names := slices.Sorted(maps.Keys(formats))
+	c.add(part, StatusNote, fmt.Sprintf("%d documents (%s) were read by an older reader of their format: the next ingest of their files, or a watcher's rescan, reads them again, unchanged or not", n, strings.Join(names, ", ")), "")
 }
 
 // checkLeftovers notes what interrupted writes left behind.
