@@ -69,6 +69,29 @@ func TestLoadConfig(t *testing.T) {
 		assert.Equal(t, Weights{Semantic: 1, Trust: 1, Novelty: 0.2}, c.Weights(Verify))
 		assert.Equal(t, DefaultPresets()[Answer], c.Weights(Answer), "purposes without an override keep the default preset")
 	})
+	t.Run("a sentence encoder ranks with the encoder's settings; null turns them off", func(t *testing.T) {
+		c, err := LoadConfig(writeFile(t, "config.json", `{"ranking": {"keyword_weight": 0.8, "relevance_cut": 0.6}}`))
+		require.NoError(t, err)
+		enc := c.ForEncoder(true)
+		assert.Equal(t, 0.55, enc.KeywordWeight, "a workspace written before the field has the default")
+		assert.Equal(t, 0.74, enc.RelevanceCut)
+		table := c.ForEncoder(false)
+		assert.Equal(t, 0.8, table.KeywordWeight, "the offline table keeps the top-level values")
+		assert.Equal(t, 0.6, table.RelevanceCut)
+
+		c, err = LoadConfig(writeFile(t, "config.json", `{"ranking": {"keyword_weight": 0.8, "encoder": null}}`))
+		require.NoError(t, err)
+		assert.Equal(t, 0.8, c.ForEncoder(true).KeywordWeight)
+
+		c, err = LoadConfig(writeFile(t, "config.json", `{"ranking": {"encoder": {"keyword_weight": 0.3, "relevance_cut": 0.8}}}`))
+		require.NoError(t, err)
+		assert.Equal(t, 0.3, c.ForEncoder(true).KeywordWeight)
+		assert.Equal(t, 0.8, c.ForEncoder(true).RelevanceCut)
+		assert.Equal(t, DefaultConfig().KeywordWeight, c.ForEncoder(false).KeywordWeight)
+
+		_, err = LoadConfig(writeFile(t, "config.json", `{"ranking": {"encoder": {"keyword_weight": 1.5, "relevance_cut": 0.7}}}`))
+		require.ErrorContains(t, err, "encoder.keyword_weight must be between 0 and 1")
+	})
 	t.Run("half-lives may be given in seconds", func(t *testing.T) {
 		c, err := LoadConfig(writeFile(t, "config.json", `{"ranking": {"staleness_half_life": 3600}}`))
 		require.NoError(t, err)

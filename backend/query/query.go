@@ -3,11 +3,13 @@ package query
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/classify"
 	"github.com/loomwork/loom/backend/embed"
+	"github.com/loomwork/loom/backend/embed/synthetic"
 	"github.com/loomwork/loom/backend/index"
 	"github.com/loomwork/loom/backend/levels"
 	"github.com/loomwork/loom/backend/tokens"
@@ -94,7 +96,7 @@ func (w *Pipeline) start(ctx context.Context, a *ask, cls classify.Classificatio
 	if err != nil {
 		return nil, err
 	}
-	cfg := w.ws.RankingConfig()
+	cfg := w.ws.RankingConfig().ForEncoder(sentenceEncoder(e))
 	split, err := assemble.PlanSplit(assemble.SplitRequest{
 		Window: a.window, WindowSource: a.source, Budget: a.req.Budget,
 		System: count(cfg.SystemPrompt), Question: count(assemble.QuestionText(a.question)),
@@ -233,4 +235,13 @@ func (w *Pipeline) memoCounter() (assemble.Counter, error) {
 		w.sysTokens[s] = n
 		return n
 	}, nil
+}
+
+// sentenceEncoder reports whether e is a sentence encoder (the full MiniLM
+// encoder, a model server's embedding model), not the offline table or the
+// benchmarks' random vectors: the ranking's Encoder settings are for its
+// vectors (assemble.Config.ForEncoder).
+func sentenceEncoder(e embed.Embedder) bool {
+	id := e.ID()
+	return !strings.HasPrefix(id, embed.OfflinePrefix) && id != synthetic.ID
 }

@@ -58,7 +58,7 @@ func (w *Pipeline) searchRanked(ctx context.Context, query, scope string, limit 
 	if err != nil {
 		return chat.ToolResult{}, fmt.Errorf("embed the search: %w", err)
 	}
-	p := newPool(w, r, q, qv[0], QueryRequest{Scope: scope, Candidates: limit}, sc.slots(r), strategy, w.ws.RankingConfig())
+	p := newPool(w, r, q, qv[0], QueryRequest{Scope: scope, Candidates: limit}, sc.slots(r), strategy, w.ws.RankingConfig().ForEncoder(sentenceEncoder(e)))
 	defer p.release()
 	var b strings.Builder
 	var ids []string
