@@ -74,7 +74,7 @@ func TestLoadConfig(t *testing.T) {
 		require.NoError(t, err)
 		enc := c.ForEncoder(true)
 		assert.Equal(t, 0.55, enc.KeywordWeight, "a workspace written before the field has the default")
-		assert.Equal(t, 0.74, enc.RelevanceCut)
+		assert.Equal(t, 0.72, enc.RelevanceCut)
 		table := c.ForEncoder(false)
 		assert.Equal(t, 0.8, table.KeywordWeight, "the offline table keeps the top-level values")
 		assert.Equal(t, 0.6, table.RelevanceCut)

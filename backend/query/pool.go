@@ -385,8 +385,9 @@ func (p *pool) relevantNeighbours(cands []*assemble.Candidate, cfg assemble.Conf
 // The floor sits a little above the offline table's RelevanceCut (0.65),
 // not below it: a file's definitions share its names, imports and
 // comments, so a sibling of the best hit scores higher than its own
-// relevance warrants. A sentence encoder's cut is higher (0.74,
-// assemble.Config.Encoder); the floor stays 0.7 there: at 0.76 py-requests
+// relevance warrants. A sentence encoder's cut is higher (0.72,
+// assemble.Config.Encoder); the floor stays 0.7 there: with a cut of 0.74
+// and the floor at 0.76, py-requests
 // @4000 went 0.319 / 0.804 → 0.359 / 0.754 and Loom's code questions
 // 0.162 / 0.633 → 0.170 / 0.582 (P / R), recall falling more than precision rose. On Loom's own
 // code at budget 4000 (BENCHMARKS.md), against no such rule: the 110
