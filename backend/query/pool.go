@@ -386,10 +386,10 @@ func (p *pool) relevantNeighbours(cands []*assemble.Candidate, cfg assemble.Conf
 // not below it: a file's definitions share its names, imports and
 // comments, so a sibling of the best hit scores higher than its own
 // relevance warrants. A sentence encoder's cut is higher (0.72,
-// assemble.Config.Encoder); the floor stays 0.7 there: with a cut of 0.74
-// and the floor at 0.76, py-requests
-// @4000 went 0.319 / 0.804 → 0.359 / 0.754 and Loom's code questions
-// 0.162 / 0.633 → 0.170 / 0.582 (P / R), recall falling more than precision rose. On Loom's own
+// assemble.Config.Encoder); the floor stays 0.7 there: with a cut of
+// 0.74, a floor of 0.76 took py-requests @4000 from 0.319 / 0.804 to
+// 0.359 / 0.754 and Loom's code questions from 0.162 / 0.633 to 0.170 /
+// 0.582 (P / R), recall falling more than precision rose. On Loom's own
 // code at budget 4000 (BENCHMARKS.md), against no such rule: the 110
 // questions' recall 0.570 → 0.689 and the 24 bug cases' 0.593 → 0.656
 // with the files of every relevant definition; the files of the 1 / 2 /
