@@ -121,8 +121,7 @@ func logseqText(text []byte) []byte {
 				fence = ""
 			}
 		} else {
-			body := bytes.TrimSpace(rest)
-			if f := model.Fence(bytes.TrimSpace(bytes.TrimPrefix(body, []byte("-")))); f != "" {
+			if f := blockFence(rest); f != "" {
 				fence, fenceTabs = f, tabs
 			}
 			if !nestedLine(rest) {
@@ -150,6 +149,12 @@ func nestedLine(rest []byte) bool {
 		return len(rest) == 1 || rest[1] == ' '
 	}
 	return orderedItem.Match(rest)
+}
+
+// blockFence is the fence a line opens, on its own or after a block's
+// bullet ("- ```go"); "" for none.
+func blockFence(line []byte) string {
+	return model.Fence(bytes.TrimSpace(bytes.TrimLeft(bytes.TrimSpace(line), "-*+ \t")))
 }
 
 // orderedItem is an ordered list item's start: "1. ", "2) ".
@@ -225,16 +230,14 @@ func blockRefs(text []byte) []byte {
 	b.Grow(len(text))
 	fence := ""
 	for _, l := range lines {
-		trimmed := bytes.TrimSpace(bytes.TrimLeft(bytes.TrimSpace(l), "-*+ \t"))
-		switch {
-		case fence != "":
-			if model.ClosesFence(trimmed, fence) {
+		if fence != "" {
+			if model.ClosesFence(bytes.TrimSpace(l), fence) {
 				fence = ""
 			}
 			b.Write(l)
 			continue
-		case model.Fence(trimmed) != "":
-			fence = model.Fence(trimmed)
+		}
+		if fence = blockFence(l); fence != "" {
 			b.Write(l)
 			continue
 		}
