@@ -540,7 +540,7 @@ func (c *Checkup) olderReaders(part string, snap *graphdb.Snapshot) {
 	n := 0
 	formats := map[string]bool{}
 	for _, d := range snap.Documents {
-		if d.Reader < ingest.ReaderVersion(d.Format) {
+		if ingest.ReadByOlderReader(&d) {
 			n++
 			formats[d.Format] = true
 		}

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/loomwork/loom/backend/model"
 )
 
 // ReaderVersion is the version of the reader of a format: it goes up when
@@ -14,6 +16,10 @@ import (
 // nesting, block references), Pandoc citations, aliases. Text 1: Org
 // files as Org reads them (drawers, links, ids, Org-roam's metadata).
 func ReaderVersion(format string) int { return readerVersions[Format(format)] }
+
+// ReadByOlderReader reports whether an older reader of d's format read it:
+// the next ingest of its file reads it again, even unchanged.
+func ReadByOlderReader(d *model.Document) bool { return d.Reader < ReaderVersion(d.Format) }
 
 // readerVersions are the formats' reader versions (absent: 0).
 var readerVersions = map[Format]int{FormatMarkdown: 1, FormatText: 1}

@@ -277,6 +277,6 @@ func git(ctx context.Context, dir string, args ...string) (string, bool) {
 // (ingest.ReaderVersion), or it is source code indexed as text before Loom
 // parsed its language —, so it is read again even when unchanged.
 func readsDifferently(d *model.Document) bool {
-	return d.Reader < ingest.ReaderVersion(d.Format) ||
+	return ingest.ReadByOlderReader(d) ||
 		d.Format == string(ingest.FormatCode) && d.Meta.Language == "" && ingest.ParsesAsCode(d.Path)
 }
