@@ -62,9 +62,9 @@ type linkResolver struct {
 	// name taken is told apart (concepts.Qualify).
 	conceptNames map[string]string
 	// read reads a file of the run (nil: the run's notes are not read
-	// for their ids); orgIDs are the collections' note ids (Org's :ID:s,
-	// Logseq's block ids: ingest.NoteIDs), by collection and id, built on
-	// the first id link.
+	// for their ids, aliases and keys); orgIDs are the collections' note
+	// ids (Org's :ID:s, Logseq's block ids: ingest.NoteIDs), by collection
+	// and id, built with names (noteTables).
 	read func(ingest.File) ([]byte, error)
 	// unchanged are the run's files known not to have changed, by
 	// absolute path: what their stored documents say is current, so they
@@ -75,8 +75,8 @@ type linkResolver struct {
 	// first citation (stored entries and the run's .bib and .ris files).
 	bibKeys map[string][]bibEntry
 	// names are the notes' aliases (front matter's; Logseq's alias:: and
-	// title::), by collection and lower-case name, built on the first wiki
-	// link no path resolves.
+	// title::), by collection and lower-case name; built with orgIDs on the
+	// first wiki link no path resolves or id link (noteTables).
 	names pathTable
 }
 
@@ -155,29 +155,43 @@ func hasExt(f ingest.File, exts ...string) bool {
 // "aliases: [Self-attention]" (Logseq links by alias; a link Obsidian
 // would leave unresolved goes where its writer meant).
 func (r *linkResolver) named(collection, name string) string {
-	if r.names == nil {
-		r.names = pathTable{}
-		add := func(collection, alias, p string) {
-			r.names.add(collection, strings.ToLower(strings.TrimSpace(alias)), p)
-		}
-		r.gather(func(_ string, d *model.Document) {
-			if d.Format == string(ingest.FormatMarkdown) {
-				for _, a := range d.Meta.Aliases {
-					add(d.Collection, a, d.Path)
-				}
-			}
-		}, func(f ingest.File) bool {
-			format, _ := ingest.FormatOf(f.Path)
-			return format == ingest.FormatMarkdown
-		}, func(f ingest.File, data []byte) {
-			if ingest.MayHaveFrontMatter(data) {
-				for _, a := range ingest.ReadFrontMatter(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))).Meta.Aliases {
-					add(f.Collection, a, f.Path)
-				}
-			}
-		})
-	}
+	r.noteTables()
 	return r.names[collection][strings.ToLower(strings.TrimSpace(name))]
+}
+
+// noteTables builds what notes say of themselves, in one read of the run's
+// new and changed notes: the Markdown notes' aliases (names) and the
+// notes' ids (orgIDs: Org's :ID:s, Logseq's block ids).
+func (r *linkResolver) noteTables() {
+	if r.names != nil {
+		return
+	}
+	r.names, r.orgIDs = pathTable{}, pathTable{}
+	alias := func(collection, alias, p string) {
+		r.names.add(collection, strings.ToLower(strings.TrimSpace(alias)), p)
+	}
+	r.gather(func(_ string, d *model.Document) {
+		if d.Format == string(ingest.FormatMarkdown) {
+			for _, a := range d.Meta.Aliases {
+				alias(d.Collection, a, d.Path)
+			}
+		}
+		for _, id := range d.Meta.IDs {
+			r.orgIDs.add(d.Collection, id, d.Path)
+		}
+	}, func(f ingest.File) bool {
+		format, _ := ingest.FormatOf(f.Path)
+		return format == ingest.FormatMarkdown || hasExt(f, ".org")
+	}, func(f ingest.File, data []byte) {
+		if format, _ := ingest.FormatOf(f.Path); format == ingest.FormatMarkdown && ingest.MayHaveFrontMatter(data) {
+			for _, a := range ingest.ReadFrontMatter(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))).Meta.Aliases {
+				alias(f.Collection, a, f.Path)
+			}
+		}
+		for _, id := range ingest.NoteIDs(f.Path, data) {
+			r.orgIDs.add(f.Collection, id, f.Path)
+		}
+	})
 }
 
 // bibEntry is a reference entry a citation key names.
@@ -227,18 +241,7 @@ func (r *linkResolver) cited(collection, key string) string {
 // orgID is the path of the document of collection that has the note id
 // — an Org :ID:, a Logseq block's id — ("" for none).
 func (r *linkResolver) orgID(collection, id string) string {
-	if r.orgIDs == nil {
-		r.orgIDs = pathTable{}
-		r.gather(func(_ string, d *model.Document) {
-			for _, id := range d.Meta.IDs {
-				r.orgIDs.add(d.Collection, id, d.Path)
-			}
-		}, func(f ingest.File) bool { return hasExt(f, ".org", ".md", ".markdown") }, func(f ingest.File, data []byte) {
-			for _, id := range ingest.NoteIDs(f.Path, data) {
-				r.orgIDs.add(f.Collection, id, f.Path)
-			}
-		})
-	}
+	r.noteTables()
 	return r.orgIDs[collection][id]
 }
 

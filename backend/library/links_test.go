@@ -123,3 +123,28 @@ func TestResolvedLinksAreDistinctAndKnowTheIndex(t *testing.T) {
 		"another collection's note is not this one's: the link waits at the root")
 	assert.Nil(t, r.resolve(ingest.Document{Path: "q", Collection: "vault", Format: ingest.FormatBEIR}, []string{"[[Kept]]"}))
 }
+
+// TestANoteIsReadOnceForItsAliasesAndIds: a run whose links need both the
+// notes' aliases and their ids reads each new note once for both.
+func TestANoteIsReadOnceForItsAliasesAndIds(t *testing.T) {
+	const id = "6500a1b2-1c2d-4e5f-8a9b-0c1d2e3f4a5b"
+	texts := map[string]string{
+		"Attention.md": "alias:: self-attention\n\n- Attention weighs tokens.\n  id:: " + id + "\n",
+		"Study.org":    "* Study\n:PROPERTIES:\n:ID: org-1\n:END:\nNotes.\n",
+		"Use.md":       "- See [[self-attention]] and ((" + id + ")).\n",
+	}
+	var files []ingest.File
+	for p := range texts {
+		files = append(files, ingest.File{Path: p, Abs: "/vault/" + p, Collection: "vault"})
+	}
+	r := newLinkResolver(nil, files)
+	reads := map[string]int{}
+	r.read = func(f ingest.File) ([]byte, error) {
+		reads[f.Path]++
+		return []byte(texts[f.Path]), nil
+	}
+	assert.Equal(t, "Attention.md", r.named("vault", "Self-Attention"))
+	assert.Equal(t, "Attention.md", r.orgID("vault", id))
+	assert.Equal(t, "Study.org", r.orgID("vault", "org-1"))
+	assert.Equal(t, map[string]int{"Attention.md": 1, "Study.org": 1, "Use.md": 1}, reads)
+}
