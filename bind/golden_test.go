@@ -352,14 +352,14 @@ func firstDocument(t *testing.T, app *App) string {
 
 // The questions the page's tests ask, at the budgets they use: the page's
 // default (4096), budgets that load fewer of the nodes that are relevant
-// (three at 300, two at 110, one at 90, none at 50), one too small for the manifest,
+// (three at 300, two at 110, one at 70, none at 50), one too small for the manifest,
 // and a question with no words.
 var goldenQuestions = []struct {
 	question string
 	budgets  []int
 }{
 	{"How does staleness decay?", []int{4096, 2000}},
-	{"How are concept nodes and content nodes linked?", []int{4096, 2000, 300, 110, 90, 50, 20}},
+	{"How are concept nodes and content nodes linked?", []int{4096, 2000, 300, 110, 70, 50, 20}},
 	{"?!", []int{4096}},
 }
 
@@ -421,7 +421,7 @@ var goldenModels = []struct {
 
 // nodeID is a node id as the prompt writes it (shortened to a unique
 // prefix); the system prompt's example is not one.
-var nodeID = regexp.MustCompile(`\bn-[0-9a-f]{6,16}\b`)
+var nodeID = regexp.MustCompile(`\bn-[0-9a-f]{4,16}\b`)
 
 // firstNodeID is the first node id of the workspace in a prompt.
 func firstNodeID(prompt string) string {

@@ -88,7 +88,7 @@ func TestAdjacentPartsReadAsOneBlock(t *testing.T) {
 			"## Setup\n\nInstall the tool first. It needs a recent compiler.\n\nThe configuration file lives in your home folder.\n\n"+
 			"Each key sets one option. Unknown keys are an error. Values are strings unless quoted otherwise.\n\n"+
 			"Restart after a change.\n\nThe end of the section.\n\n"+
-			"[n-other] notes.md › Aside · L1\nAn aside that is not part of the section.", a.Context)
+			"[n-othe] notes.md › Aside · L1\nAn aside that is not part of the section.", a.Context)
 		for _, c := range a.Selection.Loaded {
 			switch c.ID {
 			case "n-p1", "n-other":
@@ -127,7 +127,7 @@ func TestAdjacentPartsReadAsOneBlock(t *testing.T) {
 			"guide.md:\n[n-p1] (part 1/4) · L10\n"+p1+"\n\n"+
 			"[n-p2] (part 2/4) · L19–31 · summary\nKeys set options.\n\n"+
 			"[n-p3] (part 3/4) · L30\n"+p3+"\n\n"+
-			"[n-other] notes.md › Aside · L1\nAn aside that is not part of the section.", ContextText("[M]", "", blocks))
+			"[n-othe] notes.md › Aside · L1\nAn aside that is not part of the section.", ContextText("[M]", "", blocks))
 	})
 	t.Run("a part whose lines start after the last one's repeats nothing of it", func(t *testing.T) {
 		texts["n-r1"], texts["n-r2"] = "func twice() {\n\tfmt.Println(\"a line said twice\")", "\tfmt.Println(\"a line said twice\")\n}"

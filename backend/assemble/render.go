@@ -35,7 +35,7 @@ import (
 // block's own header. Adjacent parts of one long section loaded in full are
 // one block, their repeated text written once (joinParts). Node ids are
 // written as their shortest prefix of at least ShortIDHex hex digits that
-// no other candidate of the question shares (the tools and the page
+// no other searchable node of the workspace shares (the tools and the page
 // resolve a unique prefix).
 
 // ManifestListed is how many relevant nodes that were not loaded the
@@ -81,7 +81,7 @@ func fitLines(s string, room int, count Counter) (string, int) {
 }
 
 // ShortIDHex is the fewest hex digits a node id is shortened to.
-const ShortIDHex = 6
+const ShortIDHex = 4
 
 // Manifest renders the manifest in the seed's two bracketed lines (§6.3):
 // how many of the relevant nodes were loaded, and how many were not — the
@@ -602,38 +602,41 @@ func frameTokens(count Counter, blocks []Block) int {
 
 // ShortIDs gives every candidate its ShortID: the shortest prefix of its
 // id, of at least ShortIDHex hex digits, that no other candidate's id
-// starts with.
-func ShortIDs(cands []*Candidate) {
+// starts with, nor any id of among (sorted: the workspace's, so that the
+// tools resolve the prefix to this node alone; nil for the candidates
+// only).
+func ShortIDs(cands []*Candidate, among []string) {
 	ids := make([]string, len(cands))
 	for i, c := range cands {
 		ids[i] = c.ID
 	}
-	sorted := append([]string(nil), ids...)
-	slices.Sort(sorted)
+	slices.Sort(ids)
 	for _, c := range cands {
-		c.ShortID = shortestUnique(c.ID, sorted)
+		c.ShortID = shortestUnique(c.ID, ids, among)
 	}
 }
 
 // shortestUnique is id cut to the fewest characters (at least the "n-"
-// prefix and ShortIDHex digits) that no other id of sorted starts with.
-func shortestUnique(id string, sorted []string) string {
+// prefix and ShortIDHex digits) that no other id of the sorted lists
+// starts with.
+func shortestUnique(id string, sorted ...[]string) string {
 	dash := strings.IndexByte(id, '-')
 	n := dash + 1 + ShortIDHex
 	if dash < 0 || n >= len(id) {
 		return id
 	}
-	lo := sort.SearchStrings(sorted, id)
-	hi := lo
-	for hi < len(sorted) && sorted[hi] == id {
-		hi++ // the same node twice is one id
-	}
 	need := n
-	for _, j := range []int{lo - 1, hi} {
-		if j < 0 || j >= len(sorted) {
-			continue
+	for _, ids := range sorted {
+		lo := sort.SearchStrings(ids, id)
+		hi := lo
+		for hi < len(ids) && ids[hi] == id {
+			hi++ // the same node twice is one id
 		}
-		need = max(need, commonPrefix(id, sorted[j])+1)
+		for _, j := range []int{lo - 1, hi} {
+			if j >= 0 && j < len(ids) {
+				need = max(need, commonPrefix(id, ids[j])+1)
+			}
+		}
 	}
 	if need >= len(id) {
 		return id
@@ -734,7 +737,7 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 	}
 	// Each node costs its text plus its block header; the ones beyond what
 	// could load are charged the largest of those.
-	ShortIDs(cands)
+	ShortIDs(cands, o.UniqueAmong)
 	most := 0
 	inUpper := make(map[*Candidate]bool, len(upper))
 	for _, c := range upper {

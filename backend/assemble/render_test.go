@@ -158,13 +158,14 @@ func TestBlockHeaderLeavesOutATitleTheTextOpensWith(t *testing.T) {
 }
 
 func TestShortIDs(t *testing.T) {
-	cs := []*Candidate{{ID: "n-1a2b3c4d00000000"}, {ID: "n-1a2b3c4e00000000"}, {ID: "n-ffff000000000000"}, {ID: "n-1a2b3c4d00000000"}, {ID: "c-12"}}
-	ShortIDs(cs)
+	cs := []*Candidate{{ID: "n-1a2b3c4d00000000"}, {ID: "n-1a2b3c4e00000000"}, {ID: "n-ffff000000000000"}, {ID: "n-1a2b3c4d00000000"}, {ID: "c-12"}, {ID: "n-7777000000000000"}}
+	ShortIDs(cs, nil)
 	assert.Equal(t, "n-1a2b3c4d", cs[0].ShortID, "one digit past what its neighbour shares")
 	assert.Equal(t, "n-1a2b3c4e", cs[1].ShortID)
-	assert.Equal(t, "n-ffff00", cs[2].ShortID, "at least ShortIDHex digits")
+	assert.Equal(t, "n-ffff", cs[2].ShortID, "at least ShortIDHex digits")
 	assert.Equal(t, "n-1a2b3c4d", cs[3].ShortID, "the same node twice is one id")
 	assert.Equal(t, "c-12", cs[4].ShortID, "an id shorter than the least prefix stays whole")
+	assert.Equal(t, "n-7777", cs[5].ShortID)
 	for _, c := range cs {
 		n := 0
 		for _, o := range cs {
@@ -174,6 +175,15 @@ func TestShortIDs(t *testing.T) {
 		}
 		assert.Zero(t, n, "%s is unique", c.ShortID)
 	}
+
+	// Among the workspace's ids too: a node that is no candidate still
+	// tells a candidate's prefix apart (the tools resolve it in the
+	// workspace), and the candidate's own id there changes nothing.
+	workspace := []string{"n-1a2b3c4d00000000", "n-7777a00000000000", "n-ffff000000000000", "n-ffff000100000000"}
+	ShortIDs(cs, workspace)
+	assert.Equal(t, "n-1a2b3c4d", cs[0].ShortID)
+	assert.Equal(t, "n-ffff0000", cs[2].ShortID, "n-ffff0001… is in the workspace")
+	assert.Equal(t, "n-77770", cs[5].ShortID, "n-7777a… is in the workspace")
 }
 
 func TestOverheadIsTheHeaderExactly(t *testing.T) {

@@ -46,13 +46,13 @@ func TestRepeatedTextLoadsOnce(t *testing.T) {
 		a := assemble(t, build, run, bench, check, other)
 		assert.Equal(t, []string{"n-build", "n-faq"}, loaded(a))
 		assert.Equal(t, 1, strings.Count(a.Context, "Without this flag"), "the text once")
-		assert.Contains(t, a.Context, "[n-build] cargo-build.md › manifest-options · L10 · also in cargo-run.md, cargo-bench.md and 1 more\n")
+		assert.Contains(t, a.Context, "[n-buil] cargo-build.md › manifest-options · L10 · also in cargo-run.md, cargo-bench.md and 1 more\n")
 		assert.Contains(t, a.Context, "[Context loaded: 2 of 2 relevant nodes]", "copies are not counted as relevant context left out")
 		for _, c := range []*Candidate{run, bench, check} {
 			assert.Equal(t, "n-build", c.Repeats, c.ID)
 			assert.False(t, c.Loaded, c.ID)
 			assert.False(t, c.Relevant, "%s: what it says is counted where it loads", c.ID)
-			assert.Equal(t, "not loaded: the same text as [n-build] cargo-build.md › manifest-options", c.Reason)
+			assert.Equal(t, "not loaded: the same text as [n-buil] cargo-build.md › manifest-options", c.Reason)
 		}
 		assert.Empty(t, build.Repeats)
 	})

@@ -233,6 +233,9 @@ type SelectOptions struct {
 	// Level) before Assemble asks for their texts one by one, so that the
 	// text source can read them at once.
 	Prefetch func(loaded []*Candidate)
+	// UniqueAmong are the ids (sorted) the prompt's shortened ids must
+	// tell apart besides the candidates': the workspace's (ShortIDs).
+	UniqueAmong []string
 }
 
 // Select runs the loading decision tree (seed §6.2) over ranked candidates:

@@ -48,6 +48,31 @@ type Search struct {
 	Names   map[string][]string
 	scratch sync.Pool
 	key     []byte // tableKey, once computed; add and remove clear it
+	idsMu   sync.Mutex
+	sorted  []string // SortedIDs, once computed; add and remove clear it
+}
+
+// SortedIDs are the ids of the searchable nodes in order (what a prompt's
+// shortened ids must tell apart: assemble.ShortIDs). Built on first need
+// after a change; safe for queries that run at once.
+func (r *Search) SortedIDs() []string {
+	r.idsMu.Lock()
+	defer r.idsMu.Unlock()
+	if r.sorted == nil {
+		r.sorted = make([]string, 0, len(r.Slot))
+		for id := range r.Slot {
+			r.sorted = append(r.sorted, id)
+		}
+		slices.Sort(r.sorted)
+	}
+	return r.sorted
+}
+
+// forgetIDs drops SortedIDs (a node came or went).
+func (r *Search) forgetIDs() {
+	r.idsMu.Lock()
+	r.sorted = nil
+	r.idsMu.Unlock()
 }
 
 // Scratch holds one query's per-slot arrays (reused: at 50k nodes they
@@ -112,6 +137,7 @@ func (r *Search) Add(n *model.ContentNode, terms []string, vec []float32) {
 	r.key = nil
 	s, ok := r.Slot[n.ID]
 	if !ok {
+		r.forgetIDs()
 		if k := len(r.Free); k > 0 {
 			s, r.Free = r.Free[k-1], r.Free[:k-1]
 			r.IDs[s] = n.ID
@@ -134,6 +160,7 @@ func (r *Search) Remove(id string) {
 		return
 	}
 	r.key = nil
+	r.forgetIDs()
 	r.Keyword.Remove(s)
 	r.Phrases.Remove(s)
 	r.Vectors.Remove(s)

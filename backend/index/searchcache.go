@@ -194,6 +194,7 @@ func (r *Search) AdoptCache(sc *SearchCache, ix *Graph) bool {
 		return false
 	}
 	r.IDs, r.Slot, r.Free, r.Keyword, r.Phrases = sc.ids, sc.slot, sc.free, sc.kw, sc.phr
+	r.forgetIDs()
 	return true
 }
 

@@ -7,7 +7,7 @@ import (
 
 // wholeFile is the whole-file baseline: the files of the best hits, whole,
 // in rank order, while they fit (the first always loads).
-func (w *Pipeline) wholeFile(ranked []*assemble.Candidate, split assemble.Split, system, q string, count assemble.Counter) (*assemble.Assembly, []*assemble.Candidate, error) {
+func (w *Pipeline) wholeFile(ranked []*assemble.Candidate, among []string, split assemble.Split, system, q string, count assemble.Counter) (*assemble.Assembly, []*assemble.Candidate, error) {
 	ix := w.ws.CurrentIndex()
 	var out, loaded []*assemble.Candidate
 	var blocks []assemble.Block
@@ -47,7 +47,7 @@ func (w *Pipeline) wholeFile(ranked []*assemble.Candidate, split assemble.Split,
 			used += m.Tokens
 		}
 	}
-	assemble.ShortIDs(out)
+	assemble.ShortIDs(out, among)
 	manifest := assemble.Manifest(loaded, len(loaded), nil)
 	ctxText := assemble.ContextText(manifest, "", blocks)
 	sp := split

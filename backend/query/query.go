@@ -153,6 +153,7 @@ func (run *run) choose(ctx context.Context) error {
 	}
 	var pre *levels.Prefetched // the texts read and summaries made ahead
 	opts.Prefetch = func(cs []*assemble.Candidate) { pre = w.lv.Prefetch(ctx, cs) }
+	opts.UniqueAmong = run.r.SortedIDs()
 	fresh := newFreshness(run.r.Graph)
 	text := func(c *assemble.Candidate, l assemble.Level) (string, error) {
 		t, err := w.lv.TextAt(ctx, c, l, run.pool.terms, run.count, pre)
@@ -167,7 +168,7 @@ func (run *run) choose(ctx context.Context) error {
 		return err
 	}
 	if a.strategy == StrategyWholeFile {
-		run.asm, run.cands, err = w.wholeFile(run.cands, run.split, run.cfg.SystemPrompt, a.question, run.count)
+		run.asm, run.cands, err = w.wholeFile(run.cands, run.r.SortedIDs(), run.split, run.cfg.SystemPrompt, a.question, run.count)
 	} else {
 		run.asm, err = assemble.Assemble(run.cands, run.split, opts, run.cfg.SystemPrompt, a.question, catalog, run.count, text)
 	}

@@ -138,7 +138,7 @@ func repoMap(r *index.Search, cands []*assemble.Candidate, split assemble.Split,
 			}
 		}
 	}
-	assemble.ShortIDs(all)
+	assemble.ShortIDs(all, r.SortedIDs())
 	shortOf := func(d mapDef) string {
 		if d.cand != nil && d.cand.ShortID != "" {
 			return d.cand.ShortID

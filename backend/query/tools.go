@@ -409,6 +409,19 @@ func resolveNode(g *index.Graph, raw string) (*model.ContentNode, error) {
 			matches = append(matches, id)
 		}
 	}
+	if len(matches) > 1 {
+		// The prompt's prefixes are unique among the searchable nodes; a
+		// summary made since (an analysis node) does not take one over.
+		var own []string
+		for _, id := range matches {
+			if index.Searchable(g.Nodes[id]) {
+				own = append(own, id)
+			}
+		}
+		if len(own) == 1 {
+			matches = own
+		}
+	}
 	switch len(matches) {
 	case 0:
 		return nil, errs.E(errs.NotFound, "no node %q", raw)

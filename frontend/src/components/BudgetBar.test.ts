@@ -33,7 +33,7 @@ describe('BudgetBar', () => {
   });
 
   it('still sums to the window when fewer nodes fit, and a node segment selects its node', async () => {
-    const result = wb.assemble({ question, budget: 90 });
+    const result = wb.assemble({ question, budget: 70 });
     const onselect = vi.fn();
     render(BudgetBar, { result, onselect });
     const segments = screen.getAllByTestId('budget-segment');

@@ -73,7 +73,7 @@ describe('QueryStore', () => {
     expect(all.length).toBe(3);
     expect(q.entered.size).toBe(0);
 
-    q.budget = 90;
+    q.budget = 70;
     await q.run();
     const few = q.result!.candidates.filter((c) => c.loaded).map((c) => c.id);
     expect(few.length).toBe(1);
