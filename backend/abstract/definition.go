@@ -9,7 +9,7 @@ import (
 
 // DefinitionID names the Definition summariser and its version (a summary
 // made by an earlier version is made again).
-const DefinitionID = "definition/v2"
+const DefinitionID = "definition/v4"
 
 // Definition summarises one definition of source code (a function, method,
 // type, class, constant block) by what a reader of the code looks at first:
@@ -60,6 +60,13 @@ func (d Definition) Summarize(ctx context.Context, text string, level Level, max
 	if sig == "" {
 		sig = firstCodeLine(body)
 	}
+	if clipped, ok := strings.CutSuffix(sig, "…"); ok {
+		// A declaration too long for the index's line: the text has it whole
+		// (a summary may then shorten it to its parameters' names).
+		if whole := declarationText(body); strings.HasPrefix(whole, strings.TrimSpace(clipped)) {
+			sig = whole
+		}
+	}
 	sentences := docSentences(doc)
 	if len(sentences) == 0 && d.File {
 		sentences = docSentences(firstCommentRun(text))
@@ -84,15 +91,20 @@ func (d Definition) summary(sig string, sentences []string, body string, maxToke
 		return noTrailingColon(d.Count, fitText(d.Count, strings.Join(sentences, " "), maxTokens), maxTokens)
 	}
 	// A declaration that leaves no room for the doc comment's first words
-	// is shortened to its parameters' names when that makes the room:
-	// "def set(self, name, value, **kwargs) -> Cookie | None" and what set
-	// does say more than the types of its arguments.
+	// (without one, the body's first line) is shortened to its parameters'
+	// names when that makes the room: "def set(self, name, value, **kwargs)
+	// -> Cookie | None" and what set does say more than the types of its
+	// arguments.
+	rest := afterDeclaration(body)
+	next := ""
 	if len(sentences) > 0 {
-		words := "\n" + firstWords(sentences[0], minCutWords)
-		if d.Count(sig+words) > maxTokens {
-			if c := compactSignature(sig); d.Count(c+words) <= maxTokens {
-				sig = c
-			}
+		next = "\n" + firstWords(sentences[0], minCutWords)
+	} else if first := firstCodeLine(strings.Join(rest, "\n")); first != "" {
+		next = "\n" + first
+	}
+	if next != "" && d.Count(sig+next) > maxTokens {
+		if c := compactSignature(sig); d.Count(c+next) <= maxTokens {
+			sig = c
 		}
 	}
 	head := truncate(d.Count, sig, maxTokens)
@@ -116,20 +128,9 @@ func (d Definition) summary(sig string, sentences []string, body string, maxToke
 		}
 		return noTrailingColon(d.Count, out, maxTokens)
 	}
-	// No doc comment: the declaration and the body's first lines (after
-	// the decorators or attributes and the declaration's own line).
-	lines := strings.Split(body, "\n")
-	start := 0
-	for start < len(lines) {
-		t := strings.TrimSpace(lines[start])
-		if t != "" && !strings.HasPrefix(t, "@") && !strings.HasPrefix(t, "#[") {
-			break
-		}
-		start++
-	}
-	start++
-	for k := start; k < len(lines); k++ {
-		c := strings.TrimRight(head+"\n"+strings.Join(lines[start:k+1], "\n"), " \t\n")
+	// No doc comment: the declaration and the body's first lines after it.
+	for k := range rest {
+		c := strings.TrimRight(head+"\n"+strings.Join(rest[:k+1], "\n"), " \t\n")
 		if d.Count(c) > maxTokens {
 			break
 		}
@@ -405,13 +406,14 @@ func cDirective(t string) bool {
 // declaration's line(s), when it is a string literal.
 func docstring(lines []string) (doc []string, body string) {
 	body = strings.Join(lines, "\n")
-	// the declaration ends at the first line ending with ":" (Python)
+	// the declaration ends with ":" (Python), where its brackets close
 	i := 0
-	for i < len(lines) && !strings.HasSuffix(strings.TrimSpace(stripTrailingComment(lines[i])), ":") {
-		i++
-		if i > 8 {
-			return nil, body
-		}
+	for i < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i]), "@") {
+		i++ // decorators
+	}
+	i = declarationEnd(lines, i)
+	if i < 0 || !strings.HasSuffix(strings.TrimSpace(stripTrailingComment(lines[i])), ":") {
+		return nil, body
 	}
 	i++
 	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
@@ -448,6 +450,73 @@ func docstring(lines []string) (doc []string, body string) {
 	}
 	return nil, body // never closed: not a docstring after all
 }
+
+// afterDeclaration is body's lines after the declaration's: after the
+// decorators or attributes, and after the line where the declaration's
+// brackets close (its first line when they never do).
+func afterDeclaration(body string) []string {
+	lines := strings.Split(body, "\n")
+	start := 0
+	for start < len(lines) {
+		t := strings.TrimSpace(lines[start])
+		if t != "" && !strings.HasPrefix(t, "@") && !strings.HasPrefix(t, "#[") {
+			break
+		}
+		start++
+	}
+	if start >= len(lines) {
+		return nil
+	}
+	if end := declarationEnd(lines, start); end >= start {
+		return lines[end+1:]
+	}
+	return lines[start+1:]
+}
+
+// declarationText is body's declaration on one line, whitespace collapsed
+// ("" when its brackets never close).
+func declarationText(body string) string {
+	lines := strings.Split(body, "\n")
+	start := 0
+	for start < len(lines) && (strings.TrimSpace(lines[start]) == "" || strings.HasPrefix(strings.TrimSpace(lines[start]), "@") || strings.HasPrefix(strings.TrimSpace(lines[start]), "#[")) {
+		start++
+	}
+	end := declarationEnd(lines, start)
+	if end < start {
+		return ""
+	}
+	return strings.Join(strings.Fields(strings.Join(lines[start:end+1], " ")), " ")
+}
+
+// declarationEnd is the index of the line of lines where the declaration
+// that starts at line start ends: the first line, from start on, at whose
+// end every parenthesis and square bracket opened since start is closed
+// (a Go or C body's brace is not counted). −1 when none does within
+// maxDeclarationLines, or the brackets close more than they open.
+func declarationEnd(lines []string, start int) int {
+	depth := 0
+	for i := start; i < len(lines) && i < start+maxDeclarationLines; i++ {
+		for _, c := range stripTrailingComment(lines[i]) {
+			switch c {
+			case '(', '[':
+				depth++
+			case ')', ']':
+				depth--
+			}
+		}
+		if depth < 0 {
+			return -1
+		}
+		if depth == 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// maxDeclarationLines is the most lines a declaration is read over (a
+// Python def with a parameter on each line).
+const maxDeclarationLines = 40
 
 func stripTrailingComment(s string) string {
 	if i := strings.Index(s, " #"); i >= 0 {

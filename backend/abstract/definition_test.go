@@ -191,3 +191,50 @@ func TestCompactSignature(t *testing.T) {
 		assert.Equal(t, c.want, compactSignature(c.sig), c.sig)
 	}
 }
+
+// requestsResolveRedirects is the start of Requests' SessionRedirectMixin.
+// resolve_redirects (sessions.py, Apache-2.0): a declaration of twelve
+// lines, then a docstring.
+const requestsResolveRedirects = `    def resolve_redirects(
+        self,
+        resp: Response,
+        req: PreparedRequest,
+        stream: bool = False,
+        timeout: _t.TimeoutType = None,
+        verify: _t.VerifyType = True,
+        cert: _t.CertType = None,
+        proxies: dict[str, str] | None = None,
+        yield_requests: bool = False,
+        **adapter_kwargs: Any,
+    ) -> Generator[Response, None, None]:
+        """Receives a Response. Returns a generator of Responses or Requests."""
+
+        hist: list[Response] = []  # keep track of history
+
+        url = self.get_redirect_target(resp)
+        previous_fragment = urlparse(req.url).fragment
+        while url:
+            prepared_request = req.copy()`
+
+// A declaration over many lines ends where its parentheses close: the
+// docstring after it is found, and without one the body's first lines are
+// those after the declaration, not its parameters again.
+func TestDefinitionSummaryReadsPastALongDeclaration(t *testing.T) {
+	count := Counter(tokens.Default().Count)
+	sig := strings.Join(strings.Fields(strings.SplitN(requestsResolveRedirects, ":\n", 2)[0]+":"), " ")
+	d := Definition{Count: count, Name: "SessionRedirectMixin.resolve_redirects", Signature: sig}
+	got := defSummary(t, d, requestsResolveRedirects, Summary, 60)
+	assert.Equal(t, "def resolve_redirects(self, resp, req, stream, timeout, verify, cert, proxies, yield_requests, **adapter_kwargs) -> Generator[Response, None, None]:\nReceives a Response. Returns a generator of Responses or Requests.", got)
+	assert.Equal(t, "resolve_redirects: Receives a Response.", defSummary(t, d, requestsResolveRedirects, Essence, 30))
+
+	undocumented := strings.Replace(requestsResolveRedirects, `        """Receives a Response. Returns a generator of Responses or Requests."""
+`, "", 1)
+	got = defSummary(t, d, undocumented, Summary, 90)
+	assert.True(t, strings.HasPrefix(got, "def resolve_redirects("), got)
+	assert.Contains(t, got, "\n        hist: list[Response] = []", "the body's first lines follow the declaration")
+	assert.Equal(t, 1, strings.Count(got, "resp: Response")+strings.Count(got, "resp,"), "the parameters once: %q", got)
+
+	// The index clips a long declaration ("…"): the text has it whole.
+	clipped := Definition{Count: count, Name: d.Name, Signature: sig[:120] + "…"}
+	assert.Equal(t, defSummary(t, d, requestsResolveRedirects, Summary, 60), defSummary(t, clipped, requestsResolveRedirects, Summary, 60))
+}
