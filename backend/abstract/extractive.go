@@ -56,7 +56,7 @@ var _ Summarizer = Extractive{}
 
 // ExtractiveID is the ID of Extractive. Its version changes whenever the
 // same input would give a different summary, so cached ones are remade.
-const ExtractiveID = "extractive/v2"
+const ExtractiveID = "extractive/v3"
 
 // Weights of the sentence score besides centrality, which runs from 0 to 1.
 var (
@@ -83,7 +83,7 @@ const (
 	joinSlack = 2
 )
 
-// ID returns "extractive/v2".
+// ID returns "extractive/v3".
 func (Extractive) ID() string { return ExtractiveID }
 
 // Summarize returns the summary or essence of text in at most maxTokens

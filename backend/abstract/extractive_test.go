@@ -294,7 +294,7 @@ func TestExtractiveErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := tt.e.Summarize(ctx, tt.text, tt.level, tt.maxTokens)
 			require.Error(t, err)
-			assert.Contains(t, err.Error(), "summarise with extractive/v2: ")
+			assert.Contains(t, err.Error(), "summarise with extractive/v3: ")
 			assert.Contains(t, err.Error(), tt.want)
 		})
 	}
@@ -376,4 +376,26 @@ func TestExtractiveLeadIns(t *testing.T) {
 	got, err := e.Summarize(context.Background(), src, Summary, 40)
 	require.NoError(t, err)
 	assert.Contains(t, got, "It chooses based on: Available budget, after the manifest…; Belief importance, from the utility…; Redundancy with other selections already…")
+}
+
+// A paragraph that stops on "is", with no full stop, announced a formula
+// the text does not hold (Distill's momentum article, its HTML's math
+// gone): it says nothing, in an essence or at a summary's end. The same
+// lead-in before a list takes the list's gist, as one ending on a colon
+// does.
+func TestExtractiveLeadInsThatLostTheirFormula(t *testing.T) {
+	count := tokens.Default().Count
+	e := Extractive{Count: count}
+	src := "## Example: The Colorization Problem\n\nMomentum speeds up the colorization problem, where colour spreads from a few pixels to their neighbours. " +
+		"Each step moves colour one pixel further.\n\nIn vectorized form, the colorization problem is\n\n$$\\text{minimize} \\frac{1}{2}\\sum_{i\\in D} x^T e_i e_i^T x$$\n"
+	for _, level := range []Level{Summary, Essence} {
+		got, err := e.Summarize(context.Background(), src, level, 30)
+		require.NoError(t, err)
+		assert.NotContains(t, got, "the colorization problem is", "%s: %q", level, got)
+	}
+	list := "## Options\n\nMomentum has two settings, and both matter for how quickly and how smoothly the iterates converge to the minimum. The settings are\n\n" +
+		"- the step size, alpha, which scales each gradient step taken along the way\n- the momentum, beta, which keeps a share of the previous step's velocity\n"
+	got, err := e.Summarize(context.Background(), list, Summary, 40)
+	require.NoError(t, err)
+	assert.Contains(t, got, "The settings are the step size, alpha, which…; the momentum, beta, which keeps…", got)
 }

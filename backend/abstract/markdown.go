@@ -215,9 +215,28 @@ func (d *document) readListItem(item *ast.ListItem, source []byte) {
 	}
 }
 
-// introduces reports whether a sentence or item is a lead-in that ends on
-// a colon ("The engine follows a tiered strategy:").
-func introduces(s string) bool { return strings.HasSuffix(strings.TrimSpace(s), ":") }
+// introduces reports whether a sentence or item is a lead-in: it ends on
+// a colon ("The engine follows a tiered strategy:"), or it stops, with no
+// full stop, on a word that needs what comes next — the formula, figure
+// or code it announces, which is not text ("In vectorized form, the
+// colorization problem is").
+func introduces(s string) bool {
+	t := strings.TrimSpace(s)
+	if strings.HasSuffix(t, ":") {
+		return true
+	}
+	last := t[strings.LastIndexAny(t, " \t\n")+1:]
+	return danglingWords[strings.ToLower(last)]
+}
+
+// danglingWords end a lead-in that lost what it announces: a sentence does
+// not stop on them.
+var danglingWords = map[string]bool{
+	"is": true, "are": true, "was": true, "were": true, "be": true, "becomes": true, "equals": true, "gives": true,
+	"the": true, "a": true, "an": true, "of": true, "to": true, "and": true, "or": true, "by": true, "with": true,
+	"as": true, "for": true, "from": true, "into": true, "than": true, "that": true, "which": true, "where": true,
+	"whose": true, "via": true, "namely": true, "follows": true,
+}
 
 // announces reports whether a sentence that ends with a full stop still
 // announces what follows it ("The following items require testing.").

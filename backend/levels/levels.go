@@ -115,10 +115,15 @@ func definitionSummarizer(n *model.ContentNode, count abstract.Counter) abstract
 
 // cached is the summary or essence of n made before, if it is still the
 // one to use: a definition's made by another method (the extractive one,
-// before definitions had their own) is made again.
+// before definitions had their own), or any made by an older version of
+// the extractive method, is made again (a model's stands).
 func (w *Levels) cached(n *model.ContentNode, l abstract.Level) *model.ContentNode {
 	a := w.ws.CurrentSearch().AnalysisOf(n.ID, l)
-	if a == nil || isCode(n) && !strings.HasSuffix(a.Provenance, " by "+abstract.DefinitionID) {
+	if a == nil {
+		return nil
+	}
+	_, by, _ := strings.Cut(a.Provenance, " by ")
+	if isCode(n) && by != abstract.DefinitionID || strings.HasPrefix(by, "extractive/") && by != abstract.ExtractiveID {
 		return nil
 	}
 	return a
