@@ -12,7 +12,7 @@ var ErrFellBack = errors.New("summarised by the fallback")
 // the model failed. The text is good to use; record By as its maker (MadeBy
 // does this).
 type FellBackError struct {
-	// By is the ID of the summariser that made the text, e.g. "extractive/v3".
+	// By is the ID of the summariser that made the text, e.g. "extractive/v5".
 	By string
 	// Cause is why the model was not used, such as an *ollama.Error.
 	Cause error

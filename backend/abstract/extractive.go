@@ -56,7 +56,7 @@ var _ Summarizer = Extractive{}
 
 // ExtractiveID is the ID of Extractive. Its version changes whenever the
 // same input would give a different summary, so cached ones are remade.
-const ExtractiveID = "extractive/v3"
+const ExtractiveID = "extractive/v5"
 
 // Weights of the sentence score besides centrality, which runs from 0 to 1.
 var (
@@ -83,7 +83,7 @@ const (
 	joinSlack = 2
 )
 
-// ID returns "extractive/v3".
+// ID returns "extractive/v5".
 func (Extractive) ID() string { return ExtractiveID }
 
 // Summarize returns the summary or essence of text in at most maxTokens
@@ -528,12 +528,12 @@ func (e Extractive) essence(d document, maxTokens int) string {
 	best := d.units[order[0]].text
 	if head != "" && e.Count(head) <= maxTokens/2 {
 		// Keep the heading only if a few words of the sentence fit after it.
-		line := truncate(e.Count, head+": "+best, maxTokens)
+		line := endOnAWord(truncate(e.Count, head+": "+best, maxTokens))
 		if len(strings.Fields(line)) >= len(strings.Fields(head))+3 {
 			return line
 		}
 	}
-	return truncate(e.Count, best, maxTokens)
+	return endOnAWord(truncate(e.Count, best, maxTokens))
 }
 
 // Essence weights: a section's point is most often a sentence that defines

@@ -294,7 +294,7 @@ func TestExtractiveErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := tt.e.Summarize(ctx, tt.text, tt.level, tt.maxTokens)
 			require.Error(t, err)
-			assert.Contains(t, err.Error(), "summarise with extractive/v3: ")
+			assert.Contains(t, err.Error(), "summarise with extractive/v5: ")
 			assert.Contains(t, err.Error(), tt.want)
 		})
 	}
@@ -397,5 +397,40 @@ func TestExtractiveLeadInsThatLostTheirFormula(t *testing.T) {
 		"- the step size, alpha, which scales each gradient step taken along the way\n- the momentum, beta, which keeps a share of the previous step's velocity\n"
 	got, err := e.Summarize(context.Background(), list, Summary, 40)
 	require.NoError(t, err)
-	assert.Contains(t, got, "The settings are the step size, alpha, which…; the momentum, beta, which keeps…", got)
+	assert.Contains(t, got, "The settings are the step size, alpha…; the momentum, beta, which keeps…", got)
+}
+
+// A list's gist clips each item to its first words; a clipped item ends on
+// a word that says something, not on "can be" (Cargo's book, its targets).
+func TestExtractiveGistItemsEndOnAWord(t *testing.T) {
+	e := Extractive{Count: tokens.Default().Count}
+	src := "## Benchmarks\n\nBenchmarks provide a way to test the performance of your code using the `cargo bench` command. They follow the same structure as tests:\n\n" +
+		"- Benchmarks are placed in the `benches` directory of the package.\n" +
+		"- The `bench` field can be used to disable benchmarks for a target.\n" +
+		"- The `harness` field can be set to false to use a custom harness.\n"
+	got, err := e.Summarize(context.Background(), src, Summary, 45)
+	require.NoError(t, err)
+	assert.Contains(t, got, "The `bench` field…; The `harness` field…", got)
+	assert.NotContains(t, got, "can be…", got)
+}
+
+// An essence cut short by its budget ends on a word that says something,
+// at every budget.
+func TestExtractiveEssenceCutShortEndsOnAWord(t *testing.T) {
+	e := Extractive{Count: tokens.Default().Count}
+	src := "## Task analogies\n\nPerez et al. report that this sort of task analogy is not always successful in correcting the model's answer, but it does point to an interesting property of the conditioning that a reader can use to probe what the network has learned about each of the tasks.\n"
+	cuts := 0
+	for budget := 8; budget <= 40; budget++ {
+		got, err := e.Summarize(context.Background(), src, Essence, budget)
+		require.NoError(t, err)
+		cut, ok := strings.CutSuffix(got, "…")
+		if !ok {
+			continue
+		}
+		cuts++
+		f := strings.Fields(cut)
+		last := strings.ToLower(f[len(f)-1])
+		assert.False(t, danglingWords[last] || leadStops[last], "at %d: %q", budget, got)
+	}
+	assert.Greater(t, cuts, 10, "the budgets cut the sentence")
 }

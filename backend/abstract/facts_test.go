@@ -155,7 +155,7 @@ func TestSummaryFacts(t *testing.T) {
 	t.Logf("facts kept: %d of %d", kept, total)
 	// An extractive summary of a quarter of a section cannot keep every
 	// fact; the rules above it must always keep. minFactsKept is what
-	// extractive/v3 keeps, as v2 did (extractive/v1 kept 52 of 89): a change that
+	// extractive/v5 keeps, as v2 did (extractive/v1 kept 52 of 89): a change that
 	// loses facts fails here, one that keeps more should raise it.
 	require.GreaterOrEqual(t, kept, minFactsKept, "facts kept fell: run with -v to see which")
 }

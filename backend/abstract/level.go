@@ -16,7 +16,7 @@
 //		Fallback: abstract.Extractive{Count: count}}
 //	n := count(text)
 //	sum, err := s.Summarize(ctx, text, abstract.Summary, abstract.Target(abstract.Summary, n))
-//	madeBy := abstract.MadeBy(s, err) // "ollama/llama3.2", or "extractive/v3" after a fallback
+//	madeBy := abstract.MadeBy(s, err) // "ollama/llama3.2", or "extractive/v5" after a fallback
 //	if err != nil && !errors.Is(err, abstract.ErrFellBack) { ... }
 //
 // Every Summarizer keeps to maxTokens as measured by the Counter it is given:
@@ -102,7 +102,7 @@ func Fit(n, available int) (Level, bool) {
 
 // Summarizer makes a summary or essence of one node's text.
 type Summarizer interface {
-	// ID names the method and its model, e.g. "extractive/v3" or
+	// ID names the method and its model, e.g. "extractive/v5" or
 	// "ollama/llama3.2"; a cached summary records the ID that made it.
 	ID() string
 	// Summarize returns text at level (Summary or Essence) in at most
