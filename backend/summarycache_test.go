@@ -17,15 +17,15 @@ import (
 
 // A summary an older version of the extractive method made is made again
 // (its rules changed: a lead-in that lost its formula no longer ends one);
-// a model's summary stands.
+// a model's summary stands. A summary replaced is deleted from the store.
 func TestAnOlderExtractiveSummaryIsMadeAgain(t *testing.T) {
 	ctx := context.Background()
 	notes := t.TempDir()
 	writeTree(t, notes, map[string]string{"momentum.md": "# Momentum\n\n## Why momentum works\n\n" +
 		strings.Repeat("Gradient descent with momentum keeps a share of the previous step, so the iterates roll through narrow valleys instead of bouncing between their walls. ", 6) +
 		"\n\nThe step size and the momentum together set how fast the error falls on a quadratic.\n"})
-	wb := openBolt(t, t.TempDir())
-	defer wb.Close()
+	dir := t.TempDir()
+	wb := openBolt(t, dir)
 	_, err := wb.Ingest(ctx, []string{notes}, IngestOptions{})
 	require.NoError(t, err)
 
@@ -63,4 +63,21 @@ func TestAnOlderExtractiveSummaryIsMadeAgain(t *testing.T) {
 	assert.Equal(t, made, summary(), "the older method's summary is made again")
 	record("ollama/llama3.2", "Momentum carries a share of the last step, so descent rolls along narrow valleys.")
 	assert.Equal(t, "Momentum carries a share of the last step, so descent rolls along narrow valleys.", summary(), "a model's summary stands")
+
+	// Each summary replaced the one before it: the store keeps the last
+	// alone, not three summaries of one section at one level.
+	require.NoError(t, wb.Close())
+	wb = openBolt(t, dir)
+	defer wb.Close()
+	g, err := wb.ExportGraph(ctx, false)
+	require.NoError(t, err)
+	var kept []string
+	for _, n := range g.ContentNodes {
+		if n.Kind == model.KindAnalysis && n.Level == "summary" && n.Ref == "momentum.md#why-momentum-works" {
+			kept = append(kept, n.Provenance)
+		}
+	}
+	require.Len(t, kept, 1, "%q", kept)
+	assert.True(t, strings.HasSuffix(kept[0], " by ollama/llama3.2"), kept[0])
+	assert.Equal(t, "Momentum carries a share of the last step, so descent rolls along narrow valleys.", summary(), "the model's summary, after a reopen")
 }

@@ -73,6 +73,11 @@ type Checkup struct {
 	// holds more than once (graphdb.Snapshot.RepeatedIDs): repair leaves
 	// one copy of each.
 	Repeated []string `json:"repeated,omitempty"`
+	// Superseded are summaries and essences a newer one of the same
+	// section and level replaced (made by another method, or by an older
+	// version of Loom's), left in the store by Loom before 2026-11-29: only
+	// the newest is read; repair deletes the others.
+	Superseded []string `json:"superseded,omitempty"`
 }
 
 // LostText is a section whose stored text cannot be read.
@@ -127,8 +132,38 @@ func Doctor(ctx context.Context, dir string, opts ...workspace.Option) (*Checkup
 	}
 	c.checkVectors(dir, snap)
 	c.checkTexts(dir, snap)
+	c.checkSummaries(snap)
 	c.checkLeftovers(dir)
 	return c, nil
+}
+
+// checkSummaries notes the summaries a newer one of the same section and
+// level replaced (index.Search reads the newest of them).
+func (c *Checkup) checkSummaries(snap *graphdb.Snapshot) {
+	newest := map[[2]string]*model.ContentNode{}
+	var all []*model.ContentNode
+	for i := range snap.Nodes {
+		n := &snap.Nodes[i]
+		if n.Kind != model.KindAnalysis || n.Source == "" {
+			continue
+		}
+		all = append(all, n)
+		k := [2]string{n.Source, n.Level}
+		if old := newest[k]; old == nil || index.Later(n, old) {
+			newest[k] = n
+		}
+	}
+	for _, n := range all {
+		if newest[[2]string{n.Source, n.Level}] != n {
+			c.Superseded = append(c.Superseded, n.ID)
+		}
+	}
+	if len(c.Superseded) == 0 {
+		return
+	}
+	slices.Sort(c.Superseded)
+	c.add("summaries", StatusNote, fmt.Sprintf("%d summaries that newer ones of the same sections replaced are still stored (Loom before 2026-11-29 kept them); only the newest are read", len(c.Superseded)),
+		"deletes them")
 }
 
 // checkStore reads the graph store: its pages, then its quads. It returns

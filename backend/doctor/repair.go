@@ -193,9 +193,20 @@ func repairGraph(ctx context.Context, w *workspace.Workspace, c *Checkup, rep *R
 	if len(dropSummaries) > 0 {
 		rep.did("dropped %d summaries whose texts were gone (made again when a question needs them)", len(dropSummaries))
 	}
+	superseded := 0
+	for _, id := range c.Superseded {
+		if ix.Nodes[id] != nil && !slices.Contains(dropSummaries, id) {
+			write.Remove = append(write.Remove, id)
+			ix.DropNode(id)
+			superseded++
+		}
+	}
+	if superseded > 0 {
+		rep.did("deleted %d summaries that newer ones of the same sections replaced", superseded)
+	}
 	// Older copies of attributes: a touch of the node leaves one.
 	for _, id := range c.Repeated {
-		if n := ix.Nodes[id]; n != nil && !slices.Contains(dropSummaries, id) {
+		if n := ix.Nodes[id]; n != nil && !slices.Contains(write.Remove, id) {
 			write.Touch = append(write.Touch, *n)
 		} else if d := ix.Docs[id]; d != nil {
 			write.TouchDocs = append(write.TouchDocs, *d)
@@ -207,7 +218,7 @@ func repairGraph(ctx context.Context, w *workspace.Workspace, c *Checkup, rep *R
 	facts := ix.Meta(w.Meta().Embedder)
 	recount := facts.Documents != w.Meta().Documents || facts.ContentNodes != w.Meta().ContentNodes || facts.ConceptNodes != w.Meta().ConceptNodes ||
 		facts.Edges != w.Meta().Edges || facts.Tokens != w.Meta().Tokens
-	if recount || len(dropSummaries) > 0 || len(write.Touch)+len(write.TouchDocs) > 0 {
+	if recount || len(write.Remove) > 0 || len(write.Touch)+len(write.TouchDocs) > 0 {
 		write.Meta = facts
 		meta, err := w.Apply(ctx, write)
 		if err != nil {

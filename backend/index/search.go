@@ -263,7 +263,7 @@ func (r *Search) IndexNodes() {
 			// was made (workspace's pending), not the one the map's order
 			// gives last, so that a question gets the same context from one
 			// run to the next.
-			if old := r.Graph.Nodes[r.Analysis[n.Source][n.Level]]; old == nil || later(n, old) {
+			if old := r.Graph.Nodes[r.Analysis[n.Source][n.Level]]; old == nil || Later(n, old) {
 				r.Analysis[n.Source][n.Level] = id
 			}
 		}
@@ -273,8 +273,9 @@ func (r *Search) IndexNodes() {
 	}
 }
 
-// later: a was made after b (by the id when they were made at once).
-func later(a, b *model.ContentNode) bool {
+// Later: a was made after b (by the id when they were made at once): of
+// two summaries of one section at one level, the later is read.
+func Later(a, b *model.ContentNode) bool {
 	if !a.Created.Equal(b.Created) {
 		return a.Created.After(b.Created)
 	}

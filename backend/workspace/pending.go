@@ -21,7 +21,10 @@ type pendingAnalysis struct {
 type pendingWrites struct {
 	touched  map[string]bool
 	analysis []pendingAnalysis
-	timer    bool
+	// superseded are summaries a newer one of the same source and level
+	// replaced (made by another method or version), to delete.
+	superseded []string
+	timer      bool
 }
 
 // touch records that nodes were loaded now (staleness, seed §5).
@@ -46,7 +49,7 @@ func (w *Workspace) SchedulePersist() {
 	if w.readOnly != "" { // kept in memory for this session
 		return
 	}
-	if w.pending.timer || (len(w.pending.touched) == 0 && len(w.pending.analysis) == 0) {
+	if w.pending.timer || w.pending.empty() {
 		return
 	}
 	w.pending.timer = true
@@ -97,7 +100,7 @@ func (w *Workspace) persistPending(ctx context.Context) error {
 // there is nothing to write. Callers hold w.mu.
 func (w *Workspace) pendingWrite() (graphdb.Write, bool) {
 	var write graphdb.Write
-	if w.index == nil || w.closed || (len(w.pending.touched) == 0 && len(w.pending.analysis) == 0) {
+	if w.index == nil || w.closed || w.pending.empty() {
 		return write, false
 	}
 	ix := w.index
@@ -136,8 +139,9 @@ func (w *Workspace) pendingWrite() (graphdb.Write, bool) {
 			write.Touch = append(write.Touch, *n)
 		}
 	}
-	w.pending.touched, w.pending.analysis = nil, nil
-	if len(write.Documents) == 0 && len(write.Touch) == 0 {
+	write.Remove = w.pending.superseded
+	w.pending.touched, w.pending.analysis, w.pending.superseded = nil, nil, nil
+	if len(write.Documents) == 0 && len(write.Touch) == 0 && len(write.Remove) == 0 {
 		return write, false
 	}
 	if w.vecs != nil && w.emb != nil {
@@ -169,6 +173,12 @@ func (w *Workspace) persisted(meta model.Meta, err error) error {
 // indexes now, and queues its write (the text was staged by the caller).
 func (w *Workspace) RecordAnalysis(a model.ContentNode, e model.Edge) {
 	ix := w.index
+	if old := ix.Nodes[w.retr.Analysis[a.Source][a.Level]]; old != nil && old.ID != a.ID && old.Kind == model.KindAnalysis {
+		// The summary it replaces (an older method's or version's) is
+		// read no more: it goes, not left beside the new one in the store.
+		ix.DropNode(old.ID)
+		w.pending.superseded = append(w.pending.superseded, old.ID)
+	}
 	if _, ok := ix.Nodes[a.ID]; !ok {
 		ix.DocNodes[a.DocID] = append(ix.DocNodes[a.DocID], a.ID)
 	}
@@ -180,4 +190,9 @@ func (w *Workspace) RecordAnalysis(a model.ContentNode, e model.Edge) {
 	w.retr.Analysis[a.Source][a.Level] = a.ID
 	w.pending.analysis = append(w.pending.analysis, pendingAnalysis{node: a, edge: e})
 	w.SchedulePersist()
+}
+
+// empty: nothing waits to be written.
+func (p *pendingWrites) empty() bool {
+	return len(p.touched) == 0 && len(p.analysis) == 0 && len(p.superseded) == 0
 }

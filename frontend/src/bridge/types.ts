@@ -376,6 +376,13 @@ export interface Checkup {
    * one copy of each.
    */
   repeated?: string[];
+  /**
+   * Superseded are summaries and essences a newer one of the same
+   * section and level replaced (made by another method, or by an older
+   * version of Loom's), left in the store by Loom before 2026-11-29: only
+   * the newest is read; repair deletes the others.
+   */
+  superseded?: string[];
 }
 
 /**

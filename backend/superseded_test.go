@@ -1,0 +1,90 @@
+//go:build !js
+
+package backend
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/loomwork/loom/backend/model"
+	"github.com/loomwork/loom/graphdb"
+)
+
+// A store that kept the summaries newer ones replaced (Loom before
+// 2026-11-29 left them, one per section and level for each change of
+// method): the doctor notes them, repair deletes them, and the newest
+// summary is the one still read.
+func TestDoctorNotesReplacedSummariesAndRepairDeletesThem(t *testing.T) {
+	ctx := context.Background()
+	dir, _, _ := healthyWorkspace(t)
+
+	s, err := graphdb.OpenBolt(filepath.Join(dir, GraphDir), graphdb.BoltOptions{})
+	require.NoError(t, err)
+	snap, err := s.Load(ctx)
+	require.NoError(t, err)
+	var newest *model.ContentNode
+	for i := range snap.Nodes {
+		if n := &snap.Nodes[i]; n.Kind == model.KindAnalysis {
+			newest = n
+			break
+		}
+	}
+	require.NotNil(t, newest, "the question made a summary")
+	var doc model.Document
+	for _, d := range snap.Documents {
+		if d.ID == newest.DocID {
+			doc = d
+		}
+	}
+	var olds []string
+	meta := snap.Meta // the facts as the write that kept them counted them
+	for k, by := range []string{"extractive/v1", "extractive/v2"} {
+		old := *newest
+		old.ID = "n-" + model.ShortHash(newest.Source, newest.Level, by)
+		old.Provenance = newest.Level + " of " + newest.Source + " by " + by
+		old.Created = newest.Created.Add(-time.Duration(2-k) * time.Hour)
+		meta.ContentNodes, meta.Edges, meta.Tokens = meta.ContentNodes+1, meta.Edges+1, meta.Tokens+int64(old.Tokens)
+		_, err = s.Apply(ctx, graphdb.Write{Documents: []graphdb.DocWrite{{Doc: doc, Nodes: []model.ContentNode{old},
+			Edges: []model.Edge{{Kind: model.EdgeDerived, From: old.ID, To: newest.Source, Weight: 1, Created: old.Created}}}}, Meta: meta})
+		require.NoError(t, err)
+		olds = append(olds, old.ID)
+	}
+	require.NoError(t, s.Close())
+
+	c, err := Doctor(ctx, dir)
+	require.NoError(t, err)
+	assert.Empty(t, problems(c), "harmless: a note, not a problem")
+	assert.ElementsMatch(t, olds, c.Superseded)
+	noted := false
+	for _, f := range c.Findings {
+		if f.Part == "summaries" && f.Status == StatusNote {
+			noted = true
+			assert.Contains(t, f.Detail, "2 summaries that newer ones of the same sections replaced")
+			assert.Equal(t, "deletes them", f.Repair)
+		}
+	}
+	assert.True(t, noted, "%v", c.Findings)
+
+	rep, err := Repair(ctx, dir, RepairOptions{})
+	require.NoError(t, err)
+	assert.Contains(t, rep.Actions, "deleted 2 summaries that newer ones of the same sections replaced")
+	assert.Empty(t, rep.After.Superseded)
+	assert.Empty(t, problems(rep.After))
+
+	wb := openBolt(t, dir)
+	defer wb.Close()
+	g, err := wb.ExportGraph(ctx, false)
+	require.NoError(t, err)
+	var ids []string
+	for _, n := range g.ContentNodes {
+		if n.Kind == model.KindAnalysis && n.Source == newest.Source && n.Level == newest.Level {
+			ids = append(ids, n.ID)
+		}
+	}
+	assert.Equal(t, []string{newest.ID}, ids, "the newest stays")
+}
