@@ -4,7 +4,10 @@ package backend
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -87,4 +90,53 @@ func TestDoctorNotesReplacedSummariesAndRepairDeletesThem(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{newest.ID}, ids, "the newest stays")
+}
+
+// A document changed and ingested again leaves its old sections' texts
+// stored, named by no node: the doctor notes them, repair deletes them,
+// and every section still reads.
+func TestRepairDeletesTheTextsNoSectionNames(t *testing.T) {
+	ctx := context.Background()
+	dir, notes, _ := healthyWorkspace(t)
+	c, err := Doctor(ctx, dir)
+	require.NoError(t, err)
+	require.Zero(t, c.UnnamedTexts, "a fresh workspace names every text: %v", c.Findings)
+
+	wb := openBolt(t, dir)
+	require.NoError(t, os.WriteFile(filepath.Join(notes, "budget.md"), []byte("# Token budget\n\nThe budget is rewritten: the window less the reservation.\n"), 0o644))
+	rep, err := wb.Ingest(ctx, []string{notes}, IngestOptions{})
+	require.NoError(t, err)
+	require.Empty(t, rep.Errors)
+	require.NoError(t, wb.Close())
+
+	c, err = Doctor(ctx, dir)
+	require.NoError(t, err)
+	assert.Empty(t, problems(c))
+	require.Positive(t, c.UnnamedTexts, "budget.md's old sections: %v", c.Findings)
+	noted := false
+	for _, f := range c.Findings {
+		if f.Part == "stored texts" {
+			noted = true
+			assert.Equal(t, StatusNote, f.Status)
+			assert.Contains(t, f.Detail, fmt.Sprintf("%d stored texts (", c.UnnamedTexts))
+			assert.Equal(t, "deletes them", f.Repair)
+		}
+	}
+	assert.True(t, noted)
+
+	r, err := Repair(ctx, dir, RepairOptions{})
+	require.NoError(t, err)
+	deleted := false
+	for _, a := range r.Actions {
+		deleted = deleted || strings.HasPrefix(a, fmt.Sprintf("deleted %d stored texts (", c.UnnamedTexts))
+	}
+	assert.True(t, deleted, "%q", r.Actions)
+	assert.Zero(t, r.After.UnnamedTexts)
+	assert.Empty(t, problems(r.After), "every section's text is still there")
+
+	wb = openBolt(t, dir)
+	defer wb.Close()
+	res, err := wb.Query(ctx, QueryRequest{Question: "How is the budget rewritten?", Budget: 2000})
+	require.NoError(t, err)
+	assert.Contains(t, res.Prompt, "The budget is rewritten")
 }

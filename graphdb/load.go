@@ -217,8 +217,20 @@ func latest(a, b time.Time) time.Time {
 // finish adds the edges the kept attributes hold (once every quad is
 // read: a newer copy of an id's attributes replaces the older's edges).
 func (snap *Snapshot) finish() {
+	concepts := make(map[string]bool, len(snap.Concepts))
+	for _, c := range snap.Concepts {
+		concepts[c.ID] = true
+	}
 	for _, at := range snap.seen {
-		snap.Edges = append(snap.Edges, at.edges...)
+		for _, e := range at.edges {
+			// An about or related edge is kept in its source's attributes
+			// too, which a concept removed later (Remove takes the quads
+			// that name it) does not rewrite: one to a concept no longer
+			// there is no edge.
+			if concepts[e.To] {
+				snap.Edges = append(snap.Edges, e)
+			}
+		}
 	}
 	snap.seen = nil
 	slices.Sort(snap.RepeatedIDs)

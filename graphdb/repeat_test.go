@@ -76,12 +76,13 @@ func TestADocumentWrittenAgainKeepsOneCopyOfEachNode(t *testing.T) {
 	c := w.Concepts[0]
 	c.Concept.Description = "said again"
 	c.Related = []model.Edge{{Kind: model.EdgeRelated, From: c.Concept.ID, To: "c-other", Weight: 0.9, Created: t0}}
-	_, err = s.Apply(ctx, Write{Concepts: []ConceptWrite{c}})
+	other := ConceptWrite{Concept: model.Concept{ID: "c-other", Name: "other", Created: t0}}
+	_, err = s.Apply(ctx, Write{Concepts: []ConceptWrite{other, c}})
 	require.NoError(t, err)
 	snap, err = s.Load(ctx)
 	require.NoError(t, err)
 	assert.Zero(t, snap.Repeated)
-	require.Len(t, snap.Concepts, len(w.Concepts))
+	require.Len(t, snap.Concepts, len(w.Concepts)+1)
 	var related []string
 	for _, e := range snap.Edges {
 		if e.Kind == model.EdgeRelated && e.From == c.Concept.ID {
@@ -101,4 +102,38 @@ func oneEach(snap *Snapshot) bool {
 		seen[n.ID] = true
 	}
 	return true
+}
+
+// TestARemovedConceptLeavesNoEdge: a concept removed takes the edges to it
+// along — the related edge another concept keeps in its attributes and
+// the about edges of sections that remain — so the snapshot's edges are
+// what the workspace facts count (a re-ingest that dropped a concept left
+// the doctor saying the facts disagreed with the store).
+func TestARemovedConceptLeavesNoEdge(t *testing.T) {
+	ctx := context.Background()
+	w := sampleWrite(2, 6, 0)
+	s, err := OpenBolt(newBolt(t, &w), BoltOptions{})
+	require.NoError(t, err)
+	defer s.Close()
+	before, err := s.Load(ctx)
+	require.NoError(t, err)
+	gone := "c-000001" // c-000002 is related to it, and sections are about it
+	to := 0
+	for _, e := range before.Edges {
+		if e.To == gone {
+			to++
+		}
+	}
+	require.GreaterOrEqual(t, to, 2, "edges of both kinds point at it")
+
+	_, err = s.Apply(ctx, Write{Remove: []string{gone}, Meta: before.Meta})
+	require.NoError(t, err)
+	after, err := s.Load(ctx)
+	require.NoError(t, err)
+	for _, e := range after.Edges {
+		assert.NotEqual(t, gone, e.To, "%s %s → %s", e.Kind, e.From, e.To)
+		assert.NotEqual(t, gone, e.From)
+	}
+	assert.Len(t, after.Edges, len(before.Edges)-to-1, "its own related edge went too")
+	assert.Len(t, after.Concepts, len(before.Concepts)-1)
 }

@@ -78,6 +78,10 @@ type Checkup struct {
 	// version of Loom's), left in the store by Loom before 2026-11-29: only
 	// the newest is read; repair deletes the others.
 	Superseded []string `json:"superseded,omitempty"`
+	// UnnamedTexts counts the stored texts no section or summary names any
+	// more (of documents removed or changed, of summaries replaced, of an
+	// ingest stopped before its commit): repair deletes them.
+	UnnamedTexts int `json:"unnamed_texts,omitempty"`
 }
 
 // LostText is a section whose stored text cannot be read.
@@ -131,8 +135,8 @@ func Doctor(ctx context.Context, dir string, opts ...workspace.Option) (*Checkup
 		return c, nil
 	}
 	c.checkVectors(dir, snap)
-	c.checkTexts(dir, snap)
 	c.checkSummaries(snap)
+	c.checkTexts(dir, snap)
 	c.checkLeftovers(dir)
 	return c, nil
 }
@@ -506,6 +510,7 @@ func (c *Checkup) checkTexts(dir string, snap *graphdb.Snapshot) {
 		}
 		c.LostTexts = append(c.LostTexts, lt)
 	}
+	c.unnamedTexts(texts, snap)
 	if len(c.LostTexts) == 0 {
 		c.add("texts", StatusOK, fmt.Sprintf("all %d sections' texts are there and match their hashes", len(snap.Nodes)), "")
 		return
@@ -527,6 +532,41 @@ func (c *Checkup) checkTexts(dir string, snap *graphdb.Snapshot) {
 		repair += fmt.Sprintf("; %d cannot be restored (their files changed or are gone: ingest them again)", rest)
 	}
 	c.add("texts", StatusProblem, fmt.Sprintf("%d of %d sections' texts are missing or damaged (questions leave those sections out)", len(c.LostTexts), len(snap.Nodes)), repair)
+}
+
+// unnamedTexts notes the stored texts that no node names (those of the
+// summaries repair deletes counted among them).
+func (c *Checkup) unnamedTexts(texts *storage.Texts, snap *graphdb.Snapshot) {
+	named := make(map[string]bool, len(snap.Nodes))
+	for _, n := range snap.Nodes {
+		if !slices.Contains(c.Superseded, n.ID) {
+			named[n.ContentHash] = true
+		}
+	}
+	n, bytes, err := texts.Unnamed(named)
+	if err != nil {
+		c.add("stored texts", StatusNote, "could not list them: "+err.Error(), "")
+		return
+	}
+	if n == 0 {
+		return
+	}
+	c.UnnamedTexts = n
+	c.add("stored texts", StatusNote, fmt.Sprintf("%d stored texts (%s) that no section or summary names any more: of documents removed or changed, of summaries replaced", n, sizeOf(bytes)),
+		"deletes them")
+}
+
+// sizeOf says a number of bytes as a person reads it.
+func sizeOf(b int64) string {
+	switch {
+	case b >= 10<<20:
+		return fmt.Sprintf("%d MB", b>>20)
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(b)/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%d KB", b>>10)
+	}
+	return fmt.Sprintf("%d bytes", b)
 }
 
 // sourceSections reads a document's source file again and returns its

@@ -233,6 +233,17 @@ func repairGraph(ctx context.Context, w *workspace.Workspace, c *Checkup, rep *R
 			return err
 		}
 	}
+	// Texts no node names: what removed or changed documents, replaced
+	// summaries and stopped ingests left.
+	named := make(map[string]bool, len(ix.Nodes))
+	for _, n := range ix.Nodes {
+		named[n.ContentHash] = true
+	}
+	if n, bytes, err := w.Texts().Forget(named); err != nil {
+		return err
+	} else if n > 0 {
+		rep.did("deleted %d stored texts (%s) that no section or summary named", n, sizeOf(bytes))
+	}
 	// Vectors the current embedder's log lacks.
 	e, err := w.Embedder(ctx)
 	if err != nil {

@@ -383,6 +383,12 @@ export interface Checkup {
    * the newest is read; repair deletes the others.
    */
   superseded?: string[];
+  /**
+   * UnnamedTexts counts the stored texts no section or summary names any
+   * more (of documents removed or changed, of summaries replaced, of an
+   * ingest stopped before its commit): repair deletes them.
+   */
+  unnamed_texts?: number;
 }
 
 /**

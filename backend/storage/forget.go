@@ -1,0 +1,170 @@
+package storage
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// Unnamed counts the stored texts whose hashes named does not hold — the
+// texts of documents removed or changed, of summaries replaced, of an
+// ingest interrupted before its graph commit — and their bytes: files in
+// content/ and records of the summaries' pack.
+func (t *Texts) Unnamed(named map[string]bool) (texts int, bytes int64, err error) {
+	files, err := t.unnamedFiles(named)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, f := range files {
+		texts++
+		bytes += f.size
+	}
+	n, b, err := t.pack.unnamed(named)
+	return texts + n, bytes + b, err
+}
+
+// Forget deletes the stored texts Unnamed counts: their files, and their
+// records (the pack written again without them, under a temporary name
+// then renamed over it, so an interruption leaves the old pack or the new).
+// The workspace must be this process's alone, with nothing staged: a text
+// written for a graph commit still to come would go.
+func (t *Texts) Forget(named map[string]bool) (texts int, bytes int64, err error) {
+	if t.readOnly {
+		return 0, 0, fmt.Errorf("forget texts in %s: the workspace is open read-only", t.dir)
+	}
+	files, err := t.unnamedFiles(named)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, f := range files {
+		if err := os.Remove(f.path); err != nil && !os.IsNotExist(err) {
+			return texts, bytes, fmt.Errorf("forget %s: %w", f.path, err)
+		}
+		texts++
+		bytes += f.size
+	}
+	n, b, err := t.pack.forget(named)
+	return texts + n, bytes + b, err
+}
+
+type storedFile struct {
+	path string
+	size int64
+}
+
+// unnamedFiles lists content/'s texts (files named by a hash; temporary
+// files are SweepTemps') whose hashes named does not hold.
+func (t *Texts) unnamedFiles(named map[string]bool) ([]storedFile, error) {
+	root := filepath.Join(t.dir, "content")
+	dirs, err := os.ReadDir(root)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", root, err)
+	}
+	var out []storedFile
+	for _, d := range dirs {
+		if !d.IsDir() {
+			continue
+		}
+		sub := filepath.Join(root, d.Name())
+		entries, err := os.ReadDir(sub)
+		if err != nil {
+			return nil, fmt.Errorf("list %s: %w", sub, err)
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if !isHash(name) || named[name] {
+				continue
+			}
+			info, err := e.Info()
+			if err != nil {
+				continue // gone meanwhile
+			}
+			out = append(out, storedFile{filepath.Join(sub, name), info.Size()})
+		}
+	}
+	return out, nil
+}
+
+// isHash: a SHA-256 in lower-case hex, as Hash names texts.
+func isHash(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// unnamed counts the pack's records named does not hold, and their bytes.
+func (p *pack) unnamed(named map[string]bool) (int, int64, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.load(); err != nil {
+		return 0, 0, err
+	}
+	n, bytes := 0, int64(0)
+	for h, e := range p.at {
+		if !named[h] {
+			n++
+			bytes += packHeader + int64(e.n)
+		}
+	}
+	return n, bytes, nil
+}
+
+// forget writes the pack again with the records named holds alone.
+func (p *pack) forget(named map[string]bool) (int, int64, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.load(); err != nil {
+		return 0, 0, err
+	}
+	var keep []string
+	n, bytes := 0, int64(0)
+	for h, e := range p.at {
+		if named[h] {
+			keep = append(keep, h)
+		} else {
+			n++
+			bytes += packHeader + int64(e.n)
+		}
+	}
+	if n == 0 {
+		return 0, 0, nil
+	}
+	slices.SortFunc(keep, func(a, b string) int { return int(p.at[a].off - p.at[b].off) })
+	var data []byte
+	for _, h := range keep {
+		e := p.at[h]
+		text := make([]byte, e.n)
+		if _, err := p.f.ReadAt(text, e.off); err != nil {
+			return 0, 0, fmt.Errorf("read %s: %w", p.path, err)
+		}
+		sum, _ := hex.DecodeString(h)
+		rec := make([]byte, packHeader, packHeader+len(text))
+		binary.LittleEndian.PutUint32(rec[0:4], uint32(len(text)))
+		copy(rec[8:packHeader], sum)
+		rec = append(rec, text...)
+		binary.LittleEndian.PutUint32(rec[4:8], crc32.Checksum(rec[8:], packCRC))
+		data = append(data, rec...)
+	}
+	if err := WriteFileAtomic(p.path, data); err != nil {
+		return 0, 0, fmt.Errorf("write %s again: %w", p.path, err)
+	}
+	// Read the new file's index at the next use.
+	if p.f != nil {
+		p.f.Close()
+	}
+	p.f, p.loaded, p.err, p.at, p.size, p.end = nil, false, nil, nil, 0, 0
+	return n, bytes, nil
+}
