@@ -263,6 +263,9 @@ export namespace doctor {
 	    findings: Finding[];
 	    store: string;
 	    lost_texts?: LostText[];
+	    repeated?: string[];
+	    superseded?: string[];
+	    unnamed_texts?: number;
 	}
 	
 	
