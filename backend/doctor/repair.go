@@ -234,15 +234,25 @@ func repairGraph(ctx context.Context, w *workspace.Workspace, c *Checkup, rep *R
 		}
 	}
 	// Texts no node names: what removed or changed documents, replaced
-	// summaries and stopped ingests left.
-	named := make(map[string]bool, len(ix.Nodes))
-	for _, n := range ix.Nodes {
-		named[n.ContentHash] = true
-	}
-	if n, bytes, err := w.Texts().Forget(named); err != nil {
-		return err
-	} else if n > 0 {
-		rep.did("deleted %d stored texts (%s) that no section or summary named", n, sizeOf(bytes))
+	// summaries and stopped ingests left. Only as many as the doctor
+	// counted, with the texts of the summaries deleted above: more would
+	// mean the index read now lacks nodes the store holds.
+	if c.Store == "ok" && c.UnnamedTexts+superseded > 0 {
+		named := make(map[string]bool, len(ix.Nodes))
+		for _, n := range ix.Nodes {
+			named[n.ContentHash] = true
+		}
+		n, _, err := w.Texts().Unnamed(named)
+		if err != nil {
+			return err
+		}
+		if most := c.UnnamedTexts + superseded; n > most {
+			rep.did("left the stored texts alone: %d are named by no node, more than the %d the doctor counted (run loom doctor again)", n, most)
+		} else if n, bytes, err := w.Texts().Forget(named); err != nil {
+			return err
+		} else if n > 0 {
+			rep.did("deleted %d stored texts (%s) that no section or summary named", n, sizeOf(bytes))
+		}
 	}
 	// Vectors the current embedder's log lacks.
 	e, err := w.Embedder(ctx)
