@@ -157,7 +157,7 @@ func (g *GraphJSON) Validate() error {
 		if n.LineStart < 0 || n.LineEnd < n.LineStart {
 			bad("content node %s: lines %d–%d", n.ID, n.LineStart, n.LineEnd)
 		}
-		if !isHash(n.ContentHash) {
+		if !IsHash(n.ContentHash) {
 			bad("content node %s: %q is not a content hash (64 hex digits)", n.ID, n.ContentHash)
 		} else if text, ok := g.Content[n.ContentHash]; ok {
 			if sum := sha256.Sum256([]byte(text)); hex.EncodeToString(sum[:]) != n.ContentHash {
@@ -210,8 +210,9 @@ func (g *GraphJSON) Validate() error {
 	return fmt.Errorf("%d problem(s), nothing was imported: %s", n, strings.Join(problems, "; "))
 }
 
-// isHash tells whether s is a SHA-256 in lower-case hex.
-func isHash(s string) bool {
+// IsHash tells whether s is a SHA-256 in lower-case hex, as stored texts
+// are named.
+func IsHash(s string) bool {
 	if len(s) != 64 {
 		return false
 	}

@@ -1,13 +1,12 @@
 package storage
 
 import (
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"hash/crc32"
 	"os"
-	"path/filepath"
 	"slices"
+
+	"github.com/loomwork/loom/graphdb"
 )
 
 // Unnamed counts the stored texts whose hashes named does not hold — the
@@ -59,50 +58,16 @@ type storedFile struct {
 // unnamedFiles lists content/'s texts (files named by a hash; temporary
 // files are SweepTemps') whose hashes named does not hold.
 func (t *Texts) unnamedFiles(named map[string]bool) ([]storedFile, error) {
-	root := filepath.Join(t.dir, "content")
-	dirs, err := os.ReadDir(root)
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", root, err)
-	}
 	var out []storedFile
-	for _, d := range dirs {
-		if !d.IsDir() {
-			continue
+	err := t.eachStored(func(path string, e os.DirEntry) {
+		if name := e.Name(); !graphdb.IsHash(name) || named[name] {
+			return
 		}
-		sub := filepath.Join(root, d.Name())
-		entries, err := os.ReadDir(sub)
-		if err != nil {
-			return nil, fmt.Errorf("list %s: %w", sub, err)
+		if info, err := e.Info(); err == nil { // else gone meanwhile
+			out = append(out, storedFile{path, info.Size()})
 		}
-		for _, e := range entries {
-			name := e.Name()
-			if !isHash(name) || named[name] {
-				continue
-			}
-			info, err := e.Info()
-			if err != nil {
-				continue // gone meanwhile
-			}
-			out = append(out, storedFile{filepath.Join(sub, name), info.Size()})
-		}
-	}
-	return out, nil
-}
-
-// isHash: a SHA-256 in lower-case hex, as Hash names texts.
-func isHash(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
+	})
+	return out, err
 }
 
 // unnamed counts the pack's records named does not hold, and their bytes.
@@ -151,12 +116,7 @@ func (p *pack) forget(named map[string]bool) (int, int64, error) {
 			return 0, 0, fmt.Errorf("read %s: %w", p.path, err)
 		}
 		sum, _ := hex.DecodeString(h)
-		rec := make([]byte, packHeader, packHeader+len(text))
-		binary.LittleEndian.PutUint32(rec[0:4], uint32(len(text)))
-		copy(rec[8:packHeader], sum)
-		rec = append(rec, text...)
-		binary.LittleEndian.PutUint32(rec[4:8], crc32.Checksum(rec[8:], packCRC))
-		data = append(data, rec...)
+		data = appendRecord(data, sum, string(text))
 	}
 	if err := WriteFileAtomic(p.path, data); err != nil {
 		return 0, 0, fmt.Errorf("write %s again: %w", p.path, err)

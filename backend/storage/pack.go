@@ -173,11 +173,7 @@ func (p *pack) add(hash, text string) error {
 		}
 		p.end = p.size
 	}
-	rec := append(p.buf[:0], make([]byte, packHeader)...) // no allocation once buf has grown
-	binary.LittleEndian.PutUint32(rec[0:4], uint32(len(text)))
-	copy(rec[8:packHeader], sum)
-	rec = append(rec, text...)
-	binary.LittleEndian.PutUint32(rec[4:8], crc32.Checksum(rec[8:], packCRC))
+	rec := appendRecord(p.buf[:0], sum, text) // no allocation once buf has grown
 	p.buf = rec
 	crash.At("pack-append")
 	if _, err := p.f.WriteAt(rec, p.size); err != nil {
@@ -188,6 +184,19 @@ func (p *pack) add(hash, text string) error {
 	p.size += int64(len(rec))
 	p.end = p.size
 	return nil
+}
+
+// appendRecord appends the record of text, stored under the 32 bytes of
+// its SHA-256, to buf.
+func appendRecord(buf, sum []byte, text string) []byte {
+	at := len(buf)
+	buf = append(buf, make([]byte, packHeader)...)
+	rec := buf[at:]
+	binary.LittleEndian.PutUint32(rec[0:4], uint32(len(text)))
+	copy(rec[8:packHeader], sum)
+	buf = append(buf, text...)
+	binary.LittleEndian.PutUint32(buf[at+4:at+8], crc32.Checksum(buf[at+8:], packCRC))
+	return buf
 }
 
 // close releases the file; a later read or add opens it again.

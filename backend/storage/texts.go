@@ -220,30 +220,44 @@ func WriteFileAtomic(path string, data []byte) error {
 // open the graph store), so no other writer's file can be in flight. It
 // returns how many files it removed.
 func (t *Texts) SweepTemps() int {
-	root := filepath.Join(t.dir, "content")
-	dirs, err := os.ReadDir(root)
-	if err != nil {
-		return 0
-	}
 	mine := "." + tmpTag + "-"
 	removed := 0
+	_ = t.eachStored(func(path string, e os.DirEntry) {
+		if name := e.Name(); strings.HasSuffix(name, ".tmp") && !strings.Contains(name, mine) && os.Remove(path) == nil {
+			removed++
+		}
+	})
+	return removed
+}
+
+// eachStored calls f with every file in content/'s folders (texts and
+// temporary files); a folder that cannot be listed is an error, after the
+// others are done; no content/ is none.
+func (t *Texts) eachStored(f func(path string, e os.DirEntry)) error {
+	root := filepath.Join(t.dir, "content")
+	dirs, err := os.ReadDir(root)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("list %s: %w", root, err)
+	}
+	var failed error
 	for _, d := range dirs {
 		if !d.IsDir() {
 			continue
 		}
 		sub := filepath.Join(root, d.Name())
-		names, err := os.ReadDir(sub)
+		entries, err := os.ReadDir(sub)
 		if err != nil {
+			failed = fmt.Errorf("list %s: %w", sub, err)
 			continue
 		}
-		for _, n := range names {
-			name := n.Name()
-			if strings.HasSuffix(name, ".tmp") && !strings.Contains(name, mine) && os.Remove(filepath.Join(sub, name)) == nil {
-				removed++
-			}
+		for _, e := range entries {
+			f(filepath.Join(sub, e.Name()), e)
 		}
 	}
-	return removed
+	return failed
 }
 
 // Packed says whether the pack's index has been read (Preload, or a first
