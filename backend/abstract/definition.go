@@ -407,11 +407,7 @@ func cDirective(t string) bool {
 func docstring(lines []string) (doc []string, body string) {
 	body = strings.Join(lines, "\n")
 	// the declaration ends with ":" (Python), where its brackets close
-	i := 0
-	for i < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i]), "@") {
-		i++ // decorators
-	}
-	i = declarationEnd(lines, i)
+	_, i := declarationSpan(lines)
 	if i < 0 || !strings.HasSuffix(strings.TrimSpace(stripTrailingComment(lines[i])), ":") {
 		return nil, body
 	}
@@ -451,12 +447,35 @@ func docstring(lines []string) (doc []string, body string) {
 	return nil, body // never closed: not a docstring after all
 }
 
-// afterDeclaration is body's lines after the declaration's: after the
-// decorators or attributes, and after the line where the declaration's
-// brackets close (its first line when they never do).
+// afterDeclaration is body's lines after the declaration's (its first
+// line's when its brackets never close).
 func afterDeclaration(body string) []string {
 	lines := strings.Split(body, "\n")
-	start := 0
+	start, end := declarationSpan(lines)
+	switch {
+	case start >= len(lines):
+		return nil
+	case end < start:
+		return lines[start+1:]
+	}
+	return lines[end+1:]
+}
+
+// declarationText is body's declaration on one line, whitespace collapsed
+// ("" when its brackets never close).
+func declarationText(body string) string {
+	lines := strings.Split(body, "\n")
+	start, end := declarationSpan(lines)
+	if end < start {
+		return ""
+	}
+	return strings.Join(strings.Fields(strings.Join(lines[start:end+1], " ")), " ")
+}
+
+// declarationSpan is where the declaration of lines is: its first line,
+// after blank lines and decorators or attributes ("@…", "#[…]"), and its
+// last (declarationEnd; −1 when its brackets never close).
+func declarationSpan(lines []string) (start, end int) {
 	for start < len(lines) {
 		t := strings.TrimSpace(lines[start])
 		if t != "" && !strings.HasPrefix(t, "@") && !strings.HasPrefix(t, "#[") {
@@ -464,28 +483,7 @@ func afterDeclaration(body string) []string {
 		}
 		start++
 	}
-	if start >= len(lines) {
-		return nil
-	}
-	if end := declarationEnd(lines, start); end >= start {
-		return lines[end+1:]
-	}
-	return lines[start+1:]
-}
-
-// declarationText is body's declaration on one line, whitespace collapsed
-// ("" when its brackets never close).
-func declarationText(body string) string {
-	lines := strings.Split(body, "\n")
-	start := 0
-	for start < len(lines) && (strings.TrimSpace(lines[start]) == "" || strings.HasPrefix(strings.TrimSpace(lines[start]), "@") || strings.HasPrefix(strings.TrimSpace(lines[start]), "#[")) {
-		start++
-	}
-	end := declarationEnd(lines, start)
-	if end < start {
-		return ""
-	}
-	return strings.Join(strings.Fields(strings.Join(lines[start:end+1], " ")), " ")
+	return start, declarationEnd(lines, start)
 }
 
 // declarationEnd is the index of the line of lines where the declaration
