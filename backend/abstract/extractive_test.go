@@ -430,7 +430,7 @@ func TestExtractiveEssenceCutShortEndsOnAWord(t *testing.T) {
 		cuts++
 		f := strings.Fields(cut)
 		last := strings.ToLower(f[len(f)-1])
-		assert.False(t, danglingWords[last] || leadStops[last], "at %d: %q", budget, got)
+		assert.False(t, danglingWords[last] || stopWords[last], "at %d: %q", budget, got)
 	}
 	assert.Greater(t, cuts, 10, "the budgets cut the sentence")
 }

@@ -363,27 +363,21 @@ func itemLead(s string) string {
 }
 
 // endOnAWord takes off the words a lead cut short ends on that need what
-// was cut ("The `bench` field can be…" → "The `bench` field…"), two
-// words at the least kept.
+// was cut — lead-in words, stop words ("The `bench` field can be…" → "The
+// `bench` field…") — two words at the least kept.
 func endOnAWord(lead string) string {
 	cut, ok := strings.CutSuffix(lead, ellipsis)
 	if !ok {
 		return lead
 	}
 	f := strings.Fields(cut)
-	for len(f) > 2 && (danglingWords[strings.ToLower(f[len(f)-1])] || leadStops[strings.ToLower(f[len(f)-1])]) {
+	for len(f) > 2 {
+		if last := strings.ToLower(f[len(f)-1]); !danglingWords[last] && !stopWords[last] {
+			break
+		}
 		f = f[:len(f)-1]
 	}
 	return strings.TrimRight(strings.Join(f, " "), ",;:–—-(") + ellipsis
-}
-
-// leadStops, beside danglingWords, are words a clipped lead does not end
-// on.
-var leadStops = map[string]bool{
-	"can": true, "will": true, "may": true, "must": true, "should": true, "could": true, "would": true, "not": true,
-	"in": true, "on": true, "at": true, "this": true, "its": true, "their": true, "your": true, "our": true, "it": true,
-	"been": true, "being": true, "has": true, "have": true, "had": true, "do": true, "does": true, "if": true,
-	"when": true, "but": true, "so": true, "each": true, "every": true, "any": true, "all": true, "also": true,
 }
 
 // firstWords returns the first n words of s, with "…" when it cut.
