@@ -168,7 +168,7 @@ func (run *run) choose(ctx context.Context) error {
 		return err
 	}
 	if a.strategy == StrategyWholeFile {
-		run.asm, run.cands, err = w.wholeFile(run.cands, run.r.SortedIDs(), run.split, run.cfg.SystemPrompt, a.question, run.count)
+		run.asm, run.cands, err = w.wholeFile(run.cands, opts.UniqueAmong, run.split, run.cfg.SystemPrompt, a.question, run.count)
 	} else {
 		run.asm, err = assemble.Assemble(run.cands, run.split, opts, run.cfg.SystemPrompt, a.question, catalog, run.count, text)
 	}

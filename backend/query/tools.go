@@ -391,35 +391,23 @@ func citeOr(g *index.Graph, n *model.ContentNode) string {
 const maxExpandIDs = 16
 
 // resolveNode finds a node by its id or by a prefix of it that no other
-// node shares (the prompt writes ids shortened: assemble.ShortIDs). No such
-// node is errs.NotFound; a prefix several nodes share is errs.Invalid,
-// naming them.
+// searchable node shares (the prompt writes ids shortened, unique among
+// those: assemble.ShortIDs; a summary is reached through its source). No
+// such node is errs.NotFound; a prefix several nodes share is
+// errs.Invalid, naming them.
 func resolveNode(g *index.Graph, raw string) (*model.ContentNode, error) {
 	raw = strings.Trim(strings.TrimSpace(raw), "[]")
 	if n := g.Nodes[raw]; n != nil {
 		return n, nil
 	}
-	const minPrefix = len("n-") + 4
+	const minPrefix = len("n-") + assemble.ShortIDHex
 	if len(raw) < minPrefix || !strings.HasPrefix(raw, "n-") {
 		return nil, errs.E(errs.NotFound, "no node %q", raw)
 	}
 	var matches []string
-	for id := range g.Nodes {
-		if strings.HasPrefix(id, raw) {
+	for id, n := range g.Nodes {
+		if strings.HasPrefix(id, raw) && index.Searchable(n) {
 			matches = append(matches, id)
-		}
-	}
-	if len(matches) > 1 {
-		// The prompt's prefixes are unique among the searchable nodes; a
-		// summary made since (an analysis node) does not take one over.
-		var own []string
-		for _, id := range matches {
-			if index.Searchable(g.Nodes[id]) {
-				own = append(own, id)
-			}
-		}
-		if len(own) == 1 {
-			matches = own
 		}
 	}
 	switch len(matches) {
