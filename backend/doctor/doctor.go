@@ -539,7 +539,7 @@ func (c *Checkup) checkTexts(dir string, snap *graphdb.Snapshot) {
 func (c *Checkup) unnamedTexts(texts *storage.Texts, snap *graphdb.Snapshot) {
 	named := make(map[string]bool, len(snap.Nodes))
 	for _, n := range snap.Nodes {
-		if !slices.Contains(c.Superseded, n.ID) {
+		if _, gone := slices.BinarySearch(c.Superseded, n.ID); !gone {
 			named[n.ContentHash] = true
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
@@ -186,8 +185,10 @@ func repairGraph(ctx context.Context, w *workspace.Workspace, c *Checkup, rep *R
 		rep.did("read %d sections' texts back from their source files", restored)
 	}
 	var write graphdb.Write
+	removed := map[string]bool{}
 	for _, id := range dropSummaries {
 		write.Remove = append(write.Remove, id)
+		removed[id] = true
 		ix.DropNode(id)
 	}
 	if len(dropSummaries) > 0 {
@@ -195,8 +196,9 @@ func repairGraph(ctx context.Context, w *workspace.Workspace, c *Checkup, rep *R
 	}
 	superseded := 0
 	for _, id := range c.Superseded {
-		if ix.Nodes[id] != nil && !slices.Contains(dropSummaries, id) {
+		if ix.Nodes[id] != nil { // nil: dropped above, or gone meanwhile
 			write.Remove = append(write.Remove, id)
+			removed[id] = true
 			ix.DropNode(id)
 			superseded++
 		}
@@ -206,7 +208,7 @@ func repairGraph(ctx context.Context, w *workspace.Workspace, c *Checkup, rep *R
 	}
 	// Older copies of attributes: a touch of the node leaves one.
 	for _, id := range c.Repeated {
-		if n := ix.Nodes[id]; n != nil && !slices.Contains(write.Remove, id) {
+		if n := ix.Nodes[id]; n != nil && !removed[id] {
 			write.Touch = append(write.Touch, *n)
 		} else if d := ix.Docs[id]; d != nil {
 			write.TouchDocs = append(write.TouchDocs, *d)
@@ -242,15 +244,13 @@ func repairGraph(ctx context.Context, w *workspace.Workspace, c *Checkup, rep *R
 		for _, n := range ix.Nodes {
 			named[n.ContentHash] = true
 		}
-		n, _, err := w.Texts().Unnamed(named)
-		if err != nil {
+		n, bytes, err := w.Texts().Forget(named, c.UnnamedTexts+superseded)
+		switch {
+		case errors.Is(err, storage.ErrMoreUnnamed):
+			rep.did("left the stored texts alone: %v (run loom doctor again)", err)
+		case err != nil:
 			return err
-		}
-		if most := c.UnnamedTexts + superseded; n > most {
-			rep.did("left the stored texts alone: %d are named by no node, more than the %d the doctor counted (run loom doctor again)", n, most)
-		} else if n, bytes, err := w.Texts().Forget(named); err != nil {
-			return err
-		} else if n > 0 {
+		case n > 0:
 			rep.did("deleted %d stored texts (%s) that no section or summary named", n, sizeOf(bytes))
 		}
 	}

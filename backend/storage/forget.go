@@ -2,6 +2,7 @@ package storage
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -14,30 +15,36 @@ import (
 // ingest interrupted before its graph commit — and their bytes: files in
 // content/ and records of the summaries' pack.
 func (t *Texts) Unnamed(named map[string]bool) (texts int, bytes int64, err error) {
-	files, err := t.unnamedFiles(named)
+	files, n, b, err := t.unnamed(named)
 	if err != nil {
 		return 0, 0, err
 	}
 	for _, f := range files {
-		texts++
-		bytes += f.size
+		b += f.size
 	}
-	n, b, err := t.pack.unnamed(named)
-	return texts + n, bytes + b, err
+	return len(files) + n, b, nil
 }
 
-// Forget deletes the stored texts Unnamed counts: their files, and their
+// ErrMoreUnnamed: Forget found more texts that nothing names than it was
+// told to expect, and deleted none.
+var ErrMoreUnnamed = errors.New("more stored texts are named by no node than expected")
+
+// Forget deletes the stored texts Unnamed counts, when they are at most
+// most (more is ErrMoreUnnamed, and nothing goes): their files, and their
 // records (the pack written again without them, under a temporary name
 // then renamed over it, so an interruption leaves the old pack or the new).
 // The workspace must be this process's alone, with nothing staged: a text
 // written for a graph commit still to come would go.
-func (t *Texts) Forget(named map[string]bool) (texts int, bytes int64, err error) {
+func (t *Texts) Forget(named map[string]bool, most int) (texts int, bytes int64, err error) {
 	if t.readOnly {
 		return 0, 0, fmt.Errorf("forget texts in %s: the workspace is open read-only", t.dir)
 	}
-	files, err := t.unnamedFiles(named)
+	files, packed, _, err := t.unnamed(named)
 	if err != nil {
 		return 0, 0, err
+	}
+	if k := len(files) + packed; k > most {
+		return 0, 0, fmt.Errorf("%d stored texts are named by no node, against %d expected: %w", k, most, ErrMoreUnnamed)
 	}
 	for _, f := range files {
 		if err := os.Remove(f.path); err != nil && !os.IsNotExist(err) {
@@ -48,6 +55,21 @@ func (t *Texts) Forget(named map[string]bool) (texts int, bytes int64, err error
 	}
 	n, b, err := t.pack.forget(named)
 	return texts + n, bytes + b, err
+}
+
+// unnamed lists content/'s texts that named does not hold, and counts the
+// pack's records it does not hold and their bytes.
+func (t *Texts) unnamed(named map[string]bool) (files []storedFile, packed int, packBytes int64, err error) {
+	if files, err = t.unnamedFiles(named); err != nil {
+		return nil, 0, 0, err
+	}
+	t.pack.mu.Lock()
+	defer t.pack.mu.Unlock()
+	if err := t.pack.load(); err != nil {
+		return nil, 0, 0, err
+	}
+	_, packed, packBytes = t.pack.partition(named)
+	return files, packed, packBytes, nil
 }
 
 type storedFile struct {
@@ -70,21 +92,18 @@ func (t *Texts) unnamedFiles(named map[string]bool) ([]storedFile, error) {
 	return out, err
 }
 
-// unnamed counts the pack's records named does not hold, and their bytes.
-func (p *pack) unnamed(named map[string]bool) (int, int64, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if err := p.load(); err != nil {
-		return 0, 0, err
-	}
-	n, bytes := 0, int64(0)
+// partition splits the pack's records into the hashes named holds and
+// the count and bytes of the others. Callers hold p.mu, the index loaded.
+func (p *pack) partition(named map[string]bool) (keep []string, n int, bytes int64) {
 	for h, e := range p.at {
-		if !named[h] {
+		if named[h] {
+			keep = append(keep, h)
+		} else {
 			n++
 			bytes += packHeader + int64(e.n)
 		}
 	}
-	return n, bytes, nil
+	return keep, n, bytes
 }
 
 // forget writes the pack again with the records named holds alone.
@@ -94,16 +113,7 @@ func (p *pack) forget(named map[string]bool) (int, int64, error) {
 	if err := p.load(); err != nil {
 		return 0, 0, err
 	}
-	var keep []string
-	n, bytes := 0, int64(0)
-	for h, e := range p.at {
-		if named[h] {
-			keep = append(keep, h)
-		} else {
-			n++
-			bytes += packHeader + int64(e.n)
-		}
-	}
+	keep, n, bytes := p.partition(named)
 	if n == 0 {
 		return 0, 0, nil
 	}

@@ -37,7 +37,12 @@ func TestForgetKeepsWhatIsNamed(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, len(gone), n)
 	assert.Positive(t, bytes)
-	fn, fbytes, err := texts.Forget(named)
+	_, _, err = texts.Forget(named, n-1)
+	require.ErrorIs(t, err, ErrMoreUnnamed, "more than expected: nothing goes")
+	again, _, err := texts.Unnamed(named)
+	require.NoError(t, err)
+	require.Equal(t, n, again)
+	fn, fbytes, err := texts.Forget(named, n)
 	require.NoError(t, err)
 	assert.Equal(t, n, fn)
 	assert.Equal(t, bytes, fbytes)
@@ -63,7 +68,7 @@ func TestForgetKeepsWhatIsNamed(t *testing.T) {
 	_, err = os.Stat(tmp)
 	assert.NoError(t, err, "temporary files are SweepTemps'")
 
-	_, _, err = NewTexts(dir, true).Forget(named)
+	_, _, err = NewTexts(dir, true).Forget(named, 0)
 	assert.Error(t, err, "read-only")
 	require.NoError(t, texts.Close())
 }
