@@ -408,7 +408,10 @@ func headerTitled(c *Candidate, withDoc, titled bool) string {
 // A block of full text writes the first of its lines alone: its text
 // shows where it ends.
 func headerOf(c *Candidate, title, loc string) string {
-	if c.Level == "" || c.Level == Detailed {
+	switch {
+	case c.Unplaced:
+		loc = withoutSpans(loc)
+	case c.Level == "" || c.Level == Detailed:
 		loc = firstLine(loc)
 	}
 	parts := []string{title, loc}
@@ -436,6 +439,18 @@ func firstLine(loc string) string {
 		return loc[:m[2]] + loc[m[3]:]
 	}
 	return loc
+}
+
+// withoutSpans is a location without its lines and pages ("§3.2 Methods
+// p. 4–5" → "§3.2 Methods").
+func withoutSpans(loc string) string {
+	var kept []string
+	for _, f := range splitLocation(loc) {
+		if !span.MatchString(f) {
+			kept = append(kept, f)
+		}
+	}
+	return strings.Join(kept, " ")
 }
 
 // lineSpan is a location's range of lines, "L60–75".
@@ -738,18 +753,23 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 	// Each node costs its text plus its block header; the ones beyond what
 	// could load are charged the largest of those.
 	ShortIDs(cands, o.UniqueAmong)
-	most := 0
 	inUpper := make(map[*Candidate]bool, len(upper))
 	for _, c := range upper {
-		c.Overhead = count(BlockHeader(c)) + 3
-		most = max(most, c.Overhead)
 		inUpper[c] = true
 	}
-	for _, c := range cands {
-		if (c.Relevant || c.Pinned) && !inUpper[c] {
-			c.Overhead = max(most, 24)
+	overheads := func() {
+		most := 0
+		for _, c := range upper {
+			c.Overhead = count(BlockHeader(c)) + 3
+			most = max(most, c.Overhead)
+		}
+		for _, c := range cands {
+			if (c.Relevant || c.Pinned) && !inUpper[c] {
+				c.Overhead = max(most, 24)
+			}
 		}
 	}
+	overheads()
 	// The manifest: its counts, and the best relevant nodes as if none of
 	// them loaded (an upper bound of the list it names); it names fewer when
 	// that would take more than a tenth of the context.
@@ -764,7 +784,7 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 	if loadable < 0 {
 		return nil, errUsage("the context budget of %d tokens is smaller than the manifest (%d tokens): raise the budget", split.Context, frame)
 	}
-	refills := 0
+	refills, unplaced := 0, false
 	var fitted *Assembly // the last assembly that fitted, kept while a refill is tried
 	var fittedState []Candidate
 	for attempt := 0; ; attempt++ {
@@ -829,6 +849,18 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 				return nil, fmt.Errorf("could not fit the context into %d tokens (the manifest alone takes %d)", split.Context, count(manifest))
 			}
 			loadable = max(0, sel.Used-sel.Loaded[len(sel.Loaded)-1].LoadedTokens-1)
+			continue
+		}
+		if !unplaced && (total-sel.Used)*100 > split.Context*FramePercent && growable(cands) {
+			// The frame takes more than its share while relevant text
+			// is left out or loaded smaller: the headers leave out lines
+			// and pages (some three tokens a block; the id still leads to
+			// the place), and the room that frees goes to text.
+			unplaced = true
+			for _, c := range cands {
+				c.Unplaced = true
+			}
+			overheads()
 			continue
 		}
 		a := &Assembly{Split: split, Selection: sel, Manifest: manifest, Blocks: blocks}

@@ -696,3 +696,56 @@ func TestBlockTextCollapsesBlankRuns(t *testing.T) {
 	assert.Equal(t, "See Power analysis and [the site](https://x.org).", BlockText("See [Power analysis](id:7b2d-a1c3-5e6f) and [the site](https://x.org)."),
 		"an Org-roam id link is its words")
 }
+
+// A frame over its share of the context, with relevant text left out: the
+// headers leave out their lines (and pages), and the room that frees goes
+// to text. When all that is relevant loads, or the frame is within its
+// share, they keep them.
+func TestHeadersLeaveOutLinesWhenTheFrameIsOverItsShare(t *testing.T) {
+	count := counter(t)
+	small := func(size int, cite func(i int) string) []*Candidate {
+		var cs []*Candidate
+		for i := range 40 {
+			id := fmt.Sprintf("n-%02x00", i)
+			cs = append(cs, &Candidate{ID: id, Ref: "code.go#f" + id, Cite: cite(i), Document: "code.go",
+				Title: "code.go › f" + id, Source: "input", Score: 0.9 - float64(i)/100, Tokens: size, Relevant: true})
+		}
+		return cs
+	}
+	lines := func(i int) string { return fmt.Sprintf("code.go L%d–%d", 100*i+1, 100*i+60) }
+	split, err := PlanSplit(SplitRequest{Budget: 400, Reserve: 0.3})
+	require.NoError(t, err)
+
+	placed := small(12, lines)
+	a, err := Assemble(placed, split, SelectOptions{Level: Detailed}, "", "q", "", count, fakeText(count))
+	require.NoError(t, err)
+	assert.NotEmpty(t, notLoaded(placed), "not all of it fits")
+	assert.NotRegexp(t, `\] .*L\d`, a.Context, "no header writes its lines")
+	assert.Contains(t, a.Context, "[n-0000] fn-0000\n", "the title stays")
+	assert.LessOrEqual(t, count(a.Context), split.Context)
+
+	// As many blocks as when the nodes have no lines to write at all: the
+	// room the lines would take went to text.
+	none := small(12, func(int) string { return "code.go" })
+	b, err := Assemble(none, split, SelectOptions{Level: Detailed}, "", "q", "", count, fakeText(count))
+	require.NoError(t, err)
+	assert.Len(t, a.Blocks, len(b.Blocks))
+
+	// Everything relevant fits: the lines stay, whatever the frame's share.
+	few := small(12, lines)[:3]
+	c, err := Assemble(few, split, SelectOptions{Level: Detailed}, "", "q", "", count, fakeText(count))
+	require.NoError(t, err)
+	require.Len(t, c.Blocks, 3)
+	assert.Greater(t, (c.Split.Manifest)*100, split.Context*FramePercent, "the frame is over its share")
+	assert.Contains(t, c.Context, "[n-0000] fn-0000 · L1\n")
+
+	// A budget with room for the frame's share: the lines stay.
+	wide, err := PlanSplit(SplitRequest{Budget: 4000, Reserve: 0.3})
+	require.NoError(t, err)
+	large := small(200, lines)
+	d, err := Assemble(large, wide, SelectOptions{Level: Detailed}, "", "q", "", count, fakeText(count))
+	require.NoError(t, err)
+	assert.NotEmpty(t, notLoaded(large), "not all of it fits")
+	assert.LessOrEqual(t, d.Split.Manifest*100, wide.Context*FramePercent)
+	assert.Contains(t, d.Context, "[n-0000] fn-0000 · L1\n")
+}

@@ -73,6 +73,10 @@ type Candidate struct {
 	// Overhead is what loading costs beyond the text: its block header and
 	// separators (set by Assemble).
 	Overhead int `json:"-"`
+	// Unplaced: the block header leaves out the lines or pages (set by
+	// Assemble when writing them would take the frame over FramePercent
+	// of the context; the id still leads to the place).
+	Unplaced bool `json:"-"`
 	// Repeats is the id of the better-ranked relevant node whose text this
 	// one's repeats (set by Assemble: markRepeats): it is not relevant
 	// itself and does not load, and that node's block says where else its

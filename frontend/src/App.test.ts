@@ -160,7 +160,7 @@ describe('App', { timeout: 30_000 }, () => {
     vi.useRealTimers();
     await vi.waitFor(() => expect(wb.queries).toHaveLength(2), slow);
     expect(wb.queries[1].budget).toBe(256);
-    // 256 is answered as 110 is: two of the three nodes still loaded.
+    // 256 is answered as 100 is: two of the three nodes still loaded.
     await vi.waitFor(() => expect(screen.getAllByTestId('candidate-row').filter((r) => r.classList.contains('left'))).toHaveLength(1), slow);
   });
 

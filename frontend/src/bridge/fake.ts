@@ -256,7 +256,7 @@ export const golden = {
   questions: {
     /** One relevant node, loaded at every budget. */
     staleness: question((q) => q.request.question.startsWith('How does staleness')),
-    /** Three relevant nodes: all loaded at 300 and more, two at 110, one at 70, none at 50; too small at 20. */
+    /** Three relevant nodes: all loaded at 300 and more, two at 100, one at 70 and at 50; too small at 20. */
     linked: question((q) => q.request.question.startsWith('How are concept')),
     /** No words to search for: the engine refuses it (invalid). */
     noWords: question((q) => q.error?.code === 'invalid' && !/[\p{L}\p{N}]/u.test(q.request.question)),

@@ -52,15 +52,15 @@ describe('QueryStore', () => {
     q.question = linked;
     q.budget = 2000;
     const slow = q.run();
-    q.budget = 110;
+    q.budget = 100;
     const fast = q.run();
     await vi.advanceTimersByTimeAsync(20);
     await fast;
-    expect(q.result?.split.context).toBe(110);
+    expect(q.result?.split.context).toBe(100);
     expect(q.running).toBe(false);
     await vi.advanceTimersByTimeAsync(600);
     await slow;
-    expect(q.result?.split.context).toBe(110);
+    expect(q.result?.split.context).toBe(100);
   });
 
   it('tells which nodes entered and left the loaded set since the previous run', async () => {
