@@ -64,7 +64,7 @@ func TestAQuestionCitesItsSourcesAsAPersonFindsThem(t *testing.T) {
 		assert.Equal(t, 1, strings.Count(res.Prompt, c.ShortID), "%s is written once", c.ShortID)
 		assert.NotContains(t, res.Manifest, c.Title, "the manifest does not repeat a loaded node")
 	}
-	assert.Contains(t, res.Prompt, "each block's header gives its source (file, section, lines or pages)")
+	assert.Contains(t, res.Prompt, "each block's header gives its source (file and section, and its lines or pages when it names them)")
 }
 
 func TestSourceShowsTheDocumentOfANodeInOrder(t *testing.T) {

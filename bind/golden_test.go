@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/loomwork/loom/backend"
+	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/modelserver"
 	"github.com/loomwork/loom/backend/ollama/ollamatest"
 	"github.com/loomwork/loom/backend/ollama/wait"
@@ -425,8 +426,9 @@ var nodeID = regexp.MustCompile(`\bn-[0-9a-f]{4,16}\b`)
 
 // firstNodeID is the first node id of the workspace in a prompt.
 func firstNodeID(prompt string) string {
+	example := nodeID.FindString(assemble.DefaultSystemPrompt)
 	for _, id := range nodeID.FindAllString(prompt, -1) {
-		if id != "n-1a2b3c" {
+		if id != example {
 			return id
 		}
 	}

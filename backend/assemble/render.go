@@ -29,7 +29,10 @@ import (
 //	…
 //
 // A block of full text names its first line (its text shows where it
-// ends); a summary or an essence, the lines it stands for.
+// ends); a summary or an essence, the lines it stands for. When the frame
+// would take more than FramePercent of the context while relevant text is
+// left out, no header names lines or pages (Candidate.Unplaced): the id
+// leads to the place, and the room goes to text.
 // Blocks are grouped by document (documents in the order of their best
 // block, blocks in load order); a document with one block names it in the
 // block's own header. Adjacent parts of one long section loaded in full are

@@ -122,7 +122,7 @@ try {
     'the prompt names each block’s source after its (shortened) id, once',
     chips.every((c) => {
       const lines = c.cite.split(' ').pop();
-      // A header may leave out the title its text opens with: "[n-1a2b3c] L3"; a block of full
+      // A header may leave out the title its text opens with: "[n-1a2b] L3"; a block of full
       // text names its first line, a summary the lines it stands for ("… · L3–12 · summary").
       const headers = [...prompt.matchAll(/\n\[(n-[0-9a-f]{4,16})\](?: [^\n]*?)?(?: · | )(L[\d–]+)( · (?:summary|essence))?\n/g)].filter((m) => c.id.startsWith(m[1]));
       return headers.length === 1 && headers[0][2] === (headers[0][3] ? lines : lines.split('–')[0]);
