@@ -451,3 +451,33 @@ func TestALongSectionLoadsAsOneBlock(t *testing.T) {
 	}
 	assert.LessOrEqual(t, res.Split.Manifest+res.Split.Catalog+res.Split.Loaded+res.Split.Free, res.Split.Context)
 }
+
+// A section shares in the relevance of every section that encloses it,
+// less by Inherit at each level up: a question that names a paper's
+// subject makes the subsections of its chapters relevant too, not only
+// the chapters (whose text is often a heading and a sentence).
+func TestASectionSharesInItsAncestorsRelevance(t *testing.T) {
+	notes := copyFixture(t)
+	note := "# Connectionist temporal classification\n\nConnectionist temporal classification trains sequence models on unaligned labels.\n\n" +
+		"## The algorithm\n\nThe steps, one by one.\n\n" +
+		"### Alignment\n\nAn extra symbol lets the model emit nothing between two outputs, so that repeated characters stay apart.\n"
+	require.NoError(t, os.WriteFile(filepath.Join(notes, "ctc.md"), []byte(note), 0o644))
+	wb := openBolt(t, t.TempDir())
+	defer wb.Close()
+	rep, err := wb.Ingest(context.Background(), []string{notes}, IngestOptions{})
+	require.NoError(t, err)
+	require.Empty(t, rep.Errors)
+
+	res, err := wb.Query(context.Background(), QueryRequest{Question: "What is connectionist temporal classification?", Budget: 4000, NoTouch: true})
+	require.NoError(t, err)
+	sem := map[string]float64{}
+	for _, c := range res.Candidates {
+		sem[c.Ref] = c.Signals[assemble.Semantic]
+	}
+	root, child, grandchild := sem["ctc.md#connectionist-temporal-classification"], sem["ctc.md#the-algorithm"], sem["ctc.md#alignment"]
+	require.Positive(t, root, "the note's title matches: %v", sem)
+	inherit := assemble.DefaultConfig().Inherit
+	assert.GreaterOrEqual(t, child, inherit*root-1e-4)
+	assert.InDelta(t, inherit*inherit*root, grandchild, 1e-3, "the subsection of a chapter shares in the note's relevance")
+	assert.Contains(t, loadedRefs(res), "ctc.md#alignment")
+}

@@ -115,10 +115,16 @@ type Config struct {
 	// its flatter score curve needs a higher cut. "encoder": null keeps
 	// the top-level values for every embedder.
 	Encoder *EncoderRanking `json:"encoder"`
-	// Inherit lets a section share in its enclosing section's relevance:
-	// semantic = max(own, Inherit × parent's). A heading that matches the
+	// Inherit lets a section share in the relevance of the sections that
+	// enclose it, less at each level up: semantic = max(own, Inherit ×
+	// parent's, Inherit² × grandparent's, …). A heading that matches the
 	// question well ("Abstraction Levels") makes its subsections — its
-	// body — relevant too.
+	// body — relevant too, and a paper or a page whose title is the
+	// question's subject the subsections of its chapters, not only the
+	// chapters (often a heading and a sentence). Through every level
+	// rather than one: on distill @4000 recall 0.980 → 1.000 and precision
+	// 0.462 → 0.476, on loom-code 0.633 → 0.653 (+0.020 ± 0.009), the
+	// other sets within 0.001 (BENCHMARKS.md).
 	Inherit float64 `json:"inherit"`
 	// MaxRelevant caps the relevant set (the rest count as not relevant);
 	// 0, the default, sets no cap: the budget is the limit.

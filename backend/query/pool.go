@@ -500,8 +500,18 @@ func (p *pool) candidates(budget int) []*assemble.Candidate {
 		f := &facts[i]
 		f.Semantic = round4(p.semantic(s))
 		if n.Parent != "" && p.cfg.Inherit > 0 {
-			if ps, ok := p.r.Slot[n.Parent]; ok {
-				f.Semantic = round4(max(f.Semantic, p.cfg.Inherit*p.semantic(ps)))
+			k := p.cfg.Inherit
+			for par := n.Parent; par != ""; {
+				ps, ok := p.r.Slot[par]
+				if !ok {
+					break
+				}
+				f.Semantic = round4(max(f.Semantic, k*p.semantic(ps)))
+				pn := ix.Nodes[par]
+				if pn == nil {
+					break
+				}
+				k, par = k*p.cfg.Inherit, pn.Parent
 			}
 		}
 		if p.named[id] {

@@ -168,7 +168,7 @@ try {
   await page.press('[data-testid="chat-input"]', 'Enter');
   await page.waitForSelector('[data-testid="chat-turn"][data-streaming="false"] [data-testid="chat-answer"] [data-testid="cite-link"]', { timeout: 60_000 });
   const sent = chats.at(-1)?.messages?.[0]?.content ?? '';
-  check('the model is told to cite ids and that headers give the source', sent.includes("each block's header gives its source (file, section, lines or pages)"), sent.slice(0, 300));
+  check('the model is told to cite ids and that headers give the source', sent.includes("each block's header gives its source (file and section, and its lines or pages when it names them)"), sent.slice(0, 300));
   const answerChips = await page.$$eval('[data-testid="chat-answer"] [data-testid="cite-link"]', (els) => els.map((e) => ({ id: e.dataset.id, cite: e.textContent })));
   const answer = (await page.textContent('[data-testid="chat-answer"]')) ?? '';
   check(
