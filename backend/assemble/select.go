@@ -1,6 +1,7 @@
 package assemble
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -151,7 +152,9 @@ type Selection struct {
 // of the candidates ranked BackgroundFrom to BackgroundTo. A question that one
 // section answers has a steep curve and a low background; one that a whole
 // chapter answers has many sections near the best: the cut follows each
-// curve instead of a fixed share or count. MaxRelevant (0: none) caps the set.
+// curve instead of a fixed share or count. The set then ends at its largest
+// drop in relevance after its first GapFrom candidates when that drop is at
+// least GapCut (gapCut). MaxRelevant (0: none) caps the set.
 func Rank(cands []*Candidate, w Weights, cfg Config) {
 	best, bestSem := 0.0, 0.0
 	for _, c := range cands {
@@ -176,14 +179,47 @@ func Rank(cands []*Candidate, w Weights, cfg Config) {
 		bg := Background(cands)
 		cut = math.Max(cut, bg+cfg.BackgroundCut*(best-bg))
 	}
-	n := 0
+	var relevant []*Candidate
 	for _, c := range cands {
 		c.Relevant = best > 0 && c.Relevance >= cut && c.Signals[Semantic] >= cfg.MinSemantic &&
 			c.Signals[Semantic] >= cfg.SemanticCut*bestSem &&
-			(cfg.MaxRelevant <= 0 || n < cfg.MaxRelevant)
+			(cfg.MaxRelevant <= 0 || len(relevant) < cfg.MaxRelevant)
 		if c.Relevant {
-			n++
+			relevant = append(relevant, c)
 		}
+	}
+	if cfg.GapCut > 0 {
+		gapCut(relevant, cfg.GapCut)
+	}
+}
+
+// GapFrom is how many of the most relevant candidates the gap rule keeps
+// whatever the drop after them: a question is often answered by two
+// sections (a definition and its use, a claim and its evidence), and the
+// drop after the best alone says little.
+const GapFrom = 2
+
+// gapCut ends the relevant set at its largest drop in relevance after its
+// first GapFrom candidates, when that drop is at least gap: what follows a
+// clear drop is of another order of relevance. The relevant set's
+// candidates are marked not relevant below the drop.
+func gapCut(relevant []*Candidate, gap float64) {
+	if len(relevant) <= GapFrom {
+		return
+	}
+	byRelevance := slices.Clone(relevant)
+	slices.SortStableFunc(byRelevance, func(a, b *Candidate) int { return cmp.Compare(b.Relevance, a.Relevance) })
+	drop, at := 0.0, -1
+	for i := GapFrom - 1; i+1 < len(byRelevance); i++ {
+		if d := byRelevance[i].Relevance - byRelevance[i+1].Relevance; d > drop {
+			drop, at = d, i
+		}
+	}
+	if drop < gap {
+		return
+	}
+	for _, c := range byRelevance[at+1:] {
+		c.Relevant = false
 	}
 }
 

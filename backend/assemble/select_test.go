@@ -821,6 +821,51 @@ func TestRank(t *testing.T) {
 		Rank(without, sem, Config{RelevanceCut: 0.5})
 		assert.Equal(t, 40, relevant(without), "the share of the best alone keeps the whole background")
 	})
+	t.Run("the relevant set ends at a clear drop after its first two", func(t *testing.T) {
+		sem := Weights{Semantic: 1}
+		refs := func(cs []*Candidate) []string {
+			var out []string
+			for _, c := range cs {
+				if c.Relevant {
+					out = append(out, c.Ref)
+				}
+			}
+			return out
+		}
+		cs := []*Candidate{
+			{ID: "a", Ref: "a", Signals: Signals{Semantic: 0.95}},
+			{ID: "b", Ref: "b", Signals: Signals{Semantic: 0.9}},
+			{ID: "c", Ref: "c", Signals: Signals{Semantic: 0.88}},
+			{ID: "d", Ref: "d", Signals: Signals{Semantic: 0.72}}, // a drop of 0.16
+			{ID: "e", Ref: "e", Signals: Signals{Semantic: 0.7}},
+		}
+		Rank(cs, sem, Config{RelevanceCut: 0.5, GapCut: 0.12})
+		assert.Equal(t, []string{"a", "b", "c"}, refs(cs))
+		Rank(cs, sem, Config{RelevanceCut: 0.5})
+		assert.Equal(t, []string{"a", "b", "c", "d", "e"}, refs(cs), "0 turns the rule off")
+		Rank(cs, sem, Config{RelevanceCut: 0.5, GapCut: 0.2})
+		assert.Len(t, refs(cs), 5, "no drop of 0.2")
+
+		// The drop after the best alone does not end the set: two stay.
+		second := []*Candidate{
+			{ID: "a", Ref: "a", Signals: Signals{Semantic: 0.95}},
+			{ID: "b", Ref: "b", Signals: Signals{Semantic: 0.7}},
+			{ID: "c", Ref: "c", Signals: Signals{Semantic: 0.69}},
+			{ID: "d", Ref: "d", Signals: Signals{Semantic: 0.55}},
+		}
+		Rank(second, sem, Config{RelevanceCut: 0.5, GapCut: 0.12})
+		assert.Equal(t, []string{"a", "b", "c"}, refs(second), "the largest drop after the second, 0.14, ends it")
+
+		// The drop is in relevance (the size signal at RelevanceBudget),
+		// not in the score at the question's budget.
+		sized := []*Candidate{
+			{ID: "a", Ref: "a", Tokens: 100, Signals: Signals{Semantic: 1}},
+			{ID: "b", Ref: "b", Tokens: 100, Signals: Signals{Semantic: 0.95}},
+			{ID: "c", Ref: "c", Tokens: 4000, Signals: Signals{Semantic: 0.95}},
+		}
+		Rank(sized, Weights{Semantic: 1, Size: 1}, Config{RelevanceCut: 0.3, GapCut: 0.2})
+		assert.Equal(t, []string{"a", "b"}, refs(sized), "c's size at 4,096 tokens drops it by %.2f", sized[1].Relevance-sized[2].Relevance)
+	})
 	t.Run("with fewer candidates than BackgroundFrom there is no background", func(t *testing.T) {
 		cs := []*Candidate{{ID: "a", Ref: "a", Score: 1}, {ID: "b", Ref: "b", Score: 0.2}}
 		assert.Zero(t, Background(cs))

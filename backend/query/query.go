@@ -130,7 +130,7 @@ func (run *run) score() {
 	run.cands = run.pool.candidates(run.split.Context)
 	rcfg := run.cfg
 	if run.ask.strategy != StrategyLoom { // baselines: rank order, no relevance cut
-		rcfg.RelevanceCut, rcfg.BackgroundCut, rcfg.MinSemantic, rcfg.SemanticCut, rcfg.MaxRelevant = 0, 0, 0, 0, run.ask.req.Top
+		rcfg.RelevanceCut, rcfg.BackgroundCut, rcfg.GapCut, rcfg.MinSemantic, rcfg.SemanticCut, rcfg.MaxRelevant = 0, 0, 0, 0, 0, run.ask.req.Top
 	}
 	assemble.Rank(run.cands, run.weights, rcfg)
 	if run.ask.strategy == StrategyLoom {
