@@ -9,7 +9,7 @@ import (
 
 // DefinitionID names the Definition summariser and its version (a summary
 // made by an earlier version is made again).
-const DefinitionID = "definition/v4"
+const DefinitionID = "definition/v5"
 
 // Definition summarises one definition of source code (a function, method,
 // type, class, constant block) by what a reader of the code looks at first:
@@ -494,14 +494,7 @@ func declarationSpan(lines []string) (start, end int) {
 func declarationEnd(lines []string, start int) int {
 	depth := 0
 	for i := start; i < len(lines) && i < start+maxDeclarationLines; i++ {
-		for _, c := range stripTrailingComment(lines[i]) {
-			switch c {
-			case '(', '[':
-				depth++
-			case ')', ']':
-				depth--
-			}
-		}
+		depth += bracketDepth(lines[i])
 		if depth < 0 {
 			return -1
 		}
@@ -515,6 +508,70 @@ func declarationEnd(lines []string, start int) int {
 // maxDeclarationLines is the most lines a declaration is read over (a
 // Python def with a parameter on each line).
 const maxDeclarationLines = 40
+
+// bracketDepth is what the round and square brackets of a line of code add
+// to the depth, outside string literals ("…", `…`, '…') and a trailing
+// comment (// or #): a Python default of "(" or a Go parameter's comment
+// "(in tokens)" opens nothing. A Rust lifetime ('a) is no literal
+// (lifetime); a literal left open goes on to the end of the line.
+func bracketDepth(line string) int {
+	depth := 0
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; c {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth--
+		case '"', '`', '\'':
+			if c == '\'' && i > 0 && lifetime(line[i-1], line[i+1:]) {
+				continue
+			}
+			end := closingQuote(line[i+1:], c)
+			if end < 0 {
+				return depth
+			}
+			i += 1 + end
+		case '/':
+			if strings.HasPrefix(line[i:], "//") {
+				return depth
+			}
+		case '#':
+			if i > 0 && line[i-1] == ' ' {
+				return depth
+			}
+		}
+	}
+	return depth
+}
+
+// closingQuote is the index in s of the quote q that closes a literal
+// (a backslash escapes the byte after it, except in a backtick literal), −1
+// when none does.
+func closingQuote(s string, q byte) int {
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\\' && q != '`':
+			i++
+		case s[i] == q:
+			return i
+		}
+	}
+	return -1
+}
+
+// lifetime says whether a single quote after prev, followed by s, is a Rust
+// lifetime ("&'a str", "<'a, 'b>") rather than a literal: a word right after
+// a & or a <, or a word that a > or a comma follows.
+func lifetime(prev byte, s string) bool {
+	n := 0
+	for n < len(s) && (s[n] == '_' || s[n] >= 'a' && s[n] <= 'z' || s[n] >= 'A' && s[n] <= 'Z' || s[n] >= '0' && s[n] <= '9') {
+		n++
+	}
+	if n == 0 || n < len(s) && s[n] == '\'' {
+		return false
+	}
+	return prev == '&' || prev == '<' || n < len(s) && (s[n] == '>' || s[n] == ',')
+}
 
 func stripTrailingComment(s string) string {
 	if i := strings.Index(s, " #"); i >= 0 {

@@ -238,3 +238,30 @@ func TestDefinitionSummaryReadsPastALongDeclaration(t *testing.T) {
 	clipped := Definition{Count: count, Name: d.Name, Signature: sig[:120] + "…"}
 	assert.Equal(t, defSummary(t, d, requestsResolveRedirects, Summary, 60), defSummary(t, clipped, requestsResolveRedirects, Summary, 60))
 }
+
+// Brackets in string literals and trailing comments open and close
+// nothing: the declaration ends where its own brackets close.
+func TestADeclarationEndsWhereItsOwnBracketsClose(t *testing.T) {
+	for _, tt := range []struct {
+		line  string
+		depth int
+	}{
+		{`def split(text, sep="(", end=')'):`, 0},
+		{`def split(text, sep="(",`, 1},
+		{`def f(pattern=r"\[(.*)\]",`, 1},
+		{`def f(s='x (y', t=2):`, 0},
+		{"	count int, // the tokens (all of them", 0},
+		{"func f(a string, # a note (open", 1},
+		{"fn longest<'a>(x: &'a str, y: &'a str) -> &'a str {", 0},
+		{"fn f<'a, 'b>(x: &'a [u8],", 1},
+		{"const re = `(`; f(", 1},
+		{`printf("%s\"(", x)`, 0},
+	} {
+		assert.Equal(t, tt.depth, bracketDepth(tt.line), "%s", tt.line)
+	}
+
+	count := Counter(tokens.Default().Count)
+	src := "def split(text, sep=\"(\",\n          strip=True):\n    \"\"\"Splits text at every sep.\"\"\"\n" + strings.Repeat("    parts = [p.strip() if strip else p for p in text.split(sep)]\n", 8) + "    return parts\n"
+	d := Definition{Count: count, Name: "split", Signature: `def split(text, sep="(", strip=True):`}
+	assert.Equal(t, "def split(text, sep=\"(\", strip=True):\nSplits text at every sep.", defSummary(t, d, src, Summary, 60))
+}
