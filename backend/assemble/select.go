@@ -56,6 +56,9 @@ type Candidate struct {
 	Pinned    bool    `json:"pinned,omitempty"`
 	// Relevant: above the relevance cut (counted in the manifest).
 	Relevant bool `json:"relevant"`
+	// AfterDrop: above the cut, but after the clear drop in relevance that
+	// ends the relevant set (Rank's gap rule).
+	AfterDrop bool `json:"-"`
 	// The decision.
 	Loaded       bool   `json:"loaded"`
 	Level        Level  `json:"level,omitempty"`
@@ -181,6 +184,7 @@ func Rank(cands []*Candidate, w Weights, cfg Config) {
 	}
 	var relevant []*Candidate
 	for _, c := range cands {
+		c.AfterDrop = false
 		c.Relevant = best > 0 && c.Relevance >= cut && c.Signals[Semantic] >= cfg.MinSemantic &&
 			c.Signals[Semantic] >= cfg.SemanticCut*bestSem &&
 			(cfg.MaxRelevant <= 0 || len(relevant) < cfg.MaxRelevant)
@@ -219,7 +223,7 @@ func gapCut(relevant []*Candidate, gap float64) {
 		return
 	}
 	for _, c := range byRelevance[at+1:] {
-		c.Relevant = false
+		c.Relevant, c.AfterDrop = false, true
 	}
 }
 
@@ -400,7 +404,11 @@ func Select(cands []*Candidate, o SelectOptions) Selection {
 		if c.Pinned && !c.Loaded {
 			sel.NotLoaded++
 		}
-		if !c.Pinned && !c.Relevant {
+		switch {
+		case c.Pinned || c.Relevant:
+		case c.AfterDrop:
+			c.Reason = fmt.Sprintf("after a clear drop in relevance (score %.2f)", c.Score)
+		default:
 			c.Reason = fmt.Sprintf("below the relevance cut (score %.2f)", c.Score)
 		}
 	}

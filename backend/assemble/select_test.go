@@ -841,6 +841,8 @@ func TestRank(t *testing.T) {
 		}
 		Rank(cs, sem, Config{RelevanceCut: 0.5, GapCut: 0.12})
 		assert.Equal(t, []string{"a", "b", "c"}, refs(cs))
+		Select(cs, SelectOptions{Loadable: 1000, Level: Detailed})
+		assert.Equal(t, "after a clear drop in relevance (score 0.72)", cs[3].Reason, "the candidate table says why")
 		Rank(cs, sem, Config{RelevanceCut: 0.5})
 		assert.Equal(t, []string{"a", "b", "c", "d", "e"}, refs(cs), "0 turns the rule off")
 		Rank(cs, sem, Config{RelevanceCut: 0.5, GapCut: 0.2})
