@@ -480,4 +480,16 @@ func TestASectionSharesInItsAncestorsRelevance(t *testing.T) {
 	assert.GreaterOrEqual(t, child, inherit*root-1e-4)
 	assert.InDelta(t, inherit*inherit*root, grandchild, 1e-3, "the subsection of a chapter shares in the note's relevance")
 	assert.Contains(t, loadedRefs(res), "ctc.md#alignment")
+
+	// The baselines are plain retrieval: a section ranks by its own text.
+	plain, err := wb.Query(context.Background(), QueryRequest{Question: "What is connectionist temporal classification?", Budget: 4000, Strategy: "bm25", NoTouch: true})
+	require.NoError(t, err)
+	found := false
+	for _, c := range plain.Candidates {
+		if c.Ref == "ctc.md#alignment" {
+			found = true
+			assert.Less(t, c.Signals[assemble.Semantic], grandchild, "bm25 gives the subsection no share of the note's relevance")
+		}
+	}
+	assert.True(t, found, "the subsection is a bm25 candidate")
 }

@@ -481,6 +481,26 @@ func (p *pool) hops(id string) (hops, relevantConcepts, concepts int) {
 	return hops, relevantConcepts, concepts
 }
 
+// inherited is a section's semantic relevance given its own and its
+// parent's id: the most of its own and Inherit^k × that of its ancestor k
+// levels up (Config.Inherit), over the ancestors in the pool.
+func (p *pool) inherited(parent string, own float64) float64 {
+	if p.cfg.Inherit <= 0 {
+		return own
+	}
+	k := p.cfg.Inherit
+	for parent != "" {
+		ps, ok := p.r.Slot[parent]
+		n := p.r.Graph.Nodes[parent]
+		if !ok || n == nil {
+			break
+		}
+		own = max(own, k*p.semantic(ps))
+		k, parent = k*p.cfg.Inherit, n.Parent
+	}
+	return own
+}
+
 // candidates makes every pooled node a candidate with its facts, then
 // scores its signals (assemble.AllSignals; the baselines use semantic
 // relevance alone).
@@ -499,23 +519,11 @@ func (p *pool) candidates(budget int) []*assemble.Candidate {
 			Vec: p.r.Vectors.Row(s)}
 		f := &facts[i]
 		f.Semantic = round4(p.semantic(s))
-		if n.Parent != "" && p.cfg.Inherit > 0 {
-			k := p.cfg.Inherit
-			for par := n.Parent; par != ""; {
-				ps, ok := p.r.Slot[par]
-				if !ok {
-					break
-				}
-				f.Semantic = round4(max(f.Semantic, k*p.semantic(ps)))
-				pn := ix.Nodes[par]
-				if pn == nil {
-					break
-				}
-				k, par = k*p.cfg.Inherit, pn.Parent
+		if p.strategy == StrategyLoom { // the baselines rank by the search alone
+			f.Semantic = round4(p.inherited(n.Parent, f.Semantic))
+			if p.named[id] {
+				f.Semantic = round4(min(1, f.Semantic+nameBoost))
 			}
-		}
-		if p.named[id] {
-			f.Semantic = round4(min(1, f.Semantic+nameBoost))
 		}
 		if d != nil {
 			c.Document, c.Collection = d.Path, d.Collection
