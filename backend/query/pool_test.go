@@ -101,7 +101,8 @@ func TestTheHopWalkReachesHopReach(t *testing.T) {
 // no edge, not a section of prose. A definition in the file of one of the
 // sameFileOf best relevant ones is relevant at sameFileCut × the best; the
 // file's own node is not. Neither rule reaches a shape (a struct, a class,
-// an interface): it is relevant on its own score or not at all.
+// an interface): it is relevant on its own score or not at all — unless it
+// is no larger than smallShape (an exception class), and not a file.
 func TestRelevantNeighbours(t *testing.T) {
 	g := index.NewGraph()
 	for _, id := range []string{"a", "callee", "caller", "weak", "far", "apart"} {
@@ -115,8 +116,10 @@ func TestRelevantNeighbours(t *testing.T) {
 	g.Nodes["prose"] = &model.ContentNode{ID: "prose", DocID: "d-a"}
 	// Shapes: a struct in a's file, a class a calls, an interface a uses
 	// that is relevant on its own.
-	g.Nodes["fields"] = &model.ContentNode{ID: "fields", DocID: "d-a", Symbol: &model.Symbol{Name: "fields", Kind: "struct"}}
-	g.Nodes["used"] = &model.ContentNode{ID: "used", DocID: "d-used", Symbol: &model.Symbol{Name: "used", Kind: "class"}}
+	g.Nodes["fields"] = &model.ContentNode{ID: "fields", DocID: "d-a", Tokens: 200, Symbol: &model.Symbol{Name: "fields", Kind: "struct"}}
+	g.Nodes["used"] = &model.ContentNode{ID: "used", DocID: "d-used", Tokens: smallShape + 1, Symbol: &model.Symbol{Name: "used", Kind: "class"}}
+	// A small shape a calls: an exception class of a line and a docstring.
+	g.Nodes["raised"] = &model.ContentNode{ID: "raised", DocID: "d-raised", Tokens: smallShape, Symbol: &model.Symbol{Name: "raised", Kind: "class"}}
 	g.Nodes["named"] = &model.ContentNode{ID: "named", DocID: "d-named", Symbol: &model.Symbol{Name: "named", Kind: "interface"}}
 	// Only the files of the sameFileOf (3) best relevant definitions
 	// count: a, r1 and r2; not r3's or r4's.
@@ -127,7 +130,7 @@ func TestRelevantNeighbours(t *testing.T) {
 		g.Nodes[id+"sib"] = &model.ContentNode{ID: id + "sib", DocID: "d-" + id, Symbol: &model.Symbol{Name: id + "sib"}}
 	}
 	g.Out["a"] = []model.Edge{{From: "a", To: "callee", Kind: model.EdgeCalls}, {From: "a", To: "weak", Kind: model.EdgeCalls}, {From: "a", To: "prose", Kind: model.EdgeLinks},
-		{From: "a", To: "used", Kind: model.EdgeCalls}, {From: "a", To: "named", Kind: model.EdgeCalls}}
+		{From: "a", To: "used", Kind: model.EdgeCalls}, {From: "a", To: "named", Kind: model.EdgeCalls}, {From: "a", To: "raised", Kind: model.EdgeCalls}}
 	g.Out["callee"] = []model.Edge{{From: "callee", To: "far", Kind: model.EdgeCalls}}
 	g.Out["caller"] = []model.Edge{{From: "caller", To: "a", Kind: model.EdgeCalls}}
 	callers := map[string][]string{} // as index.Search builds it
@@ -160,6 +163,7 @@ func TestRelevantNeighbours(t *testing.T) {
 		{ID: "file", Relevance: 0.9},
 		{ID: "fields", Relevance: 0.9},
 		{ID: "used", Relevance: 0.9},
+		{ID: "raised", Relevance: 0.9},
 		{ID: "named", Relevance: 0.95, Relevant: true},
 	}
 	cfg := assemble.DefaultConfig()
@@ -170,7 +174,7 @@ func TestRelevantNeighbours(t *testing.T) {
 		got[c.ID] = c.Relevant
 	}
 	assert.Equal(t, map[string]bool{"a": true, "apart": false, "callee": true, "caller": true, "far": false, "prose": false, "weak": false,
-		"sibling": true, "lowSibling": false, "file": false, "fields": false, "used": false, "named": true,
+		"sibling": true, "lowSibling": false, "file": false, "fields": false, "used": false, "named": true, "raised": true,
 		"r1": true, "r2": true, "r3": true, "r4": true, "r1sib": true, "r2sib": true, "r3sib": false, "r4sib": false}, got)
 
 	// Link density in the symbol graph: the share of a definition's
