@@ -713,12 +713,16 @@ func TestHeadersLeaveOutLinesWhenTheFrameIsOverItsShare(t *testing.T) {
 		return cs
 	}
 	lines := func(i int) string { return fmt.Sprintf("code.go L%d–%d", 100*i+1, 100*i+60) }
+	assemble := func(cs []*Candidate, split Split) *Assembly {
+		a, err := Assemble(cs, split, SelectOptions{Level: Detailed}, "", "q", "", count, fakeText(count))
+		require.NoError(t, err)
+		return a
+	}
 	split, err := PlanSplit(SplitRequest{Budget: 400, Reserve: 0.3})
 	require.NoError(t, err)
 
 	placed := small(12, lines)
-	a, err := Assemble(placed, split, SelectOptions{Level: Detailed}, "", "q", "", count, fakeText(count))
-	require.NoError(t, err)
+	a := assemble(placed, split)
 	assert.NotEmpty(t, notLoaded(placed), "not all of it fits")
 	assert.NotRegexp(t, `\] .*L\d`, a.Context, "no header writes its lines")
 	assert.Contains(t, a.Context, "[n-0000] fn-0000\n", "the title stays")
@@ -727,24 +731,20 @@ func TestHeadersLeaveOutLinesWhenTheFrameIsOverItsShare(t *testing.T) {
 	// As many blocks as when the nodes have no lines to write at all: the
 	// room the lines would take went to text.
 	none := small(12, func(int) string { return "code.go" })
-	b, err := Assemble(none, split, SelectOptions{Level: Detailed}, "", "q", "", count, fakeText(count))
-	require.NoError(t, err)
-	assert.Len(t, a.Blocks, len(b.Blocks))
+	assert.Len(t, a.Blocks, len(assemble(none, split).Blocks))
 
 	// Everything relevant fits: the lines stay, whatever the frame's share.
 	few := small(12, lines)[:3]
-	c, err := Assemble(few, split, SelectOptions{Level: Detailed}, "", "q", "", count, fakeText(count))
-	require.NoError(t, err)
+	c := assemble(few, split)
 	require.Len(t, c.Blocks, 3)
-	assert.Greater(t, (c.Split.Manifest)*100, split.Context*FramePercent, "the frame is over its share")
+	assert.Greater(t, c.Split.Manifest*100, split.Context*FramePercent, "the frame is over its share")
 	assert.Contains(t, c.Context, "[n-0000] fn-0000 · L1\n")
 
 	// A budget with room for the frame's share: the lines stay.
 	wide, err := PlanSplit(SplitRequest{Budget: 4000, Reserve: 0.3})
 	require.NoError(t, err)
 	large := small(200, lines)
-	d, err := Assemble(large, wide, SelectOptions{Level: Detailed}, "", "q", "", count, fakeText(count))
-	require.NoError(t, err)
+	d := assemble(large, wide)
 	assert.NotEmpty(t, notLoaded(large), "not all of it fits")
 	assert.LessOrEqual(t, d.Split.Manifest*100, wide.Context*FramePercent)
 	assert.Contains(t, d.Context, "[n-0000] fn-0000 · L1\n")
