@@ -493,13 +493,13 @@ func (p *pool) hops(id string) (hops, relevantConcepts, concepts int) {
 
 // inherited is a section's semantic relevance given its own and its
 // parent's id: the most of its own and Inherit^k × that of its ancestor k
-// levels up (Config.Inherit), over the ancestors in the pool.
+// levels up (Config.Inherit). It stops where no ancestor could raise it
+// (Inherit^k at most what it has: relevance is at most 1), at a node the
+// index does not hold, and after maxInherit levels (a damaged store's
+// parents could go round in a circle).
 func (p *pool) inherited(parent string, own float64) float64 {
-	if p.cfg.Inherit <= 0 {
-		return own
-	}
 	k := p.cfg.Inherit
-	for parent != "" {
+	for level := 0; parent != "" && k > own && level < maxInherit; level++ {
 		ps, ok := p.r.Slot[parent]
 		n := p.r.Graph.Nodes[parent]
 		if !ok || n == nil {
@@ -510,6 +510,11 @@ func (p *pool) inherited(parent string, own float64) float64 {
 	}
 	return own
 }
+
+// maxInherit bounds how many levels up a section's relevance is inherited
+// from (Markdown has six heading levels; code nests a method in a type in
+// a file).
+const maxInherit = 16
 
 // candidates makes every pooled node a candidate with its facts, then
 // scores its signals (assemble.AllSignals; the baselines use semantic

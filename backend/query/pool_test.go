@@ -224,3 +224,25 @@ func TestNamedDefinitions(t *testing.T) {
 	assert.Equal(t, []string{"lib.RemoveDocuments"}, namedDefinitions("in Library.RemoveDocuments", names, name))
 	assert.Equal(t, []string{"wb.Close"}, namedDefinitions("when Workbench.Close runs", names, name))
 }
+
+// A section inherits from every enclosing section, less by Inherit at
+// each level; the walk up stops at a node the index does not hold, and
+// does not go round a circle of parents (a damaged store).
+func TestInheritedRelevance(t *testing.T) {
+	g := index.NewGraph()
+	node := func(id, parent string) { g.Nodes[id] = &model.ContentNode{ID: id, Parent: parent} }
+	node("root", "")
+	node("chapter", "root")
+	node("section", "chapter")
+	node("orphan", "gone")
+	node("a", "b")
+	node("b", "a")
+	slots := map[string]int32{"root": 0, "chapter": 1, "section": 2, "orphan": 3, "a": 4, "b": 5}
+	p := &pool{r: &index.Search{Graph: g, Slot: slots}, fused: []float32{1, 0.1, 0.05, 0.2, 0, 0}, cfg: assemble.Config{Inherit: 0.8}}
+	assert.InDelta(t, 0.8, p.inherited("root", 0.1), 1e-6, "the chapter: 0.8 × the root's")
+	assert.InDelta(t, 0.64, p.inherited("chapter", 0.05), 1e-6, "the section: 0.64 × the root's, more than 0.8 × the chapter's")
+	assert.InDelta(t, 0.2, p.inherited("gone", 0.2), 1e-6, "a parent the index does not hold")
+	assert.Zero(t, p.inherited("b", 0), "a circle of parents ends")
+	p.cfg.Inherit = 0
+	assert.InDelta(t, 0.05, p.inherited("chapter", 0.05), 1e-6, "0 turns it off")
+}
