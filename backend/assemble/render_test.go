@@ -749,3 +749,16 @@ func TestHeadersLeaveOutLinesWhenTheFrameIsOverItsShare(t *testing.T) {
 	assert.LessOrEqual(t, d.Split.Manifest*100, wide.Context*FramePercent)
 	assert.Contains(t, d.Context, "[n-0000] fn-0000 · L1\n")
 }
+
+func TestWithoutSpans(t *testing.T) {
+	for loc, want := range map[string]string{
+		"L3–12":              "",
+		"L7":                 "",
+		"p. 4–5 §3.2 Tiling": "§3.2 Tiling",
+		"§3.2 Tiling p. 4":   "§3.2 Tiling",
+		"@smith2020":         "@smith2020",
+		"":                   "",
+	} {
+		assert.Equal(t, want, withoutSpans(loc), "%q", loc)
+	}
+}
