@@ -760,6 +760,9 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 	for _, c := range upper {
 		inUpper[c] = true
 	}
+	for _, c := range cands { // headers name their place until the frame is full
+		c.Unplaced = false
+	}
 	overheads := func() {
 		most := 0
 		for _, c := range upper {

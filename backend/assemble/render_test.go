@@ -733,10 +733,13 @@ func TestHeadersLeaveOutLinesWhenTheFrameIsOverItsShare(t *testing.T) {
 	none := small(12, func(int) string { return "code.go" })
 	assert.Len(t, a.Blocks, len(assemble(none, split).Blocks))
 
-	// Everything relevant fits: the lines stay, whatever the frame's share.
-	few := small(12, lines)[:3]
-	c := assemble(few, split)
-	require.Len(t, c.Blocks, 3)
+	// Everything relevant fits: the lines stay, whatever the frame's share
+	// (also for candidates an earlier assembly left without them).
+	for i, c := range placed {
+		c.Relevant = i < 3
+	}
+	c := assemble(placed, split)
+	require.Len(t, c.Blocks, 3, "the three relevant ones")
 	assert.Greater(t, c.Split.Manifest*100, split.Context*FramePercent, "the frame is over its share")
 	assert.Contains(t, c.Context, "[n-0000] fn-0000 · L1\n")
 
