@@ -211,8 +211,8 @@ func (w *Watch) run(ctx context.Context, ticks <-chan time.Time, stop func()) {
 			return
 		case <-ctx.Done():
 			return
-		case <-ticks:
-			if w.check() {
+		case now := <-ticks:
+			if w.check(now) {
 				w.gaveUp.Store(true)
 				w.cancel(ErrSilent)
 				return
@@ -221,12 +221,15 @@ func (w *Watch) run(ctx context.Context, ticks <-chan time.Time, stop func()) {
 	}
 }
 
-// check sends every notice the silence has reached, in order, and reports
-// whether the limit is reached. One goroutine does both, so the notices
-// always come before the give-up, however late a tick is.
-func (w *Watch) check() (giveUp bool) {
+// check sends every notice the silence has reached at now, the tick's
+// time, in order, and reports whether the limit is reached. One goroutine
+// does both, so the notices always come before the give-up, however late a
+// tick is. The silence is measured at the tick, not when the watch gets to
+// it: a clock that moved on meanwhile is the next tick's business (a test's
+// clock moves on as soon as the tick is taken).
+func (w *Watch) check(now time.Time) (giveUp bool) {
 	w.mu.Lock()
-	silent := w.opts.Clock.Now().Sub(w.last)
+	silent := now.Sub(w.last)
 	var due []Notice
 	for w.next <= silent && (w.req.Limit <= 0 || w.next < w.req.Limit) {
 		due = append(due, w.notice(w.next))
