@@ -564,7 +564,7 @@ func closingQuote(s string, q byte) int {
 // a & or a <, or a word that a > or a comma follows.
 func lifetime(prev byte, s string) bool {
 	n := 0
-	for n < len(s) && (s[n] == '_' || s[n] >= 'a' && s[n] <= 'z' || s[n] >= 'A' && s[n] <= 'Z' || s[n] >= '0' && s[n] <= '9') {
+	for n < len(s) && isIdentByte(s[n]) {
 		n++
 	}
 	if n == 0 || n < len(s) && s[n] == '\'' {

@@ -552,21 +552,8 @@ func (c *Checkup) unnamedTexts(texts *storage.Texts, snap *graphdb.Snapshot) {
 		return
 	}
 	c.UnnamedTexts = n
-	c.add("stored texts", StatusNote, fmt.Sprintf("%d stored texts (%s) that no section or summary names any more: of documents removed or changed, of summaries replaced", n, sizeOf(bytes)),
+	c.add("stored texts", StatusNote, fmt.Sprintf("%d stored texts (%s) that no section or summary names any more: of documents removed or changed, of summaries replaced", n, ingest.HumanBytes(bytes)),
 		"deletes them")
-}
-
-// sizeOf says a number of bytes as a person reads it.
-func sizeOf(b int64) string {
-	switch {
-	case b >= 10<<20:
-		return fmt.Sprintf("%d MB", b>>20)
-	case b >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(b)/(1<<20))
-	case b >= 1<<10:
-		return fmt.Sprintf("%d KB", b>>10)
-	}
-	return fmt.Sprintf("%d bytes", b)
 }
 
 // sourceSections reads a document's source file again and returns its

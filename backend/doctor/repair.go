@@ -251,7 +251,7 @@ func repairGraph(ctx context.Context, w *workspace.Workspace, c *Checkup, rep *R
 		case err != nil:
 			return err
 		case n > 0:
-			rep.did("deleted %d stored texts (%s) that no section or summary named", n, sizeOf(bytes))
+			rep.did("deleted %d stored texts (%s) that no section or summary named", n, ingest.HumanBytes(bytes))
 		}
 	}
 	// Vectors the current embedder's log lacks.

@@ -52,7 +52,7 @@ func parseCode(doc *Document, text []byte) (ok bool, err error) {
 		return false, nil
 	}
 	if n := longestLine(text); n > minifiedLine {
-		return true, &SkipError{doc.Path, fmt.Sprintf("looks minified or generated (a line of %s): Loom reads source code, not build output", humanBytes(int64(n)))}
+		return true, &SkipError{doc.Path, fmt.Sprintf("looks minified or generated (a line of %s): Loom reads source code, not build output", HumanBytes(int64(n)))}
 	}
 	f, err := code.Parse(doc.Path, text)
 	if errors.Is(err, code.ErrUnsupported) {

@@ -238,7 +238,7 @@ func tooLarge(f Format, size, limit int64) string {
 	if f.binary() {
 		advice = "export the part you need (or a version without images) to a smaller file"
 	}
-	return fmt.Sprintf("file is too large (%s; the limit is %s): %s", humanBytes(size), humanBytes(limit), advice)
+	return fmt.Sprintf("file is too large (%s; the limit is %s): %s", HumanBytes(size), HumanBytes(limit), advice)
 }
 
 // checkText reports why decoded text cannot be ingested, or nil.
@@ -407,7 +407,8 @@ func controlRatio(b []byte) float64 {
 	return float64(n) / float64(len(b))
 }
 
-func humanBytes(n int64) string {
+// HumanBytes says a number of bytes as a person reads it ("3.2 MiB").
+func HumanBytes(n int64) string {
 	switch {
 	case n >= 1<<20:
 		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
