@@ -98,8 +98,18 @@ func Manifest(loaded []*Candidate, relevant int, notLoaded []*Candidate) string 
 // manifest is Manifest naming at most listed nodes.
 func manifest(loaded []*Candidate, relevant int, notLoaded []*Candidate, listed int) string {
 	var b strings.Builder
-	total := max(relevant, len(loaded)+len(notLoaded))
-	fmt.Fprintf(&b, "[Context loaded: %d of %d relevant %s]\n", len(loaded), total, nodes(total))
+	near := 0 // loaded beyond the relevant (Select's step 6)
+	for _, c := range loaded {
+		if c.Near && !c.Relevant && !c.Pinned {
+			near++
+		}
+	}
+	total := max(relevant, len(loaded)-near+len(notLoaded))
+	fmt.Fprintf(&b, "[Context loaded: %d of %d relevant %s", len(loaded)-near, total, nodes(total))
+	if near > 0 {
+		fmt.Fprintf(&b, "; and %d near the question, as the budget allowed", near)
+	}
+	b.WriteString("]\n")
 	fmt.Fprintf(&b, "[Additional context available but not loaded: %d %s", len(notLoaded), nodes(len(notLoaded)))
 	if len(notLoaded) > 0 && listed > 0 {
 		b.WriteString(" — ")
@@ -770,8 +780,11 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 			most = max(most, c.Overhead)
 		}
 		for _, c := range cands {
-			if (c.Relevant || c.Pinned) && !inUpper[c] {
+			switch {
+			case (c.Relevant || c.Pinned) && !inUpper[c]:
 				c.Overhead = max(most, 24)
+			case c.Near && split.Context > RelevanceBudget: // may load beyond RelevanceBudget (Select)
+				c.Overhead = count(BlockHeader(c)) + 3
 			}
 		}
 	}
@@ -793,6 +806,7 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 	refills, unplaced := 0, false
 	var fitted *Assembly // the last assembly that fitted, kept while a refill is tried
 	var fittedState []Candidate
+	o.Beyond = split.Context - RelevanceBudget
 	for attempt := 0; ; attempt++ {
 		o.Loadable = loadable
 		sel := Select(cands, o)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,6 +31,11 @@ func TestManifest(t *testing.T) {
 	})
 	t.Run("everything relevant loaded", func(t *testing.T) {
 		assert.Equal(t, "[Context loaded: 2 of 2 relevant nodes]\n[Additional context available but not loaded: 0 nodes]", Manifest(loaded, 2, nil))
+	})
+	t.Run("candidates near the question loaded beyond the relevant are counted apart", func(t *testing.T) {
+		n := &Candidate{ID: "n-9", Title: "Nearby", LoadedTokens: 50, Near: true}
+		assert.Equal(t, "[Context loaded: 2 of 2 relevant nodes; and 1 near the question, as the budget allowed]\n[Additional context available but not loaded: 0 nodes]",
+			Manifest(append(slices.Clone(loaded), n), 2, nil))
 	})
 	t.Run("nothing relevant renders zero of zero", func(t *testing.T) {
 		assert.Equal(t, "[Context loaded: 0 of 0 relevant nodes]\n[Additional context available but not loaded: 0 nodes]", Manifest(nil, 0, nil))

@@ -59,6 +59,10 @@ type Candidate struct {
 	// AfterDrop: above the cut, but after the clear drop in relevance that
 	// ends the relevant set (Rank's gap rule).
 	AfterDrop bool `json:"-"`
+	// Near: not relevant, but above the background (Rank): what a context
+	// larger than RelevanceBudget takes next, in what it has beyond it
+	// (Select).
+	Near bool `json:"-"`
 	// The decision.
 	Loaded       bool   `json:"loaded"`
 	Level        Level  `json:"level,omitempty"`
@@ -178,8 +182,8 @@ func Rank(cands []*Candidate, w Weights, cfg Config) {
 		return cands[i].ID < cands[j].ID
 	})
 	cut := cfg.RelevanceCut * best
+	bg := Background(cands)
 	if cfg.BackgroundCut > 0 {
-		bg := Background(cands)
 		cut = math.Max(cut, bg+cfg.BackgroundCut*(best-bg))
 	}
 	var relevant []*Candidate
@@ -194,6 +198,9 @@ func Rank(cands []*Candidate, w Weights, cfg Config) {
 	}
 	if cfg.GapCut > 0 {
 		gapCut(relevant, cfg.GapCut)
+	}
+	for _, c := range cands {
+		c.Near = !c.Relevant && !c.Pinned && best > 0 && c.Relevance > bg && c.Signals[Semantic] >= cfg.MinSemantic
 	}
 }
 
@@ -280,6 +287,11 @@ type SelectOptions struct {
 	// UniqueAmong are the ids (sorted) the prompt's shortened ids must
 	// tell apart besides the candidates': the workspace's (ShortIDs).
 	UniqueAmong []string
+	// Beyond is how much larger the context is than RelevanceBudget (set
+	// by Assemble; 0 or less: not larger): the room that candidates near
+	// the question, not relevant, may take once every relevant one is
+	// loaded (step 6).
+	Beyond int
 }
 
 // Select runs the loading decision tree (seed §6.2) over ranked candidates:
@@ -397,6 +409,33 @@ func Select(cands []*Candidate, o SelectOptions) Selection {
 			c.Reason = fmt.Sprintf("relevant, but did not fit the budget (%d tokens left); listed in the manifest", remaining)
 		}
 	}
+	// 6. Near the question: a context larger than relevance is judged at
+	// takes, in what it has beyond RelevanceBudget, the next candidates in
+	// rank order that stand above the background, each at the largest
+	// level that fits.
+	if sel.NotLoaded == 0 {
+		room := min(remaining, o.Beyond)
+		for _, c := range cands {
+			if room <= 0 {
+				break
+			}
+			if !c.Near || c.Loaded || c.Unavailable != "" || c.Repeats != "" {
+				continue
+			}
+			for _, l := range fallbackLevels(o.Level) {
+				l = levelFor(c, l)
+				if t := c.costAt(l); t > 0 && t <= room {
+					why := fmt.Sprintf("near the question (score %.2f): loaded in the budget beyond the %d tokens relevance is judged at", c.Score, RelevanceBudget)
+					if l != Detailed {
+						why += fmt.Sprintf(", as %s (full text is %d tokens)", l, c.Tokens)
+					}
+					load(c, l, why)
+					room -= t
+					break
+				}
+			}
+		}
+	}
 	for _, c := range cands {
 		if c.Unavailable != "" || c.Repeats != "" {
 			continue
@@ -405,7 +444,7 @@ func Select(cands []*Candidate, o SelectOptions) Selection {
 			sel.NotLoaded++
 		}
 		switch {
-		case c.Pinned || c.Relevant:
+		case c.Pinned || c.Relevant || c.Loaded:
 		case c.AfterDrop:
 			c.Reason = fmt.Sprintf("after a clear drop in relevance (score %.2f)", c.Score)
 		default:

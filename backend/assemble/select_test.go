@@ -883,3 +883,66 @@ func TestRank(t *testing.T) {
 		assert.Equal(t, []bool{true, false, true}, []bool{cs[0].Relevant, cs[1].Relevant, cs[2].Relevant})
 	})
 }
+
+func TestSelectLoadsNearCandidatesOnlyBeyondTheRelevanceBudget(t *testing.T) {
+	near := func(id string, score float64, tokens int) *Candidate {
+		c := node(id, score, tokens)
+		c.Relevant, c.Near = false, true
+		return c
+	}
+	cands := func() []*Candidate {
+		far := node("far", 0.1, 10)
+		far.Relevant = false // below the background: never loads
+		big := near("big", 0.4, 900)
+		big.SummaryTokens = 80
+		return []*Candidate{node("a", 0.9, 300), node("b", 0.8, 200), near("n1", 0.6, 400), near("n2", 0.5, 300), big, near("n3", 0.3, 100), far}
+	}
+	t.Run("none within the relevance budget", func(t *testing.T) {
+		cs := cands()
+		sel := Select(cs, SelectOptions{Loadable: 5000, Oversize: 0.5})
+		assert.Equal(t, []string{"a", "b"}, ids(sel.Loaded))
+		assert.Contains(t, cs[2].Reason, "below the relevance cut")
+	})
+	t.Run("in rank order, within what the context has beyond it", func(t *testing.T) {
+		cs := cands()
+		sel := Select(cs, SelectOptions{Loadable: 5000, Oversize: 0.5, Beyond: 800})
+		assert.Equal(t, []string{"a", "b", "n1", "n2", "big"}, ids(sel.Loaded), "n1 and n2 take 700; the large one's summary takes 80 of the 100 left")
+		assert.Equal(t, map[string]Level{"a": Detailed, "b": Detailed, "n1": Detailed, "n2": Detailed, "big": Summary}, levels(sel.Loaded))
+		assert.Equal(t, "near the question (score 0.60): loaded in the budget beyond the 4096 tokens relevance is judged at", cs[2].Reason)
+		assert.Equal(t, "near the question (score 0.40): loaded in the budget beyond the 4096 tokens relevance is judged at, as summary (full text is 900 tokens)", cs[4].Reason)
+		assert.False(t, cs[5].Loaded, "n3 does not fit the 20 tokens left")
+		assert.False(t, cs[6].Loaded, "what is not near never loads")
+		assert.Equal(t, 2, sel.Relevant, "near candidates are not counted as relevant")
+		assert.Zero(t, sel.NotLoaded)
+	})
+	t.Run("never in what the relevant need", func(t *testing.T) {
+		cs := cands()
+		sel := Select(cs, SelectOptions{Loadable: 550, Level: Detailed, Oversize: 1, Beyond: 800})
+		assert.Equal(t, []string{"a", "b"}, ids(sel.Loaded), "the relevant take the budget; only 50 tokens are left")
+		cs = cands()
+		sel = Select(cs, SelectOptions{Loadable: 400, Level: Detailed, Oversize: 1, Beyond: 800})
+		assert.Equal(t, []string{"a"}, ids(sel.Loaded), "a relevant node left out: nothing near loads in its place")
+		assert.Equal(t, 1, sel.NotLoaded)
+	})
+}
+
+func TestRankMarksTheCandidatesNearTheQuestion(t *testing.T) {
+	// 14 candidates: the background is the median of the 11th to the 14th
+	// (0.35 and 0.30: 0.325).
+	var cs []*Candidate
+	for i, s := range []float64{1, 0.9, 0.6, 0.5, 0.5, 0.45, 0.45, 0.4, 0.4, 0.4, 0.35, 0.35, 0.3, 0.3} {
+		cs = append(cs, &Candidate{ID: fmt.Sprintf("n%02d", i), Ref: fmt.Sprintf("r%02d", i), Signals: Signals{Semantic: s}})
+	}
+	Rank(cs, Weights{Semantic: 1}, Config{RelevanceCut: 0.8})
+	var relevant, near []string
+	for _, c := range cs {
+		if c.Relevant {
+			relevant = append(relevant, c.ID)
+		}
+		if c.Near {
+			near = append(near, c.ID)
+		}
+	}
+	assert.Equal(t, []string{"n00", "n01"}, relevant)
+	assert.Equal(t, []string{"n02", "n03", "n04", "n05", "n06", "n07", "n08", "n09", "n10", "n11"}, near, "above the background and not relevant")
+}
