@@ -741,8 +741,9 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 	if count == nil || text == nil {
 		return nil, errors.New("assemble: no token counter or text source")
 	}
-	// A relevant node whose text repeats a better one's does not load.
-	markRepeats(cands, text)
+	// A relevant node whose text repeats a better one's does not load, nor
+	// does one near the question.
+	markRepeats(cands, text, split.Context > RelevanceBudget)
 	// The manifest lists at most the nodes that could load: those, in
 	// rank order, whose smallest forms fit together in the context.
 	var upper []*Candidate

@@ -31,10 +31,13 @@ const (
 // better-ranked relevant one (cands are in rank order): its Repeats is the
 // id of the first of them, and it is no longer relevant (what it says is
 // counted once, where it loads; its Reason says whose text it repeats).
-// A pinned node is never marked (it loads whatever it repeats), but a node
+// With near set (the context is larger than RelevanceBudget, so candidates
+// near the question may load: Select's step 6) those are compared too, and
+// one that repeats a better-ranked node stays out (Select skips it). A
+// pinned node is never marked (it loads whatever it repeats), but a node
 // that repeats it is; parts of one section and nodes whose text cannot be
 // read are left as they are. Marks from an earlier call are undone first.
-func markRepeats(cands []*Candidate, text TextFunc) {
+func markRepeats(cands []*Candidate, text TextFunc, near bool) {
 	var kept []*Candidate
 	shingles := map[*Candidate]map[string]bool{}
 	read := func(c *Candidate) map[string]bool {
@@ -50,15 +53,15 @@ func markRepeats(cands []*Candidate, text TextFunc) {
 		return s
 	}
 	for _, c := range cands {
-		if c.Repeats != "" {
-			c.Relevant, c.Repeats, c.repeated = true, "", nil
+		if c.Repeats != "" { // a near candidate keeps Near when marked; a relevant one had none (Rank)
+			c.Relevant, c.Repeats, c.repeated = !c.Near, "", nil
 		}
 		if c.Pinned && len(c.Vec) > 0 { // it loads whatever it repeats: first
 			kept = append(kept, c)
 		}
 	}
 	for _, c := range cands {
-		if len(c.Vec) == 0 || !c.Relevant || c.Pinned {
+		if len(c.Vec) == 0 || !(c.Relevant || near && c.Near) || c.Pinned {
 			continue
 		}
 		for _, k := range kept {
@@ -67,7 +70,7 @@ func markRepeats(cands []*Candidate, text TextFunc) {
 			}
 			a, b := read(k), read(c)
 			if a != nil && b != nil && resemblance(a, b) >= RepeatShare {
-				c.Repeats, c.repeated, c.Relevant = k.ID, k, false
+				c.Repeats, c.repeated, c.Relevant = k.ID, k, false // Near stays: it says which it was
 				break
 			}
 		}

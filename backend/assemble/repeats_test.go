@@ -82,6 +82,31 @@ func TestRepeatedTextLoadsOnce(t *testing.T) {
 			cand("n-e", "e.md", "x", 0.5, vec(0.7, 0.7), "Returns the flag."))
 		assert.Equal(t, []string{"n-a", "n-b", "n-c", "n-d", "n-e"}, loaded(a))
 	})
+	t.Run("beyond the relevance budget a copy near the question does not load either", func(t *testing.T) {
+		near := func(c *Candidate) *Candidate { c.Relevant, c.Near = false, true; return c }
+		mk := func() []*Candidate {
+			return []*Candidate{cand("n-build", "cargo-build.md", "manifest-options", 0.9, vec(1, 0), options),
+				near(cand("n-run", "cargo-run.md", "manifest-options", 0.8, vec(0.99, 0.1), options)),
+				near(cand("n-faq", "faq.md", "offline", 0.5, vec(0.6, 0.8), "Cargo can work offline once the dependencies are fetched: run cargo fetch while online, then build with the offline flag set."))}
+		}
+		split, err := PlanSplit(SplitRequest{Budget: 2 * RelevanceBudget, Reserve: 0.3})
+		require.NoError(t, err)
+		cs := mk()
+		a, err := Assemble(cs, split, SelectOptions{Level: Detailed, Oversize: 1}, "", "q", "", count, text)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"n-build", "n-faq"}, loaded(a))
+		assert.Equal(t, "n-build", cs[1].Repeats)
+		assert.Equal(t, "not loaded: the same text as [n-buil] cargo-build.md › manifest-options", cs[1].Reason)
+		assert.Contains(t, a.Context, "[Context loaded: 1 of 1 relevant node; and 1 near the question, as the budget allowed]")
+		a, err = Assemble(cs, split, SelectOptions{Level: Detailed, Oversize: 1}, "", "q", "", count, text)
+		require.NoError(t, err)
+		assert.False(t, cs[1].Relevant, "a near candidate is not made relevant when its mark is undone")
+		assert.Equal(t, []string{"n-build", "n-faq"}, loaded(a))
+		cs = mk()
+		assemble(t, cs...) // 4,000 tokens: nothing near loads, and nothing near is read
+		assert.Empty(t, cs[1].Repeats)
+		assert.Equal(t, []string{"n-build"}, loaded(assemble(t, mk()...)))
+	})
 	t.Run("parts of one section load", func(t *testing.T) {
 		p1, p2 := cand("n-p1", "g.md", "s", 0.9, vec(1, 0), options), cand("n-p2", "g.md", "s", 0.8, vec(1, 0), options)
 		p1.Part, p1.Parts, p2.Part, p2.Parts = 1, 2, 2, 2

@@ -304,8 +304,12 @@ type SelectOptions struct {
 //     loads its summary when one exists, else its best-matching chunks;
 //     with Adaptive, a knapsack picks one level per node to get the most
 //     score into the budget;
-//  5. relevant nodes left out are counted for the manifest; every
-//     candidate gets a Reason.
+//  5. relevant nodes left out are counted for the manifest;
+//  6. when every relevant node loaded and the context is larger than
+//     RelevanceBudget (SelectOptions.Beyond), candidates near the question
+//     (Candidate.Near) load in rank order within what it has beyond it;
+//
+// every candidate gets a Reason.
 func Select(cands []*Candidate, o SelectOptions) Selection {
 	if o.Level == "" {
 		o.Level = Adaptive
