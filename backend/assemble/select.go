@@ -144,7 +144,10 @@ type Selection struct {
 	// them that were not loaded.
 	Relevant  int `json:"relevant"`
 	NotLoaded int `json:"not_loaded"`
-	Used      int `json:"used"`
+	// Near counts the loaded candidates that are near the question, not
+	// relevant (step 6).
+	Near int `json:"near,omitempty"`
+	Used int `json:"used"`
 }
 
 // Rank scores candidates, marks the relevant ones and sorts by score
@@ -435,6 +438,7 @@ func Select(cands []*Candidate, o SelectOptions) Selection {
 					}
 					load(c, l, why)
 					room -= t
+					sel.Near++
 					break
 				}
 			}

@@ -913,6 +913,7 @@ func TestSelectLoadsNearCandidatesOnlyBeyondTheRelevanceBudget(t *testing.T) {
 		assert.False(t, cs[5].Loaded, "n3 does not fit the 20 tokens left")
 		assert.False(t, cs[6].Loaded, "what is not near never loads")
 		assert.Equal(t, 2, sel.Relevant, "near candidates are not counted as relevant")
+		assert.Equal(t, 3, sel.Near)
 		assert.Zero(t, sel.NotLoaded)
 	})
 	t.Run("never in what the relevant need", func(t *testing.T) {

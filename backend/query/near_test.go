@@ -52,6 +52,9 @@ func TestALargerContextTakesWhatIsNearTheQuestion(t *testing.T) {
 	assert.NotContains(t, small.Manifest, "near the question")
 	assert.Equal(t, relSmall, relLarge, "the relevant set does not depend on the budget")
 	require.NotEmpty(t, nearLarge, "a larger context takes what is near the question")
+	assert.Zero(t, small.Near)
+	assert.Equal(t, len(nearLarge), large.Near)
+	assert.Equal(t, len(relLarge)+len(nearLarge), large.Loaded)
 	assert.Contains(t, large.Manifest, fmt.Sprintf("and %d near the question, as the budget allowed", len(nearLarge)))
 	assert.Less(t, len(nearLarge), len(large.Candidates)-len(relLarge), "what does not stand above the background stays out")
 }

@@ -189,7 +189,7 @@ func (run *run) render() *QueryResult {
 	// The context was measured whole; system prompt and question were
 	// counted apart (they are separated by blank lines, where BPE splits).
 	res.PromptTokens = asm.Split.System + asm.Split.Question + asm.Split.Context - asm.Split.Free + 2
-	res.Loaded, res.Relevant, res.NotLoaded = len(asm.Selection.Loaded), asm.Selection.Relevant, asm.Selection.NotLoaded
+	res.Loaded, res.Relevant, res.NotLoaded, res.Near = len(asm.Selection.Loaded), asm.Selection.Relevant, asm.Selection.NotLoaded, asm.Selection.Near
 	res.Candidates = run.cands
 	for _, c := range run.cands {
 		if c.Unavailable != "" {

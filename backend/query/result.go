@@ -49,11 +49,15 @@ type QueryResult struct {
 	System  string `json:"-"`
 	Context string `json:"-"`
 	// PromptTokens counts the whole prompt (system + context + question).
-	PromptTokens int          `json:"prompt_tokens"`
-	Loaded       int          `json:"loaded"`
-	Relevant     int          `json:"relevant"`
-	NotLoaded    int          `json:"not_loaded"`
-	Seeds        []ConceptHit `json:"seed_concepts"`
+	PromptTokens int `json:"prompt_tokens"`
+	Loaded       int `json:"loaded"`
+	Relevant     int `json:"relevant"`
+	NotLoaded    int `json:"not_loaded"`
+	// Near counts the loaded nodes that are near the question, not
+	// relevant: a context larger than assemble.RelevanceBudget takes them
+	// beyond it (Loaded counts them too).
+	Near  int          `json:"near,omitempty"`
+	Seeds []ConceptHit `json:"seed_concepts"`
 	// Limits are the budgets a request with this window may ask for (the
 	// page's slider): the window of the request or its model, else none.
 	Limits assemble.Limits `json:"limits"`

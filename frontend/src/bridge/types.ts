@@ -1215,6 +1215,12 @@ export interface QueryResult {
   loaded: number;
   relevant: number;
   not_loaded: number;
+  /**
+   * Near counts the loaded nodes that are near the question, not
+   * relevant: a context larger than assemble.RelevanceBudget takes them
+   * beyond it (Loaded counts them too).
+   */
+  near?: number;
   seed_concepts: ConceptHit[];
   /**
    * Limits are the budgets a request with this window may ask for (the

@@ -27,7 +27,7 @@ export function markdownDocument(result: QueryResult, when: Date = new Date()): 
     '',
     `- Assembled by Loom on ${when.toISOString()}`,
     `- Purpose ${result.purpose}, level ${result.level}, branch ${result.branch}`,
-    `- Window ${b.window} tokens (${b.window_source}); context ${b.context}; loaded ${result.loaded} of ${result.relevant} relevant nodes (${b.loaded} tokens)`,
+    `- Window ${b.window} tokens (${b.window_source}); context ${b.context}; loaded ${result.loaded - (result.near ?? 0)} of ${result.relevant} relevant nodes${result.near ? ` and ${result.near} near the question` : ''} (${b.loaded} tokens)`,
     `- Prompt: ${result.prompt_tokens} tokens`,
     '',
     '---',

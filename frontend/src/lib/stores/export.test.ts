@@ -51,4 +51,10 @@ describe('ExportStore', () => {
     expect(markdownName('???')).toBe('loom-prompt.md');
     expect(markdownDocument(result, new Date(0))).toContain('1970-01-01T00:00:00.000Z');
   });
+
+  it('counts what is near the question apart from the relevant', () => {
+    expect(markdownDocument(result)).toContain(`loaded ${result.loaded} of ${result.relevant} relevant nodes (`);
+    const wide = { ...result, loaded: result.loaded + 3, near: 3 };
+    expect(markdownDocument(wide)).toContain(`loaded ${result.loaded} of ${result.relevant} relevant nodes and 3 near the question (`);
+  });
 });
