@@ -1,5 +1,7 @@
 package mcpserver
 
+import "github.com/loomwork/loom/backend"
+
 // OnIdleArmed tells f each time an idle HTTP session's clock starts (when
 // the last of its POSTs in flight ends); set it before HTTPHandler.
 func OnIdleArmed(s *Server, f func(id string)) { s.idleArmed = f }
@@ -19,4 +21,9 @@ func IdleArmed(s *Server, id string) bool {
 		}
 	}
 	return false
+}
+
+// Reasoning is reasoning, for tests.
+func Reasoning(res *backend.QueryResult, budget, condensed int) string {
+	return reasoning(res, budget, condensed)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/loomwork/loom/backend"
+	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/mcpserver"
 	"github.com/loomwork/loom/backend/watch"
 )
@@ -487,4 +488,16 @@ func TestMCPClientConfigs(t *testing.T) {
 	var s map[string]map[string]map[string]any
 	require.NoError(t, json.Unmarshal([]byte(mcpserver.StdioConfig("loom", "/ws")), &s))
 	assert.Equal(t, map[string]any{"command": "loom", "args": []any{"mcp", "--workspace", "/ws"}}, s["mcpServers"]["loom"])
+}
+
+// TestReasoningNamesWhatIsNearTheTopic: the selection's reasoning says when
+// a budget above the relevance budget brought sections near the topic that
+// are not relevant by the cut, and says nothing of them otherwise.
+func TestReasoningNamesWhatIsNearTheTopic(t *testing.T) {
+	res := &backend.QueryResult{Branch: string(assemble.BranchAllFit), Relevant: 3, Loaded: 7, Near: 4, Purpose: "answer"}
+	why := mcpserver.Reasoning(res, 16000, 0)
+	assert.Contains(t, why, "All 3 relevant sections fit the 16000-token budget")
+	assert.Contains(t, why, "4 more sections near the topic (not relevant by the cut) were loaded after them")
+	res.Loaded, res.Near = 3, 0
+	assert.NotContains(t, mcpserver.Reasoning(res, 4000, 0), "near the topic")
 }

@@ -302,7 +302,7 @@ func (s *Server) getContext(ctx context.Context, _ *mcp.CallToolRequest, in GetC
 		out.ExpandableIDs = append(out.ExpandableIDs, c.ID)
 	}
 	if res.Relevant > 0 {
-		out.Coverage = math.Round(min(1, float64(res.Loaded)/float64(res.Relevant))*1000) / 1000
+		out.Coverage = math.Round(min(1, float64(res.Loaded-res.Near)/float64(res.Relevant))*1000) / 1000
 	}
 	adaptive := res.Level == string(assemble.Adaptive)
 	out.Truncated = res.NotLoaded > 0 || (adaptive && condensed > 0)
@@ -349,6 +349,9 @@ func reasoning(res *backend.QueryResult, budget, condensed int) string {
 		if res.NotLoaded > 0 {
 			fmt.Fprintf(&b, " %d more are listed as available: expand them by id.", res.NotLoaded)
 		}
+	}
+	if res.Near > 0 {
+		fmt.Fprintf(&b, " The budget being larger than %d tokens, %d more sections near the topic (not relevant by the cut) were loaded after them.", assemble.RelevanceBudget, res.Near)
 	}
 	if len(res.Seeds) > 0 {
 		var names []string

@@ -158,8 +158,12 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintln(stdout, res.Prompt)
 	b := res.Split
-	fmt.Fprintf(stderr, "loaded %d of %d relevant nodes (%s) · context %d/%d tokens (manifest %d, catalog %d, nodes %d, free %d) · window %d (%s) · %.1f ms\n",
-		res.Loaded, res.Relevant, res.Branch, b.Context-b.Free, b.Context, b.Manifest, b.Catalog, b.Loaded, b.Free, b.Window, b.WindowSource,
+	near := ""
+	if res.Near > 0 {
+		near = fmt.Sprintf(" and %d near the question", res.Near)
+	}
+	fmt.Fprintf(stderr, "loaded %d of %d relevant nodes%s (%s) · context %d/%d tokens (manifest %d, catalog %d, nodes %d, free %d) · window %d (%s) · %.1f ms\n",
+		res.Loaded-res.Near, res.Relevant, near, res.Branch, b.Context-b.Free, b.Context, b.Manifest, b.Catalog, b.Loaded, b.Free, b.Window, b.WindowSource,
 		float64(res.Timing.Total)/1000)
 	return nil
 }

@@ -33,6 +33,27 @@ func TestQueryPrintsThePrompt(t *testing.T) {
 	assert.Contains(t, errOut, "relevant nodes", "the summary line goes to stderr, so stdout is the prompt alone")
 }
 
+// TestQueryBeyondTheRelevanceBudget: a budget above 4,096 tokens also
+// loads what is near the question, and the summary line and the manifest
+// count it apart from the relevant nodes.
+func TestQueryBeyondTheRelevanceBudget(t *testing.T) {
+	ws := t.TempDir()
+	_, _, err := runCLI(t, "ingest", "--workspace", ws, "--embedder", "offline", "--quiet", "../../testdata/eval/cargo-book/docs/guide")
+	require.NoError(t, err)
+	q := "How do I add a dependency from crates.io to my package?"
+	_, errOut, err := runCLI(t, "query", "--workspace", ws, "--embedder", "offline", "--budget", "4000", q)
+	require.NoError(t, err)
+	assert.NotContains(t, errOut, "near the question")
+	small := regexp.MustCompile(`loaded (\d+) of (\d+) relevant nodes \(`).FindStringSubmatch(errOut)
+	require.NotNil(t, small, errOut)
+	out, errOut, err := runCLI(t, "query", "--workspace", ws, "--embedder", "offline", "--budget", "16000", q)
+	require.NoError(t, err)
+	m := regexp.MustCompile(`loaded (\d+) of (\d+) relevant nodes and (\d+) near the question \(`).FindStringSubmatch(errOut)
+	require.NotNil(t, m, errOut)
+	assert.Equal(t, small[1:3], m[1:3], "the relevant nodes are the same at either budget")
+	assert.Contains(t, out, "[Context loaded: "+m[1]+" of "+m[2]+" relevant nodes; and "+m[3]+" near the question, as the budget allowed]")
+}
+
 func TestQueryJSONCarriesEveryCandidate(t *testing.T) {
 	ws := ingestFixture(t)
 	out, _, err := runCLI(t, "query", "--workspace", ws, "--embedder", "offline", "--budget", "800", "--format", "json", "--purpose", "explore", "budget and window")
