@@ -70,7 +70,11 @@ func markRepeats(cands []*Candidate, text TextFunc, near bool) {
 			}
 			a, b := read(k), read(c)
 			if a != nil && b != nil && resemblance(a, b) >= RepeatShare {
-				c.Repeats, c.repeated, c.Relevant = k.ID, k, false // Near stays: it says which it was
+				// Near says which it was when the mark is undone: a relevant
+				// one (even one the query's widening made relevant after
+				// Rank marked it near) is not near.
+				c.Near = c.Near && !c.Relevant
+				c.Repeats, c.repeated, c.Relevant = k.ID, k, false
 				break
 			}
 		}
