@@ -233,6 +233,24 @@ try {
   const after = Number(await budget.getAttribute('data-loaded-tokens'));
   check('a smaller budget loads less', after < loadedTokens, `loaded tokens ${loadedTokens} → ${after}`);
 
+  // A budget far above the 4,096 tokens relevance is judged at: the same relevant nodes, and what is near
+  // the question after them, counted apart in the summary and the manifest.
+  if (await budgetInput.count()) {
+    await budgetInput.fill('16000');
+    await page.click('[data-testid="query-submit"]');
+    await page
+      .waitForFunction(() => document.querySelector('[data-testid="query-near"]') !== null, null, { timeout: 30_000 })
+      .catch(() => {});
+    const near = (await page.locator('[data-testid="query-near"]').textContent().catch(() => '')) ?? '';
+    const wide = (await manifest.textContent()) ?? '';
+    check('a budget above 4,096 tokens also loads what is near the question', /^\d+ near the question$/.test(near.trim()), near);
+    check('the manifest counts what is near the question apart', wide.includes(`; and ${near.trim()}, as the budget allowed]`), wide.slice(0, 160));
+    await page.screenshot({ path: join(out, 'near.png') });
+    await budgetInput.fill('2000');
+    await page.click('[data-testid="query-submit"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="query-near"]') === null, null, { timeout: 30_000 }).catch(() => {});
+  }
+
   // Copy the prompt.
   await page.click('[data-testid="copy-prompt"]');
   await page
