@@ -53,7 +53,7 @@ func markRepeats(cands []*Candidate, text TextFunc, near bool) {
 		return s
 	}
 	for _, c := range cands {
-		if c.Repeats != "" { // a near candidate keeps Near when marked; a relevant one had none (Rank)
+		if c.Repeats != "" { // a near candidate keeps Near when marked; a relevant one is never near
 			c.Relevant, c.Repeats, c.repeated = !c.Near, "", nil
 		}
 		if c.Pinned && len(c.Vec) > 0 { // it loads whatever it repeats: first
@@ -70,11 +70,7 @@ func markRepeats(cands []*Candidate, text TextFunc, near bool) {
 			}
 			a, b := read(k), read(c)
 			if a != nil && b != nil && resemblance(a, b) >= RepeatShare {
-				// Near says which it was when the mark is undone: a relevant
-				// one (even one the query's widening made relevant after
-				// Rank marked it near) is not near.
-				c.Near = c.Near && !c.Relevant
-				c.Repeats, c.repeated, c.Relevant = k.ID, k, false
+				c.Repeats, c.repeated, c.Relevant = k.ID, k, false // Near stays: it says which it was
 				break
 			}
 		}

@@ -102,16 +102,6 @@ func TestRepeatedTextLoadsOnce(t *testing.T) {
 		require.NoError(t, err)
 		assert.False(t, cs[1].Relevant, "a near candidate is not made relevant when its mark is undone")
 		assert.Equal(t, []string{"n-build", "n-faq"}, loaded(a))
-		widened := mk() // a candidate Rank marked near that the query's widening then made relevant
-		widened[1].Relevant = true
-		_, err = Assemble(widened, split, SelectOptions{Level: Detailed, Oversize: 1}, "", "q", "", count, text)
-		require.NoError(t, err)
-		require.Equal(t, "n-build", widened[1].Repeats)
-		widened[0].Pinned, widened[0].Vec = true, vec(0, 1) // it repeats nothing now
-		_, err = Assemble(widened, split, SelectOptions{Level: Detailed, Oversize: 1}, "", "q", "", count, text)
-		require.NoError(t, err)
-		assert.Empty(t, widened[1].Repeats)
-		assert.True(t, widened[1].Relevant, "relevant again once its mark is undone")
 		cs = mk()
 		assemble(t, cs...) // 4,000 tokens: nothing near loads, and nothing near is read
 		assert.Empty(t, cs[1].Repeats)

@@ -368,7 +368,7 @@ func (p *pool) relevantNeighbours(cands []*assemble.Candidate, cfg assemble.Conf
 			continue
 		}
 		if c.Relevance >= fileFloor && files[n.DocID] {
-			c.Relevant = true
+			c.Relevant, c.Near = true, false // relevant now, not merely near (Rank)
 			continue
 		}
 		if c.Relevance < floor {
@@ -376,7 +376,7 @@ func (p *pool) relevantNeighbours(cands []*assemble.Candidate, cfg assemble.Conf
 		}
 		for _, nb := range p.symbolNeighbours(c.ID) {
 			if relevant[nb] {
-				c.Relevant = true
+				c.Relevant, c.Near = true, false
 				break
 			}
 		}

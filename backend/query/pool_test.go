@@ -168,10 +168,14 @@ func TestRelevantNeighbours(t *testing.T) {
 	}
 	cfg := assemble.DefaultConfig()
 	require.Less(t, sameFileCut, 0.72, "the rN siblings above")
+	for _, c := range cands {
+		c.Near = !c.Relevant // as Rank leaves them: every candidate not relevant is near here
+	}
 	p.relevantNeighbours(cands, cfg)
 	got := map[string]bool{}
 	for _, c := range cands {
 		got[c.ID] = c.Relevant
+		assert.False(t, c.Relevant && c.Near, "%s: a candidate made relevant is no longer only near", c.ID)
 	}
 	assert.Equal(t, map[string]bool{"a": true, "apart": false, "callee": true, "caller": true, "far": false, "prose": false, "weak": false,
 		"sibling": true, "lowSibling": false, "file": false, "fields": false, "used": false, "named": true, "raised": true,
