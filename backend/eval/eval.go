@@ -244,6 +244,28 @@ func Set(loaded []Loaded, relevant map[string]int, strict bool) SetScores {
 	return s
 }
 
+// StopCeiling is the most a stopping rule could make of a ranking: over
+// the first k prefixes of ranked (the candidates in rank order, as if each
+// were loaded), the best recall and, among the prefixes that reach it, the
+// best precision. Set beside what was loaded, it splits what a selection
+// misses between the ranking (labels that are not among the first k) and
+// where it stopped (labels ranked there but not loaded, or unlabelled
+// nodes loaded before them). Nothing ranked scores 0 and 0.
+func StopCeiling(ranked []Loaded, relevant map[string]int, k int) SetScores {
+	var best SetScores
+	for n := 1; n <= min(k, len(ranked)); n++ {
+		s := Set(ranked[:n], relevant, false)
+		if s.Recall > best.Recall || s.Recall == best.Recall && s.Precision > best.Precision {
+			best = s
+		}
+	}
+	return best
+}
+
+// CeilingDepth is how many of the first ranked candidates StopCeiling
+// looks at: about the most a 4,000-token context holds of sections.
+const CeilingDepth = 10
+
 // NDCG is nDCG@k of a ranked list of distinct ids against graded judgements
 // (gain = grade, log2 discount).
 func NDCG(ranked []string, rel map[string]int, k int) float64 {

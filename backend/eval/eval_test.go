@@ -162,6 +162,35 @@ func TestSet(t *testing.T) {
 	}
 }
 
+func TestStopCeiling(t *testing.T) {
+	a := Loaded{Ref: "a.md#a"}
+	b := Loaded{Ref: "b.md#b"}
+	sub := Loaded{Ref: "c.md#sub", Ancestors: []string{"c.md#parent"}}
+	x, y := Loaded{Ref: "x.md"}, Loaded{Ref: "y.md"}
+	tests := []struct {
+		name   string
+		ranked []Loaded
+		rel    map[string]int
+		k      int
+		want   SetScores
+	}{
+		{"the shortest prefix that holds every label", []Loaded{a, x, b, y}, rel("a.md#a", "b.md#b"), 10, SetScores{2.0 / 3, 1, 0.8}},
+		{"the first hit alone when the rest are not labelled", []Loaded{a, x, y}, rel("a.md#a"), 10, SetScores{1, 1, 1}},
+		{"a label below depth k is out of reach", []Loaded{a, x, y, b}, rel("a.md#a", "b.md#b"), 3, SetScores{1, 0.5, 2 * 0.5 / 1.5}},
+		{"a subsection serves its labelled section", []Loaded{x, sub}, rel("c.md#parent"), 10, SetScores{0.5, 1, 2 * 0.5 / 1.5}},
+		{"no label ranked scores zero", []Loaded{x, y}, rel("a.md#a"), 10, SetScores{0, 0, 0}},
+		{"nothing ranked scores zero", nil, rel("a.md#a"), 10, SetScores{0, 0, 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := StopCeiling(tt.ranked, tt.rel, tt.k)
+			assert.InDelta(t, tt.want.Precision, got.Precision, 1e-12, "precision")
+			assert.InDelta(t, tt.want.Recall, got.Recall, 1e-12, "recall")
+			assert.InDelta(t, tt.want.F1, got.F1, 1e-12, "F1")
+		})
+	}
+}
+
 func TestMatches(t *testing.T) {
 	l := Loaded{Ref: "a.md#sub", Ancestors: []string{"a.md#parent", "a.md"}}
 	t.Run("a node serves its own reference and every labelled ancestor", func(t *testing.T) {

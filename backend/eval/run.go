@@ -45,6 +45,11 @@ type QueryReport struct {
 	NDCG10           float64 `json:"ndcg@10"`
 	Recall100        float64 `json:"recall@100"`
 	MRR10            float64 `json:"mrr@10"`
+	// CeilingPrecision and CeilingRecall are what a perfect stop in the
+	// first CeilingDepth candidates of the ranking would score
+	// (StopCeiling).
+	CeilingPrecision float64 `json:"ceiling_precision"`
+	CeilingRecall    float64 `json:"ceiling_recall"`
 	// FileAcc5 and DefAcc5 are 1 when an answering file (definition) is
 	// among the first five distinct files (definitions) of the ranking.
 	FileAcc5 float64  `json:"file_acc@5"`
@@ -74,6 +79,8 @@ type Report struct {
 	NDCG10           float64       `json:"ndcg@10"`
 	Recall100        float64       `json:"recall@100"`
 	MRR10            float64       `json:"mrr@10"`
+	CeilingPrecision float64       `json:"ceiling_precision"`
+	CeilingRecall    float64       `json:"ceiling_recall"`
 	FileAcc5         float64       `json:"file_acc@5"`
 	DefAcc5          float64       `json:"def_acc@5"`
 	P50              float64       `json:"p50_ms"`
@@ -109,13 +116,16 @@ func Run(ctx context.Context, wb *backend.Workbench, qs []Query, o Options) (*Re
 			return nil, fmt.Errorf("query %s (%q): %w", q.ID, q.Text, err)
 		}
 		qr := QueryReport{ID: q.ID, Query: q.Text, Ms: float64(res.Timing.Total) / 1000}
-		var loaded []Loaded
+		var loaded, prefix []Loaded
 		var ranked, rankedFiles, rankedDefs []string
 		seen := map[string]bool{}
 		for _, c := range res.Candidates {
 			rankedFiles = append(rankedFiles, FileOf(c.Ref))
 			if isDefinition(c.Ref) {
 				rankedDefs = append(rankedDefs, c.Ref)
+			}
+			if len(prefix) < CeilingDepth {
+				prefix = append(prefix, Loaded{Ref: c.Ref, Ancestors: c.Ancestors, Tokens: c.Tokens})
 			}
 			if c.Loaded {
 				loaded = append(loaded, Loaded{Ref: c.Ref, Ancestors: c.Ancestors, Tokens: c.LoadedTokens})
@@ -138,6 +148,8 @@ func Run(ctx context.Context, wb *backend.Workbench, qs []Query, o Options) (*Re
 		s, strict := Set(loaded, q.Relevant, false), Set(loaded, q.Relevant, true)
 		qr.Precision, qr.Recall, qr.F1 = s.Precision, s.Recall, s.F1
 		qr.StrictPrecision, qr.StrictRecall = strict.Precision, strict.Recall
+		ceil := StopCeiling(prefix, q.Relevant, CeilingDepth)
+		qr.CeilingPrecision, qr.CeilingRecall = ceil.Precision, ceil.Recall
 		files := map[string]bool{}
 		for ref := range q.Relevant {
 			path := ref
@@ -210,6 +222,8 @@ func aggregate(strategy string, budget int, qs []QueryReport) *Report {
 		rep.NDCG10 += qr.NDCG10 / n
 		rep.Recall100 += qr.Recall100 / n
 		rep.MRR10 += qr.MRR10 / n
+		rep.CeilingPrecision += qr.CeilingPrecision / n
+		rep.CeilingRecall += qr.CeilingRecall / n
 		rep.FileAcc5 += qr.FileAcc5 / n
 		rep.DefAcc5 += qr.DefAcc5 / n
 	}

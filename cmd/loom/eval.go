@@ -286,6 +286,6 @@ func evalCode(ctx context.Context, ws workspaceFlags, set evalSet, o eval.Option
 
 func writeReport(w io.Writer, rep *eval.Report) {
 	fmt.Fprintf(w, "strategy %s · budget %d · %d queries\n", rep.Strategy, rep.Budget, rep.Queries)
-	fmt.Fprintf(w, "precision   %.3f  (strict %.3f)\nrecall      %.3f  (strict %.3f)\nf1          %.3f\ntoken ratio %.3f  (%.0f tokens loaded per query)\nframe       %.0f tokens per query, %.1f%% of the budget (token ratio %.3f with it)\nnDCG@10     %.3f\nrecall@100  %.3f\nMRR@10      %.3f\nlatency     p50 %.2f ms · p99 %.2f ms\n",
-		rep.Precision, rep.StrictPrecision, rep.Recall, rep.StrictRecall, rep.F1, rep.TokenRatio, rep.TokensLoaded, rep.FrameTokens, 100*rep.FrameShare, rep.TokenRatioFramed, rep.NDCG10, rep.Recall100, rep.MRR10, rep.P50, rep.P99)
+	fmt.Fprintf(w, "precision   %.3f  (strict %.3f)\nrecall      %.3f  (strict %.3f)\nf1          %.3f\ntoken ratio %.3f  (%.0f tokens loaded per query)\nframe       %.0f tokens per query, %.1f%% of the budget (token ratio %.3f with it)\nnDCG@10     %.3f\nrecall@100  %.3f\nMRR@10      %.3f\nceiling     precision %.3f · recall %.3f  (a perfect stop in the first %d ranked)\nlatency     p50 %.2f ms · p99 %.2f ms\n",
+		rep.Precision, rep.StrictPrecision, rep.Recall, rep.StrictRecall, rep.F1, rep.TokenRatio, rep.TokensLoaded, rep.FrameTokens, 100*rep.FrameShare, rep.TokenRatioFramed, rep.NDCG10, rep.Recall100, rep.MRR10, rep.CeilingPrecision, rep.CeilingRecall, eval.CeilingDepth, rep.P50, rep.P99)
 }

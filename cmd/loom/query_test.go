@@ -117,7 +117,7 @@ func TestEvalReferenceQueries(t *testing.T) {
 		require.NoError(t, err, strategy)
 		var rep map[string]any
 		require.NoError(t, json.Unmarshal([]byte(out), &rep))
-		for _, k := range []string{"precision", "recall", "f1", "token_ratio", "tokens_loaded", "ndcg@10", "recall@100", "mrr@10", "p50_ms", "p99_ms"} {
+		for _, k := range []string{"precision", "recall", "f1", "token_ratio", "tokens_loaded", "ndcg@10", "recall@100", "mrr@10", "ceiling_precision", "ceiling_recall", "p50_ms", "p99_ms"} {
 			assert.Contains(t, rep, k, strategy)
 		}
 		assert.Equal(t, strategy, rep["strategy"])
@@ -129,11 +129,14 @@ func TestEvalReferenceQueries(t *testing.T) {
 		assert.Regexp(t, `\n  `+s+` +\d\.\d{3} `, out, "a text report sets Loom beside the baselines")
 	}
 	assert.Contains(t, out, "token ratio")
+	assert.Regexp(t, `\n  loom +(\d+\.\d+%? +){7}\d\.\d{3}/\d\.\d{3} `, out, "with what a perfect stop would make of each ranking")
+	assert.Contains(t, out, "(ceiling: what a perfect stop in the first 10 ranked would load)")
 	assert.Regexp(t, `loom − bm25 +precision [+-]\d\.\d{3} ± \d\.\d{3}`, out, "with the paired difference")
 
 	out, _, err = runCLI(t, "eval", "--workspace", ws, "--embedder", "offline", "--queries", qfile, "--compare", "none")
 	require.NoError(t, err)
 	assert.Contains(t, out, "strategy loom · budget 2000 · 2 queries")
+	assert.Regexp(t, `\nceiling     precision \d\.\d{3} · recall \d\.\d{3}  \(a perfect stop in the first 10 ranked\)\n`, out)
 	assert.NotContains(t, out, "bm25")
 
 	out, _, err = runCLI(t, "eval", "--workspace", ws, "--embedder", "offline", "--queries", qfile, "--compare", "bm25", "--format", "json")
@@ -185,6 +188,8 @@ func TestEvalBEIR(t *testing.T) {
 	assert.EqualValues(t, 2, rep["queries"], "only judged queries")
 	assert.InDelta(t, 1.0, rep["ndcg@10"], 1e-9)
 	assert.InDelta(t, 1.0, rep["mrr@10"], 1e-9)
+	assert.InDelta(t, 1.0, rep["ceiling_recall"], 1e-9, "each judged record is ranked first")
+	assert.InDelta(t, 1.0, rep["ceiling_precision"], 1e-9, "so a stop after it loads nothing else")
 
 	_, _, err = runCLI(t, "eval", "--embedder", "offline", "--beir", dir, "--split", "test")
 	require.Error(t, err)
