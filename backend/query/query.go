@@ -190,6 +190,9 @@ func (run *run) render() *QueryResult {
 	// counted apart (they are separated by blank lines, where BPE splits).
 	res.PromptTokens = asm.Split.System + asm.Split.Question + asm.Split.Context - asm.Split.Free + 2
 	res.Loaded, res.Relevant, res.NotLoaded, res.Near = len(asm.Selection.Loaded), asm.Selection.Relevant, asm.Selection.NotLoaded, asm.Selection.Near
+	if res.Near > 0 {
+		res.RelevanceBudget = assemble.RelevanceBudget
+	}
 	res.Candidates = run.cands
 	for _, c := range run.cands {
 		if c.Unavailable != "" {

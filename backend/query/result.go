@@ -56,8 +56,12 @@ type QueryResult struct {
 	// Near counts the loaded nodes that are near the question, not
 	// relevant: a context larger than assemble.RelevanceBudget takes them
 	// beyond it (Loaded counts them too).
-	Near  int          `json:"near,omitempty"`
-	Seeds []ConceptHit `json:"seed_concepts"`
+	Near int `json:"near,omitempty"`
+	// RelevanceBudget is the budget relevance is judged at
+	// (assemble.RelevanceBudget), given when Near is not 0: the page says
+	// beyond how many tokens those nodes were taken.
+	RelevanceBudget int          `json:"relevance_budget,omitempty"`
+	Seeds           []ConceptHit `json:"seed_concepts"`
 	// Limits are the budgets a request with this window may ask for (the
 	// page's slider): the window of the request or its model, else none.
 	Limits assemble.Limits `json:"limits"`

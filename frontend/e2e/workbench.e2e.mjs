@@ -245,6 +245,8 @@ try {
     const wide = (await manifest.textContent()) ?? '';
     check('a budget above 4,096 tokens also loads what is near the question', /^\d+ near the question$/.test(near.trim()), near);
     check('the manifest counts what is near the question apart', wide.includes(`; and ${near.trim()}, as the budget allowed]`), wide.slice(0, 160));
+    const nearTitle = (await page.locator('[data-testid="query-near"]').getAttribute('title').catch(() => '')) ?? '';
+    check('its tooltip names the budget the engine judges relevance at', nearTitle.startsWith('Beyond 4,096 tokens '), nearTitle);
     await page.screenshot({ path: join(out, 'near.png') });
     await budgetInput.fill('2000');
     await page.click('[data-testid="query-submit"]');

@@ -1221,6 +1221,12 @@ export interface QueryResult {
    * beyond it (Loaded counts them too).
    */
   near?: number;
+  /**
+   * RelevanceBudget is the budget relevance is judged at
+   * (assemble.RelevanceBudget), given when Near is not 0: the page says
+   * beyond how many tokens those nodes were taken.
+   */
+  relevance_budget?: number;
   seed_concepts: ConceptHit[];
   /**
    * Limits are the budgets a request with this window may ask for (the
