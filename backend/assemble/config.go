@@ -117,6 +117,19 @@ type Config struct {
 	// PhraseWeight weighs matches of adjacent word pairs (a BM25 field of
 	// bigrams) against single words.
 	PhraseWeight float64 `json:"phrase_weight"`
+	// CodeCut is RelevanceCut for source code's definitions
+	// (Candidate.Definition), and the floor of the query's widening rules
+	// for code (a definition a relevant one calls or is called by); 0
+	// keeps RelevanceCut. OtherFileCut is what a definition outside the
+	// best definition's file needs (× the best candidate's relevance) when
+	// that file holds at least OwnFileFrom of the first OwnFileOf
+	// candidates: a question about code is answered mostly where its best
+	// hit lives, and what it calls or is called by joins through the
+	// widening rules, not on its own score; 0 turns it off. Together they
+	// load more of the best hit's file and its neighbours and less of the
+	// rest (BENCHMARKS.md, thirteenth session).
+	CodeCut      float64 `json:"code_cut"`
+	OtherFileCut float64 `json:"other_file_cut"`
 	// Encoder, when set, replaces KeywordWeight and RelevanceCut for a
 	// workspace whose vectors come from a sentence encoder (the full MiniLM
 	// encoder, a model server's embedding model) rather than the offline
@@ -190,6 +203,7 @@ const DefaultSystemPrompt = `You are Loom, a research assistant. Answer from the
 type EncoderRanking struct {
 	KeywordWeight float64 `json:"keyword_weight"`
 	RelevanceCut  float64 `json:"relevance_cut"`
+	CodeCut       float64 `json:"code_cut"`
 }
 
 // ForEncoder is c as a workspace ranks with: Encoder's values when its
@@ -209,7 +223,7 @@ func (c Config) ForEncoder(encoder bool) Config {
 	if c.Encoder == nil || !encoder {
 		return c
 	}
-	c.KeywordWeight, c.RelevanceCut = c.Encoder.KeywordWeight, c.Encoder.RelevanceCut
+	c.KeywordWeight, c.RelevanceCut, c.CodeCut = c.Encoder.KeywordWeight, c.Encoder.RelevanceCut, c.Encoder.CodeCut
 	return c
 }
 
@@ -225,7 +239,9 @@ func DefaultConfig() Config {
 		PhraseWeight:  0.4,
 		RelevanceCut:  0.65,
 		SemanticCut:   0.5,
-		Encoder:       &EncoderRanking{KeywordWeight: 0.55, RelevanceCut: 0.72},
+		CodeCut:       0.65,
+		OtherFileCut:  0.85,
+		Encoder:       &EncoderRanking{KeywordWeight: 0.55, RelevanceCut: 0.72, CodeCut: 0.66},
 		Inherit:       0.8,
 		MinSemantic:   0.2,
 		MaxRelevant:   0,
@@ -286,9 +302,12 @@ func (c Config) Validate() error {
 	}
 	in01("keyword_weight", c.KeywordWeight)
 	in01("relevance_cut", c.RelevanceCut)
+	in01("code_cut", c.CodeCut)
+	in01("other_file_cut", c.OtherFileCut)
 	if c.Encoder != nil {
 		in01("encoder.keyword_weight", c.Encoder.KeywordWeight)
 		in01("encoder.relevance_cut", c.Encoder.RelevanceCut)
+		in01("encoder.code_cut", c.Encoder.CodeCut)
 	}
 	in01("background_cut", c.BackgroundCut)
 	in01("gap_cut", c.GapCut)

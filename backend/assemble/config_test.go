@@ -75,9 +75,12 @@ func TestLoadConfig(t *testing.T) {
 		enc := c.ForEncoder(true)
 		assert.Equal(t, 0.55, enc.KeywordWeight, "a workspace written before the field has the default")
 		assert.Equal(t, 0.72, enc.RelevanceCut)
+		assert.Equal(t, 0.66, enc.CodeCut, "code's cut too")
+		assert.Equal(t, 0.85, enc.OtherFileCut, "one other-file cut for every embedder")
 		table := c.ForEncoder(false)
 		assert.Equal(t, 0.8, table.KeywordWeight, "the offline table keeps the top-level values")
 		assert.Equal(t, 0.6, table.RelevanceCut)
+		assert.Equal(t, 0.65, table.CodeCut)
 
 		c, err = LoadConfig(writeFile(t, "config.json", `{"ranking": {"keyword_weight": 0.8, "encoder": null}}`))
 		require.NoError(t, err)
@@ -91,6 +94,9 @@ func TestLoadConfig(t *testing.T) {
 
 		_, err = LoadConfig(writeFile(t, "config.json", `{"ranking": {"encoder": {"keyword_weight": 1.5, "relevance_cut": 0.7}}}`))
 		require.ErrorContains(t, err, "encoder.keyword_weight must be between 0 and 1")
+		_, err = LoadConfig(writeFile(t, "config.json", `{"ranking": {"other_file_cut": -0.1, "encoder": {"keyword_weight": 0.5, "relevance_cut": 0.7, "code_cut": 1.2}}}`))
+		require.ErrorContains(t, err, "other_file_cut must be between 0 and 1")
+		require.ErrorContains(t, err, "encoder.code_cut must be between 0 and 1")
 	})
 	t.Run("half-lives may be given in seconds", func(t *testing.T) {
 		c, err := LoadConfig(writeFile(t, "config.json", `{"ranking": {"staleness_half_life": 3600}}`))

@@ -59,6 +59,9 @@ type Candidate struct {
 	// AfterDrop: above the cut, but after the clear drop in relevance that
 	// ends the relevant set (Rank's gap rule).
 	AfterDrop bool `json:"-"`
+	// Definition: a definition in source code (the code rules of Rank
+	// apply: Config.CodeCut and OtherFileCut); Document is its file.
+	Definition bool `json:"-"`
 	// Near: not relevant, but above the background (Rank): what a context
 	// larger than RelevanceBudget takes next, in what it has beyond it
 	// (Select).
@@ -184,15 +187,30 @@ func Rank(cands []*Candidate, w Weights, cfg Config) {
 		}
 		return cands[i].ID < cands[j].ID
 	})
-	cut := cfg.RelevanceCut * best
+	cut, codeCut := cfg.RelevanceCut*best, cfg.RelevanceCut*best
+	if cfg.CodeCut > 0 {
+		codeCut = cfg.CodeCut * best
+	}
 	bg := Background(cands)
 	if cfg.BackgroundCut > 0 {
 		cut = math.Max(cut, bg+cfg.BackgroundCut*(best-bg))
+		codeCut = math.Max(codeCut, bg+cfg.BackgroundCut*(best-bg))
+	}
+	own, otherCut := ownFile(cands), 0.0
+	if own != "" && cfg.OtherFileCut > 0 {
+		otherCut = cfg.OtherFileCut * best
 	}
 	var relevant []*Candidate
 	for _, c := range cands {
 		c.AfterDrop = false
-		c.Relevant = best > 0 && c.Relevance >= cut && c.Signals[Semantic] >= cfg.MinSemantic &&
+		at := cut
+		if c.Definition {
+			at = codeCut
+			if otherCut > 0 && c.Document != own {
+				at = math.Max(at, otherCut)
+			}
+		}
+		c.Relevant = best > 0 && c.Relevance >= at && c.Signals[Semantic] >= cfg.MinSemantic &&
 			c.Signals[Semantic] >= cfg.SemanticCut*bestSem &&
 			(cfg.MaxRelevant <= 0 || len(relevant) < cfg.MaxRelevant)
 		if c.Relevant {
@@ -205,6 +223,41 @@ func Rank(cands []*Candidate, w Weights, cfg Config) {
 	for _, c := range cands {
 		c.Near = !c.Relevant && !c.Pinned && best > 0 && c.Relevance > bg && c.Signals[Semantic] >= cfg.MinSemantic
 	}
+}
+
+// OwnFileFrom and OwnFileOf: the best definition's file is the question's
+// own when it holds at least OwnFileFrom of the first OwnFileOf candidates
+// (ownFile).
+const (
+	OwnFileFrom = 2
+	OwnFileOf   = 10
+)
+
+// ownFile is the file of the best-ranked definition among ranked when it
+// holds at least OwnFileFrom definitions of the first OwnFileOf
+// candidates, else "": a question whose best hits are spread over many
+// files has no file of its own, and Config.OtherFileCut does not apply.
+func ownFile(ranked []*Candidate) string {
+	file := ""
+	for _, c := range ranked {
+		if c.Definition && c.Document != "" {
+			file = c.Document
+			break
+		}
+	}
+	if file == "" {
+		return ""
+	}
+	in := 0
+	for _, c := range ranked[:min(len(ranked), OwnFileOf)] {
+		if c.Definition && c.Document == file {
+			in++
+		}
+	}
+	if in < OwnFileFrom {
+		return ""
+	}
+	return file
 }
 
 // GapFrom is how many of the most relevant candidates the gap rule keeps

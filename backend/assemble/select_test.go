@@ -947,3 +947,62 @@ func TestRankMarksTheCandidatesNearTheQuestion(t *testing.T) {
 	assert.Equal(t, []string{"n00", "n01"}, relevant)
 	assert.Equal(t, []string{"n02", "n03", "n04", "n05", "n06", "n07", "n08", "n09", "n10", "n11"}, near, "above the background and not relevant")
 }
+
+func TestRankHoldsCodeToItsOwnRules(t *testing.T) {
+	// Relevance 1, 0.9, 0.8, … 0.6 in rank order; the prose cut is 0.72,
+	// the code cut 0.66, and a definition outside the best one's file needs
+	// 0.85 when that file holds two of the first ten.
+	def := func(id, file string, s float64) *Candidate {
+		return &Candidate{ID: id, Ref: file + "#" + id, Document: file, Definition: true, Signals: Signals{Semantic: s}}
+	}
+	prose := func(id, doc string, s float64) *Candidate {
+		return &Candidate{ID: id, Ref: doc + "#" + id, Document: doc, Signals: Signals{Semantic: s}}
+	}
+	cfg := Config{RelevanceCut: 0.72, CodeCut: 0.66, OtherFileCut: 0.85}
+	relevant := func(cs []*Candidate) []string {
+		var out []string
+		for _, c := range cs {
+			if c.Relevant {
+				out = append(out, c.ID)
+			}
+		}
+		return out
+	}
+
+	t.Run("the best definition's file at the code cut, other files above OtherFileCut", func(t *testing.T) {
+		cs := []*Candidate{def("a", "own.py", 1), def("b", "other.py", 0.9), def("c", "other.py", 0.8), def("d", "own.py", 0.7), def("e", "own.py", 0.64)}
+		Rank(cs, Weights{Semantic: 1}, cfg)
+		assert.Equal(t, []string{"a", "b", "d"}, relevant(cs), "c is in another file under 0.85; d in the best one's file over 0.66; e under it")
+		assert.True(t, cs[2].Near, "a definition the rule leaves out is still near the question")
+	})
+	t.Run("prose keeps the relevance cut in a workspace with code", func(t *testing.T) {
+		cs := []*Candidate{def("a", "own.py", 1), def("b", "own.py", 0.9), prose("p", "README.md", 0.8), prose("q", "README.md", 0.7), def("d", "own.py", 0.69)}
+		Rank(cs, Weights{Semantic: 1}, cfg)
+		assert.Equal(t, []string{"a", "b", "p", "d"}, relevant(cs), "README's 0.7 is under 0.72 and not held to the file rule")
+	})
+	t.Run("no file of its own when the best file holds one of the first ten", func(t *testing.T) {
+		cs := []*Candidate{def("a", "one.py", 1), def("b", "two.py", 0.8), def("c", "three.py", 0.7)}
+		Rank(cs, Weights{Semantic: 1}, cfg)
+		assert.Equal(t, []string{"a", "b", "c"}, relevant(cs), "spread over three files: the code cut alone")
+	})
+	t.Run("zero turns the rules off", func(t *testing.T) {
+		cs := []*Candidate{def("a", "own.py", 1), def("b", "other.py", 0.8), def("c", "own.py", 0.7)}
+		Rank(cs, Weights{Semantic: 1}, Config{RelevanceCut: 0.72})
+		assert.Equal(t, []string{"a", "b"}, relevant(cs), "the relevance cut for code too")
+	})
+}
+
+func TestOwnFile(t *testing.T) {
+	def := func(file string) *Candidate { return &Candidate{Document: file, Definition: true} }
+	prose := &Candidate{Document: "README.md"}
+	assert.Equal(t, "a.go", ownFile([]*Candidate{prose, def("a.go"), def("b.go"), def("a.go")}), "the best definition's file, prose before it or not")
+	assert.Empty(t, ownFile([]*Candidate{def("a.go"), def("b.go"), def("c.go")}), "one of the first ten in it")
+	assert.Empty(t, ownFile([]*Candidate{prose, prose}), "no definitions")
+	var far []*Candidate
+	far = append(far, def("a.go"))
+	for range OwnFileOf - 1 {
+		far = append(far, def("b.go"))
+	}
+	far = append(far, def("a.go"))
+	assert.Empty(t, ownFile(far), "the second beyond the first ten does not count")
+}

@@ -311,7 +311,8 @@ func (p *pool) symbolShare(id string) float64 {
 
 // relevantNeighbours marks as relevant the definitions one symbol edge
 // from a relevant one (what it calls, implements or imports, what calls
-// it) whose relevance is at least RelevanceCut × the best on their own: in source
+// it) whose relevance is at least code's cut (Config.CodeCut; RelevanceCut
+// when 0) × the best on their own: in source
 // code a question's answer is a few definitions that use each other, and
 // their words overlap with the rest of the code more than a document's
 // sections do, so the background rule alone stops too early. One step, so
@@ -350,6 +351,9 @@ func (p *pool) relevantNeighbours(cands []*assemble.Candidate, cfg assemble.Conf
 		return
 	}
 	floor := cfg.RelevanceCut * best
+	if cfg.CodeCut > 0 {
+		floor = cfg.CodeCut * best
+	}
 	files := map[string]bool{} // the files of the best relevant definitions
 	nf := sameFileOf
 	for _, c := range cands { // in rank order
@@ -531,7 +535,7 @@ func (p *pool) candidates(budget int) []*assemble.Candidate {
 		d := ix.Docs[n.DocID]
 		c := &assemble.Candidate{ID: id, Ref: n.Ref, Cite: ix.Cite(id), Ancestors: n.Ancestors, Title: nodeTitle(d, n), Source: string(n.Kind), Tokens: n.Tokens,
 			Part: n.Part, Parts: n.Parts, Keyword: round4(float64(p.kw[s])), Cosine: round4(p.cosine(s)), Pinned: p.pinned[id], Hops: -1,
-			Vec: p.r.Vectors.Row(s)}
+			Vec: p.r.Vectors.Row(s), Definition: n.Symbol != nil}
 		f := &facts[i]
 		f.Semantic = round4(p.semantic(s))
 		if p.strategy == StrategyLoom { // the baselines rank by the search alone

@@ -168,8 +168,21 @@ func TestRelevantNeighbours(t *testing.T) {
 	}
 	cfg := assemble.DefaultConfig()
 	require.Less(t, sameFileCut, 0.72, "the rN siblings above")
+	initially := map[string]bool{}
 	for _, c := range cands {
 		c.Near = !c.Relevant // as Rank leaves them: every candidate not relevant is near here
+		initially[c.ID] = c.Relevant
+	}
+	// The widening rules' floor is code's own cut (Config.CodeCut): at
+	// 0.68 the caller (0.66) stays out, the callee (0.7) joins.
+	strict := cfg
+	strict.CodeCut = 0.68
+	p.relevantNeighbours(cands, strict)
+	for _, c := range cands {
+		if c.ID == "caller" || c.ID == "callee" {
+			assert.Equal(t, c.ID == "callee", c.Relevant, c.ID)
+		}
+		c.Relevant, c.Near = initially[c.ID], !initially[c.ID]
 	}
 	p.relevantNeighbours(cands, cfg)
 	got := map[string]bool{}

@@ -131,6 +131,7 @@ func (run *run) score() {
 	rcfg := run.cfg
 	if run.ask.strategy != StrategyLoom { // baselines: rank order, no relevance cut
 		rcfg.RelevanceCut, rcfg.BackgroundCut, rcfg.GapCut, rcfg.MinSemantic, rcfg.SemanticCut, rcfg.MaxRelevant = 0, 0, 0, 0, 0, run.ask.req.Top
+		rcfg.CodeCut, rcfg.OtherFileCut = 0, 0
 	}
 	assemble.Rank(run.cands, run.weights, rcfg)
 	if run.ask.strategy == StrategyLoom {
