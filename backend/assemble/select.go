@@ -168,6 +168,10 @@ type Selection struct {
 // curve instead of a fixed share or count. The set then ends at its largest
 // drop in relevance after its first GapFrom candidates when that drop is at
 // least GapCut (gapCut). MaxRelevant (0: none) caps the set.
+//
+// Source code's definitions (Candidate.Definition) are held to CodeCut
+// instead of RelevanceCut, and one outside the question's own file
+// (ownFile) to OtherFileCut × the best as well.
 func Rank(cands []*Candidate, w Weights, cfg Config) {
 	best, bestSem := 0.0, 0.0
 	for _, c := range cands {
