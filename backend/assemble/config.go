@@ -130,7 +130,7 @@ type Config struct {
 	// rest (BENCHMARKS.md, thirteenth session).
 	CodeCut      float64 `json:"code_cut"`
 	OtherFileCut float64 `json:"other_file_cut"`
-	// Encoder, when set, replaces KeywordWeight and RelevanceCut for a
+	// Encoder, when set, replaces KeywordWeight, RelevanceCut and CodeCut for a
 	// workspace whose vectors come from a sentence encoder (the full MiniLM
 	// encoder, a model server's embedding model) rather than the offline
 	// table (ForEncoder). A sentence encoder's cosine carries meaning the
@@ -239,7 +239,7 @@ func DefaultConfig() Config {
 		PhraseWeight:  0.4,
 		RelevanceCut:  0.65,
 		SemanticCut:   0.5,
-		CodeCut:       0.65,
+		CodeCut:       0.62,
 		OtherFileCut:  0.85,
 		Encoder:       &EncoderRanking{KeywordWeight: 0.55, RelevanceCut: 0.72, CodeCut: 0.66},
 		Inherit:       0.8,

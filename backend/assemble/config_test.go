@@ -80,7 +80,7 @@ func TestLoadConfig(t *testing.T) {
 		table := c.ForEncoder(false)
 		assert.Equal(t, 0.8, table.KeywordWeight, "the offline table keeps the top-level values")
 		assert.Equal(t, 0.6, table.RelevanceCut)
-		assert.Equal(t, 0.65, table.CodeCut)
+		assert.Equal(t, 0.62, table.CodeCut)
 
 		c, err = LoadConfig(writeFile(t, "config.json", `{"ranking": {"keyword_weight": 0.8, "encoder": null}}`))
 		require.NoError(t, err)

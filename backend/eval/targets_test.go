@@ -113,8 +113,8 @@ func TestSciFactAboveBM25(t *testing.T) {
 // issue asks for above it: not met yet, see BENCHMARKS.md), and recall does
 // not fall as the budget doubles to 8,000; the frame takes at most a
 // tenth of the budget. py-requests (Python source, a definition a node)
-// holds a weaker floor: Loom's precision at least 1.8 × BM25's (1.96 ×
-// here with the offline table, 2.03 × with the full encoder:
+// holds a weaker floor: Loom's precision at least 1.8 × BM25's (2.03 ×
+// here with the offline table, 2.27 × with the full encoder:
 // BENCHMARKS.md). On every
 // set nDCG@10 is not below BM25's by more than two paired standard errors
 // either.
