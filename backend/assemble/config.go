@@ -227,6 +227,15 @@ func (c Config) ForEncoder(encoder bool) Config {
 	return c
 }
 
+// DefinitionCut is the relevance cut source code's definitions are held
+// to: CodeCut, or RelevanceCut when it is 0.
+func (c Config) DefinitionCut() float64 {
+	if c.CodeCut > 0 {
+		return c.CodeCut
+	}
+	return c.RelevanceCut
+}
+
 // DefaultConfig is the configuration a new workspace gets.
 func DefaultConfig() Config {
 	return Config{

@@ -191,15 +191,11 @@ func Rank(cands []*Candidate, w Weights, cfg Config) {
 		}
 		return cands[i].ID < cands[j].ID
 	})
-	cut, codeCut := cfg.RelevanceCut*best, cfg.RelevanceCut*best
-	if cfg.CodeCut > 0 {
-		codeCut = cfg.CodeCut * best
-	}
-	bg := Background(cands)
+	bg, background := Background(cands), 0.0
 	if cfg.BackgroundCut > 0 {
-		cut = math.Max(cut, bg+cfg.BackgroundCut*(best-bg))
-		codeCut = math.Max(codeCut, bg+cfg.BackgroundCut*(best-bg))
+		background = bg + cfg.BackgroundCut*(best-bg)
 	}
+	cut, codeCut := math.Max(cfg.RelevanceCut*best, background), math.Max(cfg.DefinitionCut()*best, background)
 	own, otherCut := ownFile(cands), 0.0
 	if own != "" && cfg.OtherFileCut > 0 {
 		otherCut = cfg.OtherFileCut * best

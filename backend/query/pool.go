@@ -311,8 +311,8 @@ func (p *pool) symbolShare(id string) float64 {
 
 // relevantNeighbours marks as relevant the definitions one symbol edge
 // from a relevant one (what it calls, implements or imports, what calls
-// it) whose relevance is at least code's cut (Config.CodeCut; RelevanceCut
-// when 0) × the best on their own: in source
+// it) whose relevance is at least code's cut (Config.DefinitionCut) × the
+// best on their own: in source
 // code a question's answer is a few definitions that use each other, and
 // their words overlap with the rest of the code more than a document's
 // sections do, so the background rule alone stops too early. One step, so
@@ -350,10 +350,7 @@ func (p *pool) relevantNeighbours(cands []*assemble.Candidate, cfg assemble.Conf
 	if len(relevant) == 0 {
 		return
 	}
-	floor := cfg.RelevanceCut * best
-	if cfg.CodeCut > 0 {
-		floor = cfg.CodeCut * best
-	}
+	floor := cfg.DefinitionCut() * best
 	files := map[string]bool{} // the files of the best relevant definitions
 	nf := sameFileOf
 	for _, c := range cands { // in rank order
