@@ -115,7 +115,9 @@ func TestSciFactAboveBM25(t *testing.T) {
 // tenth of the budget. py-requests (Python source, a definition a node)
 // holds a weaker floor: Loom's precision at least 1.8 × BM25's (2.03 ×
 // here with the offline table, 2.27 × with the full encoder:
-// BENCHMARKS.md). On every
+// BENCHMARKS.md). go-http (Go's net/http, the first code set nothing was
+// tuned on) holds a weaker one still, 1.5 × (1.60 × with the offline table,
+// 1.38 × with the full encoder: the 2 × is not met there). On every
 // set nDCG@10 is not below BM25's by more than two paired standard errors
 // either.
 func TestDevCorporaAgainstBM25FillingTheBudget(t *testing.T) {
@@ -125,7 +127,7 @@ func TestDevCorporaAgainstBM25FillingTheBudget(t *testing.T) {
 	for _, set := range []struct {
 		name      string
 		precision float64 // Loom's precision ≥ this × BM25's
-	}{{"cargo-book", 2}, {"distill", 2}, {"py-requests", 1.8}} {
+	}{{"cargo-book", 2}, {"distill", 2}, {"py-requests", 1.8}, {"go-http", 1.5}} {
 		t.Run(set.name, func(t *testing.T) {
 			dir := filepath.Join("..", "..", "testdata", "eval", set.name)
 			qs, err := LoadQueries(filepath.Join(dir, "queries.jsonl"))
@@ -137,6 +139,22 @@ func TestDevCorporaAgainstBM25FillingTheBudget(t *testing.T) {
 			rep, err := wb.Ingest(ctx, []string{filepath.Join(dir, "docs")}, backend.IngestOptions{})
 			require.NoError(t, err)
 			require.Empty(t, rep.Errors)
+			// Every label names a section or definition of the corpus: a
+			// node's reference, or a heading that encloses nodes.
+			g, err := wb.ExportGraph(ctx, false)
+			require.NoError(t, err)
+			refs := map[string]bool{}
+			for _, n := range g.ContentNodes {
+				refs[n.Ref] = true
+				for _, a := range n.Ancestors {
+					refs[a] = true
+				}
+			}
+			for _, q := range qs {
+				for l := range q.Relevant {
+					assert.True(t, refs[l], "%s: the label %s names nothing in the corpus", q.ID, l)
+				}
+			}
 			c, err := Compare(ctx, wb, set.name, qs, Options{Budget: 4000}, []string{"loom", "bm25"})
 			require.NoError(t, err)
 			loom, bm25 := c.Reports[0], c.Reports[1]
