@@ -22,8 +22,7 @@ import (
 // with the rule off; a higher code_cut leaves out definitions of the best
 // hit's own file that the default takes.
 func TestCodeIsHeldToItsOwnRules(t *testing.T) {
-	src := filepath.Join(t.TempDir(), "requests")
-	require.NoError(t, os.CopyFS(src, os.DirFS(filepath.Join("..", "..", "testdata", "eval", "py-requests", "docs", "requests"))))
+	src := testdataCopy(t, "eval", "py-requests", "docs", "requests")
 	dir := t.TempDir()
 	ingestInto(t, dir, src)
 	relevant := func(ranking map[string]any, question string) map[string]bool {

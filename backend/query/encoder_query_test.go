@@ -24,8 +24,7 @@ import (
 func TestASentenceEncodersWorkspaceRanksWithTheEncoderSettings(t *testing.T) {
 	table, err := offline.New()
 	require.NoError(t, err)
-	notes := filepath.Join(t.TempDir(), "notes")
-	require.NoError(t, os.CopyFS(notes, os.DirFS(filepath.Join("..", "..", "testdata", "fixture", "notes"))))
+	notes := testdataCopy(t, "fixture", "notes")
 	relevant := func(opts ...workspace.Option) int {
 		dir := t.TempDir()
 		require.NoError(t, os.WriteFile(filepath.Join(dir, workspace.ConfigFile),

@@ -51,12 +51,21 @@ func ingestWith(t *testing.T, dir string, opts []workspace.Option, src ...string
 	require.NoError(t, ws.Close())
 }
 
+// testdataCopy copies the repository's folder testdata/<elem…> into a new
+// temporary folder of the same name (references keep it) and returns its
+// path: the ingest never writes beside the repository's files.
+func testdataCopy(t *testing.T, elem ...string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), elem[len(elem)-1])
+	require.NoError(t, os.CopyFS(dst, os.DirFS(filepath.Join(append([]string{"..", "..", "testdata"}, elem...)...))))
+	return dst
+}
+
 // ingestedFixture is the pipeline of a workspace holding the test
 // fixture's notes.
 func ingestedFixture(t *testing.T) *Pipeline {
 	t.Helper()
-	notes := filepath.Join(t.TempDir(), "notes")
-	require.NoError(t, os.CopyFS(notes, os.DirFS(filepath.Join("..", "..", "testdata", "fixture", "notes"))))
+	notes := testdataCopy(t, "fixture", "notes")
 	dir := t.TempDir()
 	ingestInto(t, dir, notes)
 	return openPipeline(t, dir)

@@ -5,8 +5,6 @@ package query
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -22,8 +20,7 @@ import (
 // relevant but stand above the background, says so in their reasons and
 // in the manifest, and keeps every relevant node it loaded before.
 func TestALargerContextTakesWhatIsNearTheQuestion(t *testing.T) {
-	guide := filepath.Join(t.TempDir(), "guide")
-	require.NoError(t, os.CopyFS(guide, os.DirFS(filepath.Join("..", "..", "testdata", "eval", "cargo-book", "docs", "guide"))))
+	guide := testdataCopy(t, "eval", "cargo-book", "docs", "guide")
 	dir := t.TempDir()
 	ingestInto(t, dir, guide)
 	p := openPipeline(t, dir)
