@@ -4,6 +4,7 @@ package backend
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -468,4 +469,45 @@ func TestCodeSummaryIsTheDeclarationAndItsDocComment(t *testing.T) {
 	wb.ws.RecordAnalysis(a, model.Edge{Kind: model.EdgeDerived, From: a.ID, To: src0.ID, Weight: 1, Created: now})
 	wb.ws.Unlock()
 	assert.Equal(t, "func Largest(shapes []Shape) Shape\nLargest returns the shape of the greatest area, for the report.", block("summary"))
+}
+
+// A long function is cut into parts; a later part starts inside the body,
+// and its essence is what the comment in it says, not its first line of
+// code ("var (").
+func TestALaterPartOfALongFunctionHasAnEssenceThatSaysSomething(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("package relay\n\n// Forward copies every frame of the stream to the peer.\nfunc Forward(in []int) int {\n\ttotal := 0\n")
+	for i := range 90 {
+		fmt.Fprintf(&b, "\ttotal += in[%d] * %d // frame %d\n", i%7, i, i)
+	}
+	b.WriteString("\tvar (\n\t\tlimit = 3\n\t)\n\t// Retry the handshake when the peer resets the connection.\n\tfor attempt := 0; attempt < limit; attempt++ {\n\t\ttotal -= attempt\n\t}\n")
+	for i := range 90 {
+		fmt.Fprintf(&b, "\ttotal -= in[%d] + %d\n", i%5, i)
+	}
+	b.WriteString("\treturn total\n}\n")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "relay.go"), []byte(b.String()), 0o644))
+	wb := openBolt(t, t.TempDir())
+	defer wb.Close()
+	_, err := wb.Ingest(ctx, []string{dir}, IngestOptions{})
+	require.NoError(t, err)
+	res, err := wb.Query(ctx, QueryRequest{Question: "Does Forward retry the handshake when the peer resets the connection?", Budget: 1500, Level: "essence", NoTouch: true})
+	require.NoError(t, err)
+	var essences []string
+	for _, c := range res.Candidates {
+		if !c.Loaded || c.Part <= 1 || !strings.HasPrefix(c.Ref, "relay.go#Forward") {
+			continue
+		}
+		_, after, ok := strings.Cut(res.Prompt, "["+c.ShortID+"]")
+		require.True(t, ok, "the block of %s:\n%s", c.ID, res.Prompt)
+		_, text, _ := strings.Cut(after, "\n")
+		text, _, _ = strings.Cut(text, "\n\n")
+		essences = append(essences, text)
+	}
+	require.NotEmpty(t, essences, "a later part of Forward loads as an essence:\n%s", res.Prompt)
+	assert.Contains(t, essences, "Retry the handshake when the peer resets the connection.", "the part holding the comment")
+	for _, e := range essences {
+		assert.NotEqual(t, "var (", strings.TrimSpace(e))
+	}
 }

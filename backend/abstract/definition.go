@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // DefinitionID names the Definition summariser and its version (a summary
 // made by an earlier version is made again).
-const DefinitionID = "definition/v5"
+const DefinitionID = "definition/v6"
 
 // Definition summarises one definition of source code (a function, method,
 // type, class, constant block) by what a reader of the code looks at first:
@@ -18,7 +19,11 @@ const DefinitionID = "definition/v5"
 // as many as fit; without a doc comment, the declaration and the body's
 // first lines. An essence is the doc comment's first sentence (the
 // declaration when there is none, or when the sentence does not name the
-// definition, the name before it). Comment markers (//, #, /* */, /** */,
+// definition, the name before it). A later part of a long definition
+// (Continued) starts inside the body: its essence is the first sentence of
+// the first comment in it, which says what the code after it does, else
+// its first line of code that says something (not "var (" or "}").
+// Comment markers (//, #, /* */, /** */,
 // ///, --) and docstring quotes are taken off; tags such as @param are
 // left out.
 //
@@ -32,6 +37,9 @@ type Definition struct {
 	Signature string
 	// Name is the definition's name ("Rank", "Library.link"), "" if unknown.
 	Name string
+	// Continued: the text is a later part of a long definition, starting
+	// inside its body (Signature is then "").
+	Continued bool
 	// File: the text is a file's own node (its package clause, imports and
 	// top-level comments) rather than one definition; its doc comment is
 	// then the first block of comments anywhere in it.
@@ -72,7 +80,16 @@ func (d Definition) Summarize(ctx context.Context, text string, level Level, max
 		sentences = docSentences(firstCommentRun(text))
 	}
 	var out string
-	if level == Essence {
+	if level == Essence && d.Continued {
+		if len(sentences) == 0 {
+			sentences = docSentences(firstCommentRun(text))
+		}
+		if len(sentences) == 0 {
+			sig = firstTellingLine(body)
+		}
+		d.Name = "" // the part's comment is about its own code, not the definition
+		out = d.essence(sig, sentences, maxTokens)
+	} else if level == Essence {
 		out = d.essence(sig, sentences, maxTokens)
 	} else {
 		out = d.summary(sig, sentences, body, maxTokens)
@@ -642,6 +659,29 @@ func stripMarker(l string) string {
 		}
 	}
 	return strings.TrimPrefix(t, " ")
+}
+
+// firstTellingLine is the first line of body that names something beyond
+// brackets and a keyword ("var (", "}", "} else {", "default:" say
+// nothing), whitespace collapsed; the first line that is not blank when
+// none does.
+func firstTellingLine(body string) string {
+	for _, l := range strings.Split(body, "\n") {
+		if t := strings.Join(strings.Fields(l), " "); t != "" && !bareKeywords[strings.Join(strings.FieldsFunc(t, func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+		}), " ")] {
+			return t
+		}
+	}
+	return firstCodeLine(body)
+}
+
+// bareKeywords are lines that say nothing alone, as words (brackets and
+// punctuation taken off).
+var bareKeywords = map[string]bool{
+	"": true, "var": true, "const": true, "let": true, "type": true, "import": true, "else": true,
+	"default": true, "try": true, "finally": true, "do": true, "begin": true, "end": true,
+	"return": true, "break": true, "continue": true, "pass": true, "else if": true,
 }
 
 // firstCodeLine is the first line of body that is not blank, whitespace

@@ -265,3 +265,20 @@ func TestADeclarationEndsWhereItsOwnBracketsClose(t *testing.T) {
 	d := Definition{Count: count, Name: "split", Signature: `def split(text, sep="(", strip=True):`}
 	assert.Equal(t, "def split(text, sep=\"(\", strip=True):\nSplits text at every sep.", defSummary(t, d, src, Summary, 60))
 }
+
+// A later part of a long definition starts inside its body: its essence
+// is what its first comment says the code does, else its first line of
+// code that names something — never "var (" or "} else {".
+func TestALaterPartsEssenceSaysWhatItsCodeDoes(t *testing.T) {
+	d := Definition{Name: "Client.do", Continued: true}
+	commented := "\t\tif err != nil {\n\t\t\treturn nil, err\n\t\t}\n\n\t\t// Copy the initial request's headers, the safe ones. Then the cookies.\n\t\tfor k, vv := range ireqhdr {\n"
+	assert.Equal(t, "Copy the initial request's headers, the safe ones.", defSummary(t, d, commented, Essence, 20))
+	bare := "\tvar (\n\t\tdeadline = c.deadline()\n\t)\n\t} else {\n\t\tc.curReq.Store(w)\n"
+	assert.Equal(t, "deadline = c.deadline()", defSummary(t, d, bare, Essence, 20))
+	closing := "\t}\n\t} else {\n\t\tdefault:\n\t\treqs = append(reqs, req)\n"
+	assert.Equal(t, "reqs = append(reqs, req)", defSummary(t, d, closing, Essence, 20))
+	// The first part's essence is still the doc comment's first sentence,
+	// named: a part's comment is about its own code.
+	first := Definition{Name: "Client.do", Signature: "func (c *Client) do(req *Request) (retres *Response, reterr error)"}
+	assert.Equal(t, "do: Sends the request.", defSummary(t, first, "// Sends the request.\nfunc (c *Client) do(req *Request) (retres *Response, reterr error) {\n\tif testHook != nil {\n", Essence, 20))
+}

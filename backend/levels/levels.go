@@ -109,6 +109,8 @@ func definitionSummarizer(n *model.ContentNode, count abstract.Counter) abstract
 	d := abstract.Definition{Count: count, Name: n.Symbol.Name, File: n.Symbol.Kind == "file"}
 	if n.Part <= 1 {
 		d.Signature = n.Symbol.Signature
+	} else {
+		d.Continued = true
 	}
 	return d
 }
