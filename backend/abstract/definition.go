@@ -303,7 +303,13 @@ func (d Definition) essence(sig string, sentences []string, maxTokens int) strin
 	if short != "" && !containsWord(first, short) {
 		first = short + ": " + first
 	}
-	return noTrailingColon(d.Count, truncate(d.Count, first, maxTokens), maxTokens)
+	out := truncate(d.Count, first, maxTokens)
+	if t := strings.TrimRight(out, ",;"); t != out && t != "" {
+		// a sentence that went on in what the comment quotes or lists
+		// ("Respond as per RFC 7230 Section 3.3.1 which says,")
+		out = t + ":"
+	}
+	return noTrailingColon(d.Count, out, maxTokens)
 }
 
 // shortName is a qualified name's last part: "Library.link" → "link".

@@ -275,6 +275,8 @@ func TestALaterPartsEssenceSaysWhatItsCodeDoes(t *testing.T) {
 	assert.Equal(t, "Copy the initial request's headers, the safe ones.", defSummary(t, d, commented, Essence, 20))
 	bare := "\tvar (\n\t\tdeadline = c.deadline()\n\t)\n\t} else {\n\t\tc.curReq.Store(w)\n"
 	assert.Equal(t, "deadline = c.deadline()", defSummary(t, d, bare, Essence, 20))
+	quoting := "\t\t\t// Respond as per RFC 7230 Section 3.3.1 which says,\n\t\t\t//      A server that receives a request message with a\n\t\t\t//      transfer coding it does not understand SHOULD\n\t\t\t//      respond with 501 (Unimplemented).\n\t\t\tcode := StatusNotImplemented\n"
+	assert.Equal(t, "Respond as per RFC 7230 Section 3.3.1 which says…", defSummary(t, d, quoting, Essence, 20), "not a sentence ending on a comma")
 	closing := "\t}\n\t} else {\n\t\tdefault:\n\t\treqs = append(reqs, req)\n"
 	assert.Equal(t, "reqs = append(reqs, req)", defSummary(t, d, closing, Essence, 20))
 	// The first part's essence is still the doc comment's first sentence,
