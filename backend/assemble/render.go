@@ -294,8 +294,9 @@ func blockHeader(bl Block, withDoc bool, shared map[string]bool) string {
 // opensWith says whether text's first line says title: it is the title,
 // without a Markdown heading's hashes (spacing and a final full stop or
 // colon aside), or the title is a definition's kind and name ("method
-// Pipeline.catalog") and the line declares that name (whole definitions
-// only: a part's title says which definition it is part of).
+// Pipeline.catalog") and the line declares that name as code, not as a
+// sentence of its doc comment (whole definitions only: a part's title says
+// which definition it is part of).
 func opensWith(text, title string) bool {
 	first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
 	norm := func(s string) string { return strings.TrimRight(strings.Join(strings.Fields(s), " "), ".:") }
@@ -315,7 +316,33 @@ func opensWith(text, title string) bool {
 	if len(name) < 2 || !isIdent(name) {
 		return false
 	}
-	return declares(first, name)
+	// The doc comment above the declaration names the definition too; the
+	// declaration follows it. A sentence of it alone (an essence: "Do sends
+	// an HTTP request…") declares nothing: its block is headed by the
+	// definition's kind and name (Client.Do's is not Transport's).
+	code := firstCodeLine(text)
+	return declares(code, name) && !endsSentence(code)
+}
+
+// firstCodeLine is text's first line that is not blank or a comment, ""
+// when there is none.
+func firstCodeLine(text string) string {
+	for _, l := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*") ||
+			strings.HasPrefix(t, "#") || strings.HasPrefix(t, "--") {
+			continue
+		}
+		return t
+	}
+	return ""
+}
+
+// endsSentence says whether a line ends as a sentence does, which a line of
+// code does not.
+func endsSentence(line string) bool {
+	line = strings.TrimSpace(line)
+	return strings.HasSuffix(line, ".") || strings.HasSuffix(line, "…") || strings.HasSuffix(line, "?") || strings.HasSuffix(line, "!")
 }
 
 // definedName is the name a definition's title defines ("method

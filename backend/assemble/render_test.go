@@ -649,6 +649,14 @@ func TestBlockHeaderLeavesOutADefinitionTheTextDeclares(t *testing.T) {
 	text = ContextText("[M]", "", []Block{{Candidate: later, Text: "return self.get(url)"}})
 	assert.Contains(t, text, "[n-9c9c] requests/sessions.py › method Session.get (part 2/2) · L691\n", "a later part that calls the name does not declare it")
 
+	// An essence is a sentence of the doc comment, which names the
+	// definition (Go's convention) but does not declare it: the header
+	// says which definition it is (Client.Do, not Transport's Do).
+	essence := &Candidate{ID: "n-4b7f", Document: "http/client.go", Ref: "http/client.go#Client.Do", Cite: "http/client.go L587–640",
+		Title: "http/client.go › method Client.Do", Level: Essence}
+	text = ContextText("[M]", "", []Block{{Candidate: essence, Text: "Do sends an HTTP request and returns an HTTP response."}})
+	assert.Contains(t, text, "[n-4b7f] http/client.go › method Client.Do · L587–640 · essence\nDo sends", "a sentence names Do but does not declare it")
+
 	prose := &Candidate{ID: "n-7a8b", Document: "paper.pdf", Ref: "paper.pdf#related", Cite: "paper.pdf p. 2", Title: "paper.pdf › Related work"}
 	text = ContextText("[M]", "", []Block{{Candidate: prose, Text: "Earlier work on retrieval weighed terms by their rarity."}})
 	assert.Contains(t, text, "[n-7a8b] paper.pdf › Related work · p. 2\n", "a two-word prose title is no definition")
