@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/loomwork/loom/backend/model"
 )
 
 // DefinitionID names the Definition summariser and its version (a summary
@@ -364,7 +366,7 @@ func splitDoc(text string) (doc []string, body string) {
 		case strings.HasPrefix(t, "/*"):
 			doc = append(doc, lines[i])
 			inBlock = !strings.Contains(t[2:], "*/")
-		case isLineComment(t):
+		case model.LineComment(t):
 			doc = append(doc, lines[i])
 		case t == "" && len(doc) > 0:
 			// a blank line inside a comment run keeps it; one after it ends
@@ -373,7 +375,7 @@ func splitDoc(text string) (doc []string, body string) {
 			for j < len(lines) && strings.TrimSpace(lines[j]) == "" {
 				j++
 			}
-			if j < len(lines) && (isLineComment(strings.TrimSpace(lines[j])) || strings.HasPrefix(strings.TrimSpace(lines[j]), "/*")) {
+			if j < len(lines) && (model.LineComment(strings.TrimSpace(lines[j])) || strings.HasPrefix(strings.TrimSpace(lines[j]), "/*")) {
 				doc = append(doc, "")
 				break
 			}
@@ -395,33 +397,12 @@ func firstCommentRun(text string) []string {
 	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
-		if isLineComment(t) || strings.HasPrefix(t, "/*") {
+		if model.LineComment(t) || strings.HasPrefix(t, "/*") {
 			doc, _ := splitDoc(strings.Join(lines[i:], "\n"))
 			return doc
 		}
 	}
 	return nil
-}
-
-// isLineComment: a line comment in one of the languages Loom parses (a
-// Python or shell "#", but not a C preprocessor line or a Rust attribute).
-func isLineComment(t string) bool {
-	switch {
-	case strings.HasPrefix(t, "//"), strings.HasPrefix(t, "--"):
-		return true
-	case strings.HasPrefix(t, "#"):
-		return !strings.HasPrefix(t, "#[") && !strings.HasPrefix(t, "#!") && !cDirective(t)
-	}
-	return false
-}
-
-func cDirective(t string) bool {
-	for _, d := range []string{"#include", "#define", "#if", "#ifdef", "#ifndef", "#else", "#elif", "#endif", "#pragma", "#undef", "#error"} {
-		if strings.HasPrefix(t, d) {
-			return true
-		}
-	}
-	return false
 }
 
 // docstring finds a docstring opening the body of a definition whose text

@@ -320,17 +320,16 @@ func opensWith(text, title string) bool {
 	// declaration follows it. A sentence of it alone (an essence: "Do sends
 	// an HTTP request…") declares nothing: its block is headed by the
 	// definition's kind and name (Client.Do's is not Transport's).
-	code := firstCodeLine(text)
+	code := openingCode(text)
 	return declares(code, name) && !endsSentence(code)
 }
 
-// firstCodeLine is text's first line that is not blank or a comment, ""
+// openingCode is text's first line that is not blank or a comment, ""
 // when there is none.
-func firstCodeLine(text string) string {
+func openingCode(text string) string {
 	for _, l := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(l)
-		if t == "" || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*") ||
-			strings.HasPrefix(t, "#") || strings.HasPrefix(t, "--") {
+		if t == "" || model.LineComment(t) || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*") {
 			continue
 		}
 		return t
