@@ -12,7 +12,7 @@ import (
 
 // DefinitionID names the Definition summariser and its version (a summary
 // made by an earlier version is made again).
-const DefinitionID = "definition/v6"
+const DefinitionID = "definition/v7"
 
 // Definition summarises one definition of source code (a function, method,
 // type, class, constant block) by what a reader of the code looks at first:
@@ -83,8 +83,8 @@ func (d Definition) Summarize(ctx context.Context, text string, level Level, max
 	}
 	var out string
 	if level == Essence && d.Continued {
-		if len(sentences) == 0 {
-			sentences = docSentences(firstCommentRun(text))
+		if len(sentences) == 0 || !telling(sentences[0]) {
+			sentences = tellingComment(text)
 		}
 		if len(sentences) == 0 {
 			sig = firstTellingLine(body)
@@ -405,6 +405,50 @@ func firstCommentRun(text string) []string {
 	return nil
 }
 
+// tellingComment is the sentences of the first run of comments in text
+// that says what the code does: not a note to the code's authors ("TODO:
+// remove in 3.0", "XXX not implemented yet"), a bare link or a word or two.
+func tellingComment(text string) []string {
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		if !model.LineComment(t) && !strings.HasPrefix(t, "/*") {
+			continue
+		}
+		doc, _ := splitDoc(strings.Join(lines[i:], "\n"))
+		if s := docSentences(doc); len(s) > 0 && telling(s[0]) {
+			return s
+		}
+		i += max(0, len(doc)-1) // past this run
+	}
+	return nil
+}
+
+// telling says whether a comment's first sentence describes code: three
+// words or more, not a link, not a note such as TODO or XXX.
+func telling(sentence string) bool {
+	f := strings.Fields(sentence)
+	if len(f) < 3 {
+		return false
+	}
+	head := f[0]
+	if i := strings.IndexAny(head, ":(,"); i >= 0 {
+		head = head[:i]
+	}
+	head = strings.ToUpper(head)
+	switch head {
+	case "TODO", "XXX", "FIXME", "HACK", "BUG", "NOTE", "NB":
+		return false
+	}
+	links := 0
+	for _, w := range f {
+		if strings.Contains(w, "://") {
+			links++
+		}
+	}
+	return links == 0 || len(f) > 2*links+3
+}
+
 // docstring finds a docstring opening the body of a definition whose text
 // starts with code (Python's def and class): the first statement after the
 // declaration's line(s), when it is a string literal.
@@ -633,13 +677,14 @@ func isSectionLine(t string) bool {
 }
 
 // stripMarker takes a comment line's marker off: "// x" → " x", "/** x" →
-// " x", " * x" → " x", "x */" → "x", "# x" → " x", "/// x", "//! x", "-- x".
+// " x", " * x" → " x", "x */" → "x", "# x" → " x", "/// x", "//! x", "-- x",
+// "#: x" (Sphinx's comment documenting the attribute below it).
 // What follows the marker keeps its indentation, so a code example in a
 // comment (a tab or four spaces after the marker) can be told apart.
 func stripMarker(l string) string {
 	t := strings.TrimLeft(l, " \t")
 	t = strings.TrimSuffix(strings.TrimRight(t, " \t"), "*/")
-	for _, m := range []string{"///", "//!", "//", "/**", "/*", "--", "#", "*"} {
+	for _, m := range []string{"///", "//!", "//", "/**", "/*", "--", "#:", "#", "*"} {
 		if strings.HasPrefix(t, m) {
 			t = t[len(m):]
 			break

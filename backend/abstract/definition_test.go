@@ -275,6 +275,12 @@ func TestALaterPartsEssenceSaysWhatItsCodeDoes(t *testing.T) {
 	assert.Equal(t, "Copy the initial request's headers, the safe ones.", defSummary(t, d, commented, Essence, 20))
 	bare := "\tvar (\n\t\tdeadline = c.deadline()\n\t)\n\t} else {\n\t\tc.curReq.Store(w)\n"
 	assert.Equal(t, "deadline = c.deadline()", defSummary(t, d, bare, Essence, 20))
+	notes := "\t\t// TODO(bradfitz): remove this in 3.0.0, see #2811\n\t\tx := 1\n\t\t// https://github.com/psf/requests/issues/1084\n\t\ty := 2\n\t\t// Rewind the body so that it can be sent again.\n\t\tz := 3\n"
+	assert.Equal(t, "Rewind the body so that it can be sent again.", defSummary(t, d, notes, Essence, 20), "past a note and a bare link")
+	onlyANote := "\t// XXX not implemented yet\n\tvar (\n\t\tretries = 2\n\t)\n"
+	assert.Equal(t, "retries = 2", defSummary(t, d, onlyANote, Essence, 20), "a note alone says less than the code")
+	sphinx := "        #: Trust environment settings for proxy configuration, default\n        #: authentication and similar.\n        self.trust_env = True\n"
+	assert.Equal(t, "Trust environment settings for proxy configuration, default authentication and similar.", defSummary(t, d, sphinx, Essence, 20), "Sphinx's #: marker taken off")
 	quoting := "\t\t\t// Respond as per RFC 7230 Section 3.3.1 which says,\n\t\t\t//      A server that receives a request message with a\n\t\t\t//      transfer coding it does not understand SHOULD\n\t\t\t//      respond with 501 (Unimplemented).\n\t\t\tcode := StatusNotImplemented\n"
 	assert.Equal(t, "Respond as per RFC 7230 Section 3.3.1 which says…", defSummary(t, d, quoting, Essence, 20), "not a sentence ending on a comma")
 	closing := "\t}\n\t} else {\n\t\tdefault:\n\t\treqs = append(reqs, req)\n"
