@@ -510,4 +510,7 @@ func TestALaterPartOfALongFunctionHasAnEssenceThatSaysSomething(t *testing.T) {
 	for _, e := range essences {
 		assert.NotEqual(t, "var (", strings.TrimSpace(e))
 	}
+	// The first part's essence is its doc comment's sentence, which names
+	// Forward but does not declare it: the header names the function.
+	assert.Regexp(t, `\] func Forward \(part 1/\d\) · L3 · essence\nForward copies`, res.Prompt)
 }
