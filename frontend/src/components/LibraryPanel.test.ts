@@ -93,3 +93,18 @@ describe('LibraryPanel sample library', { timeout: 30_000 }, () => {
     expect(screen.queryByTestId('try-sample')).toBeNull();
   });
 });
+
+describe('LibraryPanel counts', { timeout: 30_000 }, () => {
+  it('counts the sections and tokens the documents hold, not the summaries answering made', async () => {
+    const { library } = await setup('desktop');
+    const docs = golden.workspaces.notes.documents;
+    const sections = docs.reduce((n, d) => n + d.nodes, 0);
+    const tokens = docs.reduce((n, d) => n + d.tokens, 0);
+    // Questions made summaries and essences: the workspace's own counts
+    // hold them (content nodes), the documents do not.
+    library.stats = { ...library.stats!, content_nodes: sections + 12, tokens: tokens + 480 };
+    await vi.waitFor(() => expect(screen.getByTestId('library-stat-sections').textContent).toBe(`${sections} sections`), slow);
+    expect(screen.getByTestId('library-stat-tokens').textContent).toBe(`${tokens} tokens`);
+    expect(screen.getByTestId('library-stat-documents').textContent).toBe(`${docs.length} documents`);
+  });
+});

@@ -28,6 +28,7 @@ export namespace assemble {
 	    reason: string;
 	    unavailable?: string;
 	    stale?: string;
+	    repeats?: string;
 	}
 	export interface Limits {
 	    min_budget: number;
@@ -87,6 +88,7 @@ export namespace bind {
 	    job: string;
 	    errors: FileProblem[];
 	    skipped: SkippedFile[];
+	    warnings: FileProblem[];
 	    watchable?: string[];
 	}
 	export interface MCPStatus {
@@ -170,7 +172,13 @@ export namespace bind {
 	    removed: number;
 	    unchanged: number;
 	    errors: number;
+	    problems?: FileProblem[];
+	    warnings?: FileProblem[];
 	    error?: string;
+	    files_done?: number;
+	    files_total?: number;
+	    current?: string;
+	    stage?: string;
 	}
 	export interface WorkspaceState {
 	    dir: string;
@@ -313,6 +321,7 @@ export namespace library {
 	    modified: any;
 	    groups?: string[];
 	    meta: model.DocMeta;
+	    reader?: number;
 	    source: string;
 	    nodes: number;
 	    tokens: number;
@@ -447,6 +456,7 @@ export namespace model {
 	    pages?: number;
 	    bibkey?: string;
 	    language?: string;
+	    ids?: string[];
 	}
 
 }
@@ -499,6 +509,8 @@ export namespace query {
 	    loaded: number;
 	    relevant: number;
 	    not_loaded: number;
+	    near?: number;
+	    relevance_budget?: number;
 	    seed_concepts: ConceptHit[];
 	    limits: assemble.Limits;
 	    concept_hops: Record<string, number>;
