@@ -12,7 +12,7 @@ import (
 
 // DefinitionID names the Definition summariser and its version (a summary
 // made by an earlier version is made again).
-const DefinitionID = "definition/v7"
+const DefinitionID = "definition/v8"
 
 // Definition summarises one definition of source code (a function, method,
 // type, class, constant block) by what a reader of the code looks at first:
@@ -87,7 +87,7 @@ func (d Definition) Summarize(ctx context.Context, text string, level Level, max
 			sentences = tellingComment(text)
 		}
 		if len(sentences) == 0 {
-			sig = firstTellingLine(body)
+			sig = firstTellingLine(pastDocstringEnd(body))
 		}
 		d.Name = "" // the part's comment is about its own code, not the definition
 		out = d.essence(sig, sentences, maxTokens)
@@ -706,6 +706,38 @@ func firstTellingLine(body string) string {
 		}
 	}
 	return firstCodeLine(body)
+}
+
+// pastDocstringEnd is a later part's text after the end of a docstring the
+// part opens inside of (Python's: a part can start in the middle of its
+// definition's parameter list, which docstringFields tells), the text
+// itself when it opens in code.
+func pastDocstringEnd(text string) string {
+	for _, q := range []string{`"""`, `'''`} {
+		if n := strings.Count(text, q); n%2 == 1 {
+			i := strings.Index(text, q)
+			if !docstringFields(text[:i]) {
+				continue // the quotes open a docstring the next part ends
+			}
+			if j := strings.IndexByte(text[i:], '\n'); j >= 0 {
+				return text[i+j+1:]
+			}
+			return ""
+		}
+	}
+	return text
+}
+
+// docstringFields says whether text holds a docstring's fields or
+// sections (":param request:", ":rtype:", "Returns:"), which code does not.
+func docstringFields(text string) bool {
+	for _, l := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(l)
+		if isSectionLine(t) || strings.HasPrefix(t, ":") && strings.Count(t, ":") >= 2 && !strings.ContainsAny(t, "=(") {
+			return true
+		}
+	}
+	return false
 }
 
 // bareKeywords are lines that say nothing alone, as words (brackets and

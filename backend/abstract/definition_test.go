@@ -281,6 +281,10 @@ func TestALaterPartsEssenceSaysWhatItsCodeDoes(t *testing.T) {
 	assert.Equal(t, "retries = 2", defSummary(t, d, onlyANote, Essence, 20), "a note alone says less than the code")
 	sphinx := "        #: Trust environment settings for proxy configuration, default\n        #: authentication and similar.\n        self.trust_env = True\n"
 	assert.Equal(t, "Trust environment settings for proxy configuration, default authentication and similar.", defSummary(t, d, sphinx, Essence, 20), "Sphinx's #: marker taken off")
+	inDocstring := "        :param request:\n            The PreparedRequest being sent over the connection.\n        :type request:\n            :class:`~requests.models.PreparedRequest`\n        \"\"\"\n        host_params = _urllib3_request_context(request, verify, cert)\n        return host_params\n"
+	assert.Equal(t, "host_params = _urllib3_request_context(request, verify, cert)", defSummary(t, d, inDocstring, Essence, 30), "past the docstring the part opens in")
+	opensOne := "        host = urlparse(url).hostname\n        def inner():\n            \"\"\"Inner does a thing.\n"
+	assert.Equal(t, "host = urlparse(url).hostname", defSummary(t, d, opensOne, Essence, 30), "a docstring the part opens is no reason to skip its code")
 	quoting := "\t\t\t// Respond as per RFC 7230 Section 3.3.1 which says,\n\t\t\t//      A server that receives a request message with a\n\t\t\t//      transfer coding it does not understand SHOULD\n\t\t\t//      respond with 501 (Unimplemented).\n\t\t\tcode := StatusNotImplemented\n"
 	assert.Equal(t, "Respond as per RFC 7230 Section 3.3.1 which says…", defSummary(t, d, quoting, Essence, 20), "not a sentence ending on a comma")
 	closing := "\t}\n\t} else {\n\t\tdefault:\n\t\treqs = append(reqs, req)\n"
