@@ -12,7 +12,7 @@ import (
 
 // DefinitionID names the Definition summariser and its version (a summary
 // made by an earlier version is made again).
-const DefinitionID = "definition/v8"
+const DefinitionID = "definition/v9"
 
 // Definition summarises one definition of source code (a function, method,
 // type, class, constant block) by what a reader of the code looks at first:
@@ -694,14 +694,16 @@ func stripMarker(l string) string {
 }
 
 // firstTellingLine is the first line of body that names something beyond
-// brackets and a keyword ("var (", "}", "} else {", "default:" say
-// nothing), whitespace collapsed; the first line that is not blank when
-// none does.
+// brackets, numbers and a keyword ("var (", "}", "} else {", "default:",
+// `4"},` say nothing), whitespace collapsed; the first line that is not
+// blank when none does.
 func firstTellingLine(body string) string {
 	for _, l := range strings.Split(body, "\n") {
-		if t := strings.Join(strings.Fields(l), " "); t != "" && !bareKeywords[strings.Join(strings.FieldsFunc(t, func(r rune) bool {
+		t := strings.Join(strings.Fields(l), " ")
+		words := strings.Join(strings.FieldsFunc(t, func(r rune) bool {
 			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
-		}), " ")] {
+		}), " ")
+		if strings.IndexFunc(words, unicode.IsLetter) >= 0 && !bareKeywords[words] {
 			return t
 		}
 	}
