@@ -12,7 +12,7 @@ import (
 
 // DefinitionID names the Definition summariser and its version (a summary
 // made by an earlier version is made again).
-const DefinitionID = "definition/v9"
+const DefinitionID = "definition/v10"
 
 // Definition summarises one definition of source code (a function, method,
 // type, class, constant block) by what a reader of the code looks at first:
@@ -88,6 +88,10 @@ func (d Definition) Summarize(ctx context.Context, text string, level Level, max
 		}
 		if len(sentences) == 0 {
 			sig = firstTellingLine(pastDocstringEnd(body))
+			if names := paramNames(body); len(names) >= 2 && strings.HasPrefix(strings.TrimSpace(body), ":") {
+				// the part is its docstring's parameter list: say what it lists
+				sig = "Parameters: " + strings.Join(names, ", ")
+			}
 		}
 		d.Name = "" // the part's comment is about its own code, not the definition
 		out = d.essence(sig, sentences, maxTokens)
@@ -728,6 +732,24 @@ func pastDocstringEnd(text string) string {
 		}
 	}
 	return text
+}
+
+// paramNames are the names of a docstring's reST parameter fields in text
+// (":param url:", ":param dict data:"), in order.
+func paramNames(text string) []string {
+	var names []string
+	for _, l := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(l)
+		rest, ok := strings.CutPrefix(t, ":param ")
+		if !ok {
+			continue
+		}
+		field, _, ok := strings.Cut(rest, ":")
+		if f := strings.Fields(field); ok && len(f) > 0 {
+			names = append(names, f[len(f)-1])
+		}
+	}
+	return names
 }
 
 // docstringFields says whether text holds a docstring's fields or

@@ -287,6 +287,8 @@ func TestALaterPartsEssenceSaysWhatItsCodeDoes(t *testing.T) {
 	assert.Equal(t, "host = urlparse(url).hostname", defSummary(t, d, opensOne, Essence, 30), "a docstring the part opens is no reason to skip its code")
 	quoting := "\t\t\t// Respond as per RFC 7230 Section 3.3.1 which says,\n\t\t\t//      A server that receives a request message with a\n\t\t\t//      transfer coding it does not understand SHOULD\n\t\t\t//      respond with 501 (Unimplemented).\n\t\t\tcode := StatusNotImplemented\n"
 	assert.Equal(t, "Respond as per RFC 7230 Section 3.3.1 which says…", defSummary(t, d, quoting, Essence, 20), "not a sentence ending on a comma")
+	params := "        :param method: method for the new :class:`Request` object.\n        :param url: URL for the new :class:`Request` object.\n        :param params: (optional) Dictionary or bytes to be sent in the query\n            string for the :class:`Request`.\n        :param dict data: (optional) the body.\n"
+	assert.Equal(t, "Parameters: method, url, params, data", defSummary(t, d, params, Essence, 20), "a parameter list says what it lists")
 	tail := "\t\t\t4\"},\n\t\t},\n\t}\n\tfor _, c := range cases {\n"
 	assert.Equal(t, "for _, c := range cases {", defSummary(t, d, tail, Essence, 20), "the end of a literal says nothing")
 	closing := "\t}\n\t} else {\n\t\tdefault:\n\t\treqs = append(reqs, req)\n"
