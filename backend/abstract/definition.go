@@ -12,7 +12,7 @@ import (
 
 // DefinitionID names the Definition summariser and its version (a summary
 // made by an earlier version is made again).
-const DefinitionID = "definition/v10"
+const DefinitionID = "definition/v11"
 
 // Definition summarises one definition of source code (a function, method,
 // type, class, constant block) by what a reader of the code looks at first:
@@ -24,7 +24,9 @@ const DefinitionID = "definition/v10"
 // definition, the name before it). A later part of a long definition
 // (Continued) starts inside the body: its essence is the first sentence of
 // the first comment in it, which says what the code after it does, else
-// its first line of code that says something (not "var (" or "}").
+// its first line of code that says something (not "var (" or "}"); its
+// summary is that line and then the first sentence of each of its
+// comments, in order (an outline of the part), else its first lines.
 // Comment markers (//, #, /* */, /** */,
 // ///, --) and docstring quotes are taken off; tags such as @param are
 // left out.
@@ -97,6 +99,10 @@ func (d Definition) Summarize(ctx context.Context, text string, level Level, max
 		out = d.essence(sig, sentences, maxTokens)
 	} else if level == Essence {
 		out = d.essence(sig, sentences, maxTokens)
+	} else if outline := commentOutline(text); d.Continued && len(outline) > 0 {
+		// A later part: where it starts, then what each of its comments
+		// says the code after it does, in order.
+		out = d.summary(firstTellingLine(pastDocstringEnd(body)), outline, body, maxTokens)
 	} else {
 		out = d.summary(sig, sentences, body, maxTokens)
 	}
@@ -426,6 +432,29 @@ func tellingComment(text string) []string {
 		i += max(0, len(doc)-1) // past this run
 	}
 	return nil
+}
+
+// commentOutline is the first sentence of each run of comments in text
+// that says what the code does (telling), in order.
+func commentOutline(text string) []string {
+	var out []string
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		if !model.LineComment(t) && !strings.HasPrefix(t, "/*") {
+			continue
+		}
+		doc, _ := splitDoc(strings.Join(lines[i:], "\n"))
+		if s := docSentences(doc); len(s) > 0 && telling(s[0]) {
+			first := s[0]
+			if !strings.ContainsAny(first[len(first)-1:], ".!?…:;") {
+				first += "." // one comment's sentence ends before the next begins
+			}
+			out = append(out, first)
+		}
+		i += max(0, len(doc)-1) // past this run
+	}
+	return out
 }
 
 // telling says whether a comment's first sentence describes code: three

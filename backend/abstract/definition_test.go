@@ -266,6 +266,20 @@ func TestADeclarationEndsWhereItsOwnBracketsClose(t *testing.T) {
 	assert.Equal(t, "def split(text, sep=\"(\", strip=True):\nSplits text at every sep.", defSummary(t, d, src, Summary, 60))
 }
 
+// A later part's summary is where it starts and then what each of its
+// comments says the code after it does, in order: an outline of the part,
+// not its first lines cut short.
+func TestALaterPartsSummaryOutlinesItsComments(t *testing.T) {
+	d := Definition{Name: "chunkWriter.writeHeader", Continued: true}
+	text := "\tswitch bdy := w.req.Body.(type) {\n\tcase *expectContinueReader:\n\t\t// We only get here if we have already fully consumed the request body.\n\tcase *body:\n\t\t// TODO: tidy this.\n\t\tbdy.mu.Lock()\n\t\t// Body was closed in handler with non-EOF error\n\t\tw.closeAfterReply = true\n\t}\n"
+	assert.Equal(t, "switch bdy := w.req.Body.(type) {\nWe only get here if we have already fully consumed the request body. Body was closed in handler with non-EOF error.",
+		defSummary(t, d, text, Summary, 40))
+	// Without comments, its first lines of code, as before.
+	bare := "\tn := len(p)\n\tcopy(buf, p)\n" + strings.Repeat("\tw.written += int64(n)\n", 20) + "\treturn n, nil\n"
+	got := defSummary(t, d, bare, Summary, 12)
+	assert.True(t, strings.HasPrefix(got, "n := len(p)\n") && strings.Contains(got, "copy(buf, p)"), got)
+}
+
 // A later part of a long definition starts inside its body: its essence
 // is what its first comment says the code does, else its first line of
 // code that names something — never "var (" or "} else {".
