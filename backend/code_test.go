@@ -513,4 +513,9 @@ func TestALaterPartOfALongFunctionHasAnEssenceThatSaysSomething(t *testing.T) {
 	// The first part's essence is its doc comment's sentence, which names
 	// Forward but does not declare it: the header names the function.
 	assert.Regexp(t, `\] func Forward \(part 1/\d\) · L3 · essence\nForward copies`, res.Prompt)
+
+	// Its summary: where the part starts, then what its comment says.
+	res, err = wb.Query(ctx, QueryRequest{Question: "Does Forward retry the handshake when the peer resets the connection?", Budget: 1500, Level: "summary", NoTouch: true})
+	require.NoError(t, err)
+	assert.Regexp(t, `\(part \d/\d\) · L\d+–\d+ · summary\n[^\n]+\nRetry the handshake when the peer resets the connection\.`, res.Prompt)
 }
