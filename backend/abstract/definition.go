@@ -12,7 +12,7 @@ import (
 
 // DefinitionID names the Definition summariser and its version (a summary
 // made by an earlier version is made again).
-const DefinitionID = "definition/v11"
+const DefinitionID = "definition/v12"
 
 // Definition summarises one definition of source code (a function, method,
 // type, class, constant block) by what a reader of the code looks at first:
@@ -26,7 +26,9 @@ const DefinitionID = "definition/v11"
 // the first comment in it, which says what the code after it does, else
 // its first line of code that says something (not "var (" or "}"); its
 // summary is that line and then the first sentence of each of its
-// comments, in order (an outline of the part), else its first lines.
+// comments, in order (an outline of the part), else its first lines. A
+// definition with no doc comment is summarised by its declaration and
+// such an outline, when its body has comments.
 // Comment markers (//, #, /* */, /** */,
 // ///, --) and docstring quotes are taken off; tags such as @param are
 // left out.
@@ -103,6 +105,10 @@ func (d Definition) Summarize(ctx context.Context, text string, level Level, max
 		// A later part: where it starts, then what each of its comments
 		// says the code after it does, in order.
 		out = d.summary(firstTellingLine(pastDocstringEnd(body)), outline, body, maxTokens)
+	} else if outline := commentOutline(body); len(sentences) == 0 && !d.File && len(outline) > 0 {
+		// A definition with no doc comment: its declaration, then the
+		// outline its comments give.
+		out = d.summary(sig, outline, body, maxTokens)
 	} else {
 		out = d.summary(sig, sentences, body, maxTokens)
 	}

@@ -280,6 +280,18 @@ func TestALaterPartsSummaryOutlinesItsComments(t *testing.T) {
 	assert.True(t, strings.HasPrefix(got, "n := len(p)\n") && strings.Contains(got, "copy(buf, p)"), got)
 }
 
+// A definition with no doc comment: its declaration and the outline of
+// its comments, not its body's first lines.
+func TestADefinitionWithoutADocCommentIsSummarisedByItsComments(t *testing.T) {
+	d := Definition{Name: "Server.setupHTTP2_ServeTLS", Signature: "func (s *Server) setupHTTP2_ServeTLS() error"}
+	text := "func (s *Server) setupHTTP2_ServeTLS() error {\n\ts.nextProtoOnce.Do(s.onceSetNextProtoDefaults)\n\t// Enable HTTP/2 unless the server set its own TLSNextProto map.\n\tif s.TLSNextProto == nil {\n\t\treturn s.nextProtoErr\n\t}\n\t// The caller's TLS config wins over the defaults\n\treturn nil\n}\n"
+	assert.Equal(t, "func (s *Server) setupHTTP2_ServeTLS() error\nEnable HTTP/2 unless the server set its own TLSNextProto map. The caller's TLS config wins over the defaults.",
+		defSummary(t, d, text, Summary, 36))
+	// With a doc comment, the doc comment's sentences, as before.
+	documented := "// setupHTTP2_ServeTLS configures HTTP/2 for ServeTLS.\n" + text
+	assert.Equal(t, "func (s *Server) setupHTTP2_ServeTLS() error\nsetupHTTP2_ServeTLS configures HTTP/2 for ServeTLS.", defSummary(t, d, documented, Summary, 36))
+}
+
 // A later part of a long definition starts inside its body: its essence
 // is what its first comment says the code does, else its first line of
 // code that names something — never "var (" or "} else {".
