@@ -12,7 +12,7 @@ import (
 
 // DefinitionID names the Definition summariser and its version (a summary
 // made by an earlier version is made again).
-const DefinitionID = "definition/v12"
+const DefinitionID = "definition/v13"
 
 // Definition summarises one definition of source code (a function, method,
 // type, class, constant block) by what a reader of the code looks at first:
@@ -421,10 +421,10 @@ func firstCommentRun(text string) []string {
 	return nil
 }
 
-// tellingComment is the sentences of the first run of comments in text
-// that says what the code does: not a note to the code's authors ("TODO:
-// remove in 3.0", "XXX not implemented yet"), a bare link or a word or two.
-func tellingComment(text string) []string {
+// commentRuns are the sentences of each run of comments in text, in
+// order (runs with none left out).
+func commentRuns(text string) [][]string {
+	var runs [][]string
 	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
 	for i := 0; i < len(lines); i++ {
 		t := strings.TrimSpace(lines[i])
@@ -432,10 +432,22 @@ func tellingComment(text string) []string {
 			continue
 		}
 		doc, _ := splitDoc(strings.Join(lines[i:], "\n"))
-		if s := docSentences(doc); len(s) > 0 && telling(s[0]) {
-			return s
+		if s := docSentences(doc); len(s) > 0 {
+			runs = append(runs, s)
 		}
 		i += max(0, len(doc)-1) // past this run
+	}
+	return runs
+}
+
+// tellingComment is the sentences of the first run of comments in text
+// that says what the code does: not a note to the code's authors ("TODO:
+// remove in 3.0", "XXX not implemented yet"), a bare link or a word or two.
+func tellingComment(text string) []string {
+	for _, s := range commentRuns(text) {
+		if telling(s[0]) {
+			return s
+		}
 	}
 	return nil
 }
@@ -444,40 +456,34 @@ func tellingComment(text string) []string {
 // that says what the code does (telling), in order.
 func commentOutline(text string) []string {
 	var out []string
-	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
-	for i := 0; i < len(lines); i++ {
-		t := strings.TrimSpace(lines[i])
-		if !model.LineComment(t) && !strings.HasPrefix(t, "/*") {
-			continue
-		}
-		doc, _ := splitDoc(strings.Join(lines[i:], "\n"))
-		if s := docSentences(doc); len(s) > 0 && telling(s[0]) {
-			first := s[0]
+	for _, s := range commentRuns(text) {
+		if first := s[0]; telling(first) {
 			if !strings.ContainsAny(first[len(first)-1:], ".!?…:;") {
 				first += "." // one comment's sentence ends before the next begins
 			}
 			out = append(out, first)
 		}
-		i += max(0, len(doc)-1) // past this run
 	}
 	return out
 }
 
 // telling says whether a comment's first sentence describes code: three
-// words or more, not a link, not a note such as TODO or XXX.
+// words or more, not a link, not a note to the code's authors ("TODO",
+// "XXX", "NOTE(rsc):", "Hack:"; "Note that…" describes).
 func telling(sentence string) bool {
 	f := strings.Fields(sentence)
 	if len(f) < 3 {
 		return false
 	}
-	head := f[0]
-	if i := strings.IndexAny(head, ":(,"); i >= 0 {
-		head = head[:i]
+	head, marked := f[0], false
+	if i := strings.IndexAny(head, ":("); i >= 0 {
+		head, marked = head[:i], true
 	}
-	head = strings.ToUpper(head)
-	switch head {
+	switch strings.ToUpper(head) {
 	case "TODO", "XXX", "FIXME", "HACK", "BUG", "NOTE", "NB":
-		return false
+		if marked || head == strings.ToUpper(head) {
+			return false
+		}
 	}
 	links := 0
 	for _, w := range f {

@@ -303,6 +303,8 @@ func TestALaterPartsEssenceSaysWhatItsCodeDoes(t *testing.T) {
 	assert.Equal(t, "deadline = c.deadline()", defSummary(t, d, bare, Essence, 20))
 	notes := "\t\t// TODO(bradfitz): remove this in 3.0.0, see #2811\n\t\tx := 1\n\t\t// https://github.com/psf/requests/issues/1084\n\t\ty := 2\n\t\t// Rewind the body so that it can be sent again.\n\t\tz := 3\n"
 	assert.Equal(t, "Rewind the body so that it can be sent again.", defSummary(t, d, notes, Essence, 20), "past a note and a bare link")
+	noteThat := "\t\t// NOTE(bradfitz): keep this in sync.\n\t\tx := 1\n\t\t// Note that the body may be nil here.\n\t\ty := 2\n"
+	assert.Equal(t, "Note that the body may be nil here.", defSummary(t, d, noteThat, Essence, 20), "\"Note that\" describes; \"NOTE(x):\" is a note")
 	onlyANote := "\t// XXX not implemented yet\n\tvar (\n\t\tretries = 2\n\t)\n"
 	assert.Equal(t, "retries = 2", defSummary(t, d, onlyANote, Essence, 20), "a note alone says less than the code")
 	sphinx := "        #: Trust environment settings for proxy configuration, default\n        #: authentication and similar.\n        self.trust_env = True\n"
