@@ -3,6 +3,7 @@ package abstract
 import (
 	"context"
 	"fmt"
+	"iter"
 	"regexp"
 	"strings"
 	"unicode"
@@ -91,7 +92,7 @@ func (d Definition) Summarize(ctx context.Context, text string, level Level, max
 			sentences = tellingComment(text)
 		}
 		if len(sentences) == 0 {
-			sig = firstTellingLine(pastDocstringEnd(body))
+			sig = partOpening(body)
 			if names := paramNames(body); len(names) >= 2 && strings.HasPrefix(strings.TrimSpace(body), ":") {
 				// the part is its docstring's parameter list: say what it lists
 				sig = "Parameters: " + strings.Join(names, ", ")
@@ -101,15 +102,13 @@ func (d Definition) Summarize(ctx context.Context, text string, level Level, max
 		out = d.essence(sig, sentences, maxTokens)
 	} else if level == Essence {
 		out = d.essence(sig, sentences, maxTokens)
-	} else if outline := commentOutline(text); d.Continued && len(outline) > 0 {
-		// A later part: where it starts, then what each of its comments
-		// says the code after it does, in order.
-		out = d.summary(firstTellingLine(pastDocstringEnd(body)), outline, body, maxTokens)
-	} else if outline := commentOutline(body); len(sentences) == 0 && !d.File && len(outline) > 0 {
-		// A definition with no doc comment: its declaration, then the
-		// outline its comments give.
-		out = d.summary(sig, outline, body, maxTokens)
 	} else {
+		if outline := d.outline(text, body, sentences); len(outline) > 0 {
+			if d.Continued {
+				sig = partOpening(body)
+			}
+			sentences = outline
+		}
 		out = d.summary(sig, sentences, body, maxTokens)
 	}
 	if out == "" { // neither a declaration nor a sentence: the text's words
@@ -330,6 +329,24 @@ func (d Definition) essence(sig string, sentences []string, maxTokens int) strin
 	return noTrailingColon(d.Count, out, maxTokens)
 }
 
+// outline is what a summary lists in place of the doc comment's sentences:
+// for a later part (it starts where partOpening says), the first sentence
+// of each of its comments, in order; for a definition with no doc comment,
+// the same of its body's comments; nil otherwise, or when there are none.
+func (d Definition) outline(text, body string, sentences []string) []string {
+	switch {
+	case d.Continued:
+		return commentOutline(text)
+	case len(sentences) == 0 && !d.File:
+		return commentOutline(body)
+	}
+	return nil
+}
+
+// partOpening is where a later part starts: its first line of code that
+// says something, past the end of a docstring the part opens inside of.
+func partOpening(body string) string { return firstTellingLine(pastDocstringEnd(body)) }
+
 // shortName is a qualified name's last part: "Library.link" → "link".
 func shortName(name string) string {
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
@@ -407,45 +424,39 @@ func splitDoc(text string) (doc []string, body string) {
 	return doc, ""
 }
 
-// firstCommentRun is the first run of line comments (or block comment)
-// in text, wherever it is.
-func firstCommentRun(text string) []string {
-	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		if model.LineComment(t) || strings.HasPrefix(t, "/*") {
+// commentRuns yields each run of line comments (or block comment) in
+// text, wherever it is, in order, with its markers (splitDoc's doc).
+func commentRuns(text string) iter.Seq[[]string] {
+	return func(yield func([]string) bool) {
+		lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+		for i := 0; i < len(lines); i++ {
+			t := strings.TrimSpace(lines[i])
+			if !model.LineComment(t) && !strings.HasPrefix(t, "/*") {
+				continue
+			}
 			doc, _ := splitDoc(strings.Join(lines[i:], "\n"))
-			return doc
+			if !yield(doc) {
+				return
+			}
+			i += max(0, len(doc)-1) // past this run
 		}
 	}
-	return nil
 }
 
-// commentRuns are the sentences of each run of comments in text, in
-// order (runs with none left out).
-func commentRuns(text string) [][]string {
-	var runs [][]string
-	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
-	for i := 0; i < len(lines); i++ {
-		t := strings.TrimSpace(lines[i])
-		if !model.LineComment(t) && !strings.HasPrefix(t, "/*") {
-			continue
-		}
-		doc, _ := splitDoc(strings.Join(lines[i:], "\n"))
-		if s := docSentences(doc); len(s) > 0 {
-			runs = append(runs, s)
-		}
-		i += max(0, len(doc)-1) // past this run
+// firstCommentRun is the first run of comments in text, wherever it is.
+func firstCommentRun(text string) []string {
+	for doc := range commentRuns(text) {
+		return doc
 	}
-	return runs
+	return nil
 }
 
 // tellingComment is the sentences of the first run of comments in text
 // that says what the code does: not a note to the code's authors ("TODO:
 // remove in 3.0", "XXX not implemented yet"), a bare link or a word or two.
 func tellingComment(text string) []string {
-	for _, s := range commentRuns(text) {
-		if telling(s[0]) {
+	for doc := range commentRuns(text) {
+		if s := docSentences(doc); len(s) > 0 && telling(s[0]) {
 			return s
 		}
 	}
@@ -456,8 +467,9 @@ func tellingComment(text string) []string {
 // that says what the code does (telling), in order.
 func commentOutline(text string) []string {
 	var out []string
-	for _, s := range commentRuns(text) {
-		if first := s[0]; telling(first) {
+	for doc := range commentRuns(text) {
+		if s := docSentences(doc); len(s) > 0 && telling(s[0]) {
+			first := s[0]
 			if !strings.ContainsAny(first[len(first)-1:], ".!?…:;") {
 				first += "." // one comment's sentence ends before the next begins
 			}

@@ -297,30 +297,37 @@ func TestADefinitionWithoutADocCommentIsSummarisedByItsComments(t *testing.T) {
 // code that names something — never "var (" or "} else {".
 func TestALaterPartsEssenceSaysWhatItsCodeDoes(t *testing.T) {
 	d := Definition{Name: "Client.do", Continued: true}
-	commented := "\t\tif err != nil {\n\t\t\treturn nil, err\n\t\t}\n\n\t\t// Copy the initial request's headers, the safe ones. Then the cookies.\n\t\tfor k, vv := range ireqhdr {\n"
-	assert.Equal(t, "Copy the initial request's headers, the safe ones.", defSummary(t, d, commented, Essence, 20))
-	bare := "\tvar (\n\t\tdeadline = c.deadline()\n\t)\n\t} else {\n\t\tc.curReq.Store(w)\n"
-	assert.Equal(t, "deadline = c.deadline()", defSummary(t, d, bare, Essence, 20))
-	notes := "\t\t// TODO(bradfitz): remove this in 3.0.0, see #2811\n\t\tx := 1\n\t\t// https://github.com/psf/requests/issues/1084\n\t\ty := 2\n\t\t// Rewind the body so that it can be sent again.\n\t\tz := 3\n"
-	assert.Equal(t, "Rewind the body so that it can be sent again.", defSummary(t, d, notes, Essence, 20), "past a note and a bare link")
-	noteThat := "\t\t// NOTE(bradfitz): keep this in sync.\n\t\tx := 1\n\t\t// Note that the body may be nil here.\n\t\ty := 2\n"
-	assert.Equal(t, "Note that the body may be nil here.", defSummary(t, d, noteThat, Essence, 20), "\"Note that\" describes; \"NOTE(x):\" is a note")
-	onlyANote := "\t// XXX not implemented yet\n\tvar (\n\t\tretries = 2\n\t)\n"
-	assert.Equal(t, "retries = 2", defSummary(t, d, onlyANote, Essence, 20), "a note alone says less than the code")
-	sphinx := "        #: Trust environment settings for proxy configuration, default\n        #: authentication and similar.\n        self.trust_env = True\n"
-	assert.Equal(t, "Trust environment settings for proxy configuration, default authentication and similar.", defSummary(t, d, sphinx, Essence, 20), "Sphinx's #: marker taken off")
-	inDocstring := "        :param request:\n            The PreparedRequest being sent over the connection.\n        :type request:\n            :class:`~requests.models.PreparedRequest`\n        \"\"\"\n        host_params = _urllib3_request_context(request, verify, cert)\n        return host_params\n"
-	assert.Equal(t, "host_params = _urllib3_request_context(request, verify, cert)", defSummary(t, d, inDocstring, Essence, 30), "past the docstring the part opens in")
-	opensOne := "        host = urlparse(url).hostname\n        def inner():\n            \"\"\"Inner does a thing.\n"
-	assert.Equal(t, "host = urlparse(url).hostname", defSummary(t, d, opensOne, Essence, 30), "a docstring the part opens is no reason to skip its code")
-	quoting := "\t\t\t// Respond as per RFC 7230 Section 3.3.1 which says,\n\t\t\t//      A server that receives a request message with a\n\t\t\t//      transfer coding it does not understand SHOULD\n\t\t\t//      respond with 501 (Unimplemented).\n\t\t\tcode := StatusNotImplemented\n"
-	assert.Equal(t, "Respond as per RFC 7230 Section 3.3.1 which says…", defSummary(t, d, quoting, Essence, 20), "not a sentence ending on a comma")
-	params := "        :param method: method for the new :class:`Request` object.\n        :param url: URL for the new :class:`Request` object.\n        :param params: (optional) Dictionary or bytes to be sent in the query\n            string for the :class:`Request`.\n        :param dict data: (optional) the body.\n"
-	assert.Equal(t, "Parameters: method, url, params, data", defSummary(t, d, params, Essence, 20), "a parameter list says what it lists")
-	tail := "\t\t\t4\"},\n\t\t},\n\t}\n\tfor _, c := range cases {\n"
-	assert.Equal(t, "for _, c := range cases {", defSummary(t, d, tail, Essence, 20), "the end of a literal says nothing")
-	closing := "\t}\n\t} else {\n\t\tdefault:\n\t\treqs = append(reqs, req)\n"
-	assert.Equal(t, "reqs = append(reqs, req)", defSummary(t, d, closing, Essence, 20))
+	for _, c := range []struct {
+		name, text, want string
+		limit            int
+	}{
+		{"a comment says what the code after it does", "\t\tif err != nil {\n\t\t\treturn nil, err\n\t\t}\n\n\t\t// Copy the initial request's headers, the safe ones. Then the cookies.\n\t\tfor k, vv := range ireqhdr {\n",
+			"Copy the initial request's headers, the safe ones.", 20},
+		{"brackets and a keyword say nothing", "\tvar (\n\t\tdeadline = c.deadline()\n\t)\n\t} else {\n\t\tc.curReq.Store(w)\n",
+			"deadline = c.deadline()", 20},
+		{"past a note and a bare link", "\t\t// TODO(bradfitz): remove this in 3.0.0, see #2811\n\t\tx := 1\n\t\t// https://github.com/psf/requests/issues/1084\n\t\ty := 2\n\t\t// Rewind the body so that it can be sent again.\n\t\tz := 3\n",
+			"Rewind the body so that it can be sent again.", 20},
+		{"\"Note that\" describes; \"NOTE(x):\" is a note", "\t\t// NOTE(bradfitz): keep this in sync.\n\t\tx := 1\n\t\t// Note that the body may be nil here.\n\t\ty := 2\n",
+			"Note that the body may be nil here.", 20},
+		{"a note alone says less than the code", "\t// XXX not implemented yet\n\tvar (\n\t\tretries = 2\n\t)\n",
+			"retries = 2", 20},
+		{"Sphinx's #: marker taken off", "        #: Trust environment settings for proxy configuration, default\n        #: authentication and similar.\n        self.trust_env = True\n",
+			"Trust environment settings for proxy configuration, default authentication and similar.", 20},
+		{"past the docstring the part opens in", "        :param request:\n            The PreparedRequest being sent over the connection.\n        :type request:\n            :class:`~requests.models.PreparedRequest`\n        \"\"\"\n        host_params = _urllib3_request_context(request, verify, cert)\n        return host_params\n",
+			"host_params = _urllib3_request_context(request, verify, cert)", 30},
+		{"a docstring the part opens is no reason to skip its code", "        host = urlparse(url).hostname\n        def inner():\n            \"\"\"Inner does a thing.\n",
+			"host = urlparse(url).hostname", 30},
+		{"not a sentence ending on a comma", "\t\t\t// Respond as per RFC 7230 Section 3.3.1 which says,\n\t\t\t//      A server that receives a request message with a\n\t\t\t//      transfer coding it does not understand SHOULD\n\t\t\t//      respond with 501 (Unimplemented).\n\t\t\tcode := StatusNotImplemented\n",
+			"Respond as per RFC 7230 Section 3.3.1 which says…", 20},
+		{"a parameter list says what it lists", "        :param method: method for the new :class:`Request` object.\n        :param url: URL for the new :class:`Request` object.\n        :param params: (optional) Dictionary or bytes to be sent in the query\n            string for the :class:`Request`.\n        :param dict data: (optional) the body.\n",
+			"Parameters: method, url, params, data", 20},
+		{"the end of a literal says nothing", "\t\t\t4\"},\n\t\t},\n\t}\n\tfor _, c := range cases {\n",
+			"for _, c := range cases {", 20},
+		{"closing brackets, else and default say nothing", "\t}\n\t} else {\n\t\tdefault:\n\t\treqs = append(reqs, req)\n",
+			"reqs = append(reqs, req)", 20},
+	} {
+		assert.Equal(t, c.want, defSummary(t, d, c.text, Essence, c.limit), c.name)
+	}
 	// The first part's essence is still the doc comment's first sentence,
 	// named: a part's comment is about its own code.
 	first := Definition{Name: "Client.do", Signature: "func (c *Client) do(req *Request) (retres *Response, reterr error)"}
