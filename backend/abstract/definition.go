@@ -7,13 +7,14 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/loomwork/loom/backend/model"
 )
 
 // DefinitionID names the Definition summariser and its version (a summary
 // made by an earlier version is made again).
-const DefinitionID = "definition/v13"
+const DefinitionID = "definition/v14"
 
 // Definition summarises one definition of source code (a function, method,
 // type, class, constant block) by what a reader of the code looks at first:
@@ -470,7 +471,7 @@ func commentOutline(text string) []string {
 	for doc := range commentRuns(text) {
 		if s := docSentences(doc); len(s) > 0 && telling(s[0]) {
 			first := s[0]
-			if !strings.ContainsAny(first[len(first)-1:], ".!?…:;") {
+			if last, _ := utf8.DecodeLastRuneInString(first); !strings.ContainsRune(".!?…:;", last) {
 				first += "." // one comment's sentence ends before the next begins
 			}
 			out = append(out, first)

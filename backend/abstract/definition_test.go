@@ -274,6 +274,9 @@ func TestALaterPartsSummaryOutlinesItsComments(t *testing.T) {
 	text := "\tswitch bdy := w.req.Body.(type) {\n\tcase *expectContinueReader:\n\t\t// We only get here if we have already fully consumed the request body.\n\tcase *body:\n\t\t// TODO: tidy this.\n\t\tbdy.mu.Lock()\n\t\t// Body was closed in handler with non-EOF error\n\t\tw.closeAfterReply = true\n\t}\n"
 	assert.Equal(t, "switch bdy := w.req.Body.(type) {\nWe only get here if we have already fully consumed the request body. Body was closed in handler with non-EOF error.",
 		defSummary(t, d, text, Summary, 40))
+	// A comment ending on "…" ends there: no full stop after it.
+	trailing := "\tswitch bdy := w.req.Body.(type) {\n\t// Read the rest of the body and then…\n\tcase *body:\n\t\t// Close it when the handler is done\n\t\tbdy.Close()\n\t}\n" + strings.Repeat("\tw.written++\n", 10)
+	assert.Equal(t, "switch bdy := w.req.Body.(type) {\nRead the rest of the body and then… Close it when the handler is done.", defSummary(t, d, trailing, Summary, 30))
 	// Without comments, its first lines of code, as before.
 	bare := "\tn := len(p)\n\tcopy(buf, p)\n" + strings.Repeat("\tw.written += int64(n)\n", 20) + "\treturn n, nil\n"
 	got := defSummary(t, d, bare, Summary, 12)
