@@ -92,6 +92,11 @@ export class LibraryStore {
     return [...by.values()].sort((a, b) => a.name.localeCompare(b.name));
   });
 
+  /** What the documents hold together: their sections and tokens (the workspace's own counts also hold the summaries and answers made while answering). */
+  held: { sections: number; tokens: number } = $derived.by(() =>
+    this.groups.reduce((sum, g) => ({ sections: sum.sections + g.sections, tokens: sum.tokens + g.tokens }), { sections: 0, tokens: 0 }),
+  );
+
   /** Every file of the last ingest: the engine's list (what it left out on purpose too), its report's errors, and what the page skipped. */
   files: FileProgress[] = $derived.by(() => {
     const files = [...(this.progress?.files ?? [])];
