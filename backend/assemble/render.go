@@ -327,7 +327,7 @@ func opensWith(text, title string) bool {
 // openingCode is text's first line that is not blank or a comment, ""
 // when there is none.
 func openingCode(text string) string {
-	for _, l := range strings.Split(text, "\n") {
+	for l := range strings.Lines(text) { // stops at the first: no split of the whole text
 		t := strings.TrimSpace(l)
 		if t == "" || model.LineComment(t) || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*") {
 			continue
