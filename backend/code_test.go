@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -499,11 +500,14 @@ func TestALaterPartOfALongFunctionHasAnEssenceThatSaysSomething(t *testing.T) {
 		if !c.Loaded || c.Part <= 1 || !strings.HasPrefix(c.Ref, "relay.go#Forward") {
 			continue
 		}
-		_, after, ok := strings.Cut(res.Prompt, "["+c.ShortID+"]")
-		require.True(t, ok, "the block of %s:\n%s", c.ID, res.Prompt)
-		_, text, _ := strings.Cut(after, "\n")
-		text, _, _ = strings.Cut(text, "\n\n")
-		essences = append(essences, text)
+		// The block is the part's own, or the one its essence joined
+		// ("[n-1a2b, n-3c4d] func Forward (parts 1, 4/6)"): its essence is
+		// the text after the "…" or the blank line before it.
+		m := regexp.MustCompile(`(?m)^\[[^\]\n]*\b` + regexp.QuoteMeta(c.ShortID) + `\b[^\]\n]*\][^\n]*\n`).FindStringIndex(res.Prompt)
+		require.NotNil(t, m, "the block of %s:\n%s", c.ID, res.Prompt)
+		text, _, _ := strings.Cut(res.Prompt[m[1]:], "\n\nQuestion:")
+		paras := strings.Split(text, "\n\n")
+		essences = append(essences, paras[len(paras)-1])
 	}
 	require.NotEmpty(t, essences, "a later part of Forward loads as an essence:\n%s", res.Prompt)
 	assert.Contains(t, essences, "Retry the handshake when the peer resets the connection.", "the part holding the comment")
@@ -512,10 +516,10 @@ func TestALaterPartOfALongFunctionHasAnEssenceThatSaysSomething(t *testing.T) {
 	}
 	// The first part's essence is its doc comment's sentence, which names
 	// Forward but does not declare it: the header names the function.
-	assert.Regexp(t, `\] func Forward \(part 1/\d\) · L3 · essence\nForward copies`, res.Prompt)
+	assert.Regexp(t, `\] (relay\.go › )?func Forward \(parts? 1[/,][^)]*\) · L3[–\d]* · essence\nForward copies`, res.Prompt)
 
 	// Its summary: where the part starts, then what its comment says.
 	res, err = wb.Query(ctx, QueryRequest{Question: "Does Forward retry the handshake when the peer resets the connection?", Budget: 1500, Level: "summary", NoTouch: true})
 	require.NoError(t, err)
-	assert.Regexp(t, `\(part \d/\d\) · L\d+–\d+ · summary\n[^\n]+\nRetry the handshake when the peer resets the connection\.`, res.Prompt)
+	assert.Regexp(t, `\(parts? [\d, ]*\d/\d\) · L\d+–\d+ · summary\n(?:[^\n]*\n)*?[^\n]+\nRetry the handshake when the peer resets the connection\.`, res.Prompt)
 }

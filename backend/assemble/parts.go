@@ -19,10 +19,13 @@ import (
 //	[n-1a2b3c, n-4d5e6f] method Session.__init__ · L442–503
 //
 // The header says "(parts 2–3/5)" when the block is not the whole section.
-// Parts at other levels (a summary beside the full text of the part before
-// it) keep their own blocks, but in part order, and a block that goes on
-// from the part before it names only its part: "[n-7a8b9c] (part 3/5) ·
-// L504–530 · summary".
+// Parts loaded as summaries (or as essences) are one block too, under one
+// header, each part's summary after the one before: "[n-1a2b, n-4d5e,
+// n-7a8b] method Client.do (parts 1, 2, 4/4) · L580–790 · summary".
+// Parts at different levels (a summary beside the full text of the part
+// before it) keep their own blocks, but in part order, and a block that
+// goes on from the part before it names only its part: "[n-7a8b9c] (part
+// 3/5) · L504–530 · summary".
 
 // joinParts joins, in blocks (load order), each run of adjacent parts of
 // one section loaded in full into the block of its first part. The parts
@@ -53,7 +56,7 @@ func joinParts(blocks []Block, count Counter) []Block {
 		}
 	}
 	if !joins {
-		return placeParts(blocks)
+		return joinAbstracts(placeParts(blocks), count)
 	}
 	out := make([]Block, 0, len(blocks))
 	done := make([]bool, len(blocks))
@@ -95,7 +98,58 @@ func joinParts(blocks []Block, count Counter) []Block {
 		}
 		out = append(out, joined)
 	}
-	return placeParts(out)
+	return joinAbstracts(placeParts(out), count)
+}
+
+// joinAbstracts joins, in blocks (placeParts' order, a section's parts
+// together in part order), each run of parts of one section loaded at the
+// same smaller level (summary or essence) into one block: one header
+// naming every part's id, in part order, and "(parts 1, 2, 4/6)"; their
+// texts one after the other, a blank line between parts that follow each
+// other and a "…" line where parts were left out. A summary is its part's
+// own, so there is nothing repeated to leave out; what the block saves is
+// the header each part would have had. Each joined part's LoadedTokens
+// becomes what it adds, its separator with it.
+func joinAbstracts(blocks []Block, count Counter) []Block {
+	out := make([]Block, 0, len(blocks))
+	for _, bl := range blocks {
+		if n := len(out); n > 0 && abstractRun(out[n-1], bl) {
+			head := &out[n-1]
+			last := head.Candidate
+			if len(head.Joined) > 0 {
+				last = head.Joined[len(head.Joined)-1]
+			}
+			sep := "\n\n"
+			if bl.Candidate.Part > last.Part+1 {
+				sep = "\n\n…\n\n"
+			}
+			text := strings.TrimSpace(BlockText(bl.Text))
+			head.Text = strings.TrimRight(head.Text, " \t\r\n") + sep + text
+			head.Joined = append(head.Joined, bl.Candidate)
+			bl.Candidate.LoadedTokens = count(sep + text)
+			bl.Candidate.Reason += fmt.Sprintf("; read after part %d, in its block", last.Part)
+			continue
+		}
+		out = append(out, bl)
+	}
+	return out
+}
+
+// abstractRun: block b is a later part of a's section, at a's level, which
+// is a summary or an essence, and neither names text repeated elsewhere.
+func abstractRun(a, b Block) bool {
+	x, y := a.Candidate, b.Candidate
+	if l := x.Level; l != Summary && l != Essence || y.Level != l {
+		return false
+	}
+	if len(a.Same) > 0 || len(b.Same) > 0 || x.Parts <= 1 || x.Document == "" {
+		return false
+	}
+	last := x.Part
+	if len(a.Joined) > 0 {
+		last = a.Joined[len(a.Joined)-1].Part
+	}
+	return y.Document == x.Document && y.Ref == x.Ref && y.Parts == x.Parts && y.Part > last
 }
 
 // placeParts puts the blocks of one section's parts (at any level) together,

@@ -134,19 +134,36 @@ func TestAdjacentPartsReadAsOneBlock(t *testing.T) {
 		a := assemble(t, code("n-r1", "t.go", "twice", 1, "L1–2"), code("n-r2", "t.go", "twice", 2, "L3–4"))
 		assert.Equal(t, 2, strings.Count(a.Context, `fmt.Println("a line said twice")`), "the source says it twice: %s", a.Context)
 	})
-	t.Run("parts loaded as summaries stay apart", func(t *testing.T) {
+	t.Run("parts loaded as summaries read as one block under one header", func(t *testing.T) {
 		split, err := PlanSplit(SplitRequest{Budget: 4000, Reserve: 0.3})
 		require.NoError(t, err)
-		cs := []*Candidate{part("n-p1", 1, 4, "L10–20", 0.9, p1), part("n-p2", 2, 4, "L19–31", 0.8, p2)}
+		cs := []*Candidate{part("n-p1", 1, 4, "L10–20", 0.9, p1), part("n-p2", 2, 4, "L19–31", 0.8, p2), part("n-p4", 4, 4, "L40–44", 0.7, p4)}
 		for _, c := range cs {
 			c.SummaryTokens = 5
 		}
 		summary := func(c *Candidate, l Level) (string, error) { return "Summary of " + c.ID + ".", nil }
 		a, err := Assemble(cs, split, SelectOptions{Level: Summary, Oversize: 1}, "", "q", "", count, summary)
 		require.NoError(t, err)
-		assert.Len(t, a.Blocks, 2)
-		assert.Contains(t, a.Context, "[n-p1] Setup (part 1/4) · L10–20 · summary\n")
-		assert.Contains(t, a.Context, "[n-p2] (part 2/4) · L19–31 · summary\n", "the part after it names only its part")
+		require.Len(t, a.Blocks, 1)
+		assert.Equal(t, "[Context loaded: 3 of 3 relevant nodes]\n[Additional context available but not loaded: 0 nodes]\n\n"+
+			"[n-p1, n-p2, n-p4] guide.md › Setup (parts 1, 2, 4/4) · L10–44 · summary\n"+
+			"Summary of n-p1.\n\nSummary of n-p2.\n\n…\n\nSummary of n-p4.", a.Context,
+			"the ids in part order; a blank line between parts that follow each other, a \"…\" where one is left out")
+		loaded := 0
+		for _, c := range a.Selection.Loaded {
+			loaded += c.LoadedTokens
+		}
+		assert.Equal(t, loaded, a.Split.Loaded)
+		assert.LessOrEqual(t, count(a.Context), a.Split.Manifest+a.Split.Loaded, "the split is an upper bound of the context")
+		assert.Contains(t, cs[2].Reason, "read after part 2, in its block")
+	})
+	t.Run("a summary and an essence of one section stay apart", func(t *testing.T) {
+		one, two := part("n-p1", 1, 4, "L10–20", 0.9, p1), part("n-p2", 2, 4, "L19–31", 0.8, p2)
+		one.Level, two.Level = Summary, Essence
+		blocks := joinParts([]Block{{Candidate: one, Text: "Setup in short."}, {Candidate: two, Text: "Keys set options."}}, count)
+		require.Len(t, blocks, 2)
+		assert.Equal(t, "[M]\n\nguide.md:\n[n-p1] Setup (part 1/4) · L10–20 · summary\nSetup in short.\n\n"+
+			"[n-p2] (part 2/4) · L19–31 · essence\nKeys set options.", ContextText("[M]", "", blocks))
 	})
 }
 
