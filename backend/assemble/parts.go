@@ -136,13 +136,10 @@ func joinAbstracts(blocks []Block, count Counter) []Block {
 }
 
 // abstractRun: block b is a later part of a's section, at a's level, which
-// is a summary or an essence, and neither names text repeated elsewhere.
+// is a summary or an essence.
 func abstractRun(a, b Block) bool {
 	x, y := a.Candidate, b.Candidate
-	if l := x.Level; l != Summary && l != Essence || y.Level != l {
-		return false
-	}
-	if len(a.Same) > 0 || len(b.Same) > 0 || x.Parts <= 1 || x.Document == "" {
+	if l := x.Level; l != Summary && l != Essence || y.Level != l || x.Parts <= 1 || x.Document == "" {
 		return false
 	}
 	last := x.Part

@@ -144,6 +144,9 @@ func sameAs(blocks []Block, cands []*Candidate) []Block {
 	at := map[string]int{}
 	for i, bl := range blocks {
 		at[bl.Candidate.ID] = i
+		for _, c := range bl.Joined { // a part read in another part's block
+			at[c.ID] = i
+		}
 	}
 	for _, c := range cands {
 		if i, ok := at[c.Repeats]; ok && c.Repeats != "" {

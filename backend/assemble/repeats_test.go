@@ -70,6 +70,20 @@ func TestRepeatedTextLoadsOnce(t *testing.T) {
 		a := assemble(t, cand("n-a", "guide.md", "setup", 0.9, vec(1, 0), options), cand("n-b", "guide.md", "setup-again", 0.8, vec(1, 0), options))
 		assert.Contains(t, a.Context, "[n-a] guide.md › setup · L10 · also in setup-again L10–20\n")
 	})
+	t.Run("a copy of a part read in its section's block is named in that block's header", func(t *testing.T) {
+		rest := "Offline builds need every crate in the local cache. Run cargo fetch while online, and the cache holds what the lock file names. " +
+			"Vendored sources serve the same purpose when a team has no shared cache, and a build that finds neither stops with an error naming the crate."
+		one := cand("n-p1", "guide.md", "offline", 0.9, vec(1, 0), options)
+		two := cand("n-p2", "guide.md", "offline", 0.85, vec(0, 1), rest)
+		for i, c := range []*Candidate{one, two} {
+			c.Part, c.Parts, c.Cite = i+1, 2, []string{"guide.md#offline L10–20", "guide.md#offline L21–30"}[i]
+		}
+		copied := cand("n-copy", "faq.md", "offline", 0.7, vec(0, 1), rest)
+		a := assemble(t, one, two, copied)
+		require.Equal(t, "n-p2", copied.Repeats)
+		require.Len(t, a.Blocks, 1, "the two parts read as one block")
+		assert.Contains(t, a.Context, "[n-p1, n-p2] guide.md › offline · L10 · also in faq.md\n")
+	})
 	t.Run("what only looks alike loads", func(t *testing.T) {
 		a := assemble(t,
 			cand("n-a", "a.md", "x", 0.9, vec(1, 0), options),
