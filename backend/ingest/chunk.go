@@ -306,8 +306,10 @@ func (ck *chunker) chunkText(s string, tokens int) []chunk {
 	return out
 }
 
-// cutSpan splits an oversized paragraph at sentence ends, falling back to
-// word boundaries for a single enormous sentence. The count of
+// cutSpan splits an oversized paragraph at sentence ends and at line
+// breaks before an indent (code: a block of tab-indented Go lines with no
+// blank line between them is cut between two lines, not inside one),
+// falling back to word boundaries for a single enormous sentence. The count of
 // the paragraph (whole), kept for a sentence that is all of it.
 func (ck *chunker) cutSpan(s string, sp span, whole int) []span {
 	opts := ck.Options
@@ -342,7 +344,7 @@ func (ck *chunker) cutSpan(s string, sp span, whole int) []span {
 	start := sp.start
 	for i := sp.start; i < sp.end; i++ {
 		c := s[i]
-		if (c == '.' || c == '?' || c == '!' || c == '\n') && i+1 < sp.end && (s[i+1] == ' ' || s[i+1] == '\n') {
+		if (c == '.' || c == '?' || c == '!' || c == '\n') && i+1 < sp.end && (s[i+1] == ' ' || s[i+1] == '\n' || s[i+1] == '\t') {
 			add(span{start, i + 1})
 			start = i + 1
 		}

@@ -323,3 +323,38 @@ func TestAPartOfADefinitionKeepsItsIndent(t *testing.T) {
 		assert.InDelta(t, count(p.Text), p.Tokens, 2, "part %d counts its indent", p.Part)
 	}
 }
+
+// A long Go function with no blank line in it (a switch of many cases,
+// gofmt's tabs) is cut between two of its lines, never inside one: a line
+// break before a tab is a place to cut, as one before a space is.
+func TestATabIndentedDefinitionIsCutBetweenItsLines(t *testing.T) {
+	count := tokens.Default().Count
+	var b strings.Builder
+	b.WriteString("package status\n\n// Text names a code.\nfunc Text(code int) string {\n\tswitch code {\n")
+	for i := range 80 {
+		fmt.Fprintf(&b, "\tcase %d:\n\t\treturn \"Status number %d of the table\"\n", 100+i, i)
+	}
+	b.WriteString("\t}\n\treturn \"\"\n}\n")
+	src := b.String()
+	lines := map[string]bool{}
+	for l := range strings.Lines(src) {
+		lines[strings.TrimSpace(l)] = true
+	}
+	opts := Options{CountTokens: count, MaxSectionTokens: 200, OverlapTokens: 40}
+	docs, err := Parse("/k/status.go", "status.go", "c", []byte(src), opts)
+	require.NoError(t, err)
+	d := docs[0]
+	d.Chunk(opts)
+	parts := 0
+	for _, s := range d.Sections {
+		if s.Parts <= 1 || !strings.HasSuffix(s.Ref, "#Text") {
+			continue
+		}
+		parts++
+		first, _, _ := strings.Cut(s.Text, "\n")
+		last := s.Text[strings.LastIndexByte(s.Text, '\n')+1:]
+		assert.True(t, lines[strings.TrimSpace(first)], "part %d starts at a line's start: %q", s.Part, first)
+		assert.True(t, lines[strings.TrimSpace(last)], "part %d ends at a line's end: %q", s.Part, last)
+	}
+	assert.Greater(t, parts, 2, "the function is cut into parts")
+}
