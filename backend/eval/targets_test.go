@@ -117,7 +117,7 @@ func TestSciFactAboveBM25(t *testing.T) {
 // here with the offline table, 2.27 × with the full encoder:
 // BENCHMARKS.md). go-http (Go's net/http, the first code set nothing was
 // tuned on) holds a weaker one still, 1.5 × (1.60 × with the offline table,
-// 1.38 × with the full encoder: the 2 × is not met there). On every
+// 1.36 × with the full encoder: the 2 × is not met there). On every
 // set nDCG@10 is not below BM25's by more than two paired standard errors
 // either.
 func TestDevCorporaAgainstBM25FillingTheBudget(t *testing.T) {
