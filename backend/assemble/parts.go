@@ -115,10 +115,7 @@ func joinAbstracts(blocks []Block, count Counter) []Block {
 	for _, bl := range blocks {
 		if n := len(out); n > 0 && abstractRun(out[n-1], bl) {
 			head := &out[n-1]
-			last := head.Candidate
-			if len(head.Joined) > 0 {
-				last = head.Joined[len(head.Joined)-1]
-			}
+			last := head.lastPart()
 			sep := "\n\n"
 			if bl.Candidate.Part > last.Part+1 {
 				sep = "\n\n…\n\n"
@@ -142,11 +139,15 @@ func abstractRun(a, b Block) bool {
 	if l := x.Level; l != Summary && l != Essence || y.Level != l || x.Parts <= 1 || x.Document == "" {
 		return false
 	}
-	last := x.Part
-	if len(a.Joined) > 0 {
-		last = a.Joined[len(a.Joined)-1].Part
+	return y.Document == x.Document && y.Ref == x.Ref && y.Parts == x.Parts && y.Part > a.lastPart().Part
+}
+
+// lastPart is the block's last node: its own, or the last part joined to it.
+func (bl Block) lastPart() *Candidate {
+	if len(bl.Joined) > 0 {
+		return bl.Joined[len(bl.Joined)-1]
 	}
-	return y.Document == x.Document && y.Ref == x.Ref && y.Parts == x.Parts && y.Part > last
+	return bl.Candidate
 }
 
 // placeParts puts the blocks of one section's parts (at any level) together,
@@ -190,11 +191,7 @@ func continues(a, b Block) bool {
 	if y.Parts <= 1 || x.Document != y.Document || x.Ref != y.Ref || x.Parts != y.Parts {
 		return false
 	}
-	last := x.Part
-	if len(a.Joined) > 0 {
-		last = a.Joined[len(a.Joined)-1].Part
-	}
-	return y.Part == last+1
+	return y.Part == a.lastPart().Part+1
 }
 
 // joinable: a part of a long section, loaded in full.
@@ -300,7 +297,7 @@ const (
 // part's start to the last part's end.
 func joinedHeader(bl Block) *Candidate {
 	c := *bl.Candidate
-	last := bl.Joined[len(bl.Joined)-1]
+	last := bl.lastPart()
 	ids := []string{bl.Candidate.short()}
 	for _, j := range bl.Joined {
 		ids = append(ids, j.short())
