@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -501,13 +502,24 @@ func TestALaterPartOfALongFunctionHasAnEssenceThatSaysSomething(t *testing.T) {
 			continue
 		}
 		// The block is the part's own, or the one its essence joined
-		// ("[n-1a2b, n-3c4d] func Forward (parts 1, 4/6)"): its essence is
-		// the text after the "…" or the blank line before it.
-		m := regexp.MustCompile(`(?m)^\[[^\]\n]*\b` + regexp.QuoteMeta(c.ShortID) + `\b[^\]\n]*\][^\n]*\n`).FindStringIndex(res.Prompt)
+		// ("[n-1a2b, n-3c4d] func Forward (parts 1, 4/6)"): the parts'
+		// essences are its paragraphs, in the order of the header's ids,
+		// with a "…" where a part was left out.
+		m := regexp.MustCompile(`(?m)^\[([^\]\n]*\b` + regexp.QuoteMeta(c.ShortID) + `\b[^\]\n]*)\][^\n]*\n`).FindStringSubmatchIndex(res.Prompt)
 		require.NotNil(t, m, "the block of %s:\n%s", c.ID, res.Prompt)
+		ids := strings.Split(res.Prompt[m[2]:m[3]], ", ")
 		text, _, _ := strings.Cut(res.Prompt[m[1]:], "\n\nQuestion:")
-		paras := strings.Split(text, "\n\n")
-		essences = append(essences, paras[len(paras)-1])
+		if next := regexp.MustCompile(`(?m)^\[n-`).FindStringIndex(text); next != nil {
+			text = text[:next[0]] // the next block
+		}
+		var paras []string
+		for _, p := range strings.Split(strings.TrimSpace(text), "\n\n") {
+			if p != "…" {
+				paras = append(paras, p)
+			}
+		}
+		require.Len(t, paras, len(ids), "one paragraph a part:\n%s", text)
+		essences = append(essences, paras[slices.Index(ids, c.ShortID)])
 	}
 	require.NotEmpty(t, essences, "a later part of Forward loads as an essence:\n%s", res.Prompt)
 	assert.Contains(t, essences, "Retry the handshake when the peer resets the connection.", "the part holding the comment")
