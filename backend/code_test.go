@@ -502,14 +502,14 @@ func TestALaterPartOfALongFunctionHasAnEssenceThatSaysSomething(t *testing.T) {
 			continue
 		}
 		// The block is the part's own, or the one its essence joined
-		// ("[n-1a2b, n-3c4d] func Forward (parts 1, 4/6)"): the parts'
+		// ("[tdac, imkn] func Forward (parts 1, 4/6)"): the parts'
 		// essences are its paragraphs, in the order of the header's ids,
 		// with a "…" where a part was left out.
 		m := regexp.MustCompile(`(?m)^\[([^\]\n]*\b` + regexp.QuoteMeta(c.ShortID) + `\b[^\]\n]*)\][^\n]*\n`).FindStringSubmatchIndex(res.Prompt)
 		require.NotNil(t, m, "the block of %s:\n%s", c.ID, res.Prompt)
 		ids := strings.Split(res.Prompt[m[2]:m[3]], ", ")
 		text, _, _ := strings.Cut(res.Prompt[m[1]:], "\n\nQuestion:")
-		if next := regexp.MustCompile(`(?m)^\[n-`).FindStringIndex(text); next != nil {
+		if next := regexp.MustCompile(`(?m)^\[[a-z]{4,16}[,\]]`).FindStringIndex(text); next != nil {
 			text = text[:next[0]] // the next block
 		}
 		var paras []string

@@ -3,6 +3,7 @@ package backend
 import (
 	"context"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -33,14 +34,18 @@ func ollamaFake(t *testing.T, askTool bool) *ollamatest.Server {
 		// Cite the first node id the system message or a tool result shows.
 		cite := ""
 		for _, m := range req.Messages {
-			if i := strings.Index(m.Content, "[n-"); i >= 0 && cite == "" {
-				cite = m.Content[i : i+strings.Index(m.Content[i:], "]")+1]
+			if id := blockHeaderID.FindString(m.Content); id != "" && cite == "" {
+				cite = strings.TrimSpace(id)
 			}
 		}
 		s.Content("Staleness decays ", "exponentially ", "with a half-life "+cite+".")
 		s.Done("stop", 1200, 20)
 	}))
 }
+
+// blockHeaderID is the id a block of a prompt or a tool's result opens
+// with, in letters (model.PromptID).
+var blockHeaderID = regexp.MustCompile(`(?m)^\[[a-z]{4,16}\] `)
 
 func fakeClient(t *testing.T, srv *ollamatest.Server, opts ...chat.Option) *chat.Client {
 	t.Helper()
@@ -61,7 +66,7 @@ func TestChatTurnSendsContextCallsToolsAndIndexesTheAnswer(t *testing.T) {
 		OnToken: func(s string) { streamed.WriteString(s) }, OnToolCall: func(c chat.ToolCall) { calls = append(calls, c) }})
 	require.NoError(t, err)
 	assert.Equal(t, turn.Answer, streamed.String(), "the answer streamed")
-	assert.Contains(t, turn.Answer, "[n-", "the answer cites a node id")
+	assert.Regexp(t, `\[[a-z]{4,16}\]`, turn.Answer, "the answer cites a node id")
 
 	sent := f.Chats()
 	require.GreaterOrEqual(t, len(sent), 2, "a tool round, then the answer")
@@ -79,7 +84,7 @@ func TestChatTurnSendsContextCallsToolsAndIndexesTheAnswer(t *testing.T) {
 		}
 	}
 	require.NotNil(t, toolMsg, "the tool result went back to the model")
-	assert.Contains(t, toolMsg.Content, "[n-")
+	assert.Regexp(t, blockHeaderID, toolMsg.Content, "the tool result names its nodes by id")
 
 	require.Len(t, calls, 1)
 	assert.Equal(t, "search_context", calls[0].Name)

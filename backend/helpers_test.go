@@ -6,10 +6,12 @@ package backend
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/loomwork/loom/backend/model"
 	"github.com/stretchr/testify/require"
 )
 
@@ -46,3 +48,19 @@ func copyFixtureWithLongSection(t *testing.T) string {
 	require.NoError(t, os.WriteFile(filepath.Join(notes, "window.md"), []byte(long), 0o644))
 	return notes
 }
+
+// shownAs is how a text (a prompt, a tool's result) writes id: the
+// bracketed letters (model.PromptID) that stand for a prefix of it; "" when
+// it writes none.
+func shownAs(text, id string) string {
+	for _, m := range bracketedLetters.FindAllStringSubmatch(text, -1) {
+		if p, ok := model.FromPromptID(m[1]); ok && strings.HasPrefix(id, p) {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// bracketedLetters is an id in letters, alone in brackets or one of a
+// bracket's ids ("[tdac, imkn]").
+var bracketedLetters = regexp.MustCompile(`[\[ ]([a-z]{4,16})[\],]`)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loomwork/loom/backend/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,6 +19,8 @@ import (
 // searchable node of the workspace shares, not only no other candidate of
 // the question: the tools take the prefix and must find that node alone.
 // The notes are many and alike, so that four digits often are not enough.
+// The prompt writes the prefix in letters (model.PromptID); the tools take
+// it so, and in hex too.
 func TestPromptIDsAreUniqueInTheWorkspace(t *testing.T) {
 	notes := t.TempDir()
 	files := map[string]string{}
@@ -35,7 +38,7 @@ func TestPromptIDsAreUniqueInTheWorkspace(t *testing.T) {
 
 	res, err := wb.Query(context.Background(), QueryRequest{Question: "What did the keeper write about the lamp's oil and the tide table?", Budget: 6000})
 	require.NoError(t, err)
-	headers := regexp.MustCompile(`(?m)^\[(n-[0-9a-f]+)\]`).FindAllStringSubmatch(res.Prompt, -1)
+	headers := regexp.MustCompile(`(?m)^\[([a-z]+)\]`).FindAllStringSubmatch(res.Prompt, -1)
 	require.Greater(t, len(headers), 10, res.Prompt)
 	candidates := map[string]bool{}
 	for _, c := range res.Candidates {
@@ -43,7 +46,9 @@ func TestPromptIDsAreUniqueInTheWorkspace(t *testing.T) {
 	}
 	longer := 0 // prefixes that a node outside the candidates made longer
 	for _, h := range headers {
-		short := h[1]
+		letters := h[1]
+		short, ok := model.FromPromptID(letters)
+		require.True(t, ok, "%s is an id in letters", letters)
 		var owners []string
 		for _, id := range all {
 			if strings.HasPrefix(id, short) {
@@ -62,9 +67,11 @@ func TestPromptIDsAreUniqueInTheWorkspace(t *testing.T) {
 				longer++
 			}
 		}
-		exp, err := wb.query.Expand(context.Background(), short, "detailed")
-		require.NoError(t, err, short)
-		assert.Equal(t, owners, exp.NodeIDs)
+		for _, raw := range []string{letters, "[" + letters + "]", short} {
+			exp, err := wb.query.Expand(context.Background(), raw, "detailed")
+			require.NoError(t, err, raw)
+			assert.Equal(t, owners, exp.NodeIDs, raw)
+		}
 	}
 	assert.Positive(t, longer, "a node that is no candidate lengthened some prefix (%d headers, %d candidates, %d nodes)", len(headers), len(candidates), len(all))
 }

@@ -57,11 +57,12 @@ func TestAQuestionCitesItsSourcesAsAPersonFindsThem(t *testing.T) {
 	}
 	for _, c := range loaded {
 		require.NotEmpty(t, c.ShortID)
-		assert.True(t, strings.HasPrefix(c.ID, c.ShortID), "%s shortens %s", c.ShortID, c.ID)
+		short, ok := model.FromPromptID(c.ShortID)
+		assert.True(t, ok && strings.HasPrefix(c.ID, short), "%s shortens %s, in letters", c.ShortID, c.ID)
 		_, lines, _ := strings.Cut(c.Cite, " ")
 		first, _, _ := strings.Cut(lines, "–") // full text: its text shows where it ends
 		assert.Regexp(t, `\n\[`+regexp.QuoteMeta(c.ShortID)+`\] [^\n]* · `+regexp.QuoteMeta(first)+`\n`, res.Prompt, "the block header: id, title, first line")
-		assert.Equal(t, 1, strings.Count(res.Prompt, c.ShortID), "%s is written once", c.ShortID)
+		assert.Equal(t, 1, strings.Count(res.Prompt, "["+c.ShortID+"]"), "%s is written once", c.ShortID)
 		assert.NotContains(t, res.Manifest, c.Title, "the manifest does not repeat a loaded node")
 	}
 	assert.Contains(t, res.Prompt, "each block's header gives its source (file and section, and its lines or pages when it names them)")

@@ -2,10 +2,11 @@ package backend
 
 import (
 	"context"
-	"github.com/loomwork/loom/backend/errs"
 	"strings"
 	"testing"
 
+	"github.com/loomwork/loom/backend/errs"
+	"github.com/loomwork/loom/backend/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -19,12 +20,16 @@ func TestToolsAnswerWithNodeIDs(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, res.NodeIDs)
 	assert.LessOrEqual(t, len(res.NodeIDs), 2)
-	assert.Contains(t, res.Text, "["+res.NodeIDs[0]+"]", "the text names the ids it shows")
+	assert.NotEmpty(t, shownAs(res.Text, res.NodeIDs[0]), "the text names the ids it shows: %s", res.Text)
 	assert.Contains(t, res.Text, "staleness.txt")
 	assert.Greater(t, res.Tokens, 0)
 	require.Len(t, res.Cites, len(res.NodeIDs), "every node shown has its cite")
 	for _, id := range res.NodeIDs {
-		assert.Contains(t, res.Text, "["+id+"] ", id)
+		// As a prompt writes it: the shortest prefix no other searchable
+		// node shares, in letters.
+		shown := shownAs(res.Text, id)
+		assert.Contains(t, res.Text, "["+shown+"] ", id)
+		assert.Less(t, len(shown), len(id)-len("n-"), "%s is shortened", shown)
 		assert.Contains(t, res.Text, " — "+res.Cites[id]+" (relevance ", "the text names where %s comes from", id)
 		assert.Regexp(t, ` L\d+(–\d+)?$`, res.Cites[id])
 	}
@@ -43,34 +48,37 @@ func TestToolsAnswerWithNodeIDs(t *testing.T) {
 	full, err := wb.query.Expand(ctx, id, "detailed")
 	require.NoError(t, err)
 	assert.Equal(t, []string{id}, full.NodeIDs)
-	assert.True(t, strings.HasPrefix(full.Text, "["+id+"] "), full.Text)
+	assert.True(t, strings.HasPrefix(full.Text, "["+shownAs(res.Text, id)+"] "), "expand writes the id as the search did: %s", full.Text)
 	assert.Contains(t, strings.SplitN(full.Text, "\n", 2)[0], " — "+res.Cites[id]+" (detailed)")
 	assert.Equal(t, map[string]string{id: res.Cites[id]}, full.Cites)
 	nb, err := wb.query.Expand(ctx, id, "neighbours")
 	require.NoError(t, err)
 	assert.NotContains(t, nb.NodeIDs, id)
 	for _, n := range nb.NodeIDs {
-		assert.Contains(t, nb.Text, "- ["+n+"] ", n)
+		assert.Contains(t, nb.Text, "- ["+shownAs(nb.Text, n)+"] ", n)
 		assert.Contains(t, nb.Text, " — "+nb.Cites[n]+" (", "a neighbour is listed with its cite")
 	}
 	_, err = wb.query.Expand(ctx, "n-nosuch", "detailed")
 	require.Error(t, err)
 	assert.Equal(t, errs.NotFound, errs.CodeOf(err))
-	// The prompt writes ids shortened to a prefix no other node shares: the
-	// tools take it, in brackets or not.
-	short, err := wb.query.Expand(ctx, "["+id[:len("n-")+6]+"]", "detailed")
-	require.NoError(t, err)
-	assert.Equal(t, []string{id}, short.NodeIDs)
+	// The prompt writes ids shortened to a prefix no other node shares, in
+	// letters: the tools take it, in brackets or not, and in hex, and the
+	// whole id in letters.
+	for _, raw := range []string{"[" + shownAs(res.Text, id) + "]", shownAs(res.Text, id), id[:len("n-")+6], model.PromptID(id)} {
+		short, err := wb.query.Expand(ctx, raw, "detailed")
+		require.NoError(t, err, raw)
+		assert.Equal(t, []string{id}, short.NodeIDs, raw)
+	}
 	// Several ids, as a block header or the manifest names the parts of a
 	// long section: each, in order, in one result.
 	other := res.NodeIDs[len(res.NodeIDs)-1]
 	if other == id {
 		other = nb.NodeIDs[0]
 	}
-	both, err := wb.query.Expand(ctx, "["+id[:len("n-")+6]+", "+other[:len("n-")+6]+"]", "detailed")
+	both, err := wb.query.Expand(ctx, "["+model.PromptID(id[:len("n-")+6])+", "+model.PromptID(other[:len("n-")+6])+"]", "detailed")
 	require.NoError(t, err)
 	assert.Equal(t, []string{id, other}, both.NodeIDs)
-	assert.True(t, strings.HasPrefix(both.Text, full.Text+"\n\n["+other+"] "), both.Text)
+	assert.True(t, strings.HasPrefix(both.Text, full.Text+"\n\n["+shownAs(both.Text, other)+"] "), both.Text)
 	assert.Len(t, both.Cites, 2)
 	_, err = wb.query.Expand(ctx, id+", n-nosuch", "detailed")
 	assert.Equal(t, errs.NotFound, errs.CodeOf(err), "an id that names nothing is an error, not skipped")
@@ -83,7 +91,7 @@ func TestToolsAnswerWithNodeIDs(t *testing.T) {
 	win, err := wb.query.GetWindow(ctx, id, 0, 3)
 	require.NoError(t, err)
 	assert.Contains(t, win.Text, "Lines ")
-	assert.Contains(t, win.Text, "around ["+id+"] ("+res.Cites[id]+"):\n", "the window says where it is")
+	assert.Contains(t, win.Text, "around ["+shownAs(res.Text, id)+"] ("+res.Cites[id]+"):\n", "the window says where it is")
 	assert.Contains(t, win.NodeIDs, id)
 	assert.Equal(t, res.Cites[id], win.Cites[id])
 

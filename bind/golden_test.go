@@ -22,7 +22,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/loomwork/loom/backend"
-	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/modelserver"
 	"github.com/loomwork/loom/backend/ollama/ollamatest"
 	"github.com/loomwork/loom/backend/ollama/wait"
@@ -420,17 +419,14 @@ var goldenModels = []struct {
 	window int
 }{{"llama3.2:3b", 8192}, {"qwen2.5:7b", 32768}}
 
-// nodeID is a node id as the prompt writes it (shortened to a unique
-// prefix); the system prompt's example is not one.
-var nodeID = regexp.MustCompile(`\bn-[0-9a-f]{4,16}\b`)
+// blockID is the id of a block's header, as the prompt writes it
+// (shortened to a unique prefix, in letters: model.PromptID).
+var blockID = regexp.MustCompile(`(?m)^\[([a-z]{4,16})\] `)
 
-// firstNodeID is the first node id of the workspace in a prompt.
+// firstNodeID is the id of a prompt's first block.
 func firstNodeID(prompt string) string {
-	example := nodeID.FindString(assemble.DefaultSystemPrompt)
-	for _, id := range nodeID.FindAllString(prompt, -1) {
-		if id != example {
-			return id
-		}
+	if m := blockID.FindStringSubmatch(prompt); m != nil {
+		return m[1]
 	}
 	return ""
 }

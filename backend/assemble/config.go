@@ -196,7 +196,7 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 
 // DefaultSystemPrompt asks the model to stay inside the context and cite
 // its sources by id (block headers map each id to the place a person opens).
-const DefaultSystemPrompt = `You are Loom, a research assistant. Answer from the context below; it was selected for this question within a token budget. Cite the sources you rely on by their id in square brackets, e.g. [n-1a2b]; each block's header gives its source (file and section, and its lines or pages when it names them), which the reader can open. If the context is not enough, say what is missing: the manifest names relevant context that exists but was not loaded.`
+const DefaultSystemPrompt = `You are Loom, a research assistant. Answer from the context below; it was selected for this question within a token budget. Cite the sources you rely on by their id in square brackets, e.g. [hpih]; each block's header gives its source (file and section, and its lines or pages when it names them), which the reader can open. If the context is not enough, say what is missing: the manifest names relevant context that exists but was not loaded.`
 
 // EncoderRanking are the settings a sentence encoder's workspace ranks
 // with (Config.Encoder).

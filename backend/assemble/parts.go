@@ -16,15 +16,15 @@ import (
 // reads them as one block: one header naming every part's id, their lines
 // (or pages) from the first's start to the last's end, and the text once:
 //
-//	[n-1a2b3c, n-4d5e6f] method Session.__init__ · L442–503
+//	[tdaco, imkn] method Session.__init__ · L442–503
 //
 // The header says "(parts 2–3/5)" when the block is not the whole section.
 // Parts loaded as summaries (or as essences) are one block too, under one
-// header, each part's summary after the one before: "[n-1a2b, n-4d5e,
-// n-7a8b] method Client.do (parts 1, 2, 4/4) · L580–790 · summary".
+// header, each part's summary after the one before: "[tdac, imkn,
+// rdhl] method Client.do (parts 1, 2, 4/4) · L580–790 · summary".
 // Parts at different levels (a summary beside the full text of the part
 // before it) keep their own blocks, but in part order, and a block that
-// goes on from the part before it names only its part: "[n-7a8b9c] (part
+// goes on from the part before it names only its part: "[rdhlcu] (part
 // 3/5) · L504–530 · summary".
 
 // joinParts joins, in blocks (load order), each run of adjacent parts of

@@ -19,13 +19,13 @@ import (
 // it:
 //
 //	[Context loaded: 3 of 7 relevant nodes]
-//	[Additional context available but not loaded: 4 nodes — [n-77aa01] 2.1 Split (320 tokens); [n-9c0d12] Levels (140 tokens); and 2 more]
+//	[Additional context available but not loaded: 4 nodes — [rrddet] 2.1 Split (320 tokens); [lueman] Levels (140 tokens); and 2 more]
 //
 //	loom-concept.md:
-//	[n-1a2b3c] 5. Ranking Signals · L60–75 · summary
+//	[tdaco] 5. Ranking Signals · L60–75 · summary
 //	…
 //
-//	[n-4d5e6f] notes/staleness.md › Decay · L3
+//	[imkn] notes/staleness.md › Decay · L3
 //	…
 //
 // A block of full text names its first line (its text shows where it
@@ -39,7 +39,8 @@ import (
 // one block, their repeated text written once (joinParts). Node ids are
 // written as their shortest prefix of at least ShortIDHex hex digits that
 // no other searchable node of the workspace shares (the tools and the page
-// resolve a unique prefix).
+// resolve a unique prefix), in letters (model.PromptID: "[hpih]", not
+// "[n-8f48]", two tokens fewer).
 
 // ManifestListed is how many relevant nodes that were not loaded the
 // manifest names; the rest are counted.
@@ -83,7 +84,8 @@ func fitLines(s string, room int, count Counter) (string, int) {
 	return "", 0
 }
 
-// ShortIDHex is the fewest hex digits a node id is shortened to.
+// ShortIDHex is the fewest hex digits a node id is shortened to (letters,
+// in a prompt: model.PromptID).
 const ShortIDHex = 4
 
 // Manifest renders the manifest in the seed's two bracketed lines (§6.3):
@@ -244,7 +246,7 @@ func splitLocation(s string) []string {
 // its document's path, where in the document it is, and its level when
 // that is not the full text:
 //
-//	[n-1a2b3c] notes/budget.md › Split · L3–12 · summary
+//	[tdaco] notes/budget.md › Split · L3–12 · summary
 func BlockHeader(c *Candidate) string { return header(c, true) }
 
 // header is BlockHeader, with the document's path left out of the title
@@ -658,7 +660,8 @@ func frameTokens(count Counter, blocks []Block) int {
 // id, of at least ShortIDHex hex digits, that no other candidate's id
 // starts with, nor any id of among (sorted: the workspace's, so that the
 // tools resolve the prefix to this node alone; nil for the candidates
-// only).
+// only), written as a prompt writes it (model.PromptID; an id of a test's
+// own making stays as it is).
 func ShortIDs(cands []*Candidate, among []string) {
 	ids := make([]string, len(cands))
 	for i, c := range cands {
@@ -667,7 +670,24 @@ func ShortIDs(cands []*Candidate, among []string) {
 	slices.Sort(ids)
 	for _, c := range cands {
 		c.ShortID = shortestUnique(c.ID, ids, among)
+		if model.IsHashID(c.ID) {
+			c.ShortID = model.PromptID(c.ShortID)
+		}
 	}
+}
+
+// PromptIDAmong is how a prompt writes one node's id (as ShortIDs does):
+// its shortest prefix that no other id of among (sorted: the workspace's
+// searchable nodes) starts with, in letters; the whole id in letters when
+// among does not hold it (a node no search finds is resolved whole).
+func PromptIDAmong(id string, among []string) string {
+	if !model.IsHashID(id) {
+		return id
+	}
+	if _, found := slices.BinarySearch(among, id); !found {
+		return model.PromptID(id)
+	}
+	return model.PromptID(shortestUnique(id, among))
 }
 
 // shortestUnique is id cut to the fewest characters (at least the "n-"

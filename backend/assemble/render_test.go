@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/loomwork/loom/backend/model"
 	"github.com/loomwork/loom/backend/tokens"
 	"github.com/loomwork/loom/internal/golden"
 )
@@ -164,18 +165,26 @@ func TestBlockHeaderLeavesOutATitleTheTextOpensWith(t *testing.T) {
 }
 
 func TestShortIDs(t *testing.T) {
-	cs := []*Candidate{{ID: "n-1a2b3c4d00000000"}, {ID: "n-1a2b3c4e00000000"}, {ID: "n-ffff000000000000"}, {ID: "n-1a2b3c4d00000000"}, {ID: "c-12"}, {ID: "n-7777000000000000"}}
+	cs := []*Candidate{{ID: "n-1a2b3c4d00000000"}, {ID: "n-1a2b3c4e00000000"}, {ID: "n-ffff000000000000"}, {ID: "n-1a2b3c4d00000000"}, {ID: "c-12"}, {ID: "n-7777000000000000"}, {ID: "n-ab"}}
 	ShortIDs(cs, nil)
-	assert.Equal(t, "n-1a2b3c4d", cs[0].ShortID, "one digit past what its neighbour shares")
-	assert.Equal(t, "n-1a2b3c4e", cs[1].ShortID)
-	assert.Equal(t, "n-ffff", cs[2].ShortID, "at least ShortIDHex digits")
-	assert.Equal(t, "n-1a2b3c4d", cs[3].ShortID, "the same node twice is one id")
+	// A prompt writes the hex prefix in letters (model.PromptID): 0 → e,
+	// 1 → t, 2 → a, … 7 → r, … c → u, d → m, e → k, f → p.
+	assert.Equal(t, "tdacouim", cs[0].ShortID, "n-1a2b3c4d: one digit past what its neighbour shares")
+	assert.Equal(t, "tdacouik", cs[1].ShortID, "n-1a2b3c4e")
+	assert.Equal(t, "pppp", cs[2].ShortID, "n-ffff: at least ShortIDHex digits")
+	assert.Equal(t, "tdacouim", cs[3].ShortID, "the same node twice is one id")
 	assert.Equal(t, "c-12", cs[4].ShortID, "an id shorter than the least prefix stays whole")
-	assert.Equal(t, "n-7777", cs[5].ShortID)
+	assert.Equal(t, "rrrr", cs[5].ShortID, "n-7777")
+	assert.Equal(t, "n-ab", cs[6].ShortID, "an id that is no hash (a test's) is written as it is")
 	for _, c := range cs {
+		prefix, ok := model.FromPromptID(c.ShortID)
+		if !ok {
+			prefix = c.ShortID
+		}
+		assert.True(t, strings.HasPrefix(c.ID, prefix), "%s stands for a prefix of %s", c.ShortID, c.ID)
 		n := 0
 		for _, o := range cs {
-			if strings.HasPrefix(o.ID, c.ShortID) && o.ID != c.ID {
+			if strings.HasPrefix(o.ID, prefix) && o.ID != c.ID {
 				n++
 			}
 		}
@@ -187,9 +196,9 @@ func TestShortIDs(t *testing.T) {
 	// workspace), and the candidate's own id there changes nothing.
 	workspace := []string{"n-1a2b3c4d00000000", "n-7777a00000000000", "n-ffff000000000000", "n-ffff000100000000"}
 	ShortIDs(cs, workspace)
-	assert.Equal(t, "n-1a2b3c4d", cs[0].ShortID)
-	assert.Equal(t, "n-ffff0000", cs[2].ShortID, "n-ffff0001… is in the workspace")
-	assert.Equal(t, "n-77770", cs[5].ShortID, "n-7777a… is in the workspace")
+	assert.Equal(t, "tdacouim", cs[0].ShortID)
+	assert.Equal(t, "ppppeeee", cs[2].ShortID, "n-ffff0000: n-ffff0001… is in the workspace")
+	assert.Equal(t, "rrrre", cs[5].ShortID, "n-77770: n-7777a… is in the workspace")
 }
 
 func TestOverheadIsTheHeaderExactly(t *testing.T) {

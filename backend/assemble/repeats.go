@@ -13,7 +13,7 @@ import (
 // so a relevant node whose text repeats a better-ranked one's is not
 // loaded; the block of the one that is says where else the text is:
 //
-//	[n-a0e00f] commands/cargo-build.md › Manifest Options · L342–361 · also in cargo-run.md, cargo-bench.md and 6 more
+//	[deheep] commands/cargo-build.md › Manifest Options · L342–361 · also in cargo-run.md, cargo-bench.md and 6 more
 
 // Repeats are told apart in two steps: their vectors are at least
 // RepeatCosine alike (cheap, every relevant pair), then their texts share

@@ -150,7 +150,7 @@ func Definitions() []api.Tool {
 func ToolGuide(maxRounds int) string {
 	return fmt.Sprintf("You can call tools to read more of the workspace: search_context finds passages, expand reads a node at another level of detail, get_window reads the text around a node, catalog lists what exists. "+
 		"Call a tool only when the context above does not answer the question; you have at most %d rounds of tool calls. "+
-		"Every tool result names its node ids with their sources (file, page, lines), which the reader can open: cite the node ids you rely on in square brackets, e.g. [n-1a2b3c4d].", maxRounds)
+		"Every tool result names its node ids with their sources (file, page, lines), which the reader can open: cite the node ids you rely on in square brackets, e.g. [hpih].", maxRounds)
 }
 
 // runTool validates a call's arguments and runs it. A returned error is

@@ -177,7 +177,7 @@ func New(wb *backend.Workbench, opts Options) (*Server, error) {
 const instructions = `Loom serves one local knowledge workspace (notes, papers, documents).
 Start with get_context for a topic: it returns the most useful sections within a token budget, with a manifest of what was left out and the ids you can expand.
 Use search_context to find more passages (hybrid, keyword, semantic or regex), expand to read a node at another level of detail or its neighbours, get_window to read the lines around a node, and catalog to see what the workspace holds.
-Every result names node ids like [n-1a2b3c4d] with their sources (file, page, lines): cite them. Documents and nodes are also resources: loom://document/{id}, loom://node/{id}.`
+Every result names node ids like [hpih] with their sources (file, page, lines): cite them. Documents and nodes are also resources: loom://document/{id}, loom://node/{id}.`
 
 // MCP is the SDK server, to run over a transport.
 func (s *Server) MCP() *mcp.Server { return s.srv }

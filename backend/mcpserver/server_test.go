@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"regexp"
 	"testing"
 	"time"
 
@@ -103,6 +104,7 @@ func TestMCPToolsOverInMemoryTransport(t *testing.T) {
 	for _, k := range []string{"manifest", "truncated", "coverage", "selection_reasoning", "expandable_ids", "loaded", "available", "tokens_used"} {
 		assert.Contains(t, out, k)
 	}
+	out0Context := out["context"].(string)
 	loaded := out["loaded"].([]any)
 	require.NotEmpty(t, loaded)
 	first := loaded[0].(map[string]any)
@@ -118,9 +120,18 @@ func TestMCPToolsOverInMemoryTransport(t *testing.T) {
 	assert.Contains(t, out["text"], "graphs.md")
 	assert.Contains(t, out["text"], "weighted by cosine similarity")
 
-	res, out = call(t, cs, "expand", map[string]any{"node_id": "[" + id + "]"})
-	require.False(t, res.IsError, text(res))
-	assert.Contains(t, out["text"], id)
+	// The context writes the id shortened and in letters (model.PromptID);
+	// expand takes that, and the id in full.
+	letters := regexp.MustCompile(`(?m)^\[([a-z]{4,16})\] `).FindStringSubmatch(out0Context)
+	require.NotNil(t, letters, out0Context)
+	for _, raw := range []string{"[" + id + "]", letters[1]} {
+		res, out = call(t, cs, "expand", map[string]any{"node_id": raw})
+		require.False(t, res.IsError, text(res))
+		require.NotEmpty(t, out["node_ids"], raw)
+		if raw == letters[1] {
+			assert.Contains(t, out["text"], "["+raw+"] ", "expand writes the id as the context did")
+		}
+	}
 	res, _ = call(t, cs, "get_window", map[string]any{"node_id": id, "radius": 5})
 	require.False(t, res.IsError, text(res))
 	assert.Contains(t, text(res), "Lines ")
@@ -152,7 +163,7 @@ func TestMCPToolsOverInMemoryTransport(t *testing.T) {
 	// Every call is in the audit log, marked as MCP's.
 	recs, err := wb.Audit()
 	require.NoError(t, err)
-	require.Len(t, recs, 9)
+	require.Len(t, recs, 10)
 	for _, r := range recs {
 		assert.Equal(t, "mcp", r.Source)
 		assert.Equal(t, "test-client 1.0", r.Client)

@@ -85,7 +85,7 @@ type SearchIn struct {
 
 // ExpandIn is expand's input.
 type ExpandIn struct {
-	NodeID string `json:"node_id" jsonschema:"The node id, exactly as shown (e.g. n-1a2b3c4d5e6f7a8b); the several ids of one header (a long section's parts) may be given together."`
+	NodeID string `json:"node_id" jsonschema:"The node id, exactly as shown (e.g. hpih); the several ids of one header (a long section's parts) may be given together."`
 	Level  string `json:"level,omitempty" jsonschema:"detailed (the full text, the default), summary, essence (a few sentences), neighbours (its enclosing section, subsections and sections sharing its concepts) or derivations (summaries and answers made from it)."`
 }
 
@@ -490,7 +490,7 @@ func (s *Server) getWindow(ctx context.Context, _ *mcp.CallToolRequest, in Windo
 // unknownNode says what to do about an id the workspace does not have.
 func (s *Server) unknownNode(id string, err error) error {
 	if errs.CodeOf(err) == errs.NotFound {
-		return fmt.Errorf("no node %q in this workspace: use the node ids get_context, search_context or catalog return (like n-1a2b3c, or n-1a2b3c4d5e6f7a8b in full)", id)
+		return fmt.Errorf("no node %q in this workspace: use the node ids get_context, search_context or catalog return (like hpih; a resource's n-1a2b3c4d5e6f7a8b is one too)", id)
 	}
 	return err
 }

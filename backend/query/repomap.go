@@ -24,8 +24,8 @@ import (
 //
 //	[Repository map: 4 files of 31 with definitions relevant to the question; expand an id to read its code]
 //	backend/assemble/select.go:
-//	  [n-1a2b3c] func Rank(cands []*Candidate, w Weights, cfg Config) · L120–190
-//	  [n-4d5e6f] type Candidate struct · L12–70
+//	  [tdaco] func Rank(cands []*Candidate, w Weights, cfg Config) · L120–190
+//	  [imkn] type Candidate struct · L12–70
 
 // mapOthers is how many definitions a file of the map shows beside the
 // relevant ones: those most used by other code.

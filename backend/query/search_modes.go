@@ -127,7 +127,7 @@ func (w *Pipeline) searchRegex(ctx context.Context, pattern, scope string, limit
 			if len(ids) > 0 {
 				b.WriteString("\n\n")
 			}
-			fmt.Fprintf(&b, "[%s] %s — %s (%s)\n%s", n.ID, nodeTitle(d, n), citeOr(ix, n), plural(len(lines), "matching line"), strings.Join(firstLines(lines), "\n"))
+			fmt.Fprintf(&b, "[%s] %s — %s (%s)\n%s", w.idOf(n.ID), nodeTitle(d, n), citeOr(ix, n), plural(len(lines), "matching line"), strings.Join(firstLines(lines), "\n"))
 			ids = append(ids, n.ID)
 		}
 	}

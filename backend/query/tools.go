@@ -77,7 +77,7 @@ func (w *Pipeline) searchRanked(ctx context.Context, query, scope string, limit 
 		if len(ids) > 0 {
 			b.WriteString("\n\n")
 		}
-		fmt.Fprintf(&b, "[%s] %s — %s (relevance %.2f)\n%s", n.ID, nodeTitle(r.Graph.Docs[n.DocID], n), citeOr(r.Graph, n), p.semantic(s), strings.TrimSpace(text))
+		fmt.Fprintf(&b, "[%s] %s — %s (relevance %.2f)\n%s", w.idOf(n.ID), nodeTitle(r.Graph.Docs[n.DocID], n), citeOr(r.Graph, n), p.semantic(s), strings.TrimSpace(text))
 		ids = append(ids, n.ID)
 	}
 	if len(ids) == 0 {
@@ -90,7 +90,7 @@ func (w *Pipeline) searchRanked(ctx context.Context, query, scope string, limit 
 // "neighbours" (its enclosing section, subsections and the nodes sharing
 // its concepts) or "derivations" (summaries and answers made from it).
 // nodeID may be several ids as a block header or the manifest writes the
-// parts of one section ("[n-1a2b3c, n-4d5e6f]"): each is expanded, in
+// parts of one section ("[tdac, imkn]"): each is expanded, in
 // order, in one result.
 func (w *Pipeline) Expand(ctx context.Context, nodeID, level string) (chat.ToolResult, error) {
 	if ids := strings.FieldsFunc(strings.Trim(strings.TrimSpace(nodeID), "[]"), func(r rune) bool { return r == ',' || unicode.IsSpace(r) }); len(ids) > 1 {
@@ -142,7 +142,7 @@ func (w *Pipeline) Expand(ctx context.Context, nodeID, level string) (chat.ToolR
 		if err != nil {
 			return chat.ToolResult{}, err
 		}
-		return w.toolResult(r.Graph, fmt.Sprintf("[%s] %s — %s (%s)\n%s", n.ID, nodeTitle(r.Graph.Docs[n.DocID], n), citeOr(r.Graph, n), l, strings.TrimSpace(text)), []string{n.ID}), nil
+		return w.toolResult(r.Graph, fmt.Sprintf("[%s] %s — %s (%s)\n%s", w.idOf(n.ID), nodeTitle(r.Graph.Docs[n.DocID], n), citeOr(r.Graph, n), l, strings.TrimSpace(text)), []string{n.ID}), nil
 	case "neighbours", "neighbors":
 		var lines []string
 		var ids []string
@@ -157,7 +157,7 @@ func (w *Pipeline) Expand(ctx context.Context, nodeID, level string) (chat.ToolR
 				}
 			}
 			ids = append(ids, id)
-			lines = append(lines, fmt.Sprintf("- [%s] %s — %s (%s, %d tokens)", id, nodeTitle(r.Graph.Docs[m.DocID], m), citeOr(r.Graph, m), rel, m.Tokens))
+			lines = append(lines, fmt.Sprintf("- [%s] %s — %s (%s, %d tokens)", w.idOf(id), nodeTitle(r.Graph.Docs[m.DocID], m), citeOr(r.Graph, m), rel, m.Tokens))
 		}
 		if n.Parent != "" {
 			add("enclosing section", n.Parent)
@@ -175,21 +175,21 @@ func (w *Pipeline) Expand(ctx context.Context, nodeID, level string) (chat.ToolR
 			}
 		}
 		if len(lines) == 0 {
-			return w.toolResult(r.Graph, "no neighbours of "+nodeID, nil), nil
+			return w.toolResult(r.Graph, "no neighbours of ["+w.idOf(nodeID)+"]", nil), nil
 		}
-		return w.toolResult(r.Graph, fmt.Sprintf("Neighbours of [%s] (expand any by id):\n%s", nodeID, strings.Join(lines, "\n")), ids), nil
+		return w.toolResult(r.Graph, fmt.Sprintf("Neighbours of [%s] (expand any by id):\n%s", w.idOf(nodeID), strings.Join(lines, "\n")), ids), nil
 	case "derivations":
 		var lines []string
 		var ids []string
 		for lvl, id := range r.Analysis[nodeID] {
 			if a := r.Graph.Nodes[id]; a != nil {
 				ids = append(ids, id)
-				lines = append(lines, fmt.Sprintf("- [%s] %s of %s — %s (%d tokens)", id, lvl, nodeID, citeOr(r.Graph, a), a.Tokens))
+				lines = append(lines, fmt.Sprintf("- [%s] %s of [%s] — %s (%d tokens)", w.idOf(id), lvl, w.idOf(nodeID), citeOr(r.Graph, a), a.Tokens))
 			}
 		}
 		sort.Strings(lines)
 		if len(lines) == 0 {
-			return w.toolResult(r.Graph, "nothing has been derived from "+nodeID+" yet", nil), nil
+			return w.toolResult(r.Graph, "nothing has been derived from ["+w.idOf(nodeID)+"] yet", nil), nil
 		}
 		return w.toolResult(r.Graph, strings.Join(lines, "\n"), ids), nil
 	}
@@ -242,7 +242,7 @@ func (w *Pipeline) GetWindow(ctx context.Context, nodeID string, center, radius 
 	if d := ix.Docs[n.DocID]; d != nil && d.Path != "" {
 		doc = d.Path
 	}
-	fmt.Fprintf(&b, "Lines %d–%d of %s around [%s] (%s):\n", max(1, mid-radius), mid+radius, doc, nodeID, citeOr(ix, n))
+	fmt.Fprintf(&b, "Lines %d–%d of %s around [%s] (%s):\n", max(1, mid-radius), mid+radius, doc, w.idOf(nodeID), citeOr(ix, n))
 	for ln := max(1, mid-radius); ln <= mid+radius; ln++ {
 		if l, ok := lines[ln]; ok {
 			fmt.Fprintf(&b, "%5d  %s\n", ln, l)
@@ -377,6 +377,18 @@ func (w *Pipeline) toolResult(g *index.Graph, text string, ids []string) chat.To
 	return chat.ToolResult{Text: text, NodeIDs: ids, Cites: g.Cites(ids), Tokens: n}
 }
 
+// idOf is how a tool's text writes a node's id: as a prompt does, its
+// shortest prefix that no other searchable node shares, in letters
+// (assemble.PromptIDAmong), when the workspace's search is at hand; its
+// letters in full otherwise. resolveNode takes either.
+func (w *Pipeline) idOf(id string) string {
+	var among []string
+	if r := w.ws.CurrentSearch(); r != nil {
+		among = r.SortedIDs()
+	}
+	return assemble.PromptIDAmong(id, among)
+}
+
 // citeOr is how a tool names a node's source: its cite, else its
 // reference.
 func citeOr(g *index.Graph, n *model.ContentNode) string {
@@ -391,14 +403,21 @@ func citeOr(g *index.Graph, n *model.ContentNode) string {
 const maxExpandIDs = 16
 
 // resolveNode finds a node by its id or by a prefix of it that no other
-// searchable node shares (the prompt writes ids shortened, unique among
-// those: assemble.ShortIDs; a summary is reached through its source). No
-// such node is errs.NotFound; a prefix several nodes share is
-// errs.Invalid, naming them.
+// searchable node shares, in hex ("n-8f48") or in the letters a prompt
+// writes it in ("hpih": the prompt writes ids shortened, unique among
+// those, and as letters: assemble.ShortIDs, model.PromptID; a summary is
+// reached through its source). No such node is errs.NotFound; a prefix
+// several nodes share is errs.Invalid, naming them.
 func resolveNode(g *index.Graph, raw string) (*model.ContentNode, error) {
 	raw = strings.Trim(strings.TrimSpace(raw), "[]")
 	if n := g.Nodes[raw]; n != nil {
 		return n, nil
+	}
+	if id, ok := model.FromPromptID(raw); ok && len(raw) >= assemble.ShortIDHex {
+		if n := g.Nodes[id]; n != nil {
+			return n, nil
+		}
+		raw = id
 	}
 	const minPrefix = len("n-") + assemble.ShortIDHex
 	if len(raw) < minPrefix || !strings.HasPrefix(raw, "n-") {
@@ -420,7 +439,7 @@ func resolveNode(g *index.Graph, raw string) (*model.ContentNode, error) {
 	lines := make([]string, 0, min(len(matches), 8))
 	for _, id := range matches[:min(len(matches), 8)] {
 		n := g.Nodes[id]
-		lines = append(lines, fmt.Sprintf("[%s] %s", id, nodeTitle(g.Docs[n.DocID], n)))
+		lines = append(lines, fmt.Sprintf("[%s] %s", model.PromptID(id), nodeTitle(g.Docs[n.DocID], n)))
 	}
 	return nil, errs.E(errs.Invalid, "%q is the start of %d node ids; give one in full: %s", raw, len(matches), strings.Join(lines, "; "))
 }

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configure, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import App from './App.svelte';
 import { FakeWorkbench, golden } from './bridge/fake';
+import { fromPromptId } from './lib/nodeids';
 
 const { linked, staleness, noWords } = golden.questions;
 
@@ -337,7 +338,7 @@ describe('App', { timeout: 30_000 }, () => {
     await fireEvent.keyDown(input, { key: 'Enter' });
 
     const log = screen.getByTestId('chat-log');
-    await vi.waitFor(() => expect(within(log).getByTestId('chat-answer').textContent).toBe(answer.answer.replace(/\bn-[0-9a-f]{4,16}\b/, (m) => (cited.startsWith(m) ? cite : m))), slow);
+    await vi.waitFor(() => expect(within(log).getByTestId('chat-answer').textContent).toBe(answer.answer.replace(/(?<=\[)[a-z]{4,16}(?=\])/, (m) => (cited.startsWith(fromPromptId(m) ?? '-') ? cite : m))), slow);
     const link = within(within(log).getByTestId('chat-answer')).getByTestId('cite-link');
     expect(link.dataset.id).toBe(cited);
     link.focus(); // as a keyboard reaches it (a click focuses it in a browser, not in jsdom)

@@ -6,14 +6,21 @@ import { FakeWorkbench, golden } from '../bridge/fake';
 import { ChatStore } from '../lib/stores/chat.svelte';
 import { OllamaStore } from '../lib/stores/ollama.svelte';
 import type { ChatTurn } from '../bridge/types';
+import { fromPromptId } from '../lib/nodeids';
 
 const question = golden.chats.answer.args.question;
 
 /** An answer as the page shows it: each node id it cites replaced by that node's cite. */
 // The answer as the page shows it: each id the model wrote (whole or the
-// prompt's shortened form) replaced by its cite.
+// prompt's shortened form, in letters inside brackets) replaced by its cite.
 const shown = (turn: ChatTurn) =>
-  Object.entries(turn.cites ?? {}).reduce((text, [id, cite]) => text.replace(/\bn-[0-9a-f]{4,16}\b/g, (m) => (id.startsWith(m) ? cite : m)), turn.answer);
+  Object.entries(turn.cites ?? {}).reduce(
+    (text, [id, cite]) =>
+      text
+        .replace(/\bn-[0-9a-f]{4,16}\b/g, (m) => (id.startsWith(m) ? cite : m))
+        .replace(/(?<=\[)[a-z]{4,16}(?=\])/g, (m) => (id.startsWith(fromPromptId(m) ?? '-') ? cite : m)),
+    turn.answer,
+  );
 
 async function setup() {
   const wb = new FakeWorkbench({ library: 'notes' });

@@ -36,6 +36,19 @@ describe('splitNodeIds', () => {
     expect(pieces.some((p) => p.text.includes('n-9999') && !p.id), 'an id nothing knows stays text').toBe(true);
     expect(pieces.map((p) => p.text).join('')).toBe(text);
   });
+
+  it('links ids a prompt writes in letters, inside brackets only', () => {
+    // n-3f2a… is "opad" in letters (0 → e, 1 → t, 2 → a, 3 → o, … a → d, … f → p), n-77aa… "rrdd".
+    const cites = { 'n-3f2a00112233aabb': 'papers/flash.pdf p. 4–5 §3.2.1', 'n-77aa00112233aabb': 'notes/a.md#b L12–30' };
+    const text = 'Tiling [opad, rrdd; hpih] helps [OPAD]; opad outside a bracket is a word, and so is [rain].';
+    const pieces = splitNodeIds(text, [], cites);
+    expect(pieces.filter((p) => p.id).map((p) => [p.text, p.id, p.cite])).toEqual([
+      ['opad', 'n-3f2a00112233aabb', 'papers/flash.pdf p. 4–5 §3.2.1'],
+      ['rrdd', 'n-77aa00112233aabb', 'notes/a.md#b L12–30'],
+      ['OPAD', 'n-3f2a00112233aabb', 'papers/flash.pdf p. 4–5 §3.2.1'],
+    ]);
+    expect(pieces.map((p) => p.text).join('')).toBe(text);
+  });
 });
 
 describe('actionFor', () => {

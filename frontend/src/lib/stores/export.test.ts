@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeWorkbench, golden } from '../../bridge/fake';
 import { ExportStore, markdownDocument, markdownName } from './export.svelte';
+import { fromPromptId } from '../nodeids';
 
 describe('ExportStore', () => {
   const wb = new FakeWorkbench({ library: 'notes' });
@@ -18,7 +19,7 @@ describe('ExportStore', () => {
     // header leaves it out).
     for (const c of result.candidates.filter((c) => c.loaded)) {
       expect(c.level).toBe('detailed');
-      expect(c.id.startsWith(c.short_id ?? '-')).toBe(true);
+      expect(c.id.startsWith(fromPromptId(c.short_id ?? '') ?? '-'), 'the short id is a prefix of the id, in letters').toBe(true);
       const header = wb.copied[0].split('\n').find((l) => l.startsWith(`[${c.short_id}] `));
       expect(header).toBe(`[${c.short_id}] ${c.title.split(' › ')[0]} · ${c.cite!.split(' ').pop()!.split('–')[0]}`);
     }
