@@ -45,7 +45,7 @@ func ollamaFake(t *testing.T, askTool bool) *ollamatest.Server {
 
 // blockHeaderID is the id a block of a prompt or a tool's result opens
 // with, in letters (model.PromptID).
-var blockHeaderID = regexp.MustCompile(`(?m)^\[[a-z]{4,16}\] `)
+var blockHeaderID = regexp.MustCompile(`(?m)^\[[a-z]{3,16}\] `)
 
 func fakeClient(t *testing.T, srv *ollamatest.Server, opts ...chat.Option) *chat.Client {
 	t.Helper()
@@ -66,7 +66,7 @@ func TestChatTurnSendsContextCallsToolsAndIndexesTheAnswer(t *testing.T) {
 		OnToken: func(s string) { streamed.WriteString(s) }, OnToolCall: func(c chat.ToolCall) { calls = append(calls, c) }})
 	require.NoError(t, err)
 	assert.Equal(t, turn.Answer, streamed.String(), "the answer streamed")
-	assert.Regexp(t, `\[[a-z]{4,16}\]`, turn.Answer, "the answer cites a node id")
+	assert.Regexp(t, `\[[a-z]{3,16}\]`, turn.Answer, "the answer cites a node id")
 
 	sent := f.Chats()
 	require.GreaterOrEqual(t, len(sent), 2, "a tool round, then the answer")

@@ -63,4 +63,4 @@ func shownAs(text, id string) string {
 
 // bracketedLetters is an id in letters, alone in brackets or one of a
 // bracket's ids ("[tdac, imkn]").
-var bracketedLetters = regexp.MustCompile(`[\[ ]([a-z]{4,16})[\],]`)
+var bracketedLetters = regexp.MustCompile(`[\[ ]([a-z]{3,16})[\],]`)

@@ -9,16 +9,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loomwork/loom/backend/assemble"
 	"github.com/loomwork/loom/backend/model"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // TestPromptIDsAreUniqueInTheWorkspace: a prompt writes each node's id as
-// its shortest prefix (four hex digits at the least) that no other
+// its shortest prefix (three hex digits at the least) that no other
 // searchable node of the workspace shares, not only no other candidate of
 // the question: the tools take the prefix and must find that node alone.
-// The notes are many and alike, so that four digits often are not enough.
+// The notes are many and alike, so that three digits often are not enough.
 // The prompt writes the prefix in letters (model.PromptID); the tools take
 // it so, and in hex too.
 func TestPromptIDsAreUniqueInTheWorkspace(t *testing.T) {
@@ -56,7 +57,7 @@ func TestPromptIDsAreUniqueInTheWorkspace(t *testing.T) {
 			}
 		}
 		require.Len(t, owners, 1, "%s names one node of the workspace", short)
-		if len(short) > len("n-")+4 {
+		if len(short) > len("n-")+assemble.ShortIDHex {
 			outside := false
 			for _, id := range all {
 				if !candidates[id] && id != owners[0] && strings.HasPrefix(id, short[:len(short)-1]) {

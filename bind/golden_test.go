@@ -421,7 +421,7 @@ var goldenModels = []struct {
 
 // blockID is the id of a block's header, as the prompt writes it
 // (shortened to a unique prefix, in letters: model.PromptID).
-var blockID = regexp.MustCompile(`(?m)^\[([a-z]{4,16})\] `)
+var blockID = regexp.MustCompile(`(?m)^\[([a-z]{3,16})\] `)
 
 // firstNodeID is the id of a prompt's first block.
 func firstNodeID(prompt string) string {

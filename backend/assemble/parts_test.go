@@ -88,7 +88,7 @@ func TestAdjacentPartsReadAsOneBlock(t *testing.T) {
 			"## Setup\n\nInstall the tool first. It needs a recent compiler.\n\nThe configuration file lives in your home folder.\n\n"+
 			"Each key sets one option. Unknown keys are an error. Values are strings unless quoted otherwise.\n\n"+
 			"Restart after a change.\n\nThe end of the section.\n\n"+
-			"[n-othe] notes.md › Aside · L1\nAn aside that is not part of the section.", a.Context)
+			"[n-oth] notes.md › Aside · L1\nAn aside that is not part of the section.", a.Context)
 		for _, c := range a.Selection.Loaded {
 			switch c.ID {
 			case "n-p1", "n-other":
@@ -101,14 +101,14 @@ func TestAdjacentPartsReadAsOneBlock(t *testing.T) {
 	})
 	t.Run("a run of some parts says which, and where it starts", func(t *testing.T) {
 		a := assemble(t, part("n-p2", 2, 4, "L19–31", 0.9, p2), part("n-p3", 3, 4, "L30–41", 0.8, p3))
-		assert.Contains(t, a.Context, "\n[n-p2, n-p3] guide.md › Setup (parts 2–3/4) · L19\nThe configuration file lives")
+		assert.Contains(t, a.Context, "\n[n-p2, n-p3] guide.md › Setup parts 2–3/4 · L19\nThe configuration file lives")
 		assert.Equal(t, 1, strings.Count(a.Context, "Unknown keys are an error."))
 	})
 	t.Run("parts that are not adjacent stay apart", func(t *testing.T) {
 		a := assemble(t, part("n-p1", 1, 4, "L10–20", 0.9, p1), part("n-p3", 3, 4, "L30–41", 0.8, p3))
 		require.Len(t, a.Blocks, 2)
-		assert.Contains(t, a.Context, "[n-p1] (part 1/4) · L10\n## Setup", "the first part opens with the section's heading: its title is written once")
-		assert.Contains(t, a.Context, "[n-p3] Setup (part 3/4) · L30\n")
+		assert.Contains(t, a.Context, "[n-p1] part 1/4 · L10\n## Setup", "the first part opens with the section's heading: its title is written once")
+		assert.Contains(t, a.Context, "[n-p3] Setup part 3/4 · L30\n")
 	})
 	t.Run("code cut between two lines goes on at the next line", func(t *testing.T) {
 		texts["n-c1"], texts["n-c2"] = "func weigh(x int) int {\n\ty := x * 2", "return y + 1\n}"
@@ -124,10 +124,10 @@ func TestAdjacentPartsReadAsOneBlock(t *testing.T) {
 		blocks := joinParts([]Block{{Candidate: three, Text: p3}, {Candidate: &aside, Text: texts[other.ID]}, {Candidate: two, Text: "Keys set options."}, {Candidate: one, Text: p1}}, count)
 		require.Len(t, blocks, 4)
 		assert.Equal(t, "[M]\n\n"+
-			"guide.md:\n[n-p1] (part 1/4) · L10\n"+p1+"\n\n"+
-			"[n-p2] (part 2/4) · L19–31 · summary\nKeys set options.\n\n"+
-			"[n-p3] (part 3/4) · L30\n"+p3+"\n\n"+
-			"[n-othe] notes.md › Aside · L1\nAn aside that is not part of the section.", ContextText("[M]", "", blocks))
+			"guide.md:\n[n-p1] part 1/4 · L10\n"+p1+"\n\n"+
+			"[n-p2] part 2/4 · L19–31 · summary\nKeys set options.\n\n"+
+			"[n-p3] part 3/4 · L30\n"+p3+"\n\n"+
+			"[n-oth] notes.md › Aside · L1\nAn aside that is not part of the section.", ContextText("[M]", "", blocks))
 	})
 	t.Run("a part whose lines start after the last one's repeats nothing of it", func(t *testing.T) {
 		texts["n-r1"], texts["n-r2"] = "func twice() {\n\tfmt.Println(\"a line said twice\")", "\tfmt.Println(\"a line said twice\")\n}"
@@ -146,7 +146,7 @@ func TestAdjacentPartsReadAsOneBlock(t *testing.T) {
 		require.NoError(t, err)
 		require.Len(t, a.Blocks, 1)
 		assert.Equal(t, "[Context loaded: 3 of 3 relevant nodes]\n[Additional context available but not loaded: 0 nodes]\n\n"+
-			"[n-p1, n-p2, n-p4] guide.md › Setup (parts 1, 2, 4/4) · L10–44 · summary\n"+
+			"[n-p1, n-p2, n-p4] guide.md › Setup parts 1, 2, 4/4 · L10–44 · summary\n"+
 			"Summary of n-p1.\n\nSummary of n-p2.\n\n…\n\nSummary of n-p4.", a.Context,
 			"the ids in part order; a blank line between parts that follow each other, a \"…\" where one is left out")
 		loaded := 0
@@ -162,8 +162,8 @@ func TestAdjacentPartsReadAsOneBlock(t *testing.T) {
 		one.Level, two.Level = Summary, Essence
 		blocks := joinParts([]Block{{Candidate: one, Text: "Setup in short."}, {Candidate: two, Text: "Keys set options."}}, count)
 		require.Len(t, blocks, 2)
-		assert.Equal(t, "[M]\n\nguide.md:\n[n-p1] Setup (part 1/4) · L10–20 · summary\nSetup in short.\n\n"+
-			"[n-p2] (part 2/4) · L19–31 · essence\nKeys set options.", ContextText("[M]", "", blocks))
+		assert.Equal(t, "[M]\n\nguide.md:\n[n-p1] Setup part 1/4 · L10–20 · summary\nSetup in short.\n\n"+
+			"[n-p2] part 2/4 · L19–31 · essence\nKeys set options.", ContextText("[M]", "", blocks))
 	})
 }
 

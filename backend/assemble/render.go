@@ -32,7 +32,8 @@ import (
 // ends); a summary or an essence, the lines it stands for. When the frame
 // would take more than FramePercent of the context while relevant text is
 // left out, no header names lines or pages (Candidate.Unplaced): the id
-// leads to the place, and the room goes to text.
+// leads to the place, and the room goes to text; if it is still over, the
+// manifest names only the best ShortListed nodes left out.
 // Blocks are grouped by document (documents in the order of their best
 // block, blocks in load order); a document with one block names it in the
 // block's own header. Adjacent parts of one long section loaded in full are
@@ -45,6 +46,10 @@ import (
 // ManifestListed is how many relevant nodes that were not loaded the
 // manifest names; the rest are counted.
 const ManifestListed = 5
+
+// ShortListed is how many it names when the frame is over its share
+// (FramePercent) even with headers that leave out lines and pages.
+const ShortListed = 2
 
 // HeaderWords is the most words of a title a block header writes (a
 // title is a name, not the text: some are whole paragraphs).
@@ -86,7 +91,7 @@ func fitLines(s string, room int, count Counter) (string, int) {
 
 // ShortIDHex is the fewest hex digits a node id is shortened to (letters,
 // in a prompt: model.PromptID).
-const ShortIDHex = 4
+const ShortIDHex = 3
 
 // Manifest renders the manifest in the seed's two bracketed lines (§6.3):
 // how many of the relevant nodes were loaded, and how many were not — the
@@ -121,7 +126,7 @@ func manifest(loaded []*Candidate, relevant int, notLoaded []*Candidate, listed 
 			}
 			c := group[0]
 			if len(group) == 1 {
-				fmt.Fprintf(&b, "[%s] %s (%d tokens)", c.short(), clipWords(Clean(ownTitle(c)), ListedWords), c.Tokens)
+				fmt.Fprintf(&b, "[%s] %s (%d tokens)", c.short(), bareParts(clipWords(Clean(ownTitle(c)), ListedWords)), c.Tokens)
 				continue
 			}
 			ids, tokens := make([]string, len(group)), 0
@@ -129,7 +134,7 @@ func manifest(loaded []*Candidate, relevant int, notLoaded []*Candidate, listed 
 				ids[k], tokens = p.short(), tokens+p.Tokens
 			}
 			title := clipWords(Clean(model.PartSuffix.ReplaceAllString(ownTitle(c), "")), ListedWords) + partsMark(group)
-			fmt.Fprintf(&b, "[%s] %s (%d tokens)", strings.Join(ids, ", "), title, tokens)
+			fmt.Fprintf(&b, "[%s] %s (%d tokens)", strings.Join(ids, ", "), bareParts(title), tokens)
 		}
 		if more := len(notLoaded) - listed; more > 0 {
 			fmt.Fprintf(&b, "; and %d more", more)
@@ -455,7 +460,7 @@ func headerOf(c *Candidate, title, loc string) string {
 	case c.Level == "" || c.Level == Detailed:
 		loc = firstLine(loc)
 	}
-	parts := []string{title, loc}
+	parts := []string{bareParts(title), loc}
 	if c.Level != "" && c.Level != Detailed {
 		parts = append(parts, string(c.Level))
 	}
@@ -472,6 +477,21 @@ func headerOf(c *Candidate, title, loc string) string {
 	}
 	return h
 }
+
+// bareParts writes a title's closing part mark without its brackets:
+// "method Client.do part 2/4", "(parts 1, 2, 4/4)" → "parts 1, 2, 4/4".
+// The word says what the numbers are; the brackets cost a tokenizer two
+// tokens a header.
+func bareParts(title string) string {
+	if m := closingPartMark.FindStringSubmatchIndex(title); m != nil {
+		return title[:m[0]] + title[m[2]:m[3]]
+	}
+	return title
+}
+
+// closingPartMark is a title's part mark at its end: "(part 2/4)",
+// "(parts 2–3/5)", "(parts 1, 2, 4/4)".
+var closingPartMark = regexp.MustCompile(`\((parts? [\d,–\s]+/\d+)\)$`)
 
 // firstLine is a location of lines ("L60–75") cut to its first ("L60");
 // any other location (pages, a section) as it is.
@@ -853,6 +873,8 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 	refills, unplaced := 0, false
 	var fitted *Assembly // the last assembly that fitted, kept while a refill is tried
 	var fittedState []Candidate
+	var longer *Assembly // the assembly whose manifest named ManifestListed, kept while a shorter list is tried
+	var longerState []Candidate
 	o.Beyond = split.Context - RelevanceBudget
 	for attempt := 0; ; attempt++ {
 		o.Loadable = loadable
@@ -888,20 +910,20 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 		for _, c := range sel.Loaded {
 			sel.Used += c.LoadedTokens
 		}
-		manifest := manifest(sel.Loaded, sel.Relevant, notLoaded(cands), listed)
+		mf := manifest(sel.Loaded, sel.Relevant, notLoaded(cands), listed)
 		// Counting the whole context is the query's largest cost, so add
 		// up its parts: each block's size is known, and a part counted
 		// alone never takes fewer tokens than inside the whole, since parts
 		// meet at line breaks, where the pre-tokeniser splits (a line break
 		// may only join the punctuation before it). The sum is an upper
 		// bound; the whole is counted only when the bound is over budget.
-		m, headers := countLines(count, manifest), frameTokens(count, blocks)
+		m, headers := countLines(count, mf), frameTokens(count, blocks)
 		total := m + headers
 		for _, bl := range blocks {
 			total += bl.tokens()
 		}
 		if total > split.Context {
-			total = count(ContextText(manifest, "", blocks))
+			total = count(ContextText(mf, "", blocks))
 		}
 		if total > split.Context && fitted != nil { // a refill took too much: what fitted stands
 			restoreCandidates(cands, fittedState)
@@ -913,7 +935,7 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 				continue
 			}
 			if len(sel.Loaded) == 0 {
-				return nil, fmt.Errorf("could not fit the context into %d tokens (the manifest alone takes %d)", split.Context, count(manifest))
+				return nil, fmt.Errorf("could not fit the context into %d tokens (the manifest alone takes %d)", split.Context, count(mf))
 			}
 			loadable = max(0, sel.Used-sel.Loaded[len(sel.Loaded)-1].LoadedTokens-1)
 			continue
@@ -930,7 +952,7 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 			overheads()
 			continue
 		}
-		a := &Assembly{Split: split, Selection: sel, Manifest: manifest, Blocks: blocks}
+		a := &Assembly{Split: split, Selection: sel, Manifest: mf, Blocks: blocks}
 		if catalog != "" {
 			// Optional: as many of its lines as fit both the budget and
 			// the frame's share of it beside the manifest and the headers,
@@ -941,7 +963,7 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 				a.Catalog, total = cat, total+n+2
 			}
 		}
-		a.Context = ContextText(manifest, a.Catalog, blocks)
+		a.Context = ContextText(mf, a.Catalog, blocks)
 		a.Prompt = Prompt(system, a.Context, question)
 		a.Split.Manifest = m
 		a.Split.Loaded = sel.Used
@@ -977,6 +999,24 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 			refills++
 			fitted, fittedState = a, saveCandidates(cands)
 			loadable += max(0, min(slack, free))
+			continue
+		}
+		if longer != nil && a.Split.Loaded <= longer.Split.Loaded {
+			// The shorter list let no more text in: the longer stands.
+			restoreCandidates(cands, longerState)
+			return longer, nil
+		}
+		if longer == nil && unplaced && listed > ShortListed && (total-sel.Used)*100 > split.Context*FramePercent && growable(cands) {
+			// Still over its share with the headers bare, and relevant
+			// text left out: the manifest names only the best ShortListed
+			// of the relevant nodes not loaded (the rest counted, a dozen
+			// tokens fewer each), and the room goes to text. It stands if
+			// more text loads.
+			longer, longerState = a, saveCandidates(cands)
+			was := frame
+			listed = ShortListed
+			frame = count(manifest(nil, relevant, upper[:min(len(upper), listed)], listed)) + 8
+			loadable += max(0, was-frame)
 			continue
 		}
 		return a, nil

@@ -66,9 +66,9 @@ func TestManifest(t *testing.T) {
 		other := &Candidate{ID: "n-9", Document: "s.py", Ref: "s.py#get", Title: "s.py › func get", Tokens: 40}
 		assert.Equal(t, "[Context loaded: 0 of 3 relevant nodes]\n[Additional context available but not loaded: 3 nodes — [n-a1, n-a2] method Redirects.resolve (995 tokens); [n-9] func get (40 tokens)]",
 			Manifest(nil, 3, []*Candidate{part("n-a2", 2, 2, 496), other, part("n-a1", 1, 2, 499)}), "the whole section")
-		assert.Equal(t, "[Context loaded: 0 of 3 relevant nodes]\n[Additional context available but not loaded: 3 nodes — [n-b2, n-b3] method Redirects.resolve (parts 2–3/4) (300 tokens); [n-9] func get (40 tokens)]",
+		assert.Equal(t, "[Context loaded: 0 of 3 relevant nodes]\n[Additional context available but not loaded: 3 nodes — [n-b2, n-b3] method Redirects.resolve parts 2–3/4 (300 tokens); [n-9] func get (40 tokens)]",
 			Manifest(nil, 3, []*Candidate{part("n-b3", 3, 4, 100), part("n-b2", 2, 4, 200), other}), "some of its parts")
-		assert.Contains(t, Manifest(nil, 2, []*Candidate{part("n-c1", 1, 4, 100), part("n-c3", 3, 4, 100)}), "[n-c1, n-c3] method Redirects.resolve (parts 1, 3/4) (200 tokens)]")
+		assert.Contains(t, Manifest(nil, 2, []*Candidate{part("n-c1", 1, 4, 100), part("n-c3", 3, 4, 100)}), "[n-c1, n-c3] method Redirects.resolve parts 1, 3/4 (200 tokens)]")
 	})
 	t.Run("the manifest has no trailing newline", func(t *testing.T) {
 		assert.False(t, strings.HasSuffix(Manifest(loaded, 7, left), "\n"))
@@ -111,13 +111,13 @@ func TestEachReferenceIsWrittenOnce(t *testing.T) {
 			"[n-1a2b] papers/flash.pdf › 3.2.1 Tiling · p. 4–5"},
 		{"a web page: a long section name, clipped in the cite, is the title's",
 			Candidate{ID: "n-1a2b", Document: "web/gnn.html", Ref: "web/gnn.html#challenges", Cite: "web/gnn.html §The challenges of using graphs in machi…", Title: "web/gnn.html › The challenges of using graphs in machine learning (part 1/2)"},
-			"[n-1a2b] web/gnn.html › The challenges of using graphs in machine learning (part 1/2)"},
+			"[n-1a2b] web/gnn.html › The challenges of using graphs in machine learning part 1/2"},
 		{"a web page: the part of a section, which its cite says too, is the title's",
 			Candidate{ID: "n-1a2b", Document: "web/gnn.html", Ref: "web/gnn.html#challenges", Cite: "web/gnn.html §The challenges of using graphs in machi… (part 1/2)", Title: "web/gnn.html › The challenges of using graphs in machine learning (part 1/2)"},
-			"[n-1a2b] web/gnn.html › The challenges of using graphs in machine learning (part 1/2)"},
+			"[n-1a2b] web/gnn.html › The challenges of using graphs in machine learning part 1/2"},
 		{"a paper: a part of a section keeps its pages",
 			Candidate{ID: "n-1a2b", Document: "papers/flash.pdf", Ref: "papers/flash.pdf#tiling", Cite: "papers/flash.pdf p. 4 §3.2.1 (part 2/2)", Title: "papers/flash.pdf › 3.2.1 Tiling (part 2/2)"},
-			"[n-1a2b] papers/flash.pdf › 3.2.1 Tiling (part 2/2) · p. 4"},
+			"[n-1a2b] papers/flash.pdf › 3.2.1 Tiling part 2/2 · p. 4"},
 		{"a web page: its section is the title's",
 			Candidate{ID: "n-1a2b", Document: "web/guide.html", Ref: "web/guide.html#set-up", Cite: "web/guide.html §Set up", Title: "web/guide.html › Set up"},
 			"[n-1a2b] web/guide.html › Set up"},
@@ -171,10 +171,10 @@ func TestShortIDs(t *testing.T) {
 	// 1 → t, 2 → a, … 7 → r, … c → u, d → m, e → k, f → p.
 	assert.Equal(t, "tdacouim", cs[0].ShortID, "n-1a2b3c4d: one digit past what its neighbour shares")
 	assert.Equal(t, "tdacouik", cs[1].ShortID, "n-1a2b3c4e")
-	assert.Equal(t, "pppp", cs[2].ShortID, "n-ffff: at least ShortIDHex digits")
+	assert.Equal(t, "ppp", cs[2].ShortID, "n-fff: at least ShortIDHex digits")
 	assert.Equal(t, "tdacouim", cs[3].ShortID, "the same node twice is one id")
 	assert.Equal(t, "c-12", cs[4].ShortID, "an id shorter than the least prefix stays whole")
-	assert.Equal(t, "rrrr", cs[5].ShortID, "n-7777")
+	assert.Equal(t, "rrr", cs[5].ShortID, "n-777")
 	assert.Equal(t, "n-ab", cs[6].ShortID, "an id that is no hash (a test's) is written as it is")
 	for _, c := range cs {
 		prefix, ok := model.FromPromptID(c.ShortID)
@@ -632,7 +632,7 @@ func TestBlockHeaderLeavesOutADefinitionTheTextDeclares(t *testing.T) {
 		{Candidate: other, Text: "func catalogue() {}"},
 	})
 	assert.Contains(t, text, "[n-1a2b] query/catalog.go · L10\nfunc (w *Pipeline) catalog(")
-	assert.Contains(t, text, "[n-3c4d] query/render.go › func Assemble (part 2/4) · L431\n")
+	assert.Contains(t, text, "[n-3c4d] query/render.go › func Assemble part 2/4 · L431\n")
 	assert.Contains(t, text, "[n-5e6f] query/x.go › func catalog · L1\n", "catalogue is not catalog")
 
 	// A method whose line does not say its type (Python's, unlike Go's
@@ -657,15 +657,15 @@ func TestBlockHeaderLeavesOutADefinitionTheTextDeclares(t *testing.T) {
 	first := &Candidate{ID: "n-7a7a", Document: "query/render.go", Ref: "query/render.go#Assemble", Cite: "query/render.go L365–411",
 		Title: "query/render.go › func Assemble (part 1/4)", Part: 1, Parts: 4, Level: Summary}
 	text = ContextText("[M]", "", []Block{{Candidate: first, Text: "func Assemble(cands []*Candidate) (*Assembly, error) {\nAssemble selects and renders."}})
-	assert.Contains(t, text, "[n-7a7a] query/render.go › (part 1/4) · L365–411 · summary\nfunc Assemble(", "a summary keeps the lines it stands for")
+	assert.Contains(t, text, "[n-7a7a] query/render.go › part 1/4 · L365–411 · summary\nfunc Assemble(", "a summary keeps the lines it stands for")
 	long := &Candidate{ID: "n-8b8b", Document: "requests/sessions.py", Ref: "requests/sessions.py#Session.get", Cite: "requests/sessions.py L655–690",
 		Title: "requests/sessions.py › method Session.get (part 1/2)", Part: 1, Parts: 2}
 	text = ContextText("[M]", "", []Block{{Candidate: long, Text: "def get(self, url, **kwargs):\n    r\"\"\"Sends a GET request."}, blocks[1]})
-	assert.Contains(t, text, "[n-8b8b] requests/sessions.py › Session (part 1/2) · L655\ndef get(self")
+	assert.Contains(t, text, "[n-8b8b] requests/sessions.py › Session part 1/2 · L655\ndef get(self")
 	later := &Candidate{ID: "n-9c9c", Document: "requests/sessions.py", Ref: "requests/sessions.py#Session.get", Cite: "requests/sessions.py L691–700",
 		Title: "requests/sessions.py › method Session.get (part 2/2)", Part: 2, Parts: 2}
 	text = ContextText("[M]", "", []Block{{Candidate: later, Text: "return self.get(url)"}})
-	assert.Contains(t, text, "[n-9c9c] requests/sessions.py › method Session.get (part 2/2) · L691\n", "a later part that calls the name does not declare it")
+	assert.Contains(t, text, "[n-9c9c] requests/sessions.py › method Session.get part 2/2 · L691\n", "a later part that calls the name does not declare it")
 
 	// An essence is a sentence of the doc comment, which names the
 	// definition (Go's convention) but does not declare it: the header
@@ -757,7 +757,7 @@ func TestHeadersLeaveOutLinesWhenTheFrameIsOverItsShare(t *testing.T) {
 	a := assemble(placed, split)
 	assert.NotEmpty(t, notLoaded(placed), "not all of it fits")
 	assert.NotRegexp(t, `\] .*L\d`, a.Context, "no header writes its lines")
-	assert.Contains(t, a.Context, "[n-0000] fn-0000\n", "the title stays")
+	assert.Contains(t, a.Context, "[n-000] fn-0000\n", "the title stays")
 	assert.LessOrEqual(t, count(a.Context), split.Context)
 
 	// As many blocks as when the nodes have no lines to write at all: the
@@ -773,7 +773,7 @@ func TestHeadersLeaveOutLinesWhenTheFrameIsOverItsShare(t *testing.T) {
 	c := assemble(placed, split)
 	require.Len(t, c.Blocks, 3, "the three relevant ones")
 	assert.Greater(t, c.Split.Manifest*100, split.Context*FramePercent, "the frame is over its share")
-	assert.Contains(t, c.Context, "[n-0000] fn-0000 · L1\n")
+	assert.Contains(t, c.Context, "[n-000] fn-0000 · L1\n")
 
 	// A budget with room for the frame's share: the lines stay.
 	wide, err := PlanSplit(SplitRequest{Budget: 4000, Reserve: 0.3})
@@ -782,7 +782,7 @@ func TestHeadersLeaveOutLinesWhenTheFrameIsOverItsShare(t *testing.T) {
 	d := assemble(large, wide)
 	assert.NotEmpty(t, notLoaded(large), "not all of it fits")
 	assert.LessOrEqual(t, d.Split.Manifest*100, wide.Context*FramePercent)
-	assert.Contains(t, d.Context, "[n-0000] fn-0000 · L1\n")
+	assert.Contains(t, d.Context, "[n-000] fn-0000 · L1\n")
 }
 
 func TestWithoutSpans(t *testing.T) {
@@ -796,4 +796,44 @@ func TestWithoutSpans(t *testing.T) {
 	} {
 		assert.Equal(t, want, withoutSpans(loc), "%q", loc)
 	}
+}
+
+func TestBarePartsDropsOnlyAClosingPartMarksBrackets(t *testing.T) {
+	for in, want := range map[string]string{
+		"method Client.do (part 2/4)":        "method Client.do part 2/4",
+		"(part 5/7)":                         "part 5/7",
+		"Setup (parts 2–3/5)":                "Setup parts 2–3/5",
+		"Setup (parts 1, 2, 4/4)":            "Setup parts 1, 2, 4/4",
+		"Nouns (part of speech)":             "Nouns (part of speech)",
+		"Ratios (part 1/2) compared":         "Ratios (part 1/2) compared",
+		"func Redirect":                      "func Redirect",
+		"Release notes (parts 2/3 and more)": "Release notes (parts 2/3 and more)",
+	} {
+		assert.Equal(t, want, bareParts(in), in)
+	}
+}
+
+func TestTheManifestNamesFewerWhenTheFrameIsStillOverItsShare(t *testing.T) {
+	count := counter(t)
+	// Forty small relevant definitions with long names at a small budget:
+	// even with headers that leave out their lines, the frame is over its
+	// share, and naming two of the nodes left out rather than five lets
+	// more text in.
+	var cs []*Candidate
+	for i := range 40 {
+		id := fmt.Sprintf("n-%02x00", i)
+		name := fmt.Sprintf("method transportConnectionPool.acquireIdleConnectionForHost%d", i)
+		cs = append(cs, &Candidate{ID: id, Ref: "pool.go#" + name, Cite: fmt.Sprintf("pool.go L%d–%d", 100*i+1, 100*i+60), Document: "pool.go",
+			Title: "pool.go › " + name, Source: "input", Score: 0.9 - float64(i)/100, Tokens: 12, Relevant: true})
+	}
+	split, err := PlanSplit(SplitRequest{Budget: 900, Reserve: 0.3})
+	require.NoError(t, err)
+	a, err := Assemble(cs, split, SelectOptions{Level: Detailed}, "", "q", "", count, fakeText(count))
+	require.NoError(t, err)
+	left := notLoaded(cs)
+	require.Greater(t, len(left), ShortListed, "not all of it fits")
+	assert.Equal(t, ShortListed, strings.Count(a.Manifest, " tokens)"), "the manifest names %d: %s", ShortListed, a.Manifest)
+	assert.Contains(t, a.Manifest, fmt.Sprintf("[%s] ", left[0].short()), "the best of those left out")
+	assert.Contains(t, a.Manifest, fmt.Sprintf("; and %d more]", len(left)-ShortListed))
+	assert.LessOrEqual(t, count(a.Context), split.Context)
 }

@@ -122,7 +122,7 @@ func TestMCPToolsOverInMemoryTransport(t *testing.T) {
 
 	// The context writes the id shortened and in letters (model.PromptID);
 	// expand takes that, and the id in full.
-	letters := regexp.MustCompile(`(?m)^\[([a-z]{4,16})\] `).FindStringSubmatch(out0Context)
+	letters := regexp.MustCompile(`(?m)^\[([a-z]{3,16})\] `).FindStringSubmatch(out0Context)
 	require.NotNil(t, letters, out0Context)
 	for _, raw := range []string{"[" + id + "]", letters[1]} {
 		res, out = call(t, cs, "expand", map[string]any{"node_id": raw})

@@ -134,7 +134,7 @@ func TestMCPStdio(t *testing.T) {
 
 		res, text, out = mcpCall(t, cs, "expand", map[string]any{"node_id": budgetNode, "level": "detailed"})
 		require.False(t, res.IsError, text)
-		assert.Regexp(t, `^\[[a-z]{4,16}\] budget\.md › Token budget`, text, "the node's id as a prompt writes it, in letters")
+		assert.Regexp(t, `^\[[a-z]{3,16}\] budget\.md › Token budget`, text, "the node's id as a prompt writes it, in letters")
 		assert.Equal(t, []any{budgetNode}, out["node_ids"])
 		res, text, _ = mcpCall(t, cs, "expand", map[string]any{"node_id": budgetNode, "level": "neighbours"})
 		require.False(t, res.IsError, text)

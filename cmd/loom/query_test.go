@@ -29,7 +29,7 @@ func TestQueryPrintsThePrompt(t *testing.T) {
 	assert.Contains(t, out, "[Additional context available but not loaded: ")
 	assert.Contains(t, out, "staleness.txt")
 	assert.True(t, strings.HasSuffix(strings.TrimSpace(out), "Question: How does staleness decay?"))
-	assert.Regexp(t, `\n\[[a-z]{4,16}\] staleness\.txt · L1\nPlain text notes about staleness\.\n`, out, "a block names its source as a person finds it, its title once (the text opens with it)")
+	assert.Regexp(t, `\n\[[a-z]{3,16}\] staleness\.txt · L1\nPlain text notes about staleness\.\n`, out, "a block names its source as a person finds it, its title once (the text opens with it)")
 	assert.Contains(t, errOut, "relevant nodes", "the summary line goes to stderr, so stdout is the prompt alone")
 }
 

@@ -55,7 +55,7 @@ const ollama = createServer((req, res) => {
     if (req.method === 'POST' && req.url === '/api/chat') {
       const chat = JSON.parse(body);
       chats.push(chat);
-      const ids = [...chat.messages[0].content.matchAll(/^\[([a-z]{4,16})\] /gm)].map((m) => m[1]);
+      const ids = [...chat.messages[0].content.matchAll(/^\[([a-z]{3,16})\] /gm)].map((m) => m[1]);
       const pieces = ['Concept nodes index topics, ', 'and content nodes link to them ', `[${ids.slice(0, 2).join(', ')}].`];
       res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
       for (const p of pieces) res.write(JSON.stringify({ model, created_at: '2026-01-02T15:04:05Z', message: { role: 'assistant', content: p }, done: false }) + '\n');
@@ -127,7 +127,7 @@ try {
       const lines = c.cite.split(' ').pop();
       // A header may leave out the title its text opens with: "[tdac] L3"; a block of full
       // text names its first line, a summary the lines it stands for ("… · L3–12 · summary").
-      const headers = [...prompt.matchAll(/\n\[([a-z]{4,16})\](?: [^\n]*?)?(?: · | )(L[\d–]+)( · (?:summary|essence))?\n/g)].filter((m) => c.id.startsWith(hexOf(m[1])));
+      const headers = [...prompt.matchAll(/\n\[([a-z]{3,16})\](?: [^\n]*?)?(?: · | )(L[\d–]+)( · (?:summary|essence))?\n/g)].filter((m) => c.id.startsWith(hexOf(m[1])));
       return headers.length === 1 && headers[0][2] === (headers[0][3] ? lines : lines.split('–')[0]);
     }),
     prompt.slice(0, 400),
@@ -179,7 +179,7 @@ try {
     answerChips.length === 2 && answerChips.every((c) => /^graphs\.md#[\w-]+ L\d+/.test(c.cite)) && answer.includes(`[${answerChips[0].cite}, ${answerChips[1].cite}]`),
     `${answer} ${JSON.stringify(answerChips)}`,
   );
-  check('the answer shows no raw node ids', !/n-[0-9a-f]{4,16}/.test(answer) && !/\[[a-z]{4,16}[,\]]/.test(answer), answer);
+  check('the answer shows no raw node ids', !/n-[0-9a-f]{4,16}/.test(answer) && !/\[[a-z]{3,16}[,\]]/.test(answer), answer);
 
   const cited = answerChips[1];
   await page.click(`[data-testid="chat-answer"] [data-testid="cite-link"][data-id="${cited.id}"]`);

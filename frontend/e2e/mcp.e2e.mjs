@@ -36,7 +36,7 @@ async function exercise(client, how) {
   const ctx = await client.callTool({ name: 'get_context', arguments: { topic: 'How does staleness decay?', max_tokens: 800 } });
   const ctxText = text(ctx);
   check(`${how}: get_context assembles the context, manifest first`, !ctx.isError && ctxText.includes('[Context loaded:') && /staleness/i.test(ctxText), ctxText.slice(0, 300));
-  const id = ctxText.match(/^\[([a-z]{4,16})\] /m)?.[1]; // a block's id, in letters (the engine's model.PromptID)
+  const id = ctxText.match(/^\[([a-z]{3,16})\] /m)?.[1]; // a block's id, in letters (the engine's model.PromptID)
   check(`${how}: the context names its sections by id`, Boolean(id), ctxText.slice(0, 300));
   const found = await client.callTool({ name: 'search_context', arguments: { query: 'token budget', limit: 3 } });
   check(`${how}: search_context finds the budget note`, !found.isError && /budget\.md/.test(text(found)), text(found).slice(0, 200));

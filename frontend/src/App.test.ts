@@ -338,7 +338,7 @@ describe('App', { timeout: 30_000 }, () => {
     await fireEvent.keyDown(input, { key: 'Enter' });
 
     const log = screen.getByTestId('chat-log');
-    await vi.waitFor(() => expect(within(log).getByTestId('chat-answer').textContent).toBe(answer.answer.replace(/(?<=\[)[a-z]{4,16}(?=\])/, (m) => (cited.startsWith(fromPromptId(m) ?? '-') ? cite : m))), slow);
+    await vi.waitFor(() => expect(within(log).getByTestId('chat-answer').textContent).toBe(answer.answer.replace(/(?<=\[)[a-z]{3,16}(?=\])/, (m) => (cited.startsWith(fromPromptId(m) ?? '-') ? cite : m))), slow);
     const link = within(within(log).getByTestId('chat-answer')).getByTestId('cite-link');
     expect(link.dataset.id).toBe(cited);
     link.focus(); // as a keyboard reaches it (a click focuses it in a browser, not in jsdom)

@@ -18,7 +18,7 @@ const shown = (turn: ChatTurn) =>
     (text, [id, cite]) =>
       text
         .replace(/\bn-[0-9a-f]{4,16}\b/g, (m) => (id.startsWith(m) ? cite : m))
-        .replace(/(?<=\[)[a-z]{4,16}(?=\])/g, (m) => (id.startsWith(fromPromptId(m) ?? '-') ? cite : m)),
+        .replace(/(?<=\[)[a-z]{3,16}(?=\])/g, (m) => (id.startsWith(fromPromptId(m) ?? '-') ? cite : m)),
     turn.answer,
   );
 

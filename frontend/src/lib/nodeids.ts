@@ -17,7 +17,7 @@ const idLetters = 'etaoinsrhldcumkp';
 
 /** A bracket's text, and in it the runs of letters that may be ids. */
 const bracket = /\[([^[\]\n]{1,400})\]/g;
-const lettersLike = /\b[a-zA-Z]{4,16}\b/g;
+const lettersLike = /\b[a-zA-Z]{3,16}\b/g;
 
 /** The id (or id prefix) a run of letters stands for: "hpih" → "n-8f48"; undefined for other letters. */
 export function fromPromptId(letters: string): string | undefined {
