@@ -288,6 +288,25 @@ func TestSelectAdaptiveKnapsack(t *testing.T) {
 		assert.Equal(t, map[string]Level{"a": Summary, "b": Detailed}, levels(sel.Loaded))
 		assert.Equal(t, 700, sel.Used)
 	})
+	t.Run("an essence shorter than its header is not loaded", func(t *testing.T) {
+		// b's essence (6 tokens) is shorter than its block header (10):
+		// a block of it would be more frame than text. In 110 tokens a's
+		// summary (90 with its header) would leave room for it (16), and
+		// its value would count; it is not offered.
+		a, b := node("a", 0.9, 300), node("b", 0.85, 300)
+		for _, x := range []*Candidate{a, b} {
+			x.Overhead = 10
+		}
+		a.SummaryTokens, a.EssenceTokens = 80, 30
+		b.SummaryTokens, b.EssenceTokens = 80, 6
+		sel := Select([]*Candidate{a, b}, SelectOptions{Loadable: 110, Level: Adaptive, Oversize: 1})
+		assert.Equal(t, []string{"a"}, ids(sel.Loaded))
+		assert.Equal(t, Summary, a.Level)
+		assert.False(t, b.Loaded, "not b's 6-token essence beside a's summary")
+		// Its summary is longer than its header: with room, both load so.
+		sel = Select([]*Candidate{a, b}, SelectOptions{Loadable: 180, Level: Adaptive, Oversize: 1})
+		assert.Equal(t, map[string]Level{"a": Summary, "b": Summary}, levels(sel.Loaded))
+	})
 	t.Run("the best node is not left out for many small ones", func(t *testing.T) {
 		// Relevant scores are close: without the rank discount the sum
 		// rewards the count of nodes, and thirty small ones (value 20.7)
