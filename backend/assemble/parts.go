@@ -18,14 +18,15 @@ import (
 //
 //	[tdaco, imkn] method Session.__init__ · L442–503
 //
-// The header says "(parts 2–3/5)" when the block is not the whole section.
+// The header says "parts 2–3/5" when the block is not the whole section.
 // Parts loaded as summaries (or as essences) are one block too, under one
 // header, each part's summary after the one before: "[tdac, imkn,
-// rdhl] method Client.do (parts 1, 2, 4/4) · L580–790 · summary".
+// rdhl] method Client.do parts 1, 2, 4/4 · L580–790 · summary".
 // Parts at different levels (a summary beside the full text of the part
 // before it) keep their own blocks, but in part order, and a block that
-// goes on from the part before it names only its part: "[rdhlcu] (part
-// 3/5) · L504–530 · summary".
+// goes on from the part before it names only its part: "[rdhlcu] part
+// 3/5 · L504–530 · summary" (a header writes the part marks of titles and
+// of partsMark without their brackets: bareParts).
 
 // joinParts joins, in blocks (load order), each run of adjacent parts of
 // one section loaded in full into the block of its first part. The parts
@@ -104,7 +105,7 @@ func joinParts(blocks []Block, count Counter) []Block {
 // joinAbstracts joins, in blocks (placeParts' order, a section's parts
 // together in part order), each run of parts of one section loaded at the
 // same smaller level (summary or essence) into one block: one header
-// naming every part's id, in part order, and "(parts 1, 2, 4/6)"; their
+// naming every part's id, in part order, and "parts 1, 2, 4/6"; their
 // texts one after the other, a blank line between parts that follow each
 // other and a "…" line where parts were left out. A summary is its part's
 // own, so there is nothing repeated to leave out; what the block saves is

@@ -859,9 +859,12 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 	// The manifest: its counts, and the best relevant nodes as if none of
 	// them loaded (an upper bound of the list it names); it names fewer when
 	// that would take more than a tenth of the context.
+	manifestFrame := func(listed int) int {
+		return count(manifest(nil, relevant, upper[:min(len(upper), listed)], listed)) + 8
+	}
 	listed, frame := ManifestListed, 0
 	for ; ; listed-- {
-		frame = count(manifest(nil, relevant, upper[:min(len(upper), listed)], listed)) + 8
+		frame = manifestFrame(listed)
 		if listed == 0 || frame <= split.Context/10 {
 			break
 		}
@@ -1015,7 +1018,7 @@ func Assemble(cands []*Candidate, split Split, o SelectOptions, system, question
 			longer, longerState = a, saveCandidates(cands)
 			was := frame
 			listed = ShortListed
-			frame = count(manifest(nil, relevant, upper[:min(len(upper), listed)], listed)) + 8
+			frame = manifestFrame(listed)
 			loadable += max(0, was-frame)
 			continue
 		}

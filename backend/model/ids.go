@@ -41,6 +41,9 @@ func LastHeading(headingPath []string) string {
 // is the letters of a prefix of the id, so a shortened id stays one.
 const idLetters = "etaoinsrhldcumkp"
 
+// hexDigits are the digits of an id's hash, in order (ShortHash).
+const hexDigits = "0123456789abcdef"
+
 // PromptID is how a prompt writes a content node's id or a prefix of it
 // ("n-" and hex digits): its digits as letters, without the "n-". Any
 // other id (a concept's, a test's) is written as it is.
@@ -51,7 +54,7 @@ func PromptID(id string) string {
 	}
 	b := make([]byte, len(hexPart))
 	for i := range len(hexPart) {
-		v := hexValue(hexPart[i])
+		v := strings.IndexByte(hexDigits, hexPart[i])
 		if v < 0 {
 			return id
 		}
@@ -78,7 +81,7 @@ func FromPromptID(s string) (id string, ok bool) {
 		if v < 0 {
 			return "", false
 		}
-		b = append(b, "0123456789abcdef"[v])
+		b = append(b, hexDigits[v])
 	}
 	return string(b), true
 }
@@ -91,19 +94,9 @@ func IsHashID(id string) bool {
 		return false
 	}
 	for i := range len(h) {
-		if hexValue(h[i]) < 0 {
+		if strings.IndexByte(hexDigits, h[i]) < 0 {
 			return false
 		}
 	}
 	return true
-}
-
-func hexValue(c byte) int {
-	switch {
-	case '0' <= c && c <= '9':
-		return int(c - '0')
-	case 'a' <= c && c <= 'f':
-		return int(c-'a') + 10
-	}
-	return -1
 }
